@@ -1,0 +1,112 @@
+// Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+namespace collectcall {
+
+// Detail codes of API.md section 3, plus `malformed_json` for structural errors.
+namespace codes {
+inline constexpr std::string_view required = "required";
+inline constexpr std::string_view type = "type";
+inline constexpr std::string_view format = "format";
+inline constexpr std::string_view minimum = "minimum";
+inline constexpr std::string_view range = "range";
+inline constexpr std::string_view length = "length";
+inline constexpr std::string_view unknown_field = "unknown_field";
+inline constexpr std::string_view duplicate_field = "duplicate_field";
+inline constexpr std::string_view not_allowed = "not_allowed";
+inline constexpr std::string_view not_found = "not_found";
+inline constexpr std::string_view conflict = "conflict";
+inline constexpr std::string_view malformed_json = "malformed_json";
+}  // namespace codes
+
+// One problem with one place of a document. `path` is a JSON Pointer ("" is the whole document).
+struct Error {
+    std::string path;
+    std::string code;
+    std::string message;
+
+    friend bool operator==(const Error&, const Error&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Error, (), (path, code, message))
+
+using ErrorList = std::vector<Error>;
+
+// What a validator says about a value that is not acceptable. Codes and messages are static
+// strings, so validating never allocates.
+struct Problem {
+    std::string_view code;
+    std::string_view message;
+};
+
+// The outcome of validating one value: either a T or the Problem with it.
+template <class T>
+class Parsed {
+public:
+    Parsed(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+    Parsed(Problem problem) : problem_(problem) {}  // NOLINT: implicit by design
+
+    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
+    explicit operator bool() const noexcept { return ok(); }
+    [[nodiscard]] T& value() & { return *value_; }
+    [[nodiscard]] const T& value() const& { return *value_; }
+    [[nodiscard]] T&& value() && { return std::move(*value_); }
+    [[nodiscard]] const Problem& problem() const noexcept { return problem_; }
+
+private:
+    std::optional<T> value_;
+    Problem problem_{};
+};
+
+// Appends one reference token to a JSON Pointer, escaping `~` as `~0` and `/` as `~1`.
+inline void append_pointer_token(std::string& pointer, std::string_view token) {
+    pointer += '/';
+    for (char c : token) {
+        if (c == '~') {
+            pointer += "~0";
+        } else if (c == '/') {
+            pointer += "~1";
+        } else {
+            pointer += c;
+        }
+    }
+}
+
+inline void append_pointer_index(std::string& pointer, std::size_t index) {
+    pointer += '/';
+    pointer += std::to_string(index);
+}
+
+// The result of `read<T>`: a fully valid T, or every error found in the document.
+template <class T>
+class Result {
+public:
+    explicit Result(T value) : value_(std::move(value)) {}
+    explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
+
+    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
+    explicit operator bool() const noexcept { return ok(); }
+
+    // Precondition: ok().
+    [[nodiscard]] T& value() & { return *value_; }
+    [[nodiscard]] const T& value() const& { return *value_; }
+    [[nodiscard]] T&& value() && { return std::move(*value_); }
+
+    // Empty when ok().
+    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
+    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
+
+private:
+    std::optional<T> value_;
+    ErrorList errors_;
+};
+
+}  // namespace collectcall

@@ -1,0 +1,57 @@
+// The contract of a self-validating value type. A type that meets one of these concepts is read
+// and written by the generic reader and writer with no further code:
+//
+//   StringValue:        static Parsed<T> parse(std::string_view text);          t.view()
+//   ContextStringValue: static Parsed<T> parse(std::string_view, const ReadOptions&); t.view()
+//   NumberValue:        static Parsed<T> from_json_number(std::string_view token); t.append_json(out)
+//
+// `from_json_number` receives the number's own text, already checked against the JSON number
+// grammar, so a type can keep it exactly (Money never goes through a double).
+// Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
+// and write.hpp instead.
+#pragma once
+
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+
+namespace collectcall {
+
+struct ReadOptions {
+    // "Today" for rules such as "a date of birth is not in the future" (UTC calendar day).
+    // Unset means the system clock's current day.
+    std::optional<std::chrono::sys_days> today;
+    // Deepest nesting accepted; deeper documents are malformed_json.
+    std::size_t max_depth = 64;
+
+    [[nodiscard]] std::chrono::sys_days today_or_now() const {
+        return today ? *today
+                     : std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    }
+};
+
+template <class T>
+concept StringValue = requires(std::string_view text, const T& value) {
+    { T::parse(text) } -> std::same_as<Parsed<T>>;
+    { value.view() } -> std::convertible_to<std::string_view>;
+};
+
+template <class T>
+concept ContextStringValue = requires(std::string_view text, const ReadOptions& options,
+                                      const T& value) {
+    { T::parse(text, options) } -> std::same_as<Parsed<T>>;
+    { value.view() } -> std::convertible_to<std::string_view>;
+};
+
+template <class T>
+concept NumberValue = requires(std::string_view token, const T& value, std::string& out) {
+    { T::from_json_number(token) } -> std::same_as<Parsed<T>>;
+    value.append_json(out);
+};
+
+}  // namespace collectcall
