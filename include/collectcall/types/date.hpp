@@ -1,0 +1,147 @@
+// Date: a real calendar date YYYY-MM-DD in the years 1900-2100; PastDate: one not after today.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/value_type.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+namespace detail {
+
+struct CivilDate {
+    int year = 0;
+    unsigned month = 0;
+    unsigned day = 0;
+};
+
+constexpr bool is_leap_year(int year) noexcept {
+    return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+}
+
+// Precondition: 1 <= month <= 12.
+constexpr unsigned days_in_month(int year, unsigned month) noexcept {
+    constexpr std::array<unsigned char, 12> days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return month == 2 && is_leap_year(year) ? 29U : days[month - 1];
+}
+
+constexpr bool is_real_date(const CivilDate& date) noexcept {
+    return date.month >= 1 && date.month <= 12 && date.day >= 1 &&
+           date.day <= days_in_month(date.year, date.month);
+}
+
+// Reads the shape "DDDD-DD-DD" (ASCII digits) without judging the numbers. Shared with
+// Timestamp, whose first ten characters are the same.
+constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+    const std::string_view year = text.substr(0, 4);
+    const std::string_view month = text.substr(5, 2);
+    const std::string_view day = text.substr(8, 2);
+    if (!all_digits(year) || !all_digits(month) || !all_digits(day)) return false;
+    out = {static_cast<int>(digits_value(year)), digits_value(month), digits_value(day)};
+    return true;
+}
+
+}  // namespace detail
+
+class Date {
+  public:
+    static constexpr int min_year = 1900;
+    static constexpr int max_year = 2100;
+
+    // `format` for a wrong shape or a day that does not exist (2023-02-29, 2024-04-31), `range`
+    // for a real date outside 1900-2100. Only the extended form with hyphens is accepted: the
+    // field is documented as YYYY-MM-DD, and 20240229 or 2024-2-29 are more likely mistakes.
+    static Parsed<Date> parse(std::string_view text) noexcept {
+        detail::CivilDate date;
+        if (!detail::scan_date_shape(text, date)) {
+            return Problem{codes::format, "must be a date YYYY-MM-DD"};
+        }
+        // Month and day are checked before the year so that 2023-13-01 is a format error even in
+        // a year that would also be out of range; the leap-day check needs the year, and comes
+        // after it so that 1899-02-29 is reported as out of range, which is the real problem.
+        if (date.month < 1 || date.month > 12 || date.day < 1 || date.day > 31) {
+            return impossible();
+        }
+        if (date.year < min_year || date.year > max_year) {
+            return Problem{codes::range, "year must be between 1900 and 2100"};
+        }
+        if (!detail::is_real_date(date)) return impossible();
+        return Date(date);
+    }
+
+    // Precondition: the year of `days` is within 1900-2100.
+    [[nodiscard]] static Date from_days(std::chrono::sys_days days) noexcept {
+        const std::chrono::year_month_day ymd{days};
+        assert(ymd.year() >= std::chrono::year{min_year} &&
+               ymd.year() <= std::chrono::year{max_year});
+        return Date({static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                     static_cast<unsigned>(ymd.day())});
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    [[nodiscard]] int year() const noexcept { return year_; }
+    [[nodiscard]] unsigned month() const noexcept { return month_; }
+    [[nodiscard]] unsigned day() const noexcept { return day_; }
+
+    [[nodiscard]] std::chrono::sys_days days() const noexcept {
+        return std::chrono::sys_days{std::chrono::year{year_} / std::chrono::month{month_} /
+                                     std::chrono::day{day_}};
+    }
+
+    friend bool operator==(const Date&, const Date&) = default;
+
+  private:
+    static constexpr Problem impossible() noexcept {
+        return {codes::format, "must be a real calendar date YYYY-MM-DD"};
+    }
+
+    explicit Date(const detail::CivilDate& date) noexcept
+        : year_(static_cast<std::int16_t>(date.year)),
+          month_(static_cast<std::uint8_t>(date.month)),
+          day_(static_cast<std::uint8_t>(date.day)) {
+        detail::write_digits(text_.data(), static_cast<unsigned>(date.year), 4);
+        text_[4] = '-';
+        detail::write_digits(text_.data() + 5, date.month, 2);
+        text_[7] = '-';
+        detail::write_digits(text_.data() + 8, date.day, 2);
+    }
+
+    std::array<char, 10> text_{};
+    std::int16_t year_ = 0;
+    std::uint8_t month_ = 0;
+    std::uint8_t day_ = 0;
+};
+
+// A Date that is not after "today" (ReadOptions::today_or_now(), a UTC calendar day): a date of
+// birth, a charge-off date. There is deliberately no parse(text) without the options, so that no
+// caller can forget which day "today" is (tests and a frozen server clock depend on it).
+class PastDate {
+  public:
+    static Parsed<PastDate> parse(std::string_view text, const ReadOptions& options) {
+        Parsed<Date> date = Date::parse(text);
+        if (!date) return date.problem();
+        if (date.value().days() > options.today_or_now()) {
+            return Problem{codes::range, "must not be in the future"};
+        }
+        return PastDate(date.value());
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return date_.view(); }
+    [[nodiscard]] const Date& date() const noexcept { return date_; }
+
+    friend bool operator==(const PastDate&, const PastDate&) = default;
+
+  private:
+    explicit PastDate(const Date& date) noexcept : date_(date) {}
+
+    Date date_;
+};
+
+}  // namespace collectcall

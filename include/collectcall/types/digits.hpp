@@ -1,0 +1,75 @@
+// Digits<N>: exactly N ASCII digits, e.g. Digits<4> for the last four digits of an SSN.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+namespace detail {
+
+constexpr std::size_t decimal_width(std::size_t n) noexcept {
+    std::size_t width = 1;
+    for (; n >= 10; n /= 10)
+        ++width;
+    return width;
+}
+
+// "must be exactly N digits" built at compile time, so the Problem keeps a static string.
+template <std::size_t N>
+inline constexpr auto digits_length_message = [] {
+    constexpr std::string_view head = "must be exactly ";
+    constexpr std::string_view tail = N == 1 ? " digit" : " digits";
+    constexpr std::size_t width = decimal_width(N);
+    std::array<char, head.size() + width + tail.size()> out{};
+    std::size_t at = 0;
+    for (char c : head)
+        out[at++] = c;
+    std::size_t n = N;
+    for (std::size_t i = width; i > 0; --i, n /= 10)
+        out[at + i - 1] = static_cast<char>('0' + n % 10);
+    at += width;
+    for (char c : tail)
+        out[at++] = c;
+    return out;
+}();
+
+}  // namespace detail
+
+template <std::size_t N>
+class Digits {
+    static_assert(N > 0, "Digits<0> could only hold the empty string");
+
+  public:
+    // `length` when the input has the wrong number of characters, `format` when it has the right
+    // number but one is not 0-9. Characters are counted as UTF-8 code points so that "１２３４"
+    // (full-width) is reported as wrong characters rather than as 12 characters.
+    static Parsed<Digits> parse(std::string_view text) noexcept {
+        if (text.size() == N && detail::all_digits(text)) return Digits(text);
+        std::size_t characters = 0;
+        for (char c : text) {
+            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+        }
+        if (characters != N) return Problem{codes::length, length_message()};
+        return Problem{codes::format, "must contain only the digits 0-9"};
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), N}; }
+
+    friend bool operator==(const Digits&, const Digits&) = default;
+
+  private:
+    static constexpr std::string_view length_message() noexcept {
+        return {detail::digits_length_message<N>.data(), detail::digits_length_message<N>.size()};
+    }
+
+    explicit Digits(std::string_view text) noexcept { text.copy(data_.data(), N); }
+
+    std::array<char, N> data_{};
+};
+
+}  // namespace collectcall

@@ -1,0 +1,55 @@
+// E164: a phone number in E.164 form, "+" then 2 to 15 digits, the first one 1-9.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+class E164 {
+  public:
+    // Only the canonical form is accepted: no spaces, dashes, parentheses or leading "00".
+    // Rewriting a number into E.164 needs its country's dialling plan, which is the caller's
+    // business; silently "fixing" one could dial the wrong person.
+    static Parsed<E164> parse(std::string_view text) noexcept {
+        constexpr Problem bad{codes::format,
+                              "must be E.164: + then 2 to 15 digits, first digit 1-9"};
+        if (text.size() < min_size || text.size() > max_size) return bad;
+        if (text[0] != '+' || text[1] < '1' || text[1] > '9') return bad;
+        if (!detail::all_digits(text.substr(2))) return bad;
+        return E164(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), size_}; }
+
+    // The digits without the "+".
+    [[nodiscard]] std::string_view country_and_number() const noexcept { return view().substr(1); }
+
+    // For a North American number (+1 and ten digits) its area code, used to pick a caller number
+    // of the same area; empty for any other number.
+    [[nodiscard]] std::string_view nanp_area_code() const noexcept {
+        if (size_ != 12 || data_[1] != '1') return {};
+        return view().substr(2, 3);
+    }
+
+    friend bool operator==(const E164&, const E164&) = default;
+
+  private:
+    static constexpr std::size_t min_size = 3;   // "+" and 2 digits
+    static constexpr std::size_t max_size = 16;  // "+" and 15 digits
+
+    explicit E164(std::string_view text) noexcept : size_(static_cast<std::uint8_t>(text.size())) {
+        text.copy(data_.data(), text.size());
+    }
+
+    // Zero-filled past size_, so the defaulted == can compare the whole buffer.
+    std::array<char, max_size> data_{};
+    std::uint8_t size_ = 0;
+};
+
+}  // namespace collectcall

@@ -1,0 +1,72 @@
+// Email: an address matching the WHATWG HTML "valid e-mail address" grammar, at most 254 bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+class Email {
+  public:
+    static constexpr std::size_t max_size = 254;
+
+    // The grammar is the one browsers apply to <input type="email">, on purpose a "willful
+    // violation" of RFC 5322: no quoted local parts, comments or IP literals, but dots anywhere in
+    // the local part (a..b@x is valid). The domain is one or more labels of 1-63 letters, digits
+    // and inner hyphens; a top-level domain is not required (a@b is valid) and a trailing dot is
+    // not allowed. 254 is the longest address that fits SMTP's 256-octet path with its <>.
+    // Nothing is folded: the local part is case-sensitive by RFC 5321.
+    static Parsed<Email> parse(std::string_view text) {
+        if (text.size() > max_size) return Problem{codes::length, "must be at most 254 characters"};
+        constexpr Problem bad{codes::format, "must be an e-mail address like name@example.com"};
+        const std::size_t at = text.find('@');
+        if (at == 0 || at == std::string_view::npos) return bad;
+        for (char c : text.substr(0, at)) {
+            if (!is_local_char(c)) return bad;
+        }
+        if (!is_domain(text.substr(at + 1))) return bad;
+        return Email(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+
+    friend bool operator==(const Email&, const Email&) = default;
+
+  private:
+    static constexpr bool is_local_char(char c) noexcept {
+        return detail::is_alnum(c) ||
+               std::string_view(".!#$%&'*+/=?^_`{|}~-").find(c) != std::string_view::npos;
+    }
+
+    static constexpr bool is_domain(std::string_view domain) noexcept {
+        std::size_t label = 0;  // length of the current label so far
+        char previous = '.';
+        for (char c : domain) {
+            if (c == '.') {
+                if (label == 0 || previous == '-') return false;
+                label = 0;
+            } else if (detail::is_alnum(c)) {
+                ++label;
+            } else if (c == '-') {
+                if (label == 0) return false;
+                ++label;
+            } else {
+                return false;  // a second '@' lands here too
+            }
+            if (label > 63) return false;
+            previous = c;
+        }
+        // Also rejects an empty domain and a trailing dot.
+        return label != 0 && previous != '-';
+    }
+
+    explicit Email(std::string_view text) : text_(text) {}
+
+    std::string text_;
+};
+
+}  // namespace collectcall

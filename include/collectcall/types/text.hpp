@@ -1,0 +1,102 @@
+// Text: a string of 1 to 200 code points after trimming white space, without control characters.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+
+namespace collectcall {
+
+namespace detail {
+
+// Unicode's White_Space property (PropList.txt), which is what "after trimming white space"
+// means for a name typed with a no-break or ideographic space.
+constexpr bool is_unicode_white_space(char32_t c) noexcept {
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
+}
+
+}  // namespace detail
+
+class Text {
+  public:
+    static constexpr std::size_t max_code_points = 200;
+
+    // The value is stored exactly as sent (a name is the customer's to spell); only the length
+    // rule looks at the trimmed text, so "  " is empty while " Ann " is three code points.
+    // Length counts code points, not bytes or grapheme clusters: "José" is 4, "李小龙" is 3, a
+    // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
+    // control characters, and control characters are refused wherever they appear.
+    static Parsed<Text> parse(std::string_view text) {
+        std::size_t count = 0;  // code points seen
+        std::size_t first = 0;  // index of the first non-white-space one
+        std::size_t end = 0;    // one past the last non-white-space one
+        bool seen = false;
+        for (std::size_t i = 0; i < text.size();) {
+            char32_t c = 0;
+            const std::size_t size = decode(text.substr(i), c);
+            if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            if (c < 0x20 || c == 0x7F) {
+                return Problem{codes::format, "control characters are not allowed"};
+            }
+            if (!detail::is_unicode_white_space(c)) {
+                if (!seen) first = count;
+                seen = true;
+                end = count + 1;
+            }
+            ++count;
+            i += size;
+        }
+        if (!seen) return Problem{codes::length, "must not be empty"};
+        if (end - first > max_code_points) {
+            return Problem{codes::length, "must be at most 200 characters"};
+        }
+        return Text(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+    [[nodiscard]] const std::string& str() const noexcept { return text_; }
+
+    friend bool operator==(const Text&, const Text&) = default;
+
+  private:
+    // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the
+    // bytes are not well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+    // U+10FFFF, no truncated sequence). The JSON reader already guarantees this, but parse() is
+    // public and may be called on anything.
+    static constexpr std::size_t decode(std::string_view s, char32_t& out) noexcept {
+        const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+        const unsigned char lead = byte(0);
+        std::size_t size = 0;
+        char32_t minimum = 0;
+        if (lead < 0x80) {
+            out = lead;
+            return 1;
+        }
+        if ((lead & 0xE0) == 0xC0) {
+            size = 2, minimum = 0x80, out = lead & 0x1FU;
+        } else if ((lead & 0xF0) == 0xE0) {
+            size = 3, minimum = 0x800, out = lead & 0x0FU;
+        } else if ((lead & 0xF8) == 0xF0) {
+            size = 4, minimum = 0x10000, out = lead & 0x07U;
+        } else {
+            return 0;  // a continuation byte or 0xF8-0xFF in lead position
+        }
+        if (s.size() < size) return 0;
+        for (std::size_t i = 1; i < size; ++i) {
+            if ((byte(i) & 0xC0) != 0x80) return 0;
+            out = out << 6 | (byte(i) & 0x3FU);
+        }
+        if (out < minimum || out > 0x10FFFF || (out >= 0xD800 && out <= 0xDFFF)) return 0;
+        return size;
+    }
+
+    explicit Text(std::string_view text) : text_(text) {}
+
+    std::string text_;
+};
+
+}  // namespace collectcall

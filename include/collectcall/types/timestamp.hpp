@@ -1,0 +1,144 @@
+// Timestamp: an RFC 3339 date-time, kept as a UTC instant with millisecond precision.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/date.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+class Timestamp {
+  public:
+    using Time = std::chrono::sys_time<std::chrono::milliseconds>;
+
+    // Accepts RFC 3339 section 5.6 date-time: YYYY-MM-DDTHH:MM:SS, an optional fraction of any
+    // length, then Z or an offset ±HH:MM ("T" and "Z" in either case, as the RFC allows). The
+    // instant is normalised to UTC, so 2026-11-20T10:00:00-05:00 and 2026-11-20T15:00:00Z are
+    // equal and both read back as 2026-11-20T15:00:00.000Z. Digits of the fraction beyond
+    // milliseconds are truncated (never rounded up into the next second). A leap second (:60)
+    // is refused: std::chrono's system clock cannot represent it.
+    static Parsed<Timestamp> parse(std::string_view text) noexcept {
+        constexpr Problem bad{codes::format,
+                              "must be an RFC 3339 timestamp, e.g. 2026-11-20T15:00:00Z"};
+        constexpr std::size_t seconds_end = 19;  // "YYYY-MM-DDTHH:MM:SS"
+        if (text.size() <= seconds_end) return bad;
+        detail::CivilDate date;
+        if (!detail::scan_date_shape(text.substr(0, 10), date)) return bad;
+        if ((text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':') return bad;
+        const std::string_view hh = text.substr(11, 2);
+        const std::string_view mm = text.substr(14, 2);
+        const std::string_view ss = text.substr(17, 2);
+        if (!detail::all_digits(hh) || !detail::all_digits(mm) || !detail::all_digits(ss)) {
+            return bad;
+        }
+
+        std::size_t at = seconds_end;
+        unsigned millis = 0;
+        if (text[at] == '.') {
+            const std::size_t begin = ++at;
+            for (; at < text.size() && detail::is_digit(text[at]); ++at) {
+                if (at - begin < 3) millis = millis * 10 + static_cast<unsigned>(text[at] - '0');
+            }
+            if (at == begin) return bad;
+            for (std::size_t n = at - begin; n < 3; ++n)
+                millis *= 10;
+        }
+
+        int offset_minutes = 0;
+        if (at == text.size()) return bad;
+        if (text[at] == 'Z' || text[at] == 'z') {
+            ++at;
+        } else if (text[at] == '+' || text[at] == '-') {
+            const std::string_view offset = text.substr(at);
+            if (offset.size() != 6 || offset[3] != ':' ||
+                !detail::all_digits(offset.substr(1, 2)) ||
+                !detail::all_digits(offset.substr(4, 2))) {
+                return bad;
+            }
+            const unsigned offset_hours = detail::digits_value(offset.substr(1, 2));
+            const unsigned offset_mins = detail::digits_value(offset.substr(4, 2));
+            if (offset_hours > 23 || offset_mins > 59) return bad;
+            offset_minutes = static_cast<int>(offset_hours * 60 + offset_mins);
+            // "-00:00" means "offset unknown" in RFC 3339; the instant is the same as Z.
+            if (offset[0] == '-') offset_minutes = -offset_minutes;
+            at += offset.size();
+        } else {
+            return bad;
+        }
+        if (at != text.size()) return bad;
+
+        const unsigned hour = detail::digits_value(hh);
+        const unsigned minute = detail::digits_value(mm);
+        const unsigned second = detail::digits_value(ss);
+        if (second == 60) return Problem{codes::format, "leap seconds (:60) are not supported"};
+        if (!detail::is_real_date(date) || hour > 23 || minute > 59 || second > 59) {
+            return Problem{codes::format, "must be a real date and time (RFC 3339)"};
+        }
+
+        using namespace std::chrono;
+        const sys_days day{year{date.year} / month{date.month} / std::chrono::day{date.day}};
+        const Time time = day + hours{hour} + minutes{minute} + seconds{second} +
+                          milliseconds{millis} - minutes{offset_minutes};
+        // The canonical text has a four-digit year, which an offset could push out of.
+        if (time < earliest() || time >= end_of_range()) {
+            return Problem{codes::range, "must be between the years 0000 and 9999 in UTC"};
+        }
+        return Timestamp(time);
+    }
+
+    // Precondition: the instant falls in the years 0000-9999 (UTC).
+    [[nodiscard]] static Timestamp from_time(Time time) noexcept {
+        assert(time >= earliest() && time < end_of_range());
+        return Timestamp(time);
+    }
+
+    // Canonical form, always 24 characters: 2026-11-20T15:00:00.000Z.
+    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    [[nodiscard]] Time time() const noexcept { return time_; }
+
+    // The text is a function of the instant, so comparing both compares the instant.
+    friend bool operator==(const Timestamp&, const Timestamp&) = default;
+
+  private:
+    static constexpr Time earliest() noexcept {
+        using namespace std::chrono;
+        return Time{sys_days{year{0} / January / 1}};
+    }
+    static constexpr Time end_of_range() noexcept {
+        using namespace std::chrono;
+        return Time{sys_days{year{10000} / January / 1}};
+    }
+
+    explicit Timestamp(Time time) noexcept : time_(time) {
+        using namespace std::chrono;
+        const sys_days day = floor<days>(time);
+        const year_month_day ymd{day};
+        const auto ms = static_cast<unsigned>((time - day).count());  // 0 .. 86'399'999
+        char* out = text_.data();
+        detail::write_digits(out, static_cast<unsigned>(static_cast<int>(ymd.year())), 4);
+        out[4] = '-';
+        detail::write_digits(out + 5, static_cast<unsigned>(ymd.month()), 2);
+        out[7] = '-';
+        detail::write_digits(out + 8, static_cast<unsigned>(ymd.day()), 2);
+        out[10] = 'T';
+        detail::write_digits(out + 11, ms / 3'600'000, 2);
+        out[13] = ':';
+        detail::write_digits(out + 14, ms / 60'000 % 60, 2);
+        out[16] = ':';
+        detail::write_digits(out + 17, ms / 1000 % 60, 2);
+        out[19] = '.';
+        detail::write_digits(out + 20, ms % 1000, 3);
+        out[23] = 'Z';
+    }
+
+    Time time_;
+    std::array<char, 24> text_{};
+};
+
+}  // namespace collectcall

@@ -1,0 +1,48 @@
+// UsState: a USPS two-letter code of a US state, DC, a territory or a military "state".
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+class UsState {
+  public:
+    // All 62 codes, two letters each: the 50 states, DC, the territories PR GU VI AS MP and the
+    // freely associated states FM MH PW (USPS serves them), and the military AA AE AP.
+    static constexpr std::string_view all_codes =
+        "ALAKAZARCACOCTDEFLGAHIIDILINIAKSKYLAMEMDMAMIMNMSMOMTNENVNHNJNMNYNCNDOHOKORPARISCSDTNTX"
+        "UTVTVAWAWVWIWY"
+        "DC"
+        "PRGUVIASMP"
+        "FMMHPW"
+        "AAAEAP";
+
+    // Uppercase only, as USPS writes them: "ny" is rejected rather than folded, so that what is
+    // stored and echoed is always the canonical code.
+    static Parsed<UsState> parse(std::string_view text) noexcept {
+        constexpr Problem bad{codes::format,
+                              "must be a two-letter USPS state code in uppercase, e.g. NY"};
+        if (text.size() != 2 || !detail::is_upper(text[0]) || !detail::is_upper(text[1]))
+            return bad;
+        for (std::size_t i = 0; i < all_codes.size(); i += 2) {
+            if (all_codes.substr(i, 2) == text) return UsState(text);
+        }
+        return bad;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), data_.size()}; }
+
+    friend bool operator==(const UsState&, const UsState&) = default;
+
+  private:
+    explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
+
+    std::array<char, 2> data_{};
+};
+
+}  // namespace collectcall

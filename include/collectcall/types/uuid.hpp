@@ -1,0 +1,85 @@
+// Uuid: a UUID in the 8-4-4-4-12 hexadecimal form, kept as 16 bytes and canonical lowercase text.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string_view>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
+
+namespace collectcall {
+
+class Uuid {
+  public:
+    using Bytes = std::array<std::uint8_t, 16>;
+
+    // Either case is accepted (RFC 9562 says so) and folded to lowercase, so that the same id
+    // sent as "ABC…" and "abc…" compares equal and is echoed one way. Any version and variant
+    // are accepted: the ids are opaque to this library. Braces, "urn:uuid:" and the 32-digit
+    // form without hyphens are not.
+    static Parsed<Uuid> parse(std::string_view text) noexcept {
+        constexpr Problem bad{codes::format, "must be a UUID: 8-4-4-4-12 hexadecimal digits"};
+        if (text.size() != text_size) return bad;
+        Bytes bytes{};
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            // The groups end after bytes 4, 6, 8 and 10, which is exactly where `at` reaches the
+            // hyphen positions 8, 13, 18 and 23.
+            if (at == 8 || at == 13 || at == 18 || at == 23) {
+                if (text[at] != '-') return bad;
+                ++at;
+            }
+            if (!detail::is_hex(text[at]) || !detail::is_hex(text[at + 1])) return bad;
+            bytes[i] = static_cast<std::uint8_t>(detail::hex_value(text[at]) << 4 |
+                                                 detail::hex_value(text[at + 1]));
+            at += 2;
+        }
+        return from_bytes(bytes);
+    }
+
+    [[nodiscard]] static Uuid from_bytes(const Bytes& bytes) noexcept { return Uuid(bytes); }
+
+    // A version 4 (random) UUID from any uniform random bit generator. Use a cryptographically
+    // secure one when the id must not be guessable; std::mt19937 seeded once is not.
+    template <class Rng>
+    [[nodiscard]] static Uuid random_v4(Rng& urbg) {
+        // A distribution rather than urbg() directly: a URBG may yield any range of values.
+        std::uniform_int_distribution<std::uint32_t> word(0, 0xFFFFFFFFU);
+        Bytes bytes{};
+        for (std::size_t i = 0; i < bytes.size(); i += 4) {
+            const std::uint32_t w = word(urbg);
+            for (std::size_t k = 0; k < 4; ++k) {
+                bytes[i + k] = static_cast<std::uint8_t>(w >> (8 * k));
+            }
+        }
+        bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0F) | 0x40);  // version 4
+        bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3F) | 0x80);  // variant 10xx (RFC)
+        return Uuid(bytes);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    [[nodiscard]] const Bytes& bytes() const noexcept { return bytes_; }
+
+    friend bool operator==(const Uuid&, const Uuid&) = default;
+
+  private:
+    static constexpr std::size_t text_size = 36;
+
+    explicit Uuid(const Bytes& bytes) noexcept : bytes_(bytes) {
+        constexpr std::string_view hex = "0123456789abcdef";
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) text_[at++] = '-';
+            text_[at++] = hex[bytes[i] >> 4];
+            text_[at++] = hex[bytes[i] & 0x0F];
+        }
+    }
+
+    Bytes bytes_{};
+    std::array<char, text_size> text_{};
+};
+
+}  // namespace collectcall
