@@ -16,6 +16,7 @@ inline constexpr null_t null{};
 template <class T>
 class Patch {
 public:
+    using value_type = T;
     enum class State : unsigned char { absent, null, value };
 
     Patch() = default;
@@ -47,6 +48,12 @@ public:
 private:
     State state_ = State::absent;
     std::optional<T> value_;
+};
+
+// A member that must not appear in a body (e.g. `externalId` in a PATCH): any value there is a
+// `not_allowed` error, and it is never written.
+struct NotAllowed {
+    friend bool operator==(NotAllowed, NotAllowed) = default;
 };
 
 template <class T>

@@ -28,6 +28,8 @@ struct ReadOptions {
     std::optional<std::chrono::sys_days> today;
     // Deepest nesting accepted; deeper documents are malformed_json.
     std::size_t max_depth = 64;
+    // Most customers accepted in one bulk request (API.md section 7).
+    std::size_t max_bulk_items = 1000;
 
     [[nodiscard]] std::chrono::sys_days today_or_now() const {
         return today ? *today

@@ -1,0 +1,630 @@
+// read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
+//
+// One pass of simdjson On-Demand. Each object is iterated once and each key dispatched to its
+// member (out-of-order keys cost no extra pass); a presence bitset gives required, duplicate and
+// unknown members in the same pass. Field errors are collected and reading goes on; only a
+// structural error (malformed JSON, invalid UTF-8, trailing content, nesting too deep) stops it.
+//
+// Customisation point: a type of your own becomes readable by a function found by ADL,
+//
+//     bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value, T& out);
+//
+// returning true when `out` holds a valid value and otherwise reporting through
+// `reader.error(code, message)`. Types meeting StringValue / NumberValue (value_type.hpp) need
+// nothing at all.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/members.hpp>
+#include <boost/describe/modifiers.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+#include <simdjson.h>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/json_number.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/value_type.hpp"
+
+namespace collectcall {
+
+namespace ondemand = simdjson::ondemand;
+
+// Every public data member of a described struct, bases first.
+template <class T>
+using described_members =
+    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+
+template <class T>
+concept Described = boost::describe::has_describe_members<T>::value;
+
+class Reader;
+
+namespace detail {
+
+// Thrown only for structural errors; it unwinds to read<T>, which turns it into one error.
+struct Malformed {
+    std::size_t offset;
+    std::string what;
+};
+
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+inline std::string_view trim_json_space(std::string_view token) {
+    while (!token.empty()) {
+        char c = token.back();
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        token.remove_suffix(1);
+    }
+    return token;
+}
+
+// The name a member is known by in JSON, indexed like described_members<T>.
+template <class T>
+inline constexpr auto member_names = []<template <class...> class L, class... D>(L<D...>) {
+    return std::array<std::string_view, sizeof...(D)>{std::string_view(D::name)...};
+}(described_members<T>{});
+
+}  // namespace detail
+
+// A member is required when absence is not a valid state of its type.
+template <class T>
+inline constexpr bool is_required_member_v =
+    !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
+
+// What a cross-field check (collectcall_check) may ask about the members of one object.
+class MemberStates {
+public:
+    MemberStates(const std::string_view* names, std::size_t count, const bool* present,
+                 const bool* failed)
+        : names_(names), count_(count), present_(present), failed_(failed) {}
+
+    // The member was in the document with a value other than null.
+    [[nodiscard]] bool present(std::string_view name) const { return flag(present_, name); }
+    // The member was in the document and an error was reported inside it.
+    [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
+
+private:
+    [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
+        for (std::size_t i = 0; i < count_; ++i) {
+            if (names_[i] == name) return flags[i];
+        }
+        return false;
+    }
+    const std::string_view* names_;
+    std::size_t count_;
+    const bool* present_;
+    const bool* failed_;
+};
+
+class Reader {
+public:
+    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
+        : begin_(json_begin), options_(options), doc_(doc) {
+        segments_.reserve(16);
+    }
+
+    [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
+    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
+    [[nodiscard]] ErrorList take_errors() { return std::move(errors_); }
+    // Removes and returns the errors reported since error_count() was `from`.
+    [[nodiscard]] ErrorList split_errors(std::size_t from) {
+        ErrorList tail(std::make_move_iterator(errors_.begin() + static_cast<std::ptrdiff_t>(from)),
+                       std::make_move_iterator(errors_.end()));
+        errors_.resize(from);
+        return tail;
+    }
+    [[nodiscard]] std::size_t error_count() const noexcept { return errors_.size(); }
+
+    // Reports a problem with the value being read, at the current path.
+    void error(std::string_view code, std::string_view message) {
+        errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+    }
+    // Reports a problem with a member of the object being read.
+    void member_error(std::string_view member, std::string_view code, std::string_view message) {
+        push(member);
+        error(code, message);
+        pop();
+    }
+
+    // The current JSON Pointer, built only when an error needs it.
+    [[nodiscard]] std::string current_path() const {
+        std::string path;
+        for (const Segment& s : segments_) {
+            if (s.is_index) {
+                append_pointer_index(path, s.index);
+            } else {
+                append_pointer_token(path, s.key);
+            }
+        }
+        return path;
+    }
+
+    void push(std::string_view key) { segments_.push_back(Segment{key, 0, false}); }
+    void push(std::size_t index) { segments_.push_back(Segment{{}, index, true}); }
+    void pop() noexcept { segments_.pop_back(); }
+
+    // Structural errors: stop reading. The offset is into the caller's text.
+    [[noreturn]] void malformed(const char* where, std::string what) const {
+        std::size_t offset = 0;
+        if (where != nullptr && where > begin_) offset = static_cast<std::size_t>(where - begin_);
+        throw detail::Malformed{offset, std::move(what)};
+    }
+    [[noreturn]] void malformed(simdjson::error_code code) const {
+        malformed(location(), simdjson::error_message(code));
+    }
+    [[nodiscard]] const char* location() const {
+        const char* where = nullptr;
+        if (doc_ != nullptr && doc_->current_location().get(where) != simdjson::SUCCESS) {
+            where = nullptr;
+        }
+        return where;
+    }
+
+    void enter(const char* where) {
+        if (++depth_ > options_.max_depth) {
+            malformed(where, "nesting deeper than " + std::to_string(options_.max_depth));
+        }
+    }
+    void leave() noexcept { --depth_; }
+
+    // The JSON type of a value; malformed tokens are structural errors.
+    ondemand::json_type type_of(ondemand::value& value) {
+        ondemand::json_type t{};
+        if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
+        return t;
+    }
+
+    static const char* token_start(ondemand::value& value) { return value.raw_json_token().data(); }
+
+    // A scalar's own text, checked against the JSON grammar (simdjson validates only what is
+    // consumed, and a number is never consumed through a double here).
+    std::string_view scalar_token(ondemand::value& value, ondemand::json_type t) {
+        std::string_view token = detail::trim_json_space(value.raw_json_token());
+        bool valid = false;
+        switch (t) {
+            case ondemand::json_type::number: valid = is_json_number(token); break;
+            case ondemand::json_type::boolean: valid = token == "true" || token == "false"; break;
+            case ondemand::json_type::null: valid = token == "null"; break;
+            default: valid = true;
+        }
+        if (!valid) malformed(token.data(), "invalid literal or number");
+        return token;
+    }
+
+    // Reads a string, reporting a type error for anything else.
+    std::optional<std::string_view> string(ondemand::value& value) {
+        ondemand::json_type t = type_of(value);
+        if (t != ondemand::json_type::string) {
+            type_error(value, t, "must be a string");
+            return std::nullopt;
+        }
+        std::string_view text;
+        if (auto e = value.get_string().get(text)) {
+            malformed(token_start(value), simdjson::error_message(e));
+        }
+        return text;
+    }
+
+    // Reads a number's exact text, reporting a type error for anything else.
+    std::optional<std::string_view> number_token(ondemand::value& value) {
+        ondemand::json_type t = type_of(value);
+        if (t != ondemand::json_type::number) {
+            type_error(value, t, "must be a number");
+            return std::nullopt;
+        }
+        return scalar_token(value, t);
+    }
+
+    // Reports a type error, after checking that the unexpected value is well-formed JSON.
+    void type_error(ondemand::value& value, ondemand::json_type t, std::string_view message) {
+        skip(value, t);
+        error(codes::type, message);
+    }
+
+    // Walks a value that will not be kept, so that malformed JSON inside it is still found.
+    void skip(ondemand::value& value) { skip(value, type_of(value)); }
+    void skip(ondemand::value& value, ondemand::json_type t) {
+        switch (t) {
+            case ondemand::json_type::object: {
+                const char* where = token_start(value);
+                ondemand::object object;
+                if (auto e = value.get_object().get(object)) malformed(where, simdjson::error_message(e));
+                enter(where);
+                for (auto field_result : object) {
+                    ondemand::field field;
+                    if (auto e = std::move(field_result).get(field)) malformed(e);
+                    std::string_view key;
+                    if (auto e = field.unescaped_key().get(key)) malformed(e);
+                    skip(field.value());
+                }
+                leave();
+                break;
+            }
+            case ondemand::json_type::array: {
+                const char* where = token_start(value);
+                ondemand::array array;
+                if (auto e = value.get_array().get(array)) malformed(where, simdjson::error_message(e));
+                enter(where);
+                for (auto element_result : array) {
+                    ondemand::value element;
+                    if (auto e = std::move(element_result).get(element)) malformed(e);
+                    skip(element);
+                }
+                leave();
+                break;
+            }
+            case ondemand::json_type::string: {
+                std::string_view text;
+                if (auto e = value.get_string().get(text)) {
+                    malformed(token_start(value), simdjson::error_message(e));
+                }
+                break;
+            }
+            default: scalar_token(value, t);
+        }
+    }
+
+private:
+    struct Segment {
+        std::string_view key;
+        std::size_t index;
+        bool is_index;
+    };
+
+    const char* begin_;
+    const ReadOptions& options_;
+    ondemand::document* doc_;
+    ErrorList errors_;
+    std::vector<Segment> segments_;
+    std::size_t depth_ = 0;
+};
+
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out);
+
+namespace detail {
+
+template <class T>
+bool read_integer(Reader& reader, ondemand::value& value, T& out) {
+    auto token = reader.number_token(value);
+    if (!token) return false;
+    std::string_view text = *token;
+    bool negative = !text.empty() && text.front() == '-';
+    if (negative) text.remove_prefix(1);
+    if (text.find_first_of(".eE") != std::string_view::npos) {
+        reader.error(codes::type, "must be an integer");
+        return false;
+    }
+    // Accumulate as the negative magnitude so that the minimum of a signed type fits.
+    using Wide = std::conditional_t<std::is_signed_v<T>, std::intmax_t, std::uintmax_t>;
+    Wide result = 0;
+    bool overflow = false;
+    for (char c : text) {
+        Wide digit = static_cast<Wide>(c - '0');
+        if constexpr (std::is_signed_v<T>) {
+            if (result < (std::numeric_limits<T>::min() + digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 - digit;
+        } else {
+            if (result > (std::numeric_limits<T>::max() - digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 + digit;
+        }
+    }
+    if constexpr (std::is_signed_v<T>) {
+        if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
+        if (!negative) result = -result;
+    } else {
+        if (negative && result != 0) {
+            reader.error(codes::minimum, "must be >= 0");
+            return false;
+        }
+    }
+    if (overflow) {
+        reader.error(codes::range, "is out of range");
+        return false;
+    }
+    out = static_cast<T>(result);
+    return true;
+}
+
+template <class T>
+bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::array) {
+        reader.type_error(value, t, "must be an array");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::array array;
+    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    std::size_t before = reader.error_count();
+    out.clear();
+    std::size_t index = 0;
+    for (auto element_result : array) {
+        ondemand::value element;
+        if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+        reader.push(index++);
+        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
+            bool b = false;
+            read_value(reader, element, b);
+            out.push_back(b);
+        } else {
+            read_value(reader, element, out.emplace_back());
+        }
+        reader.pop();
+    }
+    reader.leave();
+    return reader.error_count() == before;
+}
+
+// Finds the member a key names. The fast path compares the raw key in the input buffer (always
+// padded, so reading one byte past a name is safe); a key with escapes falls back to its
+// unescaped form. Starting at the member after the previous one makes in-order documents hit at
+// once.
+template <class T>
+std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
+                         std::string_view& unescaped) {
+    constexpr auto& names = member_names<T>;
+    constexpr std::size_t n = names.size();
+    const char* raw = field.key().raw();
+    for (std::size_t k = 0; k < n; ++k) {
+        std::size_t i = hint + k < n ? hint + k : hint + k - n;
+        const std::string_view name = names[i];
+        if (raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0) return i;
+    }
+    if (auto e = field.unescaped_key().get(unescaped)) reader.malformed(raw, simdjson::error_message(e));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (names[i] == unescaped) return i;
+    }
+    return n;
+}
+
+template <class T>
+bool read_object(Reader& reader, ondemand::value& value, T& out) {
+    using Members = described_members<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    constexpr auto& names = member_names<T>;
+
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    const std::size_t before = reader.error_count();
+
+    bool seen[n + 1] = {};
+    bool present[n + 1] = {};
+    bool failed[n + 1] = {};
+    std::size_t hint = 0;
+    for (auto field_result : object) {
+        ondemand::field field;
+        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+        std::string_view unescaped;
+        const std::size_t i = match_member<T>(field, hint, reader, unescaped);
+        if (i == n) {
+            reader.push(unescaped);
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+            reader.pop();
+            continue;
+        }
+        hint = i + 1;
+        reader.push(names[i]);
+        if (seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+            failed[i] = true;
+        } else {
+            seen[i] = true;
+            const std::size_t member_before = reader.error_count();
+            boost::mp11::mp_with_index<n>(i, [&](auto I) {
+                using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+                ondemand::value& member_value = field.value();
+                // Only `null` starts with 'n' (anything else malformed has already stopped us).
+                present[i] = *Reader::token_start(member_value) != 'n';
+                read_value(reader, member_value, out.*D::pointer);
+            });
+            failed[i] = reader.error_count() != member_before;
+        }
+        reader.pop();
+    }
+    reader.leave();
+
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
+        using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+        using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
+        if constexpr (is_required_member_v<M>) {
+            if (!seen[I]) reader.member_error(names[I], codes::required, "is required");
+        }
+    });
+
+    if constexpr (requires(const MemberStates& states) { collectcall_check(out, states, reader); }) {
+        MemberStates states(names.data(), n, present, failed);
+        collectcall_check(out, states, reader);
+    }
+    return reader.error_count() == before;
+}
+
+}  // namespace detail
+
+// Reads one value of any supported type. Returns true when `out` holds a valid value; otherwise
+// the problems were reported to `reader`.
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out) {
+    if constexpr (requires { collectcall_read(reader, value, out); }) {
+        return collectcall_read(reader, value, out);
+    } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
+        if (reader.type_of(value) == ondemand::json_type::null) {
+            reader.scalar_token(value, ondemand::json_type::null);
+            if constexpr (is_optional_v<T>) {
+                out.reset();
+            } else {
+                out.set_null();
+            }
+            return true;
+        }
+        typename T::value_type inner{};
+        if (!read_value(reader, value, inner)) return false;
+        out = std::move(inner);
+        return true;
+    } else if constexpr (std::is_same_v<T, NotAllowed>) {
+        reader.skip(value);
+        reader.error(codes::not_allowed, "cannot be set");
+        return false;
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        auto text = reader.string(value);
+        if (!text) return false;
+        Parsed<T> parsed = [&] {
+            if constexpr (ContextStringValue<T>) {
+                return T::parse(*text, reader.options());
+            } else {
+                return T::parse(*text);
+            }
+        }();
+        if (!parsed) {
+            reader.error(parsed.problem().code, parsed.problem().message);
+            return false;
+        }
+        out = std::move(parsed).value();
+        return true;
+    } else if constexpr (NumberValue<T>) {
+        auto token = reader.number_token(value);
+        if (!token) return false;
+        Parsed<T> parsed = T::from_json_number(*token);
+        if (!parsed) {
+            reader.error(parsed.problem().code, parsed.problem().message);
+            return false;
+        }
+        out = std::move(parsed).value();
+        return true;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        auto text = reader.string(value);
+        if (!text) return false;
+        out.assign(text->data(), text->size());
+        return true;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        ondemand::json_type t = reader.type_of(value);
+        if (t != ondemand::json_type::boolean) {
+            reader.type_error(value, t, "must be true or false");
+            return false;
+        }
+        out = reader.scalar_token(value, t) == "true";
+        return true;
+    } else if constexpr (std::is_same_v<T, null_t>) {
+        ondemand::json_type t = reader.type_of(value);
+        if (t != ondemand::json_type::null) {
+            reader.type_error(value, t, "must be null");
+            return false;
+        }
+        reader.scalar_token(value, t);
+        return true;
+    } else if constexpr (detail::Integer<T>) {
+        return detail::read_integer(reader, value, out);
+    } else if constexpr (detail::is_vector<T>::value) {
+        return detail::read_array(reader, value, out);
+    } else if constexpr (Described<T>) {
+        return detail::read_object(reader, value, out);
+    } else {
+        static_assert(sizeof(T) == 0,
+                      "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
+                      "meet StringValue/NumberValue, or provide collectcall_read found by ADL");
+        return false;
+    }
+}
+
+namespace detail {
+
+// One parser and one padded buffer per thread, reused across documents.
+struct ThreadState {
+    ondemand::parser parser;
+    std::unique_ptr<char[]> buffer;
+    std::size_t capacity = 0;
+};
+
+inline ThreadState& thread_state() {
+    thread_local ThreadState state;
+    return state;
+}
+
+inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
+    std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
+    message += what;
+    return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
+}
+
+}  // namespace detail
+
+// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
+// including cross-field rules; otherwise every error of the document is returned.
+template <class T>
+Result<T> read(std::string_view json, const ReadOptions& options = {}) {
+    detail::ThreadState& state = detail::thread_state();
+    // The document is wrapped in [ ] so that a scalar at the root reads like any other value
+    // (simdjson 3.0 cannot hand out a root scalar as a value), and trailing content shows up as
+    // a second element or as text after the closing bracket.
+    const std::size_t length = json.size() + 2;
+    const std::size_t needed = length + simdjson::SIMDJSON_PADDING;
+    if (needed > state.capacity) {
+        state.buffer = std::make_unique<char[]>(needed);
+        state.capacity = needed;
+    }
+    char* buffer = state.buffer.get();
+    buffer[0] = '[';
+    std::memcpy(buffer + 1, json.data(), json.size());
+    buffer[length - 1] = ']';
+    std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
+
+    ondemand::document doc;
+    if (auto e = state.parser.iterate(buffer, length, needed).get(doc)) {
+        return Result<T>(detail::malformed_error(0, simdjson::error_message(e)));
+    }
+    Reader reader(buffer + 1, options, &doc);
+    T value{};
+    try {
+        ondemand::array root;
+        if (auto e = doc.get_array().get(root)) reader.malformed(e);
+        std::size_t count = 0;
+        for (auto element_result : root) {
+            ondemand::value element;
+            if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+            if (count++ != 0) reader.malformed(Reader::token_start(element), "trailing content");
+            read_value(reader, element, value);
+        }
+        if (count == 0) reader.malformed(buffer + 1, "empty document");
+        const char* rest = nullptr;
+        if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+            reader.malformed(rest, "trailing content");
+        }
+    } catch (const detail::Malformed& m) {
+        return Result<T>(detail::malformed_error(std::min(m.offset, json.size()), m.what));
+    }
+    if (reader.error_count() != 0) return Result<T>(reader.take_errors());
+    return Result<T>(std::move(value));
+}
+
+}  // namespace collectcall

@@ -1,0 +1,45 @@
+// Validated<T>: a T read on its own. Its errors stay with it instead of failing the enclosing
+// document, so that one bad item of a bulk request does not reject the others.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/read.hpp"
+#include "collectcall/core/write.hpp"
+
+namespace collectcall {
+
+template <class T>
+class Validated {
+public:
+    Validated() = default;
+    explicit Validated(T value) : value_(std::move(value)) {}
+
+    [[nodiscard]] bool ok() const noexcept { return errors_.empty(); }
+    // Every member that was valid is set, even when ok() is false (e.g. the externalId of an
+    // item that failed for another reason).
+    [[nodiscard]] const T& value() const noexcept { return value_; }
+    [[nodiscard]] T& value() noexcept { return value_; }
+    // Paths are relative to the item.
+    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
+
+    friend bool operator==(const Validated&, const Validated&) = default;
+
+    friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
+        const std::string prefix = reader.current_path();
+        const std::size_t before = reader.error_count();
+        read_value(reader, value, out.value_);
+        out.errors_ = reader.split_errors(before);
+        for (Error& e : out.errors_) e.path.erase(0, prefix.size());
+        return true;
+    }
+    friend void collectcall_write(Writer& writer, const Validated& v) { write_value(writer, v.value_); }
+
+private:
+    T value_{};
+    ErrorList errors_;
+};
+
+}  // namespace collectcall

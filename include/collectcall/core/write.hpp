@@ -1,0 +1,240 @@
+// write(value): any supported value -> compact RFC 8259 JSON.
+//
+// Strings are escaped (control characters as \u00XX) and always leave as valid UTF-8 (an invalid
+// sequence in a std::string member becomes U+FFFD); money and other NumberValue types write their
+// own exact digits; std::optional without a value is written as null; Patch members that are
+// absent and NotAllowed members are left out.
+//
+// Customisation point: a type of your own becomes writable by a function found by ADL,
+//
+//     void collectcall_write(collectcall::Writer& writer, const T& value);
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <boost/describe/members.hpp>
+#include <boost/describe/modifiers.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/value_type.hpp"
+
+namespace collectcall {
+
+namespace detail {
+
+// Bytes that need more than a copy: the two JSON specials, control characters, and every
+// non-ASCII byte (checked to be part of a well-formed UTF-8 sequence).
+inline constexpr auto escape_class = [] {
+    std::array<unsigned char, 256> table{};
+    for (int c = 0; c < 0x20; ++c) table[c] = 1;
+    table['"'] = 1;
+    table['\\'] = 1;
+    table[0x7f] = 1;
+    for (int c = 0x80; c < 0x100; ++c) table[c] = 2;
+    return table;
+}();
+
+// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
+inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
+    const unsigned char c = s[0];
+    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
+        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
+        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+template <class T>
+struct is_vector_w : std::false_type {};
+template <class T, class A>
+struct is_vector_w<std::vector<T, A>> : std::true_type {};
+
+}  // namespace detail
+
+class Writer {
+public:
+    explicit Writer(std::string& out) : out_(out) {}
+
+    [[nodiscard]] std::string& buffer() noexcept { return out_; }
+
+    void raw(std::string_view text) { out_.append(text); }
+    void raw(char c) { out_.push_back(c); }
+    void null() { out_.append("null"); }
+    void boolean(bool b) { out_.append(b ? "true" : "false"); }
+
+    template <class Int>
+    void integer(Int value) {
+        char digits[24];
+        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+        out_.append(digits, static_cast<std::size_t>(end - digits));
+    }
+
+    void string(std::string_view text) {
+        out_.push_back('"');
+        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+        const std::size_t n = text.size();
+        std::size_t run = 0;  // start of the bytes not yet copied
+        std::size_t i = 0;
+        while (i < n) {
+            const unsigned char kind = detail::escape_class[s[i]];
+            if (kind == 0) {
+                ++i;
+                continue;
+            }
+            if (kind == 2) {
+                if (std::size_t len = detail::utf8_sequence_length(s + i, n - i); len != 0) {
+                    i += len;
+                    continue;
+                }
+            }
+            out_.append(text.data() + run, i - run);
+            escape(s[i], kind);
+            run = ++i;
+        }
+        out_.append(text.data() + run, n - run);
+        out_.push_back('"');
+    }
+
+private:
+    void escape(unsigned char c, unsigned char kind) {
+        if (kind == 2) {
+            out_.append("\\ufffd");
+            return;
+        }
+        switch (c) {
+            case '"': out_.append("\\\""); return;
+            case '\\': out_.append("\\\\"); return;
+            case '\n': out_.append("\\n"); return;
+            case '\r': out_.append("\\r"); return;
+            case '\t': out_.append("\\t"); return;
+            case '\b': out_.append("\\b"); return;
+            case '\f': out_.append("\\f"); return;
+            default: {
+                static constexpr char hex[] = "0123456789abcdef";
+                const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+                out_.append(escaped, 6);
+            }
+        }
+    }
+
+    std::string& out_;
+};
+
+template <class T>
+void write_value(Writer& writer, const T& value);
+
+namespace detail {
+
+template <class M>
+constexpr bool omitted_member(const M& member) {
+    if constexpr (std::is_same_v<M, NotAllowed>) {
+        return true;
+    } else if constexpr (is_patch_v<M>) {
+        return member.absent();
+    } else {
+        return false;
+    }
+}
+
+template <class T>
+void write_object(Writer& writer, const T& value) {
+    using Members =
+        boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+    writer.raw('{');
+    bool first = true;
+    boost::mp11::mp_for_each<Members>([&](auto D) {
+        const auto& member = value.*D.pointer;
+        if (omitted_member(member)) return;
+        if (!first) writer.raw(',');
+        first = false;
+        writer.raw('"');
+        writer.raw(D.name);  // member names are plain identifiers: nothing to escape
+        writer.raw("\":");
+        write_value(writer, member);
+    });
+    writer.raw('}');
+}
+
+}  // namespace detail
+
+template <class T>
+void write_value(Writer& writer, const T& value) {
+    if constexpr (requires { collectcall_write(writer, value); }) {
+        collectcall_write(writer, value);
+    } else if constexpr (is_optional_v<T>) {
+        if (value) {
+            write_value(writer, *value);
+        } else {
+            writer.null();
+        }
+    } else if constexpr (is_patch_v<T>) {
+        if (value.has_value()) {
+            write_value(writer, value.value());
+        } else {
+            writer.null();
+        }
+    } else if constexpr (std::is_same_v<T, NotAllowed> || std::is_same_v<T, null_t>) {
+        writer.null();
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        writer.string(value.view());
+    } else if constexpr (NumberValue<T>) {
+        value.append_json(writer.buffer());
+    } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+        writer.string(value);
+    } else if constexpr (std::is_same_v<T, bool>) {
+        writer.boolean(value);
+    } else if constexpr (std::is_integral_v<T>) {
+        writer.integer(value);
+    } else if constexpr (detail::is_vector_w<T>::value) {
+        writer.raw('[');
+        bool first = true;
+        for (const auto& element : value) {
+            if (!first) writer.raw(',');
+            first = false;
+            write_value(writer, element);
+        }
+        writer.raw(']');
+    } else if constexpr (boost::describe::has_describe_members<T>::value) {
+        detail::write_object(writer, value);
+    } else {
+        static_assert(sizeof(T) == 0,
+                      "collectcall cannot write this type: describe it with BOOST_DESCRIBE_STRUCT, "
+                      "meet StringValue/NumberValue, or provide collectcall_write found by ADL");
+    }
+}
+
+// Appends the compact JSON of `value` to `out`.
+template <class T>
+void write_to(std::string& out, const T& value) {
+    Writer writer(out);
+    write_value(writer, value);
+}
+
+// The compact JSON of `value`.
+template <class T>
+std::string write(const T& value) {
+    std::string out;
+    out.reserve(256);
+    write_to(out, value);
+    return out;
+}
+
+}  // namespace collectcall

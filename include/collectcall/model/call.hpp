@@ -1,0 +1,109 @@
+// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
+// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+#include "collectcall/model/compliance.hpp"
+#include "collectcall/types/e164.hpp"
+#include "collectcall/types/text.hpp"
+#include "collectcall/types/timestamp.hpp"
+#include "collectcall/types/url.hpp"
+#include "collectcall/types/uuid.hpp"
+
+namespace collectcall {
+
+struct Webhook {
+    Url url;
+    Uuid secretId;
+
+    friend bool operator==(const Webhook&, const Webhook&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
+
+struct CallRequest {
+    Text agentId;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const CallRequest&, const CallRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
+
+// The data of the create-call response, placed (201) or blocked by compliance (422).
+struct Call {
+    Uuid id;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    ComplianceResult compliance;
+    Timestamp createdAt;
+
+    friend bool operator==(const Call&, const Call&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Call, (), (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+
+struct CallEvent {
+    std::string type;  // call-created, call-ended
+    Timestamp createdAt;
+
+    friend bool operator==(const CallEvent&, const CallEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
+
+// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
+struct CallDetails : Call {
+    Uuid customerId;
+    std::string status;                      // in-progress, completed, canceled
+    std::optional<std::string> endedReason;  // once ended
+    std::optional<std::int64_t> durationMs;  // once ended
+    std::vector<CallEvent> events;
+
+    friend bool operator==(const CallDetails&, const CallDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
+
+struct CallList {
+    std::vector<CallDetails> calls;
+
+    friend bool operator==(const CallList&, const CallList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+
+// Webhook event body (API.md section 9).
+struct CallEnded {
+    std::string endedReason;
+    std::int64_t durationMs = 0;
+
+    friend bool operator==(const CallEnded&, const CallEnded&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEnded, (), (endedReason, durationMs))
+
+struct CallWebhookEvent {
+    std::string type;
+    Uuid id;  // the call
+    Uuid customerId;
+    Uuid threadId;
+    std::string status;
+    Timestamp createdAt;  // of the event
+    Patch<CallEnded> callEnded;
+
+    friend bool operator==(const CallWebhookEvent&, const CallWebhookEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
+                      (type, id, customerId, threadId, status, createdAt, callEnded))
+
+// POST /webhook-secrets: the secret is shown only in this response.
+struct WebhookSecret {
+    Uuid id;
+    std::string secret;
+
+    friend bool operator==(const WebhookSecret&, const WebhookSecret&) = default;
+};
+BOOST_DESCRIBE_STRUCT(WebhookSecret, (), (id, secret))
+
+}  // namespace collectcall

@@ -1,0 +1,109 @@
+// Customer (SPEC.md 2.2): the body of POST /customers, the stored and returned customer, and the
+// body of PATCH /customers/{id}.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include <boost/describe/class.hpp>
+
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/read.hpp"
+#include "collectcall/model/address.hpp"
+#include "collectcall/model/collections.hpp"
+#include "collectcall/types/date.hpp"
+#include "collectcall/types/digits.hpp"
+#include "collectcall/types/e164.hpp"
+#include "collectcall/types/email.hpp"
+#include "collectcall/types/text.hpp"
+#include "collectcall/types/timestamp.hpp"
+#include "collectcall/types/uuid.hpp"
+
+namespace collectcall {
+
+struct CustomerCreate {
+    Text externalId;
+    Text firstName;
+    std::optional<Text> middleName;
+    Text lastName;
+    Email email;
+    E164 primaryPhone;
+    std::optional<E164> secondaryPhone;
+    Address address;
+    std::optional<Digits<4>> ssnLastFour;
+    std::optional<PastDate> dateOfBirth;
+    std::optional<Collections> collections;
+
+    friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
+                      (externalId, firstName, middleName, lastName, email, primaryPhone,
+                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+
+// A stored customer as the API returns it.
+struct Customer : CustomerCreate {
+    Uuid id;
+    Timestamp createdAt;
+    Timestamp updatedAt;
+
+    friend bool operator==(const Customer&, const Customer&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
+
+// The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
+// value. externalId and id cannot be changed.
+struct CustomerPatch {
+    NotAllowed id;
+    NotAllowed externalId;
+    Patch<Text> firstName;
+    Patch<Text> middleName;
+    Patch<Text> lastName;
+    Patch<Email> email;
+    Patch<E164> primaryPhone;
+    Patch<E164> secondaryPhone;
+    Patch<AddressPatch> address;
+    Patch<Digits<4>> ssnLastFour;
+    Patch<PastDate> dateOfBirth;
+    Patch<CollectionsPatch> collections;
+
+    friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
+                      (id, externalId, firstName, middleName, lastName, email, primaryPhone,
+                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+
+// The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
+// dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
+constexpr std::string_view collections_conflict(bool has_collections, bool has_ssn_last_four,
+                                                bool has_date_of_birth) {
+    if (!has_collections || (has_ssn_last_four && has_date_of_birth)) return {};
+    if (!has_ssn_last_four && !has_date_of_birth) {
+        return "requires ssnLastFour and dateOfBirth";
+    }
+    return has_ssn_last_four ? "requires dateOfBirth" : "requires ssnLastFour";
+}
+
+// Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
+// its own error already, so it does not also count as missing here.
+inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
+    auto usable = [&](std::string_view name) { return members.present(name) || members.failed(name); };
+    std::string_view message = collections_conflict(
+        members.present("collections"), usable("ssnLastFour"), usable("dateOfBirth"));
+    if (!message.empty()) reader.member_error("collections", codes::conflict, message);
+}
+
+// The same rule on a value (a merged customer): the errors, if any.
+inline ErrorList validate(const CustomerCreate& customer) {
+    ErrorList errors;
+    std::string_view message =
+        collections_conflict(customer.collections.has_value(), customer.ssnLastFour.has_value(),
+                             customer.dateOfBirth.has_value());
+    if (!message.empty()) {
+        errors.push_back(
+            Error{"/collections", std::string(codes::conflict), std::string(message)});
+    }
+    return errors;
+}
+
+}  // namespace collectcall

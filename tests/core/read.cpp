@@ -1,0 +1,269 @@
+// read<T>: the generic reader, on small described structs of the test's own.
+#include "collectcall/core/read.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectcall/core/presence.hpp"
+
+namespace readtest {
+
+struct Inner {
+    std::string a;
+    std::optional<std::int64_t> b;
+    friend bool operator==(const Inner&, const Inner&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Inner, (), (a, b))
+
+struct Outer {
+    std::string name;
+    Inner inner;
+    std::vector<Inner> list;
+    bool flag = false;
+    std::optional<Inner> opt;
+    collectcall::Patch<std::string> tri;
+    friend bool operator==(const Outer&, const Outer&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Outer, (), (name, inner, list, flag, opt, tri))
+
+// A user type outside the library, made readable through the ADL customisation point.
+struct Celsius {
+    int degrees = 0;
+};
+inline bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value,
+                             Celsius& out) {
+    std::int64_t n = 0;
+    if (!collectcall::read_value(reader, value, n)) return false;
+    if (n < -273) {
+        reader.error("range", "is below absolute zero");
+        return false;
+    }
+    out.degrees = static_cast<int>(n);
+    return true;
+}
+
+struct Reading {
+    Celsius temperature;
+    std::uint8_t sensor = 0;
+};
+BOOST_DESCRIBE_STRUCT(Reading, (), (temperature, sensor))
+
+}  // namespace readtest
+
+using collectcall::Error;
+using collectcall::read;
+using readtest::Outer;
+
+namespace {
+
+std::vector<std::string> describe(const collectcall::ErrorList& errors) {
+    std::vector<std::string> out;
+    for (const Error& e : errors) out.push_back(e.path + " " + e.code);
+    return out;
+}
+
+void require_malformed(std::string_view json) {
+    INFO("document: " << json);
+    auto result = read<Outer>(json);
+    REQUIRE_FALSE(result.ok());
+    REQUIRE(result.errors().size() == 1);
+    CHECK(result.errors()[0].path.empty());
+    CHECK(result.errors()[0].code == "malformed_json");
+    CHECK(result.errors()[0].message.find("at byte ") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("read: a valid document gives the value") {
+    auto result = read<Outer>(
+        R"({"name":"x","inner":{"a":"y","b":3},"list":[{"a":"z"}],"flag":true,"opt":null})");
+    REQUIRE(result.ok());
+    CHECK(result.errors().empty());
+    const Outer& v = result.value();
+    CHECK(v.name == "x");
+    CHECK(v.inner == readtest::Inner{"y", 3});
+    REQUIRE(v.list.size() == 1);
+    CHECK(v.list[0].a == "z");
+    CHECK_FALSE(v.list[0].b.has_value());
+    CHECK(v.flag);
+    CHECK_FALSE(v.opt.has_value());
+    CHECK(v.tri.absent());
+}
+
+TEST_CASE("read: keys in any order give the same value") {
+    auto forward = read<Outer>(R"({"name":"x","inner":{"a":"y","b":3},"list":[],"flag":false})");
+    auto reversed = read<Outer>(R"({"flag":false,"list":[],"inner":{"b":3,"a":"y"},"name":"x"})");
+    REQUIRE(forward.ok());
+    REQUIRE(reversed.ok());
+    CHECK(forward.value() == reversed.value());
+}
+
+TEST_CASE("read: Patch keeps absent, null and value apart") {
+    auto absent = read<Outer>(R"({"name":"x","inner":{"a":"y"},"list":[],"flag":false})");
+    auto null = read<Outer>(R"({"name":"x","inner":{"a":"y"},"list":[],"flag":false,"tri":null})");
+    auto value = read<Outer>(R"({"name":"x","inner":{"a":"y"},"list":[],"flag":false,"tri":"t"})");
+    REQUIRE(absent.ok());
+    REQUIRE(null.ok());
+    REQUIRE(value.ok());
+    CHECK(absent.value().tri.absent());
+    CHECK(null.value().tri.is_null());
+    REQUIRE(value.value().tri.has_value());
+    CHECK(value.value().tri.value() == "t");
+}
+
+TEST_CASE("read: every field error is reported, in document order, with its path") {
+    auto result = read<Outer>(
+        R"({"inner":{"a":1,"b":"x","c":[1,2]},"list":[{"a":"z"},{}],"flag":null,)"
+        R"("name":"a","name":"b","x/y~":1,"opt":{"a":"q","b":1.5}})");
+    REQUIRE_FALSE(result.ok());
+    CHECK(describe(result.errors()) == std::vector<std::string>{
+                                          "/inner/a type",
+                                          "/inner/b type",
+                                          "/inner/c unknown_field",
+                                          "/list/1/a required",
+                                          "/flag type",
+                                          "/name duplicate_field",
+                                          "/x~1y~0 unknown_field",
+                                          "/opt/b type",
+                                      });
+}
+
+TEST_CASE("read: required members missing are reported after the others, in declaration order") {
+    auto result = read<Outer>(R"({"opt":{"a":3}})");
+    REQUIRE_FALSE(result.ok());
+    CHECK(describe(result.errors()) ==
+          std::vector<std::string>{"/opt/a type", "/name required", "/inner required",
+                                   "/list required", "/flag required"});
+}
+
+TEST_CASE("read: null where a value is required is a type error") {
+    auto result = read<Outer>(R"({"name":null,"inner":{"a":"y"},"list":[],"flag":false})");
+    REQUIRE_FALSE(result.ok());
+    CHECK(describe(result.errors()) == std::vector<std::string>{"/name type"});
+}
+
+TEST_CASE("read: escaped keys are matched after unescaping, and unknown ones are reported unescaped") {
+    auto result = read<Outer>(
+        R"({"n\u0061me":"x","inner":{"a":"y"},"list":[],"flag":false,"a\/b\u007e":0})");
+    REQUIRE_FALSE(result.ok());
+    CHECK(describe(result.errors()) == std::vector<std::string>{"/a~1b~0 unknown_field"});
+}
+
+TEST_CASE("read: wrong JSON types name the expected type") {
+    auto result = read<Outer>(R"({"name":{},"inner":[],"list":{},"flag":"true"})");
+    REQUIRE_FALSE(result.ok());
+    REQUIRE(result.errors().size() == 4);
+    CHECK(result.errors()[0].message == "must be a string");
+    CHECK(result.errors()[1].message == "must be an object");
+    CHECK(result.errors()[2].message == "must be an array");
+    CHECK(result.errors()[3].message == "must be true or false");
+}
+
+TEST_CASE("read: integers are checked for range and form") {
+    auto big = read<Outer>(R"({"name":"x","inner":{"a":"y","b":9223372036854775808},"list":[],"flag":false})");
+    REQUIRE_FALSE(big.ok());
+    CHECK(describe(big.errors()) == std::vector<std::string>{"/inner/b range"});
+    auto min = read<Outer>(R"({"name":"x","inner":{"a":"y","b":-9223372036854775808},"list":[],"flag":false})");
+    REQUIRE(min.ok());
+    CHECK(min.value().inner.b == INT64_MIN);
+    auto fraction = read<Outer>(R"({"name":"x","inner":{"a":"y","b":1.5},"list":[],"flag":false})");
+    REQUIRE_FALSE(fraction.ok());
+    CHECK(fraction.errors()[0].message == "must be an integer");
+    auto negative_zero = read<Outer>(R"({"name":"x","inner":{"a":"y","b":-0},"list":[],"flag":false})");
+    REQUIRE(negative_zero.ok());
+    CHECK(negative_zero.value().inner.b == 0);
+}
+
+TEST_CASE("read: structural errors stop reading with one malformed_json error") {
+    require_malformed("");
+    require_malformed("   ");
+    require_malformed(R"({"name":"x"} x)");
+    require_malformed(R"({"name":"x"}{"name":"y"})");
+    require_malformed(R"({"name":"x"},{"name":"y"})");
+    require_malformed(R"({"name":"x"}])");
+    require_malformed(R"({"name":"x")");
+    require_malformed(R"({"name":"x)");
+    require_malformed(R"({"name")");
+    require_malformed(R"({"name":01})");
+    require_malformed(R"({"name":NaN})");
+    require_malformed(R"({"name":Infinity})");
+    require_malformed(R"({"name":-})");
+    require_malformed(R"({"name":1.})");
+    require_malformed(R"({"name":.5})");
+    require_malformed(R"({"name":tru})");
+    require_malformed(R"({"name":nul})");
+    require_malformed(R"({"name":"\ud800"})");
+    require_malformed(R"({"name":"\x"})");
+    require_malformed("{\"name\":\"\xff\"}");
+    require_malformed("{\"na\xc3\"}");
+    require_malformed(R"({'name':'x'})");
+    require_malformed(R"({"name":"x",})");
+    require_malformed(R"([1,2)");
+    // Malformed JSON inside a member that is unknown, duplicated or of the wrong type is still found.
+    require_malformed(R"({"unknown":[1,2,}], "name":"x"})");
+    require_malformed(R"({"name":"x","name":[tru]})");
+    require_malformed(R"({"name":{"a":01}})");
+}
+
+TEST_CASE("read: nesting is bounded at 64 levels") {
+    auto nested = [](int depth) {
+        std::string doc = R"({"name":"x","inner":{"a":"y"},"list":[],"flag":false,"extra":)";
+        for (int i = 0; i < depth; ++i) doc += '[';
+        for (int i = 0; i < depth; ++i) doc += ']';
+        return doc + "}";
+    };
+    // The root object is level 1, so 63 arrays inside it make 64 levels: an unknown member error.
+    auto ok_depth = read<Outer>(nested(63));
+    REQUIRE_FALSE(ok_depth.ok());
+    CHECK(describe(ok_depth.errors()) == std::vector<std::string>{"/extra unknown_field"});
+    auto too_deep = read<Outer>(nested(64));
+    REQUIRE_FALSE(too_deep.ok());
+    REQUIRE(too_deep.errors().size() == 1);
+    CHECK(too_deep.errors()[0].code == "malformed_json");
+    CHECK(too_deep.errors()[0].message.find("nesting deeper than 64") != std::string::npos);
+    CHECK_NOTHROW(read<Outer>(std::string(100000, '[')));
+}
+
+TEST_CASE("read: the byte offset of a structural error points into the caller's text") {
+    auto result = read<Outer>(R"({"name": 01})");
+    REQUIRE(result.errors().size() == 1);
+    CHECK(result.errors()[0].message.rfind("malformed JSON at byte 9:", 0) == 0);
+}
+
+TEST_CASE("read: root scalars and arrays are documents too") {
+    auto n = read<std::int64_t>(" 42 ");
+    REQUIRE(n.ok());
+    CHECK(n.value() == 42);
+    auto s = read<std::string>(R"("a\"b")");
+    REQUIRE(s.ok());
+    CHECK(s.value() == "a\"b");
+    auto v = read<std::vector<bool>>("[true,false]");
+    REQUIRE(v.ok());
+    CHECK(v.value() == std::vector<bool>{true, false});
+    auto wrong = read<std::vector<bool>>("[true,1]");
+    REQUIRE_FALSE(wrong.ok());
+    CHECK(describe(wrong.errors()) == std::vector<std::string>{"/1 type"});
+    CHECK_FALSE(read<std::int64_t>("42 43").ok());
+    CHECK_FALSE(read<std::int64_t>("").ok());
+}
+
+TEST_CASE("read: a user type joins through collectcall_read found by ADL") {
+    auto ok = read<readtest::Reading>(R"({"temperature":21,"sensor":7})");
+    REQUIRE(ok.ok());
+    CHECK(ok.value().temperature.degrees == 21);
+    auto bad = read<readtest::Reading>(R"({"temperature":-300,"sensor":256})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(describe(bad.errors()) ==
+          std::vector<std::string>{"/temperature range", "/sensor range"});
+}
+
+TEST_CASE("read: a parser is reused across documents of different sizes") {
+    std::string big = R"({"name":")" + std::string(100000, 'a') + R"(","inner":{"a":"y"},"list":[],"flag":true})";
+    REQUIRE(read<Outer>(big).ok());
+    REQUIRE(read<Outer>(R"({"name":"x","inner":{"a":"y"},"list":[],"flag":true})").ok());
+    REQUIRE(read<Outer>(big).value().name.size() == 100000);
+}
