@@ -52,6 +52,10 @@ constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
 
 class Date {
   public:
+    // Empty placeholder, so that structs holding a Date can be built member by member;
+    // read<T> never returns one for a required member.
+    Date() = default;
+
     static constexpr int min_year = 1900;
     static constexpr int max_year = 2100;
 
@@ -124,6 +128,10 @@ class Date {
 // caller can forget which day "today" is (tests and a frozen server clock depend on it).
 class PastDate {
   public:
+    // Empty placeholder, so that structs holding a PastDate can be built member by member;
+    // read<T> never returns one for a required member.
+    PastDate() = default;
+
     static Parsed<PastDate> parse(std::string_view text, const ReadOptions& options) {
         Parsed<Date> date = Date::parse(text);
         if (!date) return date.problem();

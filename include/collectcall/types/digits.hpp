@@ -45,6 +45,10 @@ class Digits {
     static_assert(N > 0, "Digits<0> could only hold the empty string");
 
   public:
+    // Empty placeholder, so that structs holding a Digits can be built member by member;
+    // read<T> never returns one for a required member.
+    Digits() = default;
+
     // `length` when the input has the wrong number of characters, `format` when it has the right
     // number but one is not 0-9. Characters are counted as UTF-8 code points so that "１２３４"
     // (full-width) is reported as wrong characters rather than as 12 characters.

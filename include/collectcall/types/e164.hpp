@@ -13,6 +13,10 @@ namespace collectcall {
 
 class E164 {
   public:
+    // Empty placeholder, so that structs holding a E164 can be built member by member;
+    // read<T> never returns one for a required member.
+    E164() = default;
+
     // Only the canonical form is accepted: no spaces, dashes, parentheses or leading "00".
     // Rewriting a number into E.164 needs its country's dialling plan, which is the caller's
     // business; silently "fixing" one could dial the wrong person.

@@ -12,6 +12,10 @@ namespace collectcall {
 
 class Email {
   public:
+    // Empty placeholder, so that structs holding a Email can be built member by member;
+    // read<T> never returns one for a required member.
+    Email() = default;
+
     static constexpr std::size_t max_size = 254;
 
     // The grammar is the one browsers apply to <input type="email">, on purpose a "willful

@@ -19,6 +19,10 @@ namespace collectcall {
 // the text is scanned digit by digit and an exponent only moves the decimal point.
 class Money {
   public:
+    // Empty placeholder, so that structs holding a Money can be built member by member;
+    // read<T> never returns one for a required member.
+    Money() = default;
+
     static constexpr unsigned max_significant_digits = 19;  // every 19-digit integer fits 64 bits
     static constexpr unsigned max_scale = 19;               // and so does 10^19
     static constexpr std::uint64_t max_value = 9007199254740992;  // 2^53, API.md section 4

@@ -23,6 +23,10 @@ constexpr bool is_unicode_white_space(char32_t c) noexcept {
 
 class Text {
   public:
+    // Empty placeholder, so that structs holding a Text can be built member by member;
+    // read<T> never returns one for a required member.
+    Text() = default;
+
     static constexpr std::size_t max_code_points = 200;
 
     // The value is stored exactly as sent (a name is the customer's to spell); only the length

@@ -15,6 +15,10 @@ namespace collectcall {
 
 class Timestamp {
   public:
+    // Empty placeholder, so that structs holding a Timestamp can be built member by member;
+    // read<T> never returns one for a required member.
+    Timestamp() = default;
+
     using Time = std::chrono::sys_time<std::chrono::milliseconds>;
 
     // Accepts RFC 3339 section 5.6 date-time: YYYY-MM-DDTHH:MM:SS, an optional fraction of any

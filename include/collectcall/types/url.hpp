@@ -110,6 +110,10 @@ constexpr bool is_url_char(char c) noexcept {
 
 class Url {
   public:
+    // Empty placeholder, so that structs holding a Url can be built member by member;
+    // read<T> never returns one for a required member.
+    Url() = default;
+
     static constexpr std::size_t max_size = 2048;
 
     // Strict on purpose: the value becomes an HTTP request line and the target of outgoing

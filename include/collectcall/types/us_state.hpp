@@ -12,6 +12,10 @@ namespace collectcall {
 
 class UsState {
   public:
+    // Empty placeholder, so that structs holding a UsState can be built member by member;
+    // read<T> never returns one for a required member.
+    UsState() = default;
+
     // All 62 codes, two letters each: the 50 states, DC, the territories PR GU VI AS MP and the
     // freely associated states FM MH PW (USPS serves them), and the military AA AE AP.
     static constexpr std::string_view all_codes =

@@ -14,6 +14,10 @@ namespace collectcall {
 
 class Uuid {
   public:
+    // Empty placeholder, so that structs holding a Uuid can be built member by member;
+    // read<T> never returns one for a required member.
+    Uuid() = default;
+
     using Bytes = std::array<std::uint8_t, 16>;
 
     // Either case is accepted (RFC 9562 says so) and folded to lowercase, so that the same id

@@ -13,6 +13,10 @@ namespace collectcall {
 
 class Zip {
   public:
+    // Empty placeholder, so that structs holding a Zip can be built member by member;
+    // read<T> never returns one for a required member.
+    Zip() = default;
+
     static Parsed<Zip> parse(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be 12345 or 12345-1234"};
         if (text.size() != 5 && text.size() != max_size) return bad;
