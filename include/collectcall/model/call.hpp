@@ -9,6 +9,7 @@
 
 #include <boost/describe/class.hpp>
 
+#include "collectcall/core/presence.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/text.hpp"

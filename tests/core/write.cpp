@@ -1,0 +1,97 @@
+// write: compact RFC 8259 JSON from any supported value.
+#include "collectcall/core/write.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/read.hpp"
+
+namespace writetest {
+
+struct Item {
+    std::string name;
+    std::optional<std::int64_t> count;
+    collectcall::Patch<std::string> note;
+    collectcall::NotAllowed secret;
+    std::vector<bool> flags;
+    friend bool operator==(const Item&, const Item&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Item, (), (name, count, note, secret, flags))
+
+struct Base {
+    std::int32_t a = 0;
+};
+BOOST_DESCRIBE_STRUCT(Base, (), (a))
+struct Derived : Base {
+    std::int32_t b = 0;
+};
+BOOST_DESCRIBE_STRUCT(Derived, (Base), (b))
+
+struct Fahrenheit {
+    int degrees = 0;
+};
+inline void collectcall_write(collectcall::Writer& writer, const Fahrenheit& f) {
+    writer.raw(std::to_string(f.degrees));
+    writer.raw("e0");
+}
+
+}  // namespace writetest
+
+using collectcall::write;
+
+TEST_CASE("write: members in declaration order, optional as null, absent Patch left out") {
+    writetest::Item item{"a", std::nullopt, {}, {}, {true, false}};
+    CHECK(write(item) == R"({"name":"a","count":null,"flags":[true,false]})");
+    item.count = -5;
+    item.note = collectcall::null;
+    CHECK(write(item) == R"({"name":"a","count":-5,"note":null,"flags":[true,false]})");
+    item.note = std::string("n");
+    CHECK(write(item) == R"({"name":"a","count":-5,"note":"n","flags":[true,false]})");
+}
+
+TEST_CASE("write: base members come first") {
+    writetest::Derived d;
+    d.a = 1;
+    d.b = 2;
+    CHECK(write(d) == R"({"a":1,"b":2})");
+}
+
+TEST_CASE("write: strings are escaped per RFC 8259") {
+    CHECK(write(std::string("plain")) == R"("plain")");
+    CHECK(write(std::string("q\"b\\s/")) == R"("q\"b\\s/")");
+    CHECK(write(std::string("\n\r\t\b\f")) == R"("\n\r\t\b\f")");
+    CHECK(write(std::string("\x01\x1f\x7f", 3)) == R"("\u0001\u001f\u007f")");
+    CHECK(write(std::string("a\0b", 3)) == R"("a\u0000b")");
+}
+
+TEST_CASE("write: valid UTF-8 passes through, invalid sequences become U+FFFD") {
+    CHECK(write(std::string("José 李小龙 😀")) == "\"José 李小龙 😀\"");
+    CHECK(write(std::string("a\xff")) == R"("a\ufffd")");
+    CHECK(write(std::string("\xc3")) == R"("\ufffd")");             // truncated
+    CHECK(write(std::string("\xc0\xaf")) == R"("\ufffd\ufffd")");   // overlong
+    CHECK(write(std::string("\xed\xa0\x80")) == R"("\ufffd\ufffd\ufffd")");  // surrogate
+    CHECK(write(std::string("\xf4\x90\x80\x80")) == R"("\ufffd\ufffd\ufffd\ufffd")");  // > U+10FFFF
+}
+
+TEST_CASE("write: integers at their limits") {
+    CHECK(write(INT64_MIN) == "-9223372036854775808");
+    CHECK(write(UINT64_MAX) == "18446744073709551615");
+    CHECK(write(true) == "true");
+    CHECK(write(collectcall::null) == "null");
+}
+
+TEST_CASE("write: a user type joins through collectcall_write found by ADL") {
+    CHECK(write(std::vector<writetest::Fahrenheit>{{32}, {-40}}) == "[32e0,-40e0]");
+}
+
+TEST_CASE("write: output reads back equal") {
+    writetest::Item item{"x\"\n😀", 7, std::string("n"), {}, {false}};
+    auto back = collectcall::read<writetest::Item>(write(item));
+    REQUIRE(back.ok());
+    CHECK(back.value() == item);
+}

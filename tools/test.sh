@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds everything and runs every test.
+#   tools/test.sh                 GCC, Release
+#   tools/test.sh --sanitize      clang 16 with AddressSanitizer and UndefinedBehaviorSanitizer
+set -euo pipefail
+cd "$(dirname "$0")/.."
+"tools/install-deps.sh"
+
+build=build/release
+args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++-12)
+if [[ "${1:-}" == "--sanitize" ]]; then
+  build=build/sanitize
+  args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 -DCOLLECTCALL_SANITIZE=ON)
+fi
+cmake -S . -B "$build" -G Ninja "${args[@]}" >/dev/null
+cmake --build "$build" -j "$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$build" --output-on-failure -j 2
