@@ -237,10 +237,12 @@ inline std::string generate_secret() {
 // HMAC
 
 // HMAC-SHA256 over the concatenation of `parts`, fed one by one so that the body is never
-// copied to build the signed content. Throws std::runtime_error only if OpenSSL itself fails
-// (out of memory, or a libcrypto built without SHA-256).
+// copied to build the signed content. Throws std::invalid_argument for an empty key, and
+// std::runtime_error only if OpenSSL itself fails (out of memory, no SHA-256 in libcrypto).
 inline Digest hmac_sha256(std::span<const unsigned char> key,
                           std::initializer_list<std::string_view> parts) {
+    // A zero-length key tells EVP_MAC_init to reuse a previous key, which a fresh context lacks.
+    if (key.empty()) throw std::invalid_argument("webhook: empty HMAC key");
     const std::unique_ptr<EVP_MAC, detail::MacDeleter> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
     if (!mac) throw std::runtime_error("webhook: HMAC is not available in libcrypto");
     const std::unique_ptr<EVP_MAC_CTX, detail::MacDeleter> ctx(EVP_MAC_CTX_new(mac.get()));
@@ -414,6 +416,7 @@ inline Verification verify_hosted(const SecretKey& key, std::string_view timesta
 // signature header is a space-separated list of `version,value` entries (several while a
 // sender rotates secrets); entries of other versions are skipped, and the delivery passes if
 // any v1 entry matches. No v1 entry, or v1 entries that do not decode, are bad_signature.
+// Checks run in the same order as verify_hosted: form, timestamp, then signatures.
 inline Verification verify_standard(const SecretKey& key, std::string_view id_header,
                                     std::string_view timestamp_header,
                                     std::string_view signature_header, std::string_view body,
