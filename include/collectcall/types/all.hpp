@@ -11,3 +11,4 @@
 #include "collectcall/types/url.hpp"
 #include "collectcall/types/us_state.hpp"
 #include "collectcall/types/uuid.hpp"
+#include "collectcall/types/zip.hpp"

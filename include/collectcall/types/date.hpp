@@ -52,8 +52,9 @@ constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
 
 class Date {
   public:
-    // Empty placeholder, so that structs holding a Date can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Date can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Date() = default;
 
     static constexpr int min_year = 1900;
@@ -89,12 +90,18 @@ class Date {
                      static_cast<unsigned>(ymd.day())});
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    // Empty for the placeholder, whose text is all zero bytes.
+    [[nodiscard]] std::string_view view() const noexcept {
+        return month_ == 0 ? std::string_view{} : std::string_view{text_.data(), text_.size()};
+    }
     [[nodiscard]] int year() const noexcept { return year_; }
     [[nodiscard]] unsigned month() const noexcept { return month_; }
     [[nodiscard]] unsigned day() const noexcept { return day_; }
 
+    // The placeholder (year 0, month 0, day 0) is not a date; it answers 1970-01-01 rather than
+    // an unspecified day.
     [[nodiscard]] std::chrono::sys_days days() const noexcept {
+        if (month_ == 0) return std::chrono::sys_days{};
         return std::chrono::sys_days{std::chrono::year{year_} / std::chrono::month{month_} /
                                      std::chrono::day{day_}};
     }
@@ -128,8 +135,9 @@ class Date {
 // caller can forget which day "today" is (tests and a frozen server clock depend on it).
 class PastDate {
   public:
-    // Empty placeholder, so that structs holding a PastDate can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a PastDate can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     PastDate() = default;
 
     static Parsed<PastDate> parse(std::string_view text, const ReadOptions& options) {

@@ -45,8 +45,9 @@ class Digits {
     static_assert(N > 0, "Digits<0> could only hold the empty string");
 
   public:
-    // Empty placeholder, so that structs holding a Digits can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Digits can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Digits() = default;
 
     // `length` when the input has the wrong number of characters, `format` when it has the right
@@ -62,7 +63,10 @@ class Digits {
         return Problem{codes::format, "must contain only the digits 0-9"};
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), N}; }
+    // A value never contains '\0', so a zero first byte marks the placeholder.
+    [[nodiscard]] std::string_view view() const noexcept {
+        return data_[0] == '\0' ? std::string_view{} : std::string_view{data_.data(), N};
+    }
 
     friend bool operator==(const Digits&, const Digits&) = default;
 

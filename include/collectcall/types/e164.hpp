@@ -13,8 +13,9 @@ namespace collectcall {
 
 class E164 {
   public:
-    // Empty placeholder, so that structs holding a E164 can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding an E164 can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     E164() = default;
 
     // Only the canonical form is accepted: no spaces, dashes, parentheses or leading "00".
@@ -32,7 +33,9 @@ class E164 {
     [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), size_}; }
 
     // The digits without the "+".
-    [[nodiscard]] std::string_view country_and_number() const noexcept { return view().substr(1); }
+    [[nodiscard]] std::string_view country_and_number() const noexcept {
+        return size_ == 0 ? std::string_view{} : view().substr(1);
+    }
 
     // For a North American number (+1 and ten digits) its area code, used to pick a caller number
     // of the same area; empty for any other number.

@@ -12,8 +12,9 @@ namespace collectcall {
 
 class Email {
   public:
-    // Empty placeholder, so that structs holding a Email can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding an Email can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Email() = default;
 
     static constexpr std::size_t max_size = 254;

@@ -19,8 +19,8 @@ namespace collectcall {
 // the text is scanned digit by digit and an exponent only moves the decimal point.
 class Money {
   public:
-    // Empty placeholder, so that structs holding a Money can be built member by member;
-    // read<T> never returns one for a required member.
+    // Zero, so that structs holding a Money can be built member by member; read<T> never returns
+    // it for a required member that was not sent.
     Money() = default;
 
     static constexpr unsigned max_significant_digits = 19;  // every 19-digit integer fits 64 bits

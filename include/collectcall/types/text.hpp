@@ -23,8 +23,9 @@ constexpr bool is_unicode_white_space(char32_t c) noexcept {
 
 class Text {
   public:
-    // Empty placeholder, so that structs holding a Text can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Text can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Text() = default;
 
     static constexpr std::size_t max_code_points = 200;

@@ -15,8 +15,9 @@ namespace collectcall {
 
 class Timestamp {
   public:
-    // Empty placeholder, so that structs holding a Timestamp can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Timestamp can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Timestamp() = default;
 
     using Time = std::chrono::sys_time<std::chrono::milliseconds>;
@@ -103,7 +104,9 @@ class Timestamp {
     }
 
     // Canonical form, always 24 characters: 2026-11-20T15:00:00.000Z.
-    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    [[nodiscard]] std::string_view view() const noexcept {
+        return text_[0] == '\0' ? std::string_view{} : std::string_view{text_.data(), text_.size()};
+    }
     [[nodiscard]] Time time() const noexcept { return time_; }
 
     // The text is a function of the instant, so comparing both compares the instant.
@@ -141,7 +144,7 @@ class Timestamp {
         out[23] = 'Z';
     }
 
-    Time time_;
+    Time time_{};  // the epoch for the placeholder, never indeterminate
     std::array<char, 24> text_{};
 };
 

@@ -110,8 +110,9 @@ constexpr bool is_url_char(char c) noexcept {
 
 class Url {
   public:
-    // Empty placeholder, so that structs holding a Url can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Url can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Url() = default;
 
     static constexpr std::size_t max_size = 2048;
@@ -209,7 +210,10 @@ class Url {
     [[nodiscard]] std::string_view view() const noexcept { return text_; }
 
     // "http" or "https", lowercase whatever the case of the input.
-    [[nodiscard]] std::string_view scheme() const noexcept { return https_ ? "https" : "http"; }
+    [[nodiscard]] std::string_view scheme() const noexcept {
+        if (text_.empty()) return {};  // the placeholder
+        return https_ ? "https" : "http";
+    }
 
     // The host as sent; an IPv6 address without its brackets.
     [[nodiscard]] std::string_view host() const noexcept {
@@ -222,6 +226,7 @@ class Url {
     // What goes into the request line: path and query, never the fragment; "/" for an empty path.
     [[nodiscard]] std::string_view target() const noexcept {
         if (!slashed_target_.empty()) return slashed_target_;
+        if (text_.empty()) return {};  // the placeholder
         if (target_len_ == 0) return "/";
         return std::string_view(text_).substr(target_pos_, target_len_);
     }

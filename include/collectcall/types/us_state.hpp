@@ -12,8 +12,9 @@ namespace collectcall {
 
 class UsState {
   public:
-    // Empty placeholder, so that structs holding a UsState can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding an UsState can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     UsState() = default;
 
     // All 62 codes, two letters each: the 50 states, DC, the territories PR GU VI AS MP and the
@@ -39,7 +40,10 @@ class UsState {
         return bad;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), data_.size()}; }
+    // A value never contains '\0', so a zero first byte marks the placeholder.
+    [[nodiscard]] std::string_view view() const noexcept {
+        return data_[0] == '\0' ? std::string_view{} : std::string_view{data_.data(), data_.size()};
+    }
 
     friend bool operator==(const UsState&, const UsState&) = default;
 

@@ -14,8 +14,9 @@ namespace collectcall {
 
 class Uuid {
   public:
-    // Empty placeholder, so that structs holding a Uuid can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding an Uuid can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Uuid() = default;
 
     using Bytes = std::array<std::uint8_t, 16>;
@@ -64,7 +65,11 @@ class Uuid {
         return Uuid(bytes);
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return {text_.data(), text_.size()}; }
+    // Empty for the placeholder (whose bytes are those of the nil UUID, but which was never
+    // parsed).
+    [[nodiscard]] std::string_view view() const noexcept {
+        return text_[0] == '\0' ? std::string_view{} : std::string_view{text_.data(), text_.size()};
+    }
     [[nodiscard]] const Bytes& bytes() const noexcept { return bytes_; }
 
     friend bool operator==(const Uuid&, const Uuid&) = default;

@@ -13,8 +13,9 @@ namespace collectcall {
 
 class Zip {
   public:
-    // Empty placeholder, so that structs holding a Zip can be built member by member;
-    // read<T> never returns one for a required member.
+    // An empty placeholder (view() is empty), so that structs holding a Zip can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
     Zip() = default;
 
     static Parsed<Zip> parse(std::string_view text) noexcept {

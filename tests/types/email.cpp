@@ -1,0 +1,68 @@
+#include <collectcall/types/email.hpp>
+
+#include <string>
+#include <string_view>
+
+#include <catch2/catch.hpp>
+
+using namespace std::literals;
+using collectcall::Email;
+
+namespace {
+
+std::string repeat(char c, std::size_t n) {
+    return std::string(n, c);
+}
+
+// An address of exactly `size` characters: a local part of `size` - 192 characters at a domain
+// of three 63-character labels (191 characters).
+std::string address_of_size(std::size_t size) {
+    return repeat('a', size - 192) + "@" + repeat('b', 63) + "." + repeat('c', 63) + "." +
+           repeat('d', 63);
+}
+
+}  // namespace
+
+TEST_CASE("Email accepts what the WHATWG grammar accepts", "[types][email]") {
+    const auto text =
+        GENERATE(as<std::string>{}, "a@b", "name@example.com", "first.last+tag@sub.example.co.uk",
+                 "UPPER@EXAMPLE.COM",
+                 "a..b@x",  // dots anywhere in the local part, per WHATWG
+                 ".a@x", "a.@x", "!#$%&'*+/=?^_`{|}~-@example.com", "user@xn--bcher-kva.example",
+                 "a@a-b.c", "a@a--b.c", "a@1.2.3.4", "a@0", "x@" + repeat('b', 63),
+                 "x@" + repeat('b', 63) + ".com", address_of_size(254));
+    INFO(text);
+    const auto parsed = Email::parse(text);
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value().view() == text);
+}
+
+TEST_CASE("Email rejects what the WHATWG grammar rejects", "[types][email]") {
+    const auto text = GENERATE(
+        as<std::string>{}, "", "a", "@", "@x", "a@", "\"quoted\"@x", "\"a b\"@example.com", "a@b.",
+        "a@.b", "a@b..c", "a@-b", "a@b-", "a@b-.c", "a@b.-c", "a@b.c-", "a@b@c", "a b@x", "a@b c",
+        " a@b", "a@b ", "a@[1.2.3.4]", "a@b_c", "a@b:25", "(comment)a@x", "a\\b@x", "a,b@x",
+        "a;b@x", "a<b>@x", "josé@example.com", "a@exämple.com", "a@b\n", std::string("a\0@b"sv),
+        "x@" + repeat('b', 64), "x@" + repeat('b', 64) + ".com", "x@com." + repeat('b', 64));
+    INFO(text);
+    const auto parsed = Email::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::format);
+    CHECK(parsed.problem().message == "must be an e-mail address like name@example.com");
+}
+
+TEST_CASE("Email is at most 254 characters", "[types][email]") {
+    REQUIRE(address_of_size(254).size() == 254);
+    CHECK(Email::parse(address_of_size(254)).ok());
+    const auto too_long = Email::parse(address_of_size(255));
+    REQUIRE_FALSE(too_long.ok());
+    CHECK(too_long.problem().code == collectcall::codes::length);
+    CHECK(too_long.problem().message == "must be at most 254 characters");
+}
+
+TEST_CASE("Email keeps the address as sent and compares it exactly", "[types][email]") {
+    const Email a = Email::parse("Ann@Example.com").value();
+    CHECK(a.view() == "Ann@Example.com");
+    CHECK(a == Email::parse("Ann@Example.com").value());
+    CHECK(a != Email::parse("ann@example.com").value());
+}

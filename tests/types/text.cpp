@@ -1,0 +1,102 @@
+#include <collectcall/types/text.hpp>
+
+#include <string>
+#include <string_view>
+
+#include <catch2/catch.hpp>
+
+using namespace std::literals;
+using collectcall::Text;
+
+namespace {
+
+std::string repeat(std::string_view piece, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i)
+        out += piece;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("Text accepts 1 to 200 code points and keeps the text as sent", "[types][text]") {
+    const auto text = GENERATE(as<std::string>{}, "a", "Ann", "José", "李小龙", "Zoë O'Brien-Smith",
+                               "😀", "  Ann  ", "\u00A0Ann\u3000",
+                               "a\u0085",   // NEL is white space, not a C0 control
+                               "a\u0080b",  // C1 controls other than NEL are not refused
+                               repeat("a", 200), " " + repeat("a", 200) + " ",
+                               repeat("é", 200),   // 400 bytes, 200 code points
+                               repeat("李", 200),  // 600 bytes
+                               repeat("😀", 200),   // 800 bytes, one code point each
+                               repeat("\u2003", 50) + repeat("x", 200) + repeat("\u3000", 50));
+    INFO(text);
+    const auto parsed = Text::parse(text);
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value().view() == text);
+    CHECK(parsed.value().str() == text);
+}
+
+TEST_CASE("Text refuses empty and white-space-only text", "[types][text]") {
+    const auto text = GENERATE(as<std::string>{}, "", " ", "   ", "\u00A0", "\u3000 \u2003",
+                               "\u2028\u2029\u202F\u205F\u1680\u0085");
+    INFO(text);
+    const auto parsed = Text::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::length);
+    CHECK(parsed.problem().message == "must not be empty");
+}
+
+TEST_CASE("Text refuses more than 200 code points after trimming", "[types][text]") {
+    const auto text = GENERATE(as<std::string>{}, repeat("a", 201), repeat("é", 201),
+                               repeat("😀", 201), "a" + repeat(" ", 199) + "b");
+    const auto parsed = Text::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::length);
+    CHECK(parsed.problem().message == "must be at most 200 characters");
+}
+
+TEST_CASE("Text refuses control characters", "[types][text]") {
+    const auto text =
+        GENERATE(as<std::string>{}, std::string("a\0b"sv), std::string("\0"sv), "a\x7f", "\x7f",
+                 "a\tb", "line\nbreak", "trailing\n", "\r\n", "\x1b[31mred", "a\x1f", "\x01");
+    INFO(text);
+    const auto parsed = Text::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::format);
+    CHECK(parsed.problem().message == "control characters are not allowed");
+}
+
+TEST_CASE("Text refuses invalid UTF-8", "[types][text]") {
+    const auto text = GENERATE(as<std::string>{}, "\xff", "a\xfe", "\x80", "abc\xbf",
+                               "\xc3",              // truncated two-byte sequence
+                               "\xc3(",             // bad continuation
+                               "\xe6\x9d",          // truncated three-byte sequence
+                               "\xc0\xaf",          // overlong '/'
+                               "\xe0\x80\xaf",      // overlong '/'
+                               "\xf0\x80\x80\xaf",  // overlong '/'
+                               "\xed\xa0\x80",      // UTF-16 surrogate D800
+                               "\xed\xbf\xbf",      // surrogate DFFF
+                               "\xf4\x90\x80\x80",  // U+110000
+                               "\xf8\x88\x80\x80\x80");
+    INFO(text);
+    const auto parsed = Text::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::format);
+    CHECK(parsed.problem().message == "must be valid UTF-8");
+}
+
+TEST_CASE("Text accepts the extremes of UTF-8", "[types][text]") {
+    CHECK(Text::parse("\xc2\x80").ok());          // U+0080, smallest two-byte code point
+    CHECK(Text::parse("\xe0\xa0\x80").ok());      // U+0800, smallest three-byte one
+    CHECK(Text::parse("\xf0\x90\x80\x80").ok());  // U+10000, smallest four-byte one
+    CHECK(Text::parse("\xed\x9f\xbf").ok());      // U+D7FF, last before the surrogates
+    CHECK(Text::parse("\xee\x80\x80").ok());      // U+E000, first after them
+    CHECK(Text::parse("\xef\xbf\xbf").ok());      // U+FFFF
+    CHECK(Text::parse("\xf4\x8f\xbf\xbf").ok());  // U+10FFFF
+}
+
+TEST_CASE("Text equality is exact, white space included", "[types][text]") {
+    CHECK(Text::parse("Ann").value() == Text::parse("Ann").value());
+    CHECK(Text::parse("Ann").value() != Text::parse(" Ann").value());
+    CHECK(Text::parse("José").value() != Text::parse("Jose\u0301").value());
+}

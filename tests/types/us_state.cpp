@@ -1,0 +1,48 @@
+#include <collectcall/types/us_state.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <catch2/catch.hpp>
+
+using collectcall::UsState;
+
+TEST_CASE("UsState accepts every USPS code of API.md", "[types][us_state]") {
+    const auto text = GENERATE(
+        as<std::string_view>{}, "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI",
+        "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT",
+        "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD",
+        "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",  // the 50 states
+        "DC", "PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW", "AA", "AE", "AP");
+    const auto parsed = UsState::parse(text);
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value().view() == text);
+}
+
+TEST_CASE("UsState knows exactly 62 distinct codes", "[types][us_state]") {
+    REQUIRE(UsState::all_codes.size() == 2 * 62);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
+        seen.emplace(UsState::all_codes.substr(i, 2));
+    }
+    CHECK(seen.size() == 62);
+}
+
+TEST_CASE("UsState rejects lowercase, unknown and malformed codes", "[types][us_state]") {
+    const auto text = GENERATE(as<std::string_view>{}, "ny", "Ny", "nY", "ca", "XX", "AB", "UK",
+                               "CZ",  // Canal Zone, retired
+                               "N", "NYC", "", " NY", "NY ", "N Y", "New York", "ＮＹ");
+    INFO(text);
+    const auto parsed = UsState::parse(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.problem().code == collectcall::codes::format);
+    CHECK(parsed.problem().message == "must be a two-letter USPS state code in uppercase, e.g. NY");
+}
+
+TEST_CASE("UsState equality and storage", "[types][us_state]") {
+    CHECK(UsState::parse("NY").value() == UsState::parse("NY").value());
+    CHECK(UsState::parse("NY").value() != UsState::parse("NJ").value());
+    STATIC_REQUIRE(std::is_trivially_copyable_v<UsState>);
+}
