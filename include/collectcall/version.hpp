@@ -1,4 +1,6 @@
-// The library's version, kept equal to the CMake project version (a test checks it).
+// The library's version. project(VERSION) in the root CMakeLists.txt is the source: after changing
+// it, run tools/amalgamate.py, which rewrites these macros (ctest package.amalgamate_check fails
+// while they differ).
 #pragma once
 
 #define COLLECTCALL_VERSION_MAJOR 0
