@@ -1,0 +1,290 @@
+// The compliance engine: evaluates every check of checks.hpp for one call to one customer and
+// says why each passed or failed.
+//
+// Time comes only from the input (`now`), so a decision can be replayed and tested. The
+// customer's local time is that of every zone their address may be in (time_zone.hpp): under
+// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
+// with several candidate zones the call must be inside the window in each of them, and the day's
+// count must be under the limit in each zone's own calendar day. A location with no zone fails
+// both time checks: a local time that cannot be established cannot be shown to be convenient.
+//
+// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
+// collectcall::compliance), which also carries the definitions its library was built with.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <span>
+#include <string>
+#include <string_view>
+
+// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
+// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
+#if !defined(USE_OS_TZDB)
+#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
+#endif
+#include <date/tz.h>
+
+#include "collectcall/compliance/checks.hpp"
+#include "collectcall/compliance/time_zone.hpp"
+#include "collectcall/model/compliance.hpp"
+
+namespace collectcall::compliance {
+
+using CallTime = std::chrono::sys_time<std::chrono::milliseconds>;
+
+// The account's calling window in the customer's local time, half-open: a call at `start` is
+// inside, one at `end` is outside. Valid when 00:00 <= start < end <= 24:00.
+struct RespectfulHours {
+    std::chrono::minutes start{std::chrono::hours{8}};
+    std::chrono::minutes end{std::chrono::hours{21}};
+
+    friend bool operator==(const RespectfulHours&, const RespectfulHours&) = default;
+};
+
+struct ComplianceInput {
+    bool active = false;
+    bool cease_and_desist = false;
+    std::string_view state;  // the customer's address: USPS state code
+    std::string_view zip5;   // and ZIP Code ("12345" or "12345-6789")
+    // Times of the calls already placed to this customer, in any order and over any span; the
+    // engine counts those that fall in the local calendar day of `now`, including any later
+    // than `now` on that day.
+    std::span<const CallTime> placed_calls;
+    CallTime now;  // the time of the call being made
+    RespectfulHours window{std::chrono::hours{8}, std::chrono::hours{21}};
+    unsigned max_calls_per_day = 4;
+};
+
+namespace detail {
+
+// locate_zone searches the whole database, so each zone the table can name is located once per
+// process. A zone the installed database lacks stays null and fails the time checks.
+[[nodiscard]] inline const date::time_zone* locate(Zone zone) noexcept {
+    static const std::array<const date::time_zone*, zone_count> located = [] {
+        std::array<const date::time_zone*, zone_count> out{};
+        for (std::size_t i = 0; i < zone_count; ++i) {
+            try {
+                out[i] = date::locate_zone(zone_names[i]);
+            } catch (const std::exception&) {
+                out[i] = nullptr;
+            }
+        }
+        return out;
+    }();
+    return located[static_cast<std::size_t>(zone)];
+}
+
+// `now` as seen in one candidate zone.
+struct LocalView {
+    Zone zone{};
+    date::local_time<std::chrono::milliseconds> local;
+    CallTime day_start;  // the local calendar day of `now`, as UTC instants [day_start, day_end)
+    CallTime day_end;
+};
+
+struct LocalViews {
+    std::array<LocalView, ZoneCandidates::capacity> views{};
+    std::size_t size = 0;
+    bool established = false;  // every candidate zone resolved and converted
+};
+
+[[nodiscard]] inline LocalViews local_views(const ZoneCandidates& zones, CallTime now) {
+    LocalViews out;
+    if (zones.empty()) return out;
+    for (Zone zone : zones) {
+        const date::time_zone* tz = locate(zone);
+        if (tz == nullptr) return out;
+        try {
+            LocalView view;
+            view.zone = zone;
+            view.local = tz->to_local(now);
+            const auto day = std::chrono::floor<date::days>(view.local);
+            // Local midnight may not exist or may repeat where a zone shifts at midnight; the
+            // earliest instant keeps the day's bounds contiguous.
+            view.day_start = tz->to_sys(day, date::choose::earliest);
+            view.day_end = tz->to_sys(day + date::days{1}, date::choose::earliest);
+            out.views[out.size++] = view;
+        } catch (const std::exception&) {
+            // The database could not be read for this zone: the local time is unknown.
+            out.size = 0;
+            return out;
+        }
+    }
+    out.established = true;
+    return out;
+}
+
+inline void append_two_digits(std::string& out, long long value) {
+    out += static_cast<char>('0' + value / 10 % 10);
+    out += static_cast<char>('0' + value % 10);
+}
+
+// "HH:MM" of a time of day (24:00 allowed for the end of a window).
+[[nodiscard]] inline std::string clock_text(std::chrono::minutes time_of_day) {
+    std::string out;
+    const long long minutes = time_of_day.count();
+    append_two_digits(out, minutes / 60);
+    out += ':';
+    append_two_digits(out, minutes % 60);
+    return out;
+}
+
+[[nodiscard]] inline std::string window_text(const RespectfulHours& window) {
+    return clock_text(window.start) + '-' + clock_text(window.end);
+}
+
+[[nodiscard]] inline std::chrono::milliseconds local_time_of_day(
+    date::local_time<std::chrono::milliseconds> local) {
+    return local - std::chrono::floor<date::days>(local);
+}
+
+[[nodiscard]] inline bool valid_window(const RespectfulHours& window) {
+    return window.start >= std::chrono::minutes{0} && window.start < window.end &&
+           window.end <= std::chrono::hours{24};
+}
+
+[[nodiscard]] inline std::string unknown_zone_reason(std::string_view what,
+                                                     const ZoneCandidates& zones) {
+    std::string out(what);
+    if (zones.empty()) {
+        out += " (no time zone for the customer's address)";
+        return out;
+    }
+    for (Zone zone : zones) {
+        if (locate(zone) == nullptr) {
+            out += " (time zone ";
+            out += zone_name(zone);
+            out += " is missing from the time zone database)";
+            return out;
+        }
+    }
+    out += " (the time zone database could not be read)";
+    return out;
+}
+
+[[nodiscard]] inline std::size_t count_calls(std::span<const CallTime> calls,
+                                             const LocalView& view) {
+    std::size_t count = 0;
+    for (CallTime call : calls) {
+        if (call >= view.day_start && call < view.day_end) ++count;
+    }
+    return count;
+}
+
+inline void record(ComplianceResult& result, const CheckInfo& info, bool passed,
+                   std::string reason) {
+    (passed ? result.checksPassed : result.checksFailed)
+        .push_back(make_check(info, std::move(reason)));
+}
+
+inline void check_call_count(ComplianceResult& result, const ComplianceInput& in,
+                             const ZoneCandidates& zones, const LocalViews& views) {
+    const CheckInfo& info = checks::four_voice_call_per_day;
+    if (!views.established) {
+        record(result, info, false, unknown_zone_reason("Customer local day is unknown", zones));
+        return;
+    }
+    // The zone whose local day holds the most calls decides (the first such zone on a tie):
+    // the count must be under the limit in every candidate zone.
+    std::size_t decisive = 0;
+    std::size_t most = count_calls(in.placed_calls, views.views[0]);
+    for (std::size_t i = 1; i < views.size; ++i) {
+        const std::size_t count = count_calls(in.placed_calls, views.views[i]);
+        if (count > most) {
+            most = count;
+            decisive = i;
+        }
+    }
+    const bool passed = most < in.max_calls_per_day;
+    std::string reason = "Customer has had " + std::to_string(most) +
+                         (most == 1 ? " voice call" : " voice calls") +
+                         " today within respectful hours window (";
+    reason += zone_name(views.views[decisive].zone);
+    reason += passed ? "), within the limit of " : "), limit of ";
+    reason += std::to_string(in.max_calls_per_day);
+    if (!passed) reason += " reached";
+    record(result, info, passed, std::move(reason));
+}
+
+inline void check_respectful_hours(ComplianceResult& result, const ComplianceInput& in,
+                                   const ZoneCandidates& zones, const LocalViews& views) {
+    const CheckInfo& info = checks::respectful_hours;
+    if (!valid_window(in.window)) {
+        record(result, info, false,
+               "Respectful hours window " + window_text(in.window) +
+                   " is not valid (it must lie within 00:00-24:00 and "
+                   "start before it ends)");
+        return;
+    }
+    if (!views.established) {
+        record(result, info, false, unknown_zone_reason("Customer local time is unknown", zones));
+        return;
+    }
+    // The first candidate zone whose local time is outside the window decides; when all are
+    // inside, the most likely zone (the first) is named.
+    std::size_t decisive = 0;
+    bool passed = true;
+    for (std::size_t i = 0; i < views.size; ++i) {
+        const auto tod = local_time_of_day(views.views[i].local);
+        if (tod < in.window.start || tod >= in.window.end) {
+            decisive = i;
+            passed = false;
+            break;
+        }
+    }
+    const LocalView& view = views.views[decisive];
+    std::string reason = "Customer local time is ";
+    reason += clock_text(std::chrono::floor<std::chrono::minutes>(local_time_of_day(view.local)));
+    reason += " (";
+    // A single zone on a failure reads exactly as the hosted service's reason, which names
+    // none; with several candidates the zone that decided is named.
+    if (passed || zones.ambiguous()) {
+        reason += zone_name(view.zone);
+        reason += ", ";
+    }
+    reason += passed ? "within" : "outside";
+    reason += " respectful hours ";
+    reason += window_text(in.window);
+    reason += ')';
+    record(result, info, passed, std::move(reason));
+}
+
+}  // namespace detail
+
+// Evaluates every check, always all four, in the order of `all_checks`.
+[[nodiscard]] inline ComplianceResult evaluate(const ComplianceInput& in) {
+    ComplianceResult result;
+    result.checksPassed.reserve(all_checks.size());
+    detail::record(result, checks::is_active, in.active,
+                   in.active ? "Customer is active" : "Customer is not active");
+    detail::record(result, checks::cease_and_desist_exclusion, !in.cease_and_desist,
+                   in.cease_and_desist ? "Customer has requested cease and desist"
+                                       : "Customer has not requested cease and desist");
+    const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
+    const detail::LocalViews views = detail::local_views(zones, in.now);
+    detail::check_call_count(result, in, zones, views);
+    detail::check_respectful_hours(result, in, zones, views);
+    result.passed = result.checksFailed.empty();
+    return result;
+}
+
+// The error message of a blocked call: "Customer not eligible for call. Failed rules: <name>
+// (<reason>), <name> (<reason>)". Empty when no check failed.
+[[nodiscard]] inline std::string failure_message(const ComplianceResult& result) {
+    if (result.checksFailed.empty()) return {};
+    std::string out = "Customer not eligible for call. Failed rules: ";
+    for (std::size_t i = 0; i < result.checksFailed.size(); ++i) {
+        const Check& check = result.checksFailed[i];
+        if (i != 0) out += ", ";
+        out += check.name;
+        out += " (";
+        out += check.reason;
+        out += ')';
+    }
+    return out;
+}
+
+}  // namespace collectcall::compliance

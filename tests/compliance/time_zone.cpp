@@ -1,0 +1,264 @@
+#include "collectcall/compliance/time_zone.hpp"
+
+#include <catch2/catch.hpp>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+using collectcall::compliance::resolve_time_zones;
+using collectcall::compliance::Zone;
+using collectcall::compliance::ZoneCandidates;
+namespace zone_table = collectcall::compliance::zone_table;
+
+namespace {
+
+// The zone names resolved for an address, joined with " | ", for readable failures.
+std::string zones_of(std::string_view state, std::string_view zip) {
+    const ZoneCandidates zones = resolve_time_zones(state, zip);
+    std::string out;
+    for (std::size_t i = 0; i < zones.size(); ++i) {
+        if (i != 0) out += " | ";
+        out += zones.name(i);
+    }
+    return out;
+}
+
+}  // namespace
+
+// Resolved at compile time: the lookup is constexpr and needs no heap.
+static_assert(resolve_time_zones("TX", "79901") == ZoneCandidates{Zone::denver});
+static_assert(resolve_time_zones("ZZ", "12345").empty());
+
+TEST_CASE("time zone: ZoneCandidates keeps order, drops duplicates and stops at capacity") {
+    ZoneCandidates zones{Zone::chicago, Zone::denver, Zone::chicago};
+    CHECK(zones.size() == 2);
+    CHECK(zones.ambiguous());
+    CHECK(zones[0] == Zone::chicago);
+    CHECK(zones.name(1) == "America/Denver");
+    CHECK(zones.contains(Zone::denver));
+    CHECK_FALSE(zones.contains(Zone::new_york));
+
+    ZoneCandidates full{Zone::new_york, Zone::chicago, Zone::denver, Zone::los_angeles};
+    full.add(Zone::honolulu);
+    CHECK(full.size() == ZoneCandidates::capacity);
+    CHECK_FALSE(full.contains(Zone::honolulu));
+
+    const ZoneCandidates none;
+    CHECK(none.empty());
+    CHECK_FALSE(none.ambiguous());
+    CHECK(none.begin() == none.end());
+}
+
+TEST_CASE("time zone: states in one zone need no ZIP Code") {
+    CHECK(zones_of("NY", "10001") == "America/New_York");
+    CHECK(zones_of("NY", "") == "America/New_York");
+    CHECK(zones_of("GA", "not a zip") == "America/New_York");
+    CHECK(zones_of("IL", "60601") == "America/Chicago");
+    CHECK(zones_of("CO", "80202") == "America/Denver");
+    CHECK(zones_of("CA", "94105") == "America/Los_Angeles");
+    CHECK(zones_of("HI", "96813") == "Pacific/Honolulu");
+    CHECK(zones_of("DC", "20500") == "America/New_York");
+}
+
+TEST_CASE("time zone: state codes in any case, ZIP+4 accepted, unknown states have no zone") {
+    CHECK(zones_of("tx", "79901") == "America/Denver");
+    CHECK(zones_of("Fl", "32501-1234") == "America/Chicago");
+    CHECK(zones_of("ZZ", "10001").empty());
+    CHECK(zones_of("", "10001").empty());
+    CHECK(zones_of("NYC", "10001").empty());
+}
+
+TEST_CASE("time zone: a missing, malformed or foreign ZIP Code gives every zone of the state") {
+    CHECK(zones_of("TX", "") == "America/Chicago | America/Denver");
+    CHECK(zones_of("TX", "7990") == "America/Chicago | America/Denver");
+    CHECK(zones_of("TX", "79901-12") == "America/Chicago | America/Denver");
+    CHECK(zones_of("TX", "79901 1234") == "America/Chicago | America/Denver");
+    CHECK(zones_of("TX", "7990a") == "America/Chicago | America/Denver");
+    // A New Mexico ZIP Code on a Texas address: the state's zones, not New Mexico's.
+    CHECK(zones_of("TX", "87101") == "America/Chicago | America/Denver");
+    // Navajo Nation residents of Arizona may have a Utah or New Mexico ZIP Code.
+    CHECK(zones_of("AZ", "84536") == "America/Phoenix | America/Denver");
+    CHECK(zones_of("KY", "37203") ==
+          "America/New_York | America/Kentucky/Louisville | "
+          "America/Chicago");
+}
+
+TEST_CASE("time zone: Texas, El Paso and Hudspeth counties are Mountain") {
+    CHECK(zones_of("TX", "79901") == "America/Denver");   // El Paso
+    CHECK(zones_of("TX", "79936") == "America/Denver");   // El Paso, east side
+    CHECK(zones_of("TX", "88510") == "America/Denver");   // El Paso PO boxes (885)
+    CHECK(zones_of("TX", "79821") == "America/Denver");   // Anthony, El Paso County
+    CHECK(zones_of("TX", "79851") == "America/Denver");   // Sierra Blanca, Hudspeth County
+    CHECK(zones_of("TX", "79830") == "America/Chicago");  // Alpine, Brewster County
+    CHECK(zones_of("TX", "79834") == "America/Chicago");  // Big Bend
+    CHECK(zones_of("TX", "79855") == "America/Chicago | America/Denver");  // Van Horn
+    CHECK(zones_of("TX", "75201") == "America/Chicago");                   // Dallas
+    CHECK(zones_of("TX", "79701") == "America/Chicago");                   // Midland
+}
+
+TEST_CASE("time zone: Florida panhandle west of the Apalachicola is Central") {
+    CHECK(zones_of("FL", "32501") == "America/Chicago");   // Pensacola
+    CHECK(zones_of("FL", "32548") == "America/Chicago");   // Fort Walton Beach
+    CHECK(zones_of("FL", "32401") == "America/Chicago");   // Panama City
+    CHECK(zones_of("FL", "32301") == "America/New_York");  // Tallahassee
+    CHECK(zones_of("FL", "33101") == "America/New_York");  // Miami
+    // Gulf County is split: Port St. Joe keeps Eastern time, Wewahitchka Central.
+    CHECK(zones_of("FL", "32456") == "America/Chicago | America/New_York");
+    CHECK(zones_of("FL", "32457") == "America/Chicago | America/New_York");
+    CHECK(zones_of("FL", "32465") == "America/Chicago | America/New_York");
+}
+
+TEST_CASE("time zone: Indiana, Kentucky, Tennessee and Michigan") {
+    CHECK(zones_of("IN", "46204") == "America/Indiana/Indianapolis");
+    CHECK(zones_of("IN", "46401") == "America/Chicago");               // Gary
+    CHECK(zones_of("IN", "46320") == "America/Chicago");               // Hammond
+    CHECK(zones_of("IN", "46383") == "America/Chicago");               // Valparaiso
+    CHECK(zones_of("IN", "46534") == "America/Chicago");               // Knox, Starke County
+    CHECK(zones_of("IN", "46601") == "America/Indiana/Indianapolis");  // South Bend
+    CHECK(zones_of("IN", "47708") == "America/Chicago");               // Evansville
+    CHECK(zones_of("IN", "47586") == "America/Chicago");               // Tell City, Perry County
+    CHECK(zones_of("IN", "47591") == "America/Indiana/Indianapolis");  // Vincennes
+    CHECK(zones_of("IN", "46366") == "America/Chicago | America/Indiana/Indianapolis");
+
+    CHECK(zones_of("KY", "40202") == "America/Kentucky/Louisville");
+    CHECK(zones_of("KY", "40507") == "America/New_York");                    // Lexington
+    CHECK(zones_of("KY", "42101") == "America/Chicago");                     // Bowling Green
+    CHECK(zones_of("KY", "42001") == "America/Chicago");                     // Paducah
+    CHECK(zones_of("KY", "42701") == "America/New_York");                    // Elizabethtown
+    CHECK(zones_of("KY", "42633") == "America/New_York | America/Chicago");  // Monticello
+
+    CHECK(zones_of("TN", "37203") == "America/Chicago");   // Nashville
+    CHECK(zones_of("TN", "38103") == "America/Chicago");   // Memphis
+    CHECK(zones_of("TN", "37902") == "America/New_York");  // Knoxville
+    CHECK(zones_of("TN", "37402") == "America/New_York");  // Chattanooga
+    CHECK(zones_of("TN", "37388") == "America/Chicago");   // Tullahoma
+    CHECK(zones_of("TN", "37723") == "America/Chicago");   // Crab Orchard, Cumberland County
+
+    CHECK(zones_of("MI", "48226") == "America/Detroit");
+    CHECK(zones_of("MI", "49855") == "America/Detroit");    // Marquette
+    CHECK(zones_of("MI", "49801") == "America/Menominee");  // Iron Mountain, Dickinson County
+    CHECK(zones_of("MI", "49858") == "America/Menominee");  // Menominee
+    CHECK(zones_of("MI", "49938") == "America/Menominee");  // Ironwood, Gogebic County
+    CHECK(zones_of("MI", "49931") == "America/Detroit");    // Houghton
+}
+
+TEST_CASE("time zone: the Plains states split between Central and Mountain") {
+    CHECK(zones_of("KS", "67202") == "America/Chicago");  // Wichita
+    CHECK(zones_of("KS", "67735") == "America/Denver");   // Goodland, Sherman County
+    CHECK(zones_of("KS", "67879") == "America/Denver");   // Tribune, Greeley County
+    CHECK(zones_of("NE", "68102") == "America/Chicago");  // Omaha
+    CHECK(zones_of("NE", "69101") == "America/Chicago");  // North Platte
+    CHECK(zones_of("NE", "69153") == "America/Denver");   // Ogallala
+    CHECK(zones_of("NE", "69361") == "America/Denver");   // Scottsbluff
+    CHECK(zones_of("NE", "69201") == "America/Chicago");  // Valentine
+    CHECK(zones_of("NE", "69218") == "America/Chicago | America/Denver");  // Merriman, Cherry
+    CHECK(zones_of("SD", "57104") == "America/Chicago");                   // Sioux Falls
+    CHECK(zones_of("SD", "57501") == "America/Chicago");                   // Pierre
+    CHECK(zones_of("SD", "57701") == "America/Denver");                    // Rapid City
+    CHECK(zones_of("SD", "57567") == "America/Denver");                    // Philip
+    CHECK(zones_of("ND", "58102") == "America/Chicago");                   // Fargo
+    CHECK(zones_of("ND", "58501") == "America/Chicago");                   // Bismarck
+    CHECK(zones_of("ND", "58601") == "America/Denver");                    // Dickinson
+    CHECK(zones_of("ND", "58538") == "America/Denver");  // Fort Yates, Sioux County
+    CHECK(zones_of("ND", "58854") == "America/Chicago | America/Denver");  // Watford City
+}
+
+TEST_CASE("time zone: Idaho, Oregon and Nevada") {
+    CHECK(zones_of("ID", "83702") == "America/Boise");
+    CHECK(zones_of("ID", "83201") == "America/Boise");                         // Pocatello
+    CHECK(zones_of("ID", "83814") == "America/Los_Angeles");                   // Coeur d'Alene
+    CHECK(zones_of("ID", "83843") == "America/Los_Angeles");                   // Moscow
+    CHECK(zones_of("ID", "83501") == "America/Los_Angeles");                   // Lewiston
+    CHECK(zones_of("ID", "83549") == "America/Los_Angeles | America/Boise");   // Riggins
+    CHECK(zones_of("ID", "83638") == "America/Boise");                         // McCall
+    CHECK(zones_of("OR", "97201") == "America/Los_Angeles");                   // Portland
+    CHECK(zones_of("OR", "97914") == "America/Boise");                         // Ontario, Malheur
+    CHECK(zones_of("OR", "97918") == "America/Boise");                         // Vale
+    CHECK(zones_of("OR", "97910") == "America/Boise | America/Los_Angeles");   // Jordan Valley
+    CHECK(zones_of("NV", "89101") == "America/Los_Angeles");                   // Las Vegas
+    CHECK(zones_of("NV", "89801") == "America/Los_Angeles");                   // Elko
+    CHECK(zones_of("NV", "89883") == "America/Denver");                        // West Wendover
+    CHECK(zones_of("NV", "89825") == "America/Los_Angeles | America/Denver");  // Jackpot
+}
+
+TEST_CASE("time zone: Arizona keeps MST; the Navajo Nation observes daylight saving time") {
+    CHECK(zones_of("AZ", "85004") == "America/Phoenix");
+    CHECK(zones_of("AZ", "85701") == "America/Phoenix");                   // Tucson
+    CHECK(zones_of("AZ", "86001") == "America/Phoenix");                   // Flagstaff
+    CHECK(zones_of("AZ", "86515") == "America/Phoenix | America/Denver");  // Window Rock
+    CHECK(zones_of("AZ", "86503") == "America/Phoenix | America/Denver");  // Chinle
+    CHECK(zones_of("AZ", "86045") == "America/Phoenix | America/Denver");  // Tuba City
+    CHECK(zones_of("AZ", "86033") == "America/Phoenix | America/Denver");  // Kayenta
+}
+
+TEST_CASE("time zone: Alabama, Oklahoma and Alaska") {
+    CHECK(zones_of("AL", "35203") == "America/Chicago");                     // Birmingham
+    CHECK(zones_of("AL", "36830") == "America/Chicago");                     // Auburn
+    CHECK(zones_of("AL", "36867") == "America/Chicago | America/New_York");  // Phenix City
+    CHECK(zones_of("OK", "73102") == "America/Chicago");
+    CHECK(zones_of("OK", "73946") == "America/Chicago | America/Denver");  // Kenton
+    CHECK(zones_of("AK", "99501") == "America/Anchorage");
+    CHECK(zones_of("AK", "99801") == "America/Anchorage");  // Juneau
+    CHECK(zones_of("AK", "99685") == "America/Anchorage");  // Unalaska, east of 169°30'W
+    CHECK(zones_of("AK", "99546") == "America/Adak");
+    CHECK(zones_of("AK", "99660") == "America/Anchorage | America/Adak");         // St. Paul
+    CHECK(zones_of("AK", "99923") == "America/Anchorage | America/Los_Angeles");  // Hyder
+}
+
+TEST_CASE("time zone: territories, freely associated states and military mail") {
+    CHECK(zones_of("PR", "00901") == "America/Puerto_Rico");
+    CHECK(zones_of("VI", "00802") == "America/St_Thomas");
+    CHECK(zones_of("GU", "96910") == "Pacific/Guam");
+    CHECK(zones_of("MP", "96950") == "Pacific/Saipan");
+    CHECK(zones_of("AS", "96799") == "Pacific/Pago_Pago");
+    CHECK(zones_of("MH", "96960") == "Pacific/Majuro");
+    CHECK(zones_of("PW", "96940") == "Pacific/Palau");
+    CHECK(zones_of("FM", "96941") == "Pacific/Pohnpei");
+    CHECK(zones_of("FM", "96942") == "Pacific/Chuuk");
+    CHECK(zones_of("FM", "96943") == "Pacific/Chuuk");  // Yap
+    CHECK(zones_of("FM", "96944") == "Pacific/Kosrae");
+    CHECK(zones_of("FM", "") == "Pacific/Chuuk | Pacific/Pohnpei | Pacific/Kosrae");
+    CHECK(zones_of("AA", "34001") == "America/New_York | America/Tegucigalpa | America/Sao_Paulo");
+    CHECK(zones_of("AE", "09001") == "Europe/Berlin | Atlantic/Azores | Asia/Dubai");
+    CHECK(zones_of("AP", "96201") == "Asia/Tokyo | Indian/Chagos | Pacific/Kwajalein");
+}
+
+TEST_CASE("time zone: the table is consistent") {
+    for (const auto& rule : zone_table::rules) {
+        INFO(rule.state << ' ' << rule.first << '-' << rule.last);
+        CHECK(rule.first <= rule.last);
+        CHECK(rule.last <= 99999);
+        CHECK_FALSE(rule.zones.empty());
+
+        // Each rule belongs to a state of the state table and names only zones of that state,
+        // so that "every zone of the state" covers every answer a ZIP Code could give.
+        const zone_table::StateZones* state = nullptr;
+        for (const auto& entry : zone_table::states) {
+            if (entry.state == rule.state) state = &entry;
+        }
+        REQUIRE(state != nullptr);
+        CHECK(state->zones.ambiguous());
+        for (Zone zone : rule.zones)
+            CHECK(state->zones.contains(zone));
+
+        // Two rules of a state either nest or are apart; rules of the same width never overlap,
+        // so the narrowest rule is always unique.
+        for (const auto& other : zone_table::rules) {
+            if (&other == &rule || other.state != rule.state) continue;
+            if (other.last < rule.first || other.first > rule.last) continue;
+            INFO("overlaps " << other.first << '-' << other.last);
+            const bool nested = (other.first <= rule.first && rule.last <= other.last) ||
+                                (rule.first <= other.first && other.last <= rule.last);
+            CHECK(nested);
+            CHECK(other.last - other.first != rule.last - rule.first);
+        }
+    }
+    for (const auto& entry : zone_table::states) {
+        INFO(entry.state);
+        CHECK(entry.state.size() == 2);
+        CHECK_FALSE(entry.zones.empty());
+        for (const auto& other : zone_table::states) {
+            if (&other != &entry) CHECK(other.state != entry.state);
+        }
+    }
+}
