@@ -1,0 +1,880 @@
+#include "api.hpp"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <optional>
+#include <utility>
+
+#include <collectcall/compliance/engine.hpp>
+#include <collectcall/webhook/address_guard.hpp>
+#include <collectcall/webhook/signature.hpp>
+
+#include "crypto.hpp"
+#include "http.hpp"
+#include "sqlite.hpp"
+
+namespace collectcall::server {
+
+// --- Shapes that exist only on this server's wire ----------------------------------------------
+
+// The body of the POSTs that take none (cease-and-desist, activate, deactivate,
+// webhook-secrets): absent, or an object without members. A member is `unknown_field`, as
+// anywhere else.
+struct NoBody {};
+
+bool collectcall_read(Reader& reader, ondemand::value& value, NoBody&) {
+    const ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    bool ok = true;
+    for (auto field_result : object) {
+        ondemand::field field;
+        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
+        reader.push(key);
+        reader.skip(field.value());
+        reader.error(codes::unknown_field, "is not a known member");
+        reader.pop();
+        ok = false;
+    }
+    reader.leave();
+    return ok;
+}
+
+struct HealthStatus {
+    std::string status;
+};
+BOOST_DESCRIBE_STRUCT(HealthStatus, (), (status))
+
+struct CustomerList {
+    std::vector<Customer> customers;
+};
+BOOST_DESCRIBE_STRUCT(CustomerList, (), (customers))
+
+// --- Routing -----------------------------------------------------------------------------------
+
+namespace {
+
+enum class BodyKind {
+    none,      // GET: no body is read
+    json,      // a JSON document is required (Content-Type application/json)
+    optional,  // empty, or `{}`
+};
+
+enum class Limit { normal, bulk };
+
+constexpr std::string_view json_type = "application/json";
+
+// Error codes of API.md section 2, plus the HTTP-level ones cpp-httplib's own failures need.
+namespace error_code {
+constexpr std::string_view validation_failed = "validation_failed";
+constexpr std::string_view malformed_json = "malformed_json";
+constexpr std::string_view unauthorized = "unauthorized";
+constexpr std::string_view agent_not_assigned = "agent_not_assigned";
+constexpr std::string_view not_found = "not_found";
+constexpr std::string_view method_not_allowed = "method_not_allowed";
+constexpr std::string_view duplicate_external_id = "duplicate_external_id";
+constexpr std::string_view idempotency_key_reused = "idempotency_key_reused";
+constexpr std::string_view idempotency_key_in_flight = "idempotency_key_in_flight";
+constexpr std::string_view payload_too_large = "payload_too_large";
+constexpr std::string_view headers_too_large = "headers_too_large";
+constexpr std::string_view uri_too_long = "uri_too_long";
+constexpr std::string_view unsupported_media_type = "unsupported_media_type";
+constexpr std::string_view compliance_failed = "compliance_failed";
+constexpr std::string_view rate_limited = "rate_limited";
+constexpr std::string_view unavailable = "unavailable";
+constexpr std::string_view internal = "internal";
+constexpr std::string_view bad_request = "bad_request";
+}  // namespace error_code
+
+bool is_body_method(std::string_view method) {
+    // The methods cpp-httplib 0.11 reads a body for (and hands a ContentReader).
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+// The state of the request being served on this thread, from the pre-routing hook to the
+// access log (cpp-httplib serves one connection per thread, one request at a time).
+struct Exchange {
+    bool active = false;
+    std::chrono::steady_clock::time_point start;
+};
+thread_local Exchange exchange;
+
+std::string_view request_id_of(const httplib::Response& response) {
+    const auto it = response.headers.find("X-Request-Id");
+    return it == response.headers.end() ? std::string_view{} : std::string_view(it->second);
+}
+
+// A request id for a response that has none yet (cpp-httplib's own errors).
+std::string ensure_request_id(httplib::Response& response) {
+    std::string id(request_id_of(response));
+    if (id.empty()) {
+        id = std::string(new_uuid().view());
+        response.set_header("X-Request-Id", id);
+    }
+    return id;
+}
+
+Uuid uuid_of(std::string_view text) {
+    auto parsed = Uuid::parse(text);
+    return parsed ? std::move(parsed).value() : new_uuid();
+}
+
+void send_json(httplib::Response& response, int status, std::string body) {
+    response.status = status;
+    response.body = std::move(body);
+    // set_content would append a second Content-Type; replace the header instead.
+    response.headers.erase("Content-Type");
+    response.set_header("Content-Type", std::string(json_type));
+}
+
+template <class T = null_t>
+std::string error_document(std::string_view request_id, std::string_view code,
+                           std::string message, ErrorList details = {}, T data = {}) {
+    ErrorEnvelope<T> envelope;
+    envelope.requestId = uuid_of(request_id);
+    envelope.data = std::move(data);
+    envelope.error.code = std::string(code);
+    envelope.publicFacingMessage = message;
+    envelope.error.message = std::move(message);
+    envelope.error.details = std::move(details);
+    return write(envelope);
+}
+
+}  // namespace
+
+struct Api::Route {
+    std::string_view method;
+    std::string_view pattern;  // "{id}" matches one path segment
+    void (Api::*handler)(Context&);
+    bool authenticated = true;
+    BodyKind body = BodyKind::none;
+    Limit limit = Limit::normal;
+    bool merge_patch = false;  // accepts application/merge-patch+json too
+};
+
+namespace {
+
+using Route = Api::Route;
+
+}  // namespace
+
+struct Api::Context {
+    const httplib::Request& request;
+    httplib::Response& response;
+    const Route& route;
+    std::string request_id;
+    std::string body;
+    std::string_view id_segment;  // the "{id}" of the path
+    Uuid account;
+    std::string key_id;
+
+    template <class T>
+    void reply(int status, T data) {
+        Envelope<T> envelope;
+        envelope.requestId = uuid_of(request_id);
+        envelope.data = std::move(data);
+        send_json(response, status, write(envelope));
+    }
+
+    template <class T = null_t>
+    void fail(int status, std::string_view code, std::string message, ErrorList details = {},
+              T data = {}) {
+        send_json(response, status,
+                  error_document(request_id, code, std::move(message), std::move(details),
+                                 std::move(data)));
+    }
+
+    // A body that read<T> refused: malformed JSON, or the list of field errors.
+    void fail_read(ErrorList errors) {
+        if (errors.size() == 1 && errors.front().code == codes::malformed_json) {
+            std::string message = errors.front().message;
+            fail(400, error_code::malformed_json, std::move(message), std::move(errors));
+            return;
+        }
+        fail_validation(std::move(errors));
+    }
+
+    void fail_validation(ErrorList errors) {
+        fail(400, error_code::validation_failed, invalid_fields_message(errors.size()),
+             std::move(errors));
+    }
+
+    void not_found(std::string_view what) {
+        fail(404, error_code::not_found, std::string(what) + " not found");
+    }
+
+    // The "{id}" of the path as a UUID; nullopt (a 404, API.md section 2) when it is not one.
+    [[nodiscard]] std::optional<Uuid> path_id() const {
+        auto parsed = Uuid::parse(id_segment);
+        if (!parsed) return std::nullopt;
+        return std::move(parsed).value();
+    }
+};
+
+namespace {
+
+
+struct Match {
+    const Route* route = nullptr;  // the route for this method, if any
+    std::string allow;             // the methods the path has, when the method is not one
+    std::string_view id;
+};
+
+// Matches `path` against `pattern` segment by segment; returns the number of literal segments
+// matched (more literal segments = more specific), or -1.
+int match_pattern(std::string_view pattern, std::string_view path, std::string_view& id) {
+    int literal = 0;
+    while (!pattern.empty() || !path.empty()) {
+        if (pattern.empty() || path.empty() || pattern.front() != '/' || path.front() != '/') {
+            return -1;
+        }
+        pattern.remove_prefix(1);
+        path.remove_prefix(1);
+        const std::string_view p = pattern.substr(0, pattern.find('/'));
+        const std::string_view s = path.substr(0, path.find('/'));
+        if (p == "{id}") {
+            if (s.empty()) return -1;
+            id = s;
+        } else if (p == s) {
+            ++literal;
+        } else {
+            return -1;
+        }
+        pattern.remove_prefix(p.size());
+        path.remove_prefix(s.size());
+    }
+    return literal;
+}
+
+Match find_route(std::span<const Route> routes, std::string_view method, std::string_view path) {
+    // HEAD is GET without the body (cpp-httplib drops it when writing).
+    const std::string_view wanted = method == "HEAD" ? std::string_view("GET") : method;
+    int best = -1;
+    std::string_view best_id;
+    for (const Route& route : routes) {
+        std::string_view id;
+        const int score = match_pattern(route.pattern, path, id);
+        if (score > best) {
+            best = score;
+            best_id = id;
+        }
+    }
+    Match match;
+    if (best < 0) return match;
+    match.id = best_id;
+    for (const Route& route : routes) {
+        std::string_view id;
+        if (match_pattern(route.pattern, path, id) != best) continue;
+        if (route.method == wanted) {
+            match.route = &route;
+            return match;
+        }
+        if (!match.allow.empty()) match.allow += ", ";
+        match.allow += route.method;
+        if (route.method == "GET") match.allow += ", HEAD";
+    }
+    return match;
+}
+
+}  // namespace
+
+// --- The pipeline ------------------------------------------------------------------------------
+
+std::span<const Api::Route> Api::route_table() {
+    // clang-format off
+    static const std::array routes{
+        Route{"GET",   "/healthz",                                      &Api::health,                false},
+        Route{"POST",  "/api/v1/customers",                             &Api::create_customer,       true, BodyKind::json},
+        Route{"GET",   "/api/v1/customers",                             &Api::find_customers},
+        Route{"POST",  "/api/v1/customers/bulk",                        &Api::create_customers,      true, BodyKind::json, Limit::bulk},
+        Route{"GET",   "/api/v1/customers/{id}",                        &Api::get_customer},
+        Route{"PATCH", "/api/v1/customers/{id}",                        &Api::patch_customer,        true, BodyKind::json, Limit::normal, true},
+        Route{"POST",  "/api/v1/customers/{id}/calls",                  &Api::create_call,           true, BodyKind::json},
+        Route{"GET",   "/api/v1/customers/{id}/calls",                  &Api::list_calls},
+        Route{"POST",  "/api/v1/customers/{id}/cease-and-desist",       &Api::cease_and_desist,      true, BodyKind::optional},
+        Route{"POST",  "/api/v1/customers/{id}/deactivate",             &Api::deactivate,            true, BodyKind::optional},
+        Route{"POST",  "/api/v1/customers/{id}/activate",               &Api::activate,              true, BodyKind::optional},
+        Route{"GET",   "/api/v1/calls/{id}",                            &Api::get_call},
+        Route{"POST",  "/api/v1/webhook-secrets",                       &Api::create_webhook_secret, true, BodyKind::optional},
+    };
+    // clang-format on
+    return routes;
+}
+
+Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter, ApiConfig config)
+    : store_(store), clock_(clock), dialer_(dialer), limiter_(limiter), config_(config) {}
+
+ReadOptions Api::read_options() const {
+    ReadOptions options;
+    options.today = std::chrono::floor<std::chrono::days>(clock_.now());
+    options.max_bulk_items = config_.max_bulk_items;
+    return options;
+}
+
+void Api::install(httplib::Server& server) {
+    server.set_pre_routing_handler([this](const httplib::Request& request,
+                                          httplib::Response& response) {
+        exchange.active = true;
+        exchange.start = std::chrono::steady_clock::now();
+        response.set_header("X-Request-Id", std::string(new_uuid().view()));
+        // Customer data is personal: no cache along the way may keep it.
+        response.set_header("Cache-Control", "no-store");
+        response.set_header("X-Content-Type-Options", "nosniff");
+        if (is_body_method(request.method)) return httplib::Server::HandlerResponse::Unhandled;
+        dispatch(request, response, nullptr);
+        return httplib::Server::HandlerResponse::Handled;
+    });
+    const auto with_body = [this](const httplib::Request& request, httplib::Response& response,
+                                  const httplib::ContentReader& reader) {
+        dispatch(request, response, &reader);
+    };
+    server.Post(".*", with_body);
+    server.Put(".*", with_body);
+    server.Patch(".*", with_body);
+    server.Delete(".*", with_body);
+
+    // Called for every response of status 400 and above; only those without a body are
+    // cpp-httplib's own (a request it could not parse) and still need the error envelope.
+    server.set_error_handler(httplib::Server::HandlerWithResponse(
+        [this](const httplib::Request& request, httplib::Response& response) {
+            if (!response.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+            complete_error(request, response);
+            return httplib::Server::HandlerResponse::Handled;
+        }));
+    // A safety net: dispatch catches everything itself.
+    server.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+            const std::string id = ensure_request_id(response);
+            send_json(response, 500,
+                      error_document(id, error_code::internal, "internal server error"));
+        });
+    server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
+        std::optional<std::chrono::nanoseconds> duration;
+        if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
+        exchange.active = false;
+        if (config_.access_log) http::access_log(request, response, request_id_of(response), duration);
+    });
+}
+
+void Api::complete_error(const httplib::Request& request, httplib::Response& response) {
+    const std::string id = ensure_request_id(response);
+    int status = response.status;
+    std::string_view code = error_code::bad_request;
+    std::string message = "the request could not be parsed";
+    switch (status) {
+        case 400:
+            // cpp-httplib answers 400 both for a bad request line and for a header line over
+            // its 8 KiB limit; the request line parsed means the headers failed.
+            if (!request.method.empty() && !request.path.empty() &&
+                (request.version == "HTTP/1.1" || request.version == "HTTP/1.0")) {
+                status = 431;
+                code = error_code::headers_too_large;
+                message = "request headers are too large";
+            }
+            break;
+        case 413:
+            code = error_code::payload_too_large;
+            message = "request body is too large";
+            break;
+        case 414:
+            code = error_code::uri_too_long;
+            message = "request target is too long";
+            break;
+        case 415:
+            code = error_code::unsupported_media_type;
+            message = "unsupported content encoding";
+            break;
+        case 404:
+            code = error_code::not_found;
+            message = "no such route";
+            break;
+        default:
+            if (status >= 500) {
+                code = error_code::internal;
+                message = "internal server error";
+            }
+    }
+    send_json(response, status, error_document(id, code, std::move(message)));
+}
+
+void Api::dispatch(const httplib::Request& request, httplib::Response& response,
+                   const httplib::ContentReader* reader) {
+    const std::string request_id(request_id_of(response));
+    const Match match = find_route(route_table(), request.method, request.path);
+    static const Route no_route{};
+    Context ctx{request, response, match.route != nullptr ? *match.route : no_route, request_id,
+                {}, match.id, {}, {}};
+    try {
+        const std::size_t limit =
+            ctx.route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
+        http::Body body = http::read_body(request, response, reader, limit, config_.drain_limit);
+        // Whatever the answer, a connection with unread request bytes cannot go on.
+        if (body.unread_rest) response.set_header("Connection", "close");
+
+        std::size_t header_bytes = 0;
+        for (const auto& [name, value] : request.headers) header_bytes += name.size() + value.size() + 4;
+        if (header_bytes > config_.max_header_bytes) {
+            return ctx.fail(431, error_code::headers_too_large, "request headers are too large");
+        }
+        if (match.route == nullptr) {
+            if (match.allow.empty()) return ctx.fail(404, error_code::not_found, "no such route");
+            response.set_header("Allow", match.allow);
+            return ctx.fail(405, error_code::method_not_allowed,
+                            "method " + request.method + " is not allowed here (allowed: " +
+                                match.allow + ")");
+        }
+        switch (body.status) {
+            case http::BodyRead::ok: break;
+            case http::BodyRead::too_large:
+                return ctx.fail(413, error_code::payload_too_large,
+                                "request body is larger than " + std::to_string(limit) + " bytes");
+            case http::BodyRead::unsupported_encoding:
+                return ctx.fail(415, error_code::unsupported_media_type,
+                                "unsupported Content-Encoding");
+            case http::BodyRead::failed:
+                return ctx.fail(400, error_code::bad_request, "the request body could not be read");
+        }
+        ctx.body = std::move(body.bytes);
+        serve(ctx);
+    } catch (const StoreError& e) {
+        if (e.unavailable()) {
+            response.set_header("Retry-After", "1");
+            ctx.fail(503, error_code::unavailable, "the service is temporarily unavailable");
+        } else {
+            ctx.fail(500, error_code::internal, "internal server error");
+        }
+        std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"storage\",\"unavailable\":%s}\n",
+                     request_id.c_str(), e.unavailable() ? "true" : "false");
+    } catch (const std::exception&) {
+        ctx.fail(500, error_code::internal, "internal server error");
+    }
+}
+
+void Api::serve(Context& ctx) {
+    const Route& route = ctx.route;
+    if (route.authenticated && !authenticate(ctx)) return;
+
+    if (route.body != BodyKind::none) {
+        const std::string content_type = ctx.request.get_header_value("Content-Type");
+        // A POST that takes no body may come without one and without a Content-Type.
+        const bool empty_allowed = route.body == BodyKind::optional && ctx.body.empty();
+        if (!empty_allowed && !http::is_json_media_type(content_type, route.merge_patch)) {
+            return ctx.fail(415, error_code::unsupported_media_type,
+                            route.merge_patch ? "Content-Type must be application/json or "
+                                                "application/merge-patch+json"
+                                              : "Content-Type must be application/json");
+        }
+    }
+
+    if (route.method == "POST" && ctx.request.has_header("Idempotency-Key")) {
+        return run_idempotent(ctx, ctx.request.get_header_value("Idempotency-Key"));
+    }
+    (this->*route.handler)(ctx);
+}
+
+bool Api::authenticate(Context& ctx) {
+    const auto reject = [&](bool token_given) {
+        ctx.response.set_header("WWW-Authenticate",
+                                token_given ? R"(Bearer realm="collectcall", error="invalid_token")"
+                                            : R"(Bearer realm="collectcall")");
+        ctx.fail(401, error_code::unauthorized,
+                 token_given ? "the API key is not valid"
+                             : "an API key is required: Authorization: Bearer <key>");
+        return false;
+    };
+    const auto token = http::bearer_token(ctx.request);
+    if (!token) return reject(false);
+    const std::string_view key_id = api_key_id(*token);
+    if (key_id.empty()) return reject(true);
+    const auto record = store_.find_api_key(key_id);
+    // The key id only finds the record; the secret is checked by comparing hashes, in constant
+    // time, so that response timing says nothing about how much of a guess was right.
+    const Sha256 hash = sha256(*token);
+    if (!record || !equal_constant_time(record->hash, hash)) return reject(true);
+    ctx.account = record->account_id;
+    ctx.key_id = std::string(key_id);
+
+    if (const auto retry_after = limiter_.admit(ctx.key_id)) {
+        ctx.response.set_header("Retry-After", std::to_string(*retry_after));
+        ctx.fail(429, error_code::rate_limited, "too many requests; retry after " +
+                                                    std::to_string(*retry_after) + " s");
+        return false;
+    }
+    return true;
+}
+
+void Api::run_idempotent(Context& ctx, std::string_view key) {
+    const bool printable = std::all_of(key.begin(), key.end(), [](char c) {
+        return c >= 0x20 && c <= 0x7E;
+    });
+    if (key.empty() || key.size() > 255 || !printable) {
+        return ctx.fail(400, error_code::validation_failed,
+                        "Idempotency-Key must be 1 to 255 printable ASCII characters");
+    }
+    // The request is identified by what it asks, not by how it was framed.
+    std::string fingerprint_input = ctx.request.method;
+    fingerprint_input += ' ';
+    fingerprint_input += ctx.request.path;
+    fingerprint_input += '\n';
+    fingerprint_input += ctx.body;
+    const Sha256 fingerprint = sha256(fingerprint_input);
+
+    const IdempotencyBegin begin = store_.begin_idempotent(ctx.account, key, fingerprint,
+                                                           clock_.now());
+    switch (begin.state) {
+        case IdempotencyState::mismatch:
+            return ctx.fail(422, error_code::idempotency_key_reused,
+                            "Idempotency-Key was already used with a different request");
+        case IdempotencyState::in_flight:
+            return ctx.fail(409, error_code::idempotency_key_in_flight,
+                            "a request with this Idempotency-Key is still being processed");
+        case IdempotencyState::replay:
+            ctx.response.headers.erase("X-Request-Id");
+            ctx.response.set_header("X-Request-Id", begin.response.request_id);
+            ctx.response.set_header("Idempotent-Replayed", "true");
+            send_json(ctx.response, begin.response.status, begin.response.body);
+            return;
+        case IdempotencyState::started: break;
+    }
+
+    // Until the response is recorded, the key is held; any way out without a response that can
+    // be replayed (a fault, the storage failing) releases it so that a retry runs again.
+    struct Release {
+        Store& store;
+        const Uuid& account;
+        std::string_view key;
+        bool armed = true;
+        ~Release() {
+            if (!armed) return;
+            try {
+                store.abandon_idempotent(account, key);
+            } catch (const std::exception&) {
+                // The row stays in flight until the next start of the server clears it.
+            }
+        }
+    } release{store_, ctx.account, key};
+
+    (this->*ctx.route.handler)(ctx);
+    if (ctx.response.status >= 500) return;
+    store_.finish_idempotent(ctx.account, key,
+                             StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
+    release.armed = false;
+}
+
+// --- Endpoints ---------------------------------------------------------------------------------
+
+void Api::health(Context& ctx) {
+    // Bare (API.md section 1): a probe reads only the status.
+    try {
+        store_.check();
+        send_json(ctx.response, 200, write(HealthStatus{"ok"}));
+    } catch (const StoreError&) {
+        send_json(ctx.response, 503, write(HealthStatus{"unavailable"}));
+    }
+}
+
+namespace {
+
+StoredCustomer new_customer(CustomerCreate fields, Time now) {
+    StoredCustomer stored;
+    static_cast<CustomerCreate&>(stored.customer) = std::move(fields);
+    stored.customer.id = new_uuid();
+    stored.customer.createdAt = Timestamp::from_time(now);
+    stored.customer.updatedAt = stored.customer.createdAt;
+    stored.thread_id = new_uuid();
+    return stored;
+}
+
+std::string duplicate_message(std::string_view external_id) {
+    return "duplicate externalId: " + std::string(external_id);
+}
+
+// The body of a POST that takes none: empty, or an empty object.
+bool read_no_body(Api::Context& ctx) {
+    if (ctx.body.empty()) return true;
+    auto read_result = read<NoBody>(ctx.body);
+    if (read_result) return true;
+    ctx.fail_read(std::move(read_result).errors());
+    return false;
+}
+
+}  // namespace
+
+void Api::create_customer(Context& ctx) {
+    auto body = read<CustomerCreate>(ctx.body, read_options());
+    if (!body) return ctx.fail_read(std::move(body).errors());
+    StoredCustomer stored = new_customer(std::move(body).value(), clock_.now());
+    if (!store_.insert_customer(ctx.account, stored)) {
+        return ctx.fail(409, error_code::duplicate_external_id,
+                        duplicate_message(stored.customer.externalId.view()));
+    }
+    ctx.reply(201, std::move(stored.customer));
+}
+
+void Api::find_customers(Context& ctx) {
+    ErrorList errors;
+    for (const auto& [name, value] : ctx.request.params) {
+        if (name != "externalId") {
+            errors.push_back(Error{"", std::string(codes::unknown_field),
+                                   "query parameter " + name + " is not known"});
+        }
+    }
+    const std::size_t count = ctx.request.get_param_value_count("externalId");
+    if (count == 0) {
+        errors.push_back(Error{"", std::string(codes::required),
+                               "query parameter externalId is required"});
+    } else if (count > 1) {
+        errors.push_back(Error{"", std::string(codes::duplicate_field),
+                               "query parameter externalId appears more than once"});
+    }
+    if (!errors.empty()) return ctx.fail_validation(std::move(errors));
+
+    CustomerList list;
+    if (auto found = store_.find_customer_by_external_id(
+            ctx.account, ctx.request.get_param_value("externalId"))) {
+        list.customers.push_back(std::move(found->customer));
+    }
+    ctx.reply(200, std::move(list));
+}
+
+void Api::create_customers(Context& ctx) {
+    auto body = read<BulkCreateRequest>(ctx.body, read_options());
+    if (!body) return ctx.fail_read(std::move(body).errors());
+    std::vector<Validated<CustomerCreate>>& items = body.value().customers;
+
+    const Time now = clock_.now();
+    std::vector<StoredCustomer> valid;
+    valid.reserve(items.size());
+    for (Validated<CustomerCreate>& item : items) {
+        if (item.ok()) valid.push_back(new_customer(std::move(item.value()), now));
+    }
+    const std::vector<bool> created = store_.insert_customers(ctx.account, valid);
+
+    BulkResult result;
+    result.results.reserve(items.size());
+    std::size_t next_valid = 0;
+    for (const Validated<CustomerCreate>& item : items) {
+        BulkItemResult& entry = result.results.emplace_back();
+        if (!item.ok()) {
+            const std::string_view external_id = item.value().externalId.view();
+            if (external_id.empty()) {
+                entry.externalId = null;
+            } else {
+                entry.externalId = std::string(external_id);
+            }
+            entry.success = false;
+            entry.error = validation_failure_summary(item.errors());
+            entry.details = item.errors();
+            ++result.summary.failed;
+            continue;
+        }
+        StoredCustomer& stored = valid[next_valid];
+        if (created[next_valid++]) {
+            entry.success = true;
+            entry.customer = std::move(stored.customer);
+            ++result.summary.succeeded;
+        } else {
+            entry.externalId = std::string(stored.customer.externalId.view());
+            entry.success = false;
+            entry.error = duplicate_message(stored.customer.externalId.view());
+            ++result.summary.failed;
+        }
+    }
+    result.summary.total = static_cast<std::int64_t>(items.size());
+    ctx.reply(200, std::move(result));
+}
+
+void Api::get_customer(Context& ctx) {
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("customer");
+    auto stored = store_.find_customer(ctx.account, *id);
+    if (!stored) return ctx.not_found("customer");
+    ctx.reply(200, std::move(stored->customer));
+}
+
+void Api::patch_customer(Context& ctx) {
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("customer");
+    auto patch = read<CustomerPatch>(ctx.body, read_options());
+    if (!patch) return ctx.fail_read(std::move(patch).errors());
+
+    const Time now = clock_.now();
+    ErrorList errors;
+    auto updated = store_.update_customer(ctx.account, *id, [&](StoredCustomer& stored) {
+        // Merged into a copy: a patch that fails leaves nothing half-applied.
+        CustomerCreate merged = stored.customer;
+        errors = merge_patch(merged, patch.value());
+        // The merged customer as a whole (API.md section 6), e.g. clearing ssnLastFour while
+        // collections is set.
+        for (Error& e : validate(merged)) errors.push_back(std::move(e));
+        if (!errors.empty()) return false;
+        if (merged == static_cast<const CustomerCreate&>(stored.customer)) return false;
+        static_cast<CustomerCreate&>(stored.customer) = std::move(merged);
+        stored.customer.updatedAt = Timestamp::from_time(now);
+        return true;
+    });
+    if (!updated) return ctx.not_found("customer");
+    if (!errors.empty()) return ctx.fail_validation(std::move(errors));
+    ctx.reply(200, std::move(updated->customer));
+}
+
+void Api::set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value) {
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("customer");
+    if (!read_no_body(ctx)) return;
+    const Time now = clock_.now();
+    auto updated = store_.update_customer(ctx.account, *id, [&](StoredCustomer& stored) {
+        if (stored.*flag == value) return false;  // idempotent: nothing changes, not even updatedAt
+        stored.*flag = value;
+        stored.customer.updatedAt = Timestamp::from_time(now);
+        return true;
+    });
+    if (!updated) return ctx.not_found("customer");
+    ctx.reply(200, std::move(updated->customer));
+}
+
+void Api::cease_and_desist(Context& ctx) {
+    // There is no way back: a consumer's cease-and-desist request is final.
+    set_customer_flag(ctx, &StoredCustomer::cease_and_desist, true);
+}
+
+void Api::deactivate(Context& ctx) { set_customer_flag(ctx, &StoredCustomer::active, false); }
+
+void Api::activate(Context& ctx) { set_customer_flag(ctx, &StoredCustomer::active, true); }
+
+namespace {
+
+// The account's number in the customer's area code, else the first of the pool (API.md
+// section 8).
+E164 caller_number(const std::vector<E164>& pool, const E164& customer_phone) {
+    const std::string_view area = customer_phone.nanp_area_code();
+    if (!area.empty()) {
+        for (const E164& number : pool) {
+            if (number.nanp_area_code() == area) return number;
+        }
+    }
+    if (pool.empty()) throw std::runtime_error("the account has no caller number");
+    return pool.front();
+}
+
+}  // namespace
+
+void Api::create_call(Context& ctx) {
+    // The order of API.md section 8: the customer (404), the body (400), the agent (403), then
+    // compliance.
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("customer");
+    if (!store_.find_customer(ctx.account, *id)) return ctx.not_found("customer");
+
+    auto body = read<CallRequest>(ctx.body, read_options());
+    if (!body) return ctx.fail_read(std::move(body).errors());
+    CallRequest& request = body.value();
+
+    if (request.webhook) {
+        ErrorList errors;
+        const Url& url = request.webhook->url;
+        const auto resolution = webhook::resolve_checked(url.host(), url.port(),
+                                                         config_.allow_private_webhooks);
+        switch (resolution.status) {
+            case webhook::ResolveStatus::ok: break;
+            case webhook::ResolveStatus::temporary_failure:
+                ctx.response.set_header("Retry-After", "5");
+                return ctx.fail(503, error_code::unavailable,
+                                "the webhook host could not be resolved now; retry later");
+            case webhook::ResolveStatus::invalid_host:
+                errors.push_back(Error{"/webhook/url", std::string(codes::format),
+                                       resolution.message});
+                break;
+            case webhook::ResolveStatus::does_not_resolve:
+                errors.push_back(Error{"/webhook/url", std::string(codes::not_found),
+                                       resolution.message});
+                break;
+            case webhook::ResolveStatus::refused:
+                errors.push_back(Error{"/webhook/url", std::string(codes::not_allowed),
+                                       resolution.message});
+                break;
+        }
+        if (!store_.find_webhook_secret(ctx.account, request.webhook->secretId)) {
+            errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
+                                   "is not a webhook secret of this account"});
+        }
+        if (!errors.empty()) return ctx.fail_validation(std::move(errors));
+    }
+
+    if (!store_.agent_assigned(ctx.account, request.agentId.view())) {
+        return ctx.fail(403, error_code::agent_not_assigned,
+                        "agentId is not assigned to this account");
+    }
+
+    const AccountSettings settings = store_.account_settings(ctx.account);
+    const Time now = clock_.now();
+    const auto plan = store_.place_call(
+        ctx.account, *id, now - config_.call_history,
+        [&](const StoredCustomer& stored, std::span<const Time> placed) {
+            compliance::ComplianceInput input;
+            input.active = stored.active;
+            input.cease_and_desist = stored.cease_and_desist;
+            input.state = stored.customer.address.state.view();
+            input.zip5 = stored.customer.address.zip.view();
+            input.placed_calls = placed;
+            input.now = now;
+            input.window = compliance::RespectfulHours{
+                std::chrono::minutes{settings.window_start_minutes},
+                std::chrono::minutes{settings.window_end_minutes}};
+            input.max_calls_per_day = static_cast<unsigned>(settings.max_calls_per_day);
+
+            CallPlan plan;
+            plan.call.id = new_uuid();
+            plan.call.threadId = stored.thread_id;
+            plan.call.toPhoneNumber = stored.customer.primaryPhone;
+            plan.call.fromPhoneNumber =
+                caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+            plan.call.compliance = compliance::evaluate(input);
+            plan.call.createdAt = Timestamp::from_time(now);
+            plan.place = plan.call.compliance.passed;
+            plan.agent_id = std::string(request.agentId.view());
+            plan.webhook = request.webhook;
+            return plan;
+        });
+    if (!plan) return ctx.not_found("customer");
+    if (!plan->place) {
+        // Blocked: not placed, not counted; the data shows what would have been called.
+        return ctx.fail(422, error_code::compliance_failed,
+                        compliance::failure_message(plan->call.compliance), {}, plan->call);
+    }
+    dialer_.placed(PlacedCall{ctx.account, *id, *plan});
+    ctx.reply(201, plan->call);
+}
+
+void Api::list_calls(Context& ctx) {
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("customer");
+    if (!store_.find_customer(ctx.account, *id)) return ctx.not_found("customer");
+    ctx.reply(200, CallList{store_.list_calls(ctx.account, *id)});
+}
+
+void Api::get_call(Context& ctx) {
+    const auto id = ctx.path_id();
+    if (!id) return ctx.not_found("call");
+    auto call = store_.find_call(ctx.account, *id);
+    if (!call) return ctx.not_found("call");
+    ctx.reply(200, std::move(*call));
+}
+
+void Api::create_webhook_secret(Context& ctx) {
+    if (!read_no_body(ctx)) return;
+    WebhookSecret secret{new_uuid(), webhook::generate_secret()};
+    store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now());
+    ctx.reply(201, std::move(secret));
+}
+
+}  // namespace collectcall::server

@@ -1,0 +1,86 @@
+// The HTTP API of SPEC.md and API.md on cpp-httplib: routing, authentication, limits, the
+// envelope, idempotency, and one handler per endpoint.
+//
+// Handlers move bytes between HTTP, the library and the store. Every rule of the service
+// (validation, merge patch, compliance, the error body) is the library's; what is decided here
+// is only HTTP: which status, which header.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <httplib.h>
+
+#include "clock.hpp"
+#include "dialer.hpp"
+#include "rate_limit.hpp"
+#include "store.hpp"
+
+namespace collectcall::server {
+
+struct ApiConfig {
+    // A webhook may target loopback and private networks (tests, a receiver on this machine).
+    bool allow_private_webhooks = false;
+    // Request bodies (API.md section 2): 1 MiB, bulk 16 MiB, chunked or not.
+    std::size_t max_body = std::size_t{1} << 20;
+    std::size_t max_bulk_body = std::size_t{16} << 20;
+    // An over-long body is read and discarded up to this size to keep the connection usable;
+    // beyond it the connection is closed after the 413.
+    std::size_t drain_limit = std::size_t{64} << 20;
+    std::size_t max_bulk_items = 1000;
+    // All request headers together; cpp-httplib 0.11 bounds each line (8 KiB) but not their sum.
+    std::size_t max_header_bytes = std::size_t{64} << 10;
+    // How far back place_call looks for the calls of the customer's local day: a local day
+    // starts at most 25 hours before any instant in it (UTC-12 and a DST change).
+    std::chrono::hours call_history{48};
+    bool access_log = true;
+};
+
+class Api {
+public:
+    Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter, ApiConfig config);
+
+    // Registers every route and hook on `server`.
+    void install(httplib::Server& server);
+
+    struct Context;
+    struct Route;
+
+private:
+    static std::span<const Route> route_table();
+    void dispatch(const httplib::Request& request, httplib::Response& response,
+                  const httplib::ContentReader* reader);
+    void serve(Context& ctx);
+    bool authenticate(Context& ctx);
+    void run_idempotent(Context& ctx, std::string_view key);
+    void complete_error(const httplib::Request& request, httplib::Response& response);
+
+    [[nodiscard]] ReadOptions read_options() const;
+
+    // Endpoints.
+    void health(Context& ctx);
+    void create_customer(Context& ctx);
+    void find_customers(Context& ctx);
+    void create_customers(Context& ctx);
+    void get_customer(Context& ctx);
+    void patch_customer(Context& ctx);
+    void create_call(Context& ctx);
+    void list_calls(Context& ctx);
+    void cease_and_desist(Context& ctx);
+    void deactivate(Context& ctx);
+    void activate(Context& ctx);
+    void get_call(Context& ctx);
+    void create_webhook_secret(Context& ctx);
+
+    void set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value);
+
+    Store& store_;
+    const Clock& clock_;
+    Dialer& dialer_;
+    RateLimiter& limiter_;
+    ApiConfig config_;
+};
+
+}  // namespace collectcall::server

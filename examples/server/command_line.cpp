@@ -1,0 +1,190 @@
+#include "command_line.hpp"
+
+#include <charconv>
+#include <limits>
+
+namespace collectcall::server {
+
+namespace {
+
+template <class Int>
+std::optional<Int> parse_integer(std::string_view text, Int min, Int max) {
+    Int value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// HOST:PORT, HOST an IPv4 address, a name, or an IPv6 address in brackets.
+bool parse_listen(std::string_view text, std::string& host, int& port) {
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos || colon == 0) return false;
+    std::string_view h = text.substr(0, colon);
+    if (h.front() == '[') {
+        if (h.size() < 3 || h.back() != ']') return false;
+        h = h.substr(1, h.size() - 2);
+    } else if (h.find(':') != std::string_view::npos) {
+        return false;  // an IPv6 address needs its brackets
+    }
+    const auto p = parse_integer<int>(text.substr(colon + 1), 0, 65535);
+    if (!p) return false;
+    host = std::string(h);
+    port = *p;
+    return true;
+}
+
+}  // namespace
+
+std::string usage() {
+    return R"(collectcall-server: the collectcall customer and agent-call API on SQLite
+
+Usage:
+  collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
+  collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
+  collectcall-server --help | --version
+
+init
+  Creates the account NAME if it does not exist, and in any case a new API key and agentId
+  for it; prints them as one JSON line {"accountId","apiKey","agentId"}. The key is stored
+  only as a SHA-256 hash: it cannot be shown again. --caller-number adds a number to the
+  account's caller-number pool (repeatable); a new account without one gets +12025550100.
+
+serve
+  Serves the API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one). When the
+  database has no account yet, a demo account is created and its key printed once.
+  --allow-private-webhooks   webhooks may target loopback and private networks
+  --now TIMESTAMP            freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests
+  --call-step-ms N           how fast simulated calls move between states (default 2000)
+  --rate-limit N             requests per second per API key, burst 2N (default 1000; 0 = off)
+  --threads N                worker threads (default: 4 per core, at least 16)
+  --max-bulk-items N         most customers in one bulk request (default 1000)
+  --busy-timeout-ms N        how long a write waits for the database lock before 503
+                             (default 5000)
+  --quiet                    no access log on stderr
+
+Both commands use ./collectcall.db when --db is not given. SIGTERM or SIGINT stops the server
+after the requests in flight are answered.
+)";
+}
+
+ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
+    ParsedCommandLine result;
+    const auto fail = [&](std::string message) {
+        result.command.reset();
+        result.error = std::move(message);
+        return result;
+    };
+    if (args.empty()) return fail("a command is required (init or serve)");
+
+    Command command;
+    command.server.db_path = "collectcall.db";
+    const std::string_view name = args[0];
+    if (name == "--help" || name == "-h" || name == "help") {
+        command.kind = Command::Kind::help;
+        result.command = command;
+        return result;
+    }
+    if (name == "--version") {
+        command.kind = Command::Kind::version;
+        result.command = command;
+        return result;
+    }
+    if (name == "init") {
+        command.kind = Command::Kind::init;
+    } else if (name == "serve") {
+        command.kind = Command::Kind::serve;
+    } else {
+        return fail("unknown command: " + std::string(name));
+    }
+    const bool serve = command.kind == Command::Kind::serve;
+
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        std::string_view option = args[i];
+        std::optional<std::string_view> inline_value;
+        if (const std::size_t eq = option.find('='); option.starts_with("--") && eq != std::string_view::npos) {
+            inline_value = option.substr(eq + 1);
+            option = option.substr(0, eq);
+        }
+        const auto value = [&]() -> std::optional<std::string_view> {
+            if (inline_value) return inline_value;
+            if (i + 1 < args.size()) return args[++i];
+            return std::nullopt;
+        };
+        const auto flag = [&]() { return !inline_value.has_value(); };
+        const std::string opt(option);
+
+        if (option == "--help" || option == "-h") {
+            command.kind = Command::Kind::help;
+            result.command = command;
+            return result;
+        }
+        if (option == "--db") {
+            const auto v = value();
+            if (!v || v->empty()) return fail("--db needs a path");
+            command.server.db_path = std::string(*v);
+        } else if (!serve && option == "--account") {
+            const auto v = value();
+            if (!v || v->empty()) return fail("--account needs a name");
+            command.account = std::string(*v);
+        } else if (!serve && option == "--caller-number") {
+            const auto v = value();
+            auto number = v ? E164::parse(*v) : Parsed<E164>(Problem{});
+            if (!number) {
+                return fail("--caller-number needs an E.164 number such as +12025550100");
+            }
+            command.caller_numbers.push_back(std::move(number).value());
+        } else if (serve && option == "--listen") {
+            const auto v = value();
+            if (!v || !parse_listen(*v, command.server.host, command.server.port)) {
+                return fail("--listen needs HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080");
+            }
+        } else if (serve && option == "--allow-private-webhooks") {
+            if (!flag()) return fail("--allow-private-webhooks takes no value");
+            command.server.api.allow_private_webhooks = true;
+        } else if (serve && option == "--quiet") {
+            if (!flag()) return fail("--quiet takes no value");
+            command.server.api.access_log = false;
+        } else if (serve && option == "--now") {
+            const auto v = value();
+            auto time = v ? Timestamp::parse(*v) : Parsed<Timestamp>(Problem{});
+            if (!time) return fail("--now needs an RFC 3339 timestamp, e.g. 2026-11-20T15:00:00Z");
+            command.server.now = time.value().time();
+        } else if (serve && option == "--call-step-ms") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 1, 3'600'000) : std::nullopt;
+            if (!n) return fail("--call-step-ms needs a number of milliseconds (1 to 3600000)");
+            command.server.call_step_ms = *n;
+        } else if (serve && option == "--rate-limit") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 0, 1'000'000) : std::nullopt;
+            if (!n) return fail("--rate-limit needs a number of requests per second (0 = off)");
+            command.server.rate_limit = *n;
+        } else if (serve && option == "--threads") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 1, 1024) : std::nullopt;
+            if (!n) return fail("--threads needs a number from 1 to 1024");
+            command.server.threads = static_cast<std::size_t>(*n);
+        } else if (serve && option == "--max-bulk-items") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 1, 1'000'000) : std::nullopt;
+            if (!n) return fail("--max-bulk-items needs a positive number");
+            command.server.api.max_bulk_items = static_cast<std::size_t>(*n);
+        } else if (serve && option == "--busy-timeout-ms") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 0, 600'000) : std::nullopt;
+            if (!n) return fail("--busy-timeout-ms needs a number of milliseconds");
+            command.server.busy_timeout_ms = *n;
+        } else {
+            return fail("unknown option for " + std::string(name) + ": " + opt);
+        }
+    }
+    if (command.kind == Command::Kind::init && command.account.empty()) {
+        return fail("init needs --account NAME");
+    }
+    result.command = std::move(command);
+    return result;
+}
+
+}  // namespace collectcall::server

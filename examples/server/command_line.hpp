@@ -1,0 +1,38 @@
+// The command line of API.md section 10:
+//
+//   collectcall-server init  [--db PATH] --account NAME [--caller-number +1...]...
+//   collectcall-server serve [--db PATH] [--listen HOST:PORT] [--allow-private-webhooks]
+//                            [--now TIMESTAMP] [--call-step-ms N] [--rate-limit N] ...
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server.hpp"
+
+namespace collectcall::server {
+
+struct Command {
+    enum class Kind { help, version, init, serve };
+    Kind kind = Kind::help;
+    // init
+    std::string account;
+    std::vector<E164> caller_numbers;
+    // serve (and the database path of both)
+    ServerOptions server;
+};
+
+struct ParsedCommandLine {
+    std::optional<Command> command;
+    std::string error;  // when there is no command
+};
+
+// `args` without the program name.
+ParsedCommandLine parse_command_line(std::span<const std::string_view> args);
+
+std::string usage();
+
+}  // namespace collectcall::server

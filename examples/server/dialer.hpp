@@ -1,0 +1,34 @@
+// Where a placed call goes after it is stored. This server places no real calls: a dialer
+// decides how a call moves from in-progress to its end (Store::end_call), and that is where
+// webhook events are produced. The default keeps calls in progress; the simulated dialer that
+// ends them after --call-step-ms, and the webhook outbox it feeds, plug in here.
+#pragma once
+
+#include <collectcall/model/call.hpp>
+
+#include "store.hpp"
+
+namespace collectcall::server {
+
+struct PlacedCall {
+    Uuid account;
+    Uuid customer;
+    CallPlan plan;  // the call as answered, with its agent and webhook
+};
+
+class Dialer {
+public:
+    virtual ~Dialer() = default;
+    // Called after the call is stored and before the response is sent. Must not block.
+    virtual void placed(const PlacedCall& call) = 0;
+    // Stops background work; no call is handed over after this.
+    virtual void stop() {}
+};
+
+// Leaves every call in progress.
+class IdleDialer final : public Dialer {
+public:
+    void placed(const PlacedCall&) override {}
+};
+
+}  // namespace collectcall::server

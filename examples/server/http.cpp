@@ -1,0 +1,164 @@
+#include "http.hpp"
+
+#include <cstdio>
+
+#include <collectcall/core/write.hpp>
+#include <collectcall/types/timestamp.hpp>
+
+namespace collectcall::server::http {
+
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (lower(a[i]) != lower(b[i])) return false;
+    }
+    return true;
+}
+
+bool declares_body(const httplib::Request& request) {
+    if (request.has_header("Transfer-Encoding")) return true;
+    if (!request.has_header("Content-Length")) return false;
+    return request.get_header_value("Content-Length") != "0";
+}
+
+Body read_body(const httplib::Request& request, httplib::Response& response,
+               const httplib::ContentReader* reader, std::size_t limit, std::size_t drain_limit) {
+    Body body;
+    // RFC 9112 section 6.3: without Content-Length and Transfer-Encoding a request has no body.
+    // (cpp-httplib would otherwise wait for the client to close the connection.)
+    if (!declares_body(request)) return body;
+    if (reader == nullptr) {
+        // A body on GET and the like: cpp-httplib leaves it in the stream.
+        body.unread_rest = true;
+        return body;
+    }
+    if (request.has_header("Content-Length") && !request.has_header("Transfer-Encoding")) {
+        const auto declared = request.get_header_value<std::uint64_t>("Content-Length");
+        if (declared > drain_limit) {
+            body.status = BodyRead::too_large;
+            body.unread_rest = true;
+            return body;
+        }
+        if (declared <= limit) body.bytes.reserve(static_cast<std::size_t>(declared));
+    }
+
+    std::size_t received = 0;
+    bool stopped = false;
+    const bool ok = (*reader)([&](const char* data, std::size_t size) {
+        received += size;
+        if (received > drain_limit) {
+            stopped = true;
+            return false;
+        }
+        if (received <= limit) body.bytes.append(data, size);
+        return true;
+    });
+    if (received > limit) {
+        body.status = BodyRead::too_large;
+        body.bytes.clear();
+        body.unread_rest = stopped;
+        return body;
+    }
+    if (!ok) {
+        // cpp-httplib marks a Content-Encoding it cannot decode with 415 on the response.
+        body.status = response.status == 415 ? BodyRead::unsupported_encoding : BodyRead::failed;
+        body.unread_rest = true;
+        body.bytes.clear();
+    }
+    return body;
+}
+
+bool is_json_media_type(std::string_view content_type, bool merge_patch) {
+    const std::size_t semicolon = content_type.find(';');
+    const std::string_view type = trim(content_type.substr(0, semicolon));
+    if (!iequals(type, "application/json") &&
+        !(merge_patch && iequals(type, "application/merge-patch+json"))) {
+        return false;
+    }
+    // Parameters: only a UTF-8 charset means anything to a JSON body (RFC 8259 section 8.1).
+    std::string_view rest =
+        semicolon == std::string_view::npos ? std::string_view{} : content_type.substr(semicolon);
+    while (!rest.empty()) {
+        rest.remove_prefix(1);  // ';'
+        const std::size_t next = rest.find(';');
+        const std::string_view parameter = trim(rest.substr(0, next));
+        rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next);
+        const std::size_t equals = parameter.find('=');
+        if (equals == std::string_view::npos) continue;
+        if (!iequals(trim(parameter.substr(0, equals)), "charset")) continue;
+        std::string_view value = trim(parameter.substr(equals + 1));
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+            value = value.substr(1, value.size() - 2);
+        }
+        if (!iequals(value, "utf-8") && !iequals(value, "utf8")) return false;
+    }
+    return true;
+}
+
+std::optional<std::string_view> bearer_token(const httplib::Request& request) {
+    if (request.get_header_value_count("Authorization") != 1) return std::nullopt;
+    const auto it = request.headers.find("Authorization");
+    const std::string_view value = it->second;
+    constexpr std::string_view scheme = "bearer";
+    if (value.size() <= scheme.size() || !iequals(value.substr(0, scheme.size()), scheme) ||
+        value[scheme.size()] != ' ') {
+        return std::nullopt;
+    }
+    std::string_view token = trim(value.substr(scheme.size()));
+    if (token.empty()) return std::nullopt;
+    return token;
+}
+
+void access_log(const httplib::Request& request, const httplib::Response& response,
+                std::string_view request_id, std::optional<std::chrono::nanoseconds> duration) {
+    std::string line;
+    line.reserve(256);
+    Writer w(line);
+    const auto now =
+        std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    w.raw("{\"time\":");
+    w.string(Timestamp::from_time(now).view());
+    w.raw(",\"method\":");
+    w.string(request.method);
+    w.raw(",\"path\":");
+    w.string(request.path);  // the path only: a query string may carry personal data
+    w.raw(",\"status\":");
+    w.integer(response.status);
+    w.raw(",\"durationMs\":");
+    if (duration) {
+        // Microsecond resolution, written as a decimal number of milliseconds.
+        const long long micros = std::chrono::duration_cast<std::chrono::microseconds>(*duration).count();
+        w.integer(micros / 1000);
+        w.raw('.');
+        const long long fraction = micros % 1000;
+        w.raw(static_cast<char>('0' + fraction / 100));
+        w.raw(static_cast<char>('0' + fraction / 10 % 10));
+        w.raw(static_cast<char>('0' + fraction % 10));
+    } else {
+        w.null();
+    }
+    w.raw(",\"requestId\":");
+    w.string(request_id);
+    w.raw(",\"remote\":");
+    w.string(request.remote_addr);
+    w.raw(",\"bytesOut\":");
+    w.integer(response.body.size());
+    w.raw("}\n");
+    // One fwrite per line: stdio locks the stream for the call, so lines of concurrent requests
+    // never interleave.
+    std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+}  // namespace collectcall::server::http

@@ -1,0 +1,56 @@
+// HTTP details of cpp-httplib 0.11 that the API layer should not have to know: reading a body
+// within a limit (chunked too), media types, the bearer token, the access log.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <httplib.h>
+
+namespace collectcall::server::http {
+
+enum class BodyRead {
+    ok,
+    too_large,             // over the limit: 413
+    unsupported_encoding,  // a Content-Encoding the server cannot decode: 415
+    failed,                // broken framing, a timeout, the client went away: 400
+};
+
+struct Body {
+    BodyRead status = BodyRead::ok;
+    std::string bytes;
+    // The rest of an over-long body was not read: the connection cannot carry another request
+    // and must be closed after the response.
+    bool unread_rest = false;
+};
+
+// Reads the request body, keeping at most `limit` bytes. cpp-httplib 0.11 checks its own limit
+// against Content-Length only, so a chunked body is bounded here, as it arrives. A body over the
+// limit is read on and thrown away up to `drain_limit` bytes, so that the connection stays
+// usable; beyond that reading stops and the connection is closed. `reader` is null for methods
+// cpp-httplib does not read a body for (GET, HEAD, ...).
+Body read_body(const httplib::Request& request, httplib::Response& response,
+               const httplib::ContentReader* reader, std::size_t limit, std::size_t drain_limit);
+
+// Whether a request declares a body (Content-Length other than 0, or Transfer-Encoding).
+bool declares_body(const httplib::Request& request);
+
+// application/json, with parameters allowed (a charset must be UTF-8); with `merge_patch`, also
+// application/merge-patch+json (RFC 7396's own media type).
+bool is_json_media_type(std::string_view content_type, bool merge_patch = false);
+
+// The token of `Authorization: Bearer <token>` (scheme matched case-insensitively, RFC 7235),
+// or nullopt when the header is missing, repeated, or of another scheme.
+std::optional<std::string_view> bearer_token(const httplib::Request& request);
+
+bool iequals(std::string_view a, std::string_view b);
+
+// One JSON line per request on stderr: what an operator needs to find a request, never a key
+// or a body.
+void access_log(const httplib::Request& request, const httplib::Response& response,
+                std::string_view request_id, std::optional<std::chrono::nanoseconds> duration);
+
+}  // namespace collectcall::server::http

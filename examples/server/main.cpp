@@ -1,0 +1,111 @@
+// collectcall-server: see command_line.cpp for the command line and docs/server.md for the API.
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <collectcall/version.hpp>
+
+#include "command_line.hpp"
+#include "sqlite_store.hpp"
+
+namespace {
+
+using namespace collectcall::server;
+
+constexpr std::string_view demo_account = "demo";
+constexpr std::string_view default_caller_number = "+12025550100";  // fictional (555-01xx)
+
+AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers) {
+    AccountSetup setup;
+    setup.name = std::move(name);
+    setup.caller_numbers = std::move(numbers);
+    setup.fallback_caller_number = collectcall::E164::parse(default_caller_number).value();
+    return setup;
+}
+
+int init(const Command& command) {
+    SqliteStore store(SqliteOptions{command.server.db_path, command.server.busy_timeout_ms});
+    const Clock clock;
+    const Credentials credentials =
+        store.create_credentials(setup_for(command.account, command.caller_numbers), clock.now());
+    std::cout << collectcall::write(credentials) << std::endl;
+    return 0;
+}
+
+int serve(const Command& command) {
+    // Signals are taken by one thread with sigwait; every other thread (the server's workers
+    // are created later and inherit the mask) never sees them.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    // A client that goes away mid-response must not kill the process (cpp-httplib sends
+    // without MSG_NOSIGNAL).
+    signal(SIGPIPE, SIG_IGN);
+
+    Server server(command.server);
+    if (!server.store().has_accounts()) {
+        const Credentials demo = server.store().create_credentials(
+            setup_for(std::string(demo_account), {}), server.clock().now());
+        std::cout << "collectcall-server: created the demo account " << demo.accountId.view()
+                  << ". Its API key is shown only this once:\n"
+                  << "  export COLLECTCALL_API_KEY=" << demo.apiKey << "\n"
+                  << "  export COLLECTCALL_AGENT_ID=" << demo.agentId << "\n";
+    }
+    const int port = server.bind();
+    const std::string& host = command.server.host;
+    const bool v6 = host.find(':') != std::string::npos;
+    std::cout << "collectcall-server: listening on http://" << (v6 ? "[" : "") << host
+              << (v6 ? "]" : "") << ":" << port << " (database " << command.server.db_path
+              << ", " << server.threads() << " threads)" << std::endl;
+
+    std::atomic<bool> done{false};
+    std::thread waiter([&] {
+        const timespec tick{0, 200'000'000};
+        while (!done) {
+            if (sigtimedwait(&signals, nullptr, &tick) > 0) {
+                server.stop();
+                return;
+            }
+        }
+    });
+    server.run();
+    done = true;
+    waiter.join();
+    std::cout << "collectcall-server: stopped" << std::endl;
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string_view> args(argv + 1, argv + argc);
+    const ParsedCommandLine parsed = parse_command_line(args);
+    if (!parsed.command) {
+        std::cerr << "collectcall-server: " << parsed.error << "\nRun collectcall-server --help.\n";
+        return 2;
+    }
+    const Command& command = *parsed.command;
+    try {
+        switch (command.kind) {
+            case Command::Kind::help: std::cout << usage(); return 0;
+            case Command::Kind::version:
+                std::cout << "collectcall-server " << COLLECTCALL_VERSION_STRING << "\n";
+                return 0;
+            case Command::Kind::init: return init(command);
+            case Command::Kind::serve: return serve(command);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "collectcall-server: " << e.what() << "\n";
+        return 1;
+    }
+    return 1;
+}

@@ -1,0 +1,68 @@
+// The server as one object: storage, clock, dialer, rate limiter and the API on cpp-httplib.
+// main() runs one; the tests run one in-process on a loopback port.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "api.hpp"
+#include "clock.hpp"
+#include "dialer.hpp"
+#include "rate_limit.hpp"
+#include "store.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace collectcall::server {
+
+struct ServerOptions {
+    std::string db_path = "collectcall.db";
+    std::string host = "127.0.0.1";
+    int port = 8080;  // 0: any free port (see Server::bind)
+    std::optional<Time> now;  // frozen clock
+    int call_step_ms = 2000;
+    double rate_limit = 1000;  // requests per second per key; 0 = off
+    std::size_t threads = 0;   // 0: sized for the machine
+    int busy_timeout_ms = 5000;
+    ApiConfig api;
+};
+
+class Server {
+public:
+    // Opens the SQLite database of `options`, or serves `store` when one is given.
+    explicit Server(ServerOptions options, std::unique_ptr<Store> store = nullptr);
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    [[nodiscard]] Store& store() noexcept { return *store_; }
+    [[nodiscard]] const Clock& clock() const noexcept { return clock_; }
+
+    // Binds the listening socket; returns the port. Throws std::runtime_error on failure.
+    int bind();
+    // Serves until stop(); returns once the requests in flight are answered.
+    void run();
+    // Stops accepting; run() returns when in-flight requests are done. Any thread.
+    void stop();
+
+    [[nodiscard]] std::size_t threads() const noexcept { return threads_; }
+
+private:
+    ServerOptions options_;
+    std::unique_ptr<Store> store_;
+    Clock clock_;
+    std::unique_ptr<Dialer> dialer_;
+    RateLimiter limiter_;
+    Api api_;
+    std::size_t threads_;
+    std::unique_ptr<httplib::Server> http_;
+    std::atomic<bool> running_{false};
+    std::atomic<bool> stopping_{false};
+};
+
+}  // namespace collectcall::server

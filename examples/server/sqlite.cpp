@@ -1,0 +1,176 @@
+#include "sqlite.hpp"
+
+#include <sqlite3.h>
+
+namespace collectcall::server::sqlite {
+
+namespace {
+
+// Conditions of the environment rather than of the program: the client may retry later.
+bool is_unavailable(int rc) {
+    switch (rc & 0xFF) {
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+        case SQLITE_FULL:
+        case SQLITE_READONLY:
+        case SQLITE_IOERR:
+        case SQLITE_CANTOPEN:
+        case SQLITE_NOMEM:
+        case SQLITE_PROTOCOL: return true;
+        default: return false;
+    }
+}
+
+}  // namespace
+
+Connection::Connection(const std::string& path, bool create, int busy_timeout_ms) {
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (create) flags |= SQLITE_OPEN_CREATE;
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string message = "cannot open database " + path + ": ";
+        message += db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw StoreError(message, is_unavailable(rc));
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
+}
+
+Connection::~Connection() {
+    statements_.clear();  // finalize before closing
+    sqlite3_close_v2(db_);
+}
+
+void Connection::fail(int rc, std::string_view what) const {
+    std::string message(what);
+    message += ": ";
+    message += sqlite3_errmsg(db_);
+    message += " (";
+    message += sqlite3_errstr(rc);
+    message += ')';
+    throw StoreError(message, is_unavailable(rc));
+}
+
+void Connection::exec(const char* sql) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &error);
+    if (rc != SQLITE_OK) {
+        std::string message = error != nullptr ? error : sqlite3_errstr(rc);
+        sqlite3_free(error);
+        throw StoreError("exec failed: " + message, is_unavailable(rc));
+    }
+}
+
+Statement& Connection::prepare(const char* sql) {
+    auto it = statements_.find(sql);
+    if (it == statements_.end()) {
+        it = statements_.emplace(sql, std::make_unique<Statement>(*this, sql)).first;
+    }
+    return *it->second;
+}
+
+std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+
+Statement::Statement(Connection& connection, const char* sql) : connection_(connection) {
+    const int rc =
+        sqlite3_prepare_v3(connection.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+    if (rc != SQLITE_OK) connection.fail(rc, "prepare failed");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+void Statement::reset() noexcept {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+Query::Query(Connection& connection, const char* sql) : statement_(connection.prepare(sql)) {}
+
+Query::~Query() { statement_.reset(); }
+
+Query& Query::bind(int index, std::string_view text) {
+    const int rc = sqlite3_bind_text64(statement_.handle(), index, text.data(), text.size(),
+                                       SQLITE_TRANSIENT, SQLITE_UTF8);
+    if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");
+    return *this;
+}
+
+Query& Query::bind(int index, std::int64_t value) {
+    const int rc = sqlite3_bind_int64(statement_.handle(), index, value);
+    if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");
+    return *this;
+}
+
+Query& Query::bind_blob(int index, std::span<const unsigned char> bytes) {
+    const int rc = sqlite3_bind_blob64(statement_.handle(), index, bytes.data(), bytes.size(),
+                                       SQLITE_TRANSIENT);
+    if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");
+    return *this;
+}
+
+Query& Query::bind_null(int index) {
+    const int rc = sqlite3_bind_null(statement_.handle(), index);
+    if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");
+    return *this;
+}
+
+Query& Query::bind_optional(int index, const std::optional<std::string_view>& text) {
+    return text ? bind(index, *text) : bind_null(index);
+}
+
+bool Query::step() {
+    const int rc = sqlite3_step(statement_.handle());
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    statement_.connection().fail(rc, "step failed");
+}
+
+void Query::run() {
+    while (step()) {
+    }
+}
+
+bool Query::is_null(int column) const {
+    return sqlite3_column_type(statement_.handle(), column) == SQLITE_NULL;
+}
+
+std::string_view Query::text(int column) const {
+    const auto* data = sqlite3_column_text(statement_.handle(), column);
+    const int size = sqlite3_column_bytes(statement_.handle(), column);
+    if (data == nullptr) return {};
+    return {reinterpret_cast<const char*>(data), static_cast<std::size_t>(size)};
+}
+
+std::int64_t Query::integer(int column) const {
+    return sqlite3_column_int64(statement_.handle(), column);
+}
+
+std::span<const unsigned char> Query::blob(int column) const {
+    const void* data = sqlite3_column_blob(statement_.handle(), column);
+    const int size = sqlite3_column_bytes(statement_.handle(), column);
+    if (data == nullptr) return {};
+    return {static_cast<const unsigned char*>(data), static_cast<std::size_t>(size)};
+}
+
+Transaction::Transaction(Connection& connection) : connection_(connection) {
+    Query(connection_, "BEGIN IMMEDIATE").run();
+}
+
+Transaction::~Transaction() {
+    if (!open_) return;
+    try {
+        Query(connection_, "ROLLBACK").run();
+    } catch (const StoreError&) {
+        // SQLite rolls back by itself when a statement fails hard (disk full, I/O error); then
+        // there is nothing left to roll back and this error says only that.
+    }
+}
+
+void Transaction::commit() {
+    Query(connection_, "COMMIT").run();
+    open_ = false;
+}
+
+}  // namespace collectcall::server::sqlite

@@ -1,0 +1,124 @@
+// A thin RAII layer over the SQLite C API: connections, cached prepared statements,
+// transactions, and errors that say whether the storage is unavailable (503) or broken (500).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace collectcall::server {
+
+// Any failure of the storage. `unavailable()` is true for conditions an operator can fix and a
+// client may retry (disk full, read-only file system, lock held too long, I/O error): the API
+// answers those 503; everything else is a fault (500).
+class StoreError : public std::runtime_error {
+public:
+    StoreError(std::string message, bool unavailable)
+        : std::runtime_error(std::move(message)), unavailable_(unavailable) {}
+    [[nodiscard]] bool unavailable() const noexcept { return unavailable_; }
+
+private:
+    bool unavailable_;
+};
+
+namespace sqlite {
+
+class Statement;
+
+// One connection. Not thread-safe: each thread works on a connection of its own.
+class Connection {
+public:
+    // Opens (creating when allowed) the database file.
+    Connection(const std::string& path, bool create, int busy_timeout_ms);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    // Runs one or more statements without results.
+    void exec(const char* sql);
+    // The statement for `sql`, prepared on first use and kept for the life of the connection.
+    // `sql` must be a string literal (its address is the cache key).
+    Statement& prepare(const char* sql);
+
+    [[nodiscard]] std::int64_t changes() const;
+    [[nodiscard]] sqlite3* handle() const noexcept { return db_; }
+    [[noreturn]] void fail(int rc, std::string_view what) const;
+
+private:
+    sqlite3* db_ = nullptr;
+    std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
+};
+
+// A prepared statement, reused across executions. Use it through a Query, which resets it.
+class Statement {
+public:
+    Statement(Connection& connection, const char* sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    void reset() noexcept;
+    [[nodiscard]] sqlite3_stmt* handle() const noexcept { return stmt_; }
+    [[nodiscard]] Connection& connection() const noexcept { return connection_; }
+
+private:
+    Connection& connection_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+// One execution of a cached statement: bind, step, read columns; resets on destruction so the
+// statement is ready for the next use (and releases its read snapshot).
+class Query {
+public:
+    Query(Connection& connection, const char* sql);
+    ~Query();
+    Query(const Query&) = delete;
+    Query& operator=(const Query&) = delete;
+
+    // Parameters are 1-based, as in SQL. Text and blobs are copied (SQLITE_TRANSIENT).
+    Query& bind(int index, std::string_view text);
+    Query& bind(int index, std::int64_t value);
+    Query& bind_blob(int index, std::span<const unsigned char> bytes);
+    Query& bind_null(int index);
+    Query& bind_optional(int index, const std::optional<std::string_view>& text);
+
+    // Advances to the next row; false when done.
+    bool step();
+    // Runs a statement that returns no row.
+    void run();
+
+    [[nodiscard]] bool is_null(int column) const;
+    [[nodiscard]] std::string_view text(int column) const;
+    [[nodiscard]] std::int64_t integer(int column) const;
+    [[nodiscard]] std::span<const unsigned char> blob(int column) const;
+
+private:
+    Statement& statement_;
+};
+
+// A write transaction (BEGIN IMMEDIATE: the write lock is taken up front, so that a
+// read-then-write never fails on a lock upgrade). Rolled back unless committed.
+class Transaction {
+public:
+    explicit Transaction(Connection& connection);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+
+    void commit();
+
+private:
+    Connection& connection_;
+    bool open_ = true;
+};
+
+}  // namespace sqlite
+}  // namespace collectcall::server

@@ -1,0 +1,651 @@
+#include "sqlite_store.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace collectcall::server {
+
+namespace {
+
+using sqlite::Connection;
+using sqlite::Query;
+using sqlite::Transaction;
+
+constexpr std::int64_t idempotency_lifetime_ms = 24LL * 60 * 60 * 1000;
+
+// Each entry moves the schema from version i to i + 1. Append only: a released entry never
+// changes, a new version adds one.
+constexpr const char* migrations[] = {
+    R"sql(
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    window_start_minutes INTEGER NOT NULL DEFAULT 480,
+    window_end_minutes INTEGER NOT NULL DEFAULT 1260,
+    max_calls_per_day INTEGER NOT NULL DEFAULT 4,
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE api_keys (
+    key_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key_hash BLOB NOT NULL,
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE agents (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE caller_numbers (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    position INTEGER NOT NULL,
+    number TEXT NOT NULL,
+    PRIMARY KEY (account_id, position),
+    UNIQUE (account_id, number)
+) STRICT;
+CREATE TABLE customers (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    external_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1,
+    cease_and_desist INTEGER NOT NULL DEFAULT 0,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX customers_by_external_id ON customers (account_id, external_id);
+CREATE TABLE calls (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    agent_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    to_number TEXT NOT NULL,
+    from_number TEXT NOT NULL,
+    compliance TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    ended_reason TEXT,
+    duration_ms INTEGER,
+    webhook_url TEXT,
+    webhook_secret_id TEXT
+) STRICT;
+CREATE INDEX calls_by_customer ON calls (account_id, customer_id, created_ms);
+CREATE TABLE call_events (
+    call_id TEXT NOT NULL REFERENCES calls(id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (call_id, seq)
+) STRICT;
+CREATE TABLE webhook_secrets (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint BLOB NOT NULL,
+    created_ms INTEGER NOT NULL,
+    status INTEGER,
+    response TEXT,
+    request_id TEXT,
+    PRIMARY KEY (account_id, key)
+) STRICT;
+)sql",
+};
+
+constexpr int migration_count = static_cast<int>(std::size(migrations));
+static_assert(migration_count == SqliteStore::schema_version);
+
+std::int64_t to_ms(Time t) { return t.time_since_epoch().count(); }
+
+std::string timestamp_text(Time t) { return std::string(Timestamp::from_time(t).view()); }
+
+[[noreturn]] void corrupt(std::string_view what) {
+    throw StoreError("stored data is not readable: " + std::string(what), false);
+}
+
+template <class T>
+T parse_column(std::string_view text, std::string_view what) {
+    auto parsed = T::parse(text);
+    if (!parsed) corrupt(what);
+    return std::move(parsed).value();
+}
+
+// Stored documents were valid when written; reading them back must not apply rules relative to
+// today (a date of birth is never "in the future" of the data it was accepted with, whatever
+// clock the server runs on now).
+const ReadOptions& stored_read_options() {
+    static const ReadOptions options = [] {
+        ReadOptions o;
+        o.today = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
+        return o;
+    }();
+    return options;
+}
+
+// Columns: id, body, thread_id, active, cease_and_desist, created_at, updated_at.
+StoredCustomer customer_from_row(const Query& q) {
+    StoredCustomer stored;
+    auto body = read<CustomerCreate>(q.text(1), stored_read_options());
+    if (!body) corrupt("customer");
+    static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
+    stored.customer.id = parse_column<Uuid>(q.text(0), "customer id");
+    stored.thread_id = parse_column<Uuid>(q.text(2), "thread id");
+    stored.active = q.integer(3) != 0;
+    stored.cease_and_desist = q.integer(4) != 0;
+    stored.customer.createdAt = parse_column<Timestamp>(q.text(5), "createdAt");
+    stored.customer.updatedAt = parse_column<Timestamp>(q.text(6), "updatedAt");
+    return stored;
+}
+
+void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s) {
+    const Customer& c = s.customer;
+    q.bind(1, c.id.view())
+        .bind(2, account.view())
+        .bind(3, c.externalId.view())
+        .bind(4, s.thread_id.view())
+        .bind(5, std::int64_t{s.active})
+        .bind(6, std::int64_t{s.cease_and_desist})
+        .bind(7, write(static_cast<const CustomerCreate&>(c)))
+        .bind(8, c.createdAt.view())
+        .bind(9, c.updatedAt.view());
+}
+
+constexpr const char* insert_customer_sql =
+    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
+    "body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (account_id, external_id) DO NOTHING";
+
+// Columns: id, thread_id, to_number, from_number, compliance, created_at, customer_id, status,
+// ended_reason, duration_ms.
+CallDetails call_from_row(Connection& db, const Query& q) {
+    CallDetails call;
+    call.id = parse_column<Uuid>(q.text(0), "call id");
+    call.threadId = parse_column<Uuid>(q.text(1), "thread id");
+    call.toPhoneNumber = parse_column<E164>(q.text(2), "toPhoneNumber");
+    call.fromPhoneNumber = parse_column<E164>(q.text(3), "fromPhoneNumber");
+    auto compliance = read<ComplianceResult>(q.text(4), stored_read_options());
+    if (!compliance) corrupt("compliance");
+    call.compliance = std::move(compliance).value();
+    call.createdAt = parse_column<Timestamp>(q.text(5), "createdAt");
+    call.customerId = parse_column<Uuid>(q.text(6), "customer id");
+    call.status = std::string(q.text(7));
+    if (!q.is_null(8)) call.endedReason = std::string(q.text(8));
+    if (!q.is_null(9)) call.durationMs = q.integer(9);
+
+    Query events(db, "SELECT type, created_at FROM call_events WHERE call_id = ? ORDER BY seq");
+    events.bind(1, call.id.view());
+    while (events.step()) {
+        call.events.push_back(
+            CallEvent{std::string(events.text(0)),
+                      parse_column<Timestamp>(events.text(1), "event createdAt")});
+    }
+    return call;
+}
+
+void insert_event(Connection& db, std::string_view call_id, std::string_view type, Time at) {
+    Query(db,
+          "INSERT INTO call_events (call_id, seq, type, created_at) VALUES (?1, "
+          "(SELECT COALESCE(MAX(seq), 0) + 1 FROM call_events WHERE call_id = ?1), ?2, ?3)")
+        .bind(1, call_id)
+        .bind(2, type)
+        .bind(3, timestamp_text(at))
+        .run();
+}
+
+}  // namespace
+
+// A connection borrowed from the pool for the length of one operation.
+class SqliteStore::Lease {
+public:
+    Lease(SqliteStore& store, std::unique_ptr<Connection> connection)
+        : store_(store), connection_(std::move(connection)) {}
+    ~Lease() {
+        std::lock_guard lock(store_.mutex_);
+        store_.idle_.push_back(std::move(connection_));
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+
+    Connection& operator*() const { return *connection_; }
+
+private:
+    SqliteStore& store_;
+    std::unique_ptr<Connection> connection_;
+};
+
+SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
+    auto db = open_connection();
+    migrate(*db);
+    idle_.push_back(std::move(db));
+}
+
+SqliteStore::~SqliteStore() = default;
+
+std::unique_ptr<Connection> SqliteStore::open_connection() {
+    auto db = std::make_unique<Connection>(options_.path, true, options_.busy_timeout_ms);
+    // WAL is a property of the file (set once, kept); synchronous and foreign keys are
+    // per connection. FULL makes every commit fsync the WAL: an acknowledged write survives a
+    // crash of the process or the machine.
+    db->exec("PRAGMA journal_mode = WAL");
+    db->exec("PRAGMA synchronous = FULL");
+    db->exec("PRAGMA foreign_keys = ON");
+    return db;
+}
+
+SqliteStore::Lease SqliteStore::lease() {
+    {
+        std::lock_guard lock(mutex_);
+        if (!idle_.empty()) {
+            auto db = std::move(idle_.back());
+            idle_.pop_back();
+            return Lease(*this, std::move(db));
+        }
+    }
+    return Lease(*this, open_connection());
+}
+
+void SqliteStore::migrate(Connection& db) {
+    Transaction tx(db);  // two servers starting on one new file must not both migrate it
+    std::int64_t version = 0;
+    {
+        Query q(db, "PRAGMA user_version");
+        if (q.step()) version = q.integer(0);
+    }
+    if (version > schema_version) {
+        throw StoreError("the database " + options_.path + " has schema version " +
+                             std::to_string(version) + ", newer than this server's (" +
+                             std::to_string(schema_version) + ")",
+                         false);
+    }
+    for (auto v = version; v < schema_version; ++v) {
+        db.exec(migrations[v]);
+    }
+    if (version != schema_version) {
+        // PRAGMA takes no parameters; the value is a compile-time constant.
+        const std::string set = "PRAGMA user_version = " + std::to_string(schema_version);
+        db.exec(set.c_str());
+    }
+    tx.commit();
+}
+
+void SqliteStore::forget_requests_in_flight() {
+    auto db = lease();
+    Query(*db, "DELETE FROM idempotency_keys WHERE status IS NULL").run();
+}
+
+void SqliteStore::check() {
+    auto db = lease();
+    Query q(*db, "SELECT COUNT(*) FROM accounts");
+    q.step();
+}
+
+// --- Accounts --------------------------------------------------------------------------------
+
+Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now) {
+    auto db = lease();
+    Transaction tx(*db);
+    const std::string created = timestamp_text(now);
+
+    std::optional<Uuid> account;
+    {
+        Query q(*db, "SELECT id FROM accounts WHERE name = ?");
+        q.bind(1, setup.name);
+        if (q.step()) account = parse_column<Uuid>(q.text(0), "account id");
+    }
+    if (!account) {
+        account = new_uuid();
+        Query(*db, "INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)")
+            .bind(1, account->view())
+            .bind(2, setup.name)
+            .bind(3, created)
+            .run();
+    }
+    std::vector<E164> numbers = setup.caller_numbers;
+    if (numbers.empty() && setup.fallback_caller_number) {
+        Query q(*db, "SELECT EXISTS (SELECT 1 FROM caller_numbers WHERE account_id = ?)");
+        q.bind(1, account->view());
+        if (q.step() && q.integer(0) == 0) numbers.push_back(*setup.fallback_caller_number);
+    }
+    for (const E164& number : numbers) {
+        Query(*db,
+              "INSERT INTO caller_numbers (account_id, position, number) VALUES (?1, "
+              "(SELECT COALESCE(MAX(position), 0) + 1 FROM caller_numbers WHERE account_id = ?1), "
+              "?2) ON CONFLICT DO NOTHING")
+            .bind(1, account->view())
+            .bind(2, number.view())
+            .run();
+    }
+
+    const ApiKey key = generate_api_key();
+    Query(*db, "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
+        .bind(1, key.key_id)
+        .bind(2, account->view())
+        .bind_blob(3, key.hash)
+        .bind(4, created)
+        .run();
+    const Uuid agent = new_uuid();
+    Query(*db, "INSERT INTO agents (id, account_id, created_at) VALUES (?, ?, ?)")
+        .bind(1, agent.view())
+        .bind(2, account->view())
+        .bind(3, created)
+        .run();
+    tx.commit();
+    return Credentials{*account, key.text, std::string(agent.view())};
+}
+
+bool SqliteStore::has_accounts() {
+    auto db = lease();
+    Query q(*db, "SELECT EXISTS (SELECT 1 FROM accounts)");
+    return q.step() && q.integer(0) != 0;
+}
+
+std::optional<KeyRecord> SqliteStore::find_api_key(std::string_view key_id) {
+    auto db = lease();
+    Query q(*db, "SELECT account_id, key_hash FROM api_keys WHERE key_id = ?");
+    q.bind(1, key_id);
+    if (!q.step()) return std::nullopt;
+    KeyRecord record;
+    record.account_id = parse_column<Uuid>(q.text(0), "account id");
+    const auto hash = q.blob(1);
+    if (hash.size() != record.hash.size()) corrupt("key hash");
+    std::copy(hash.begin(), hash.end(), record.hash.begin());
+    return record;
+}
+
+bool SqliteStore::agent_assigned(const Uuid& account, std::string_view agent) {
+    auto db = lease();
+    Query q(*db, "SELECT 1 FROM agents WHERE id = ? AND account_id = ?");
+    q.bind(1, agent).bind(2, account.view());
+    return q.step();
+}
+
+AccountSettings SqliteStore::account_settings(const Uuid& account) {
+    auto db = lease();
+    AccountSettings settings;
+    {
+        Query q(*db,
+                "SELECT window_start_minutes, window_end_minutes, max_calls_per_day FROM accounts "
+                "WHERE id = ?");
+        q.bind(1, account.view());
+        if (q.step()) {
+            settings.window_start_minutes = static_cast<int>(q.integer(0));
+            settings.window_end_minutes = static_cast<int>(q.integer(1));
+            settings.max_calls_per_day = static_cast<int>(q.integer(2));
+        }
+    }
+    Query q(*db, "SELECT number FROM caller_numbers WHERE account_id = ? ORDER BY position");
+    q.bind(1, account.view());
+    while (q.step()) settings.caller_numbers.push_back(parse_column<E164>(q.text(0), "number"));
+    return settings;
+}
+
+// --- Customers -------------------------------------------------------------------------------
+
+bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
+    auto db = lease();
+    Query q(*db, insert_customer_sql);
+    bind_customer_insert(q, account, customer);
+    q.run();
+    return (*db).changes() == 1;
+}
+
+std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
+                                                std::span<const StoredCustomer> customers) {
+    auto db = lease();
+    std::vector<bool> created;
+    created.reserve(customers.size());
+    Transaction tx(*db);
+    // Each item is one INSERT: SQLite undoes a failed statement on its own and the transaction
+    // goes on, so an item never undoes another. A duplicate is not even a failure here
+    // (ON CONFLICT DO NOTHING): it inserts no row.
+    for (const StoredCustomer& customer : customers) {
+        Query q(*db, insert_customer_sql);
+        bind_customer_insert(q, account, customer);
+        q.run();
+        created.push_back((*db).changes() == 1);
+    }
+    tx.commit();
+    return created;
+}
+
+std::optional<StoredCustomer> SqliteStore::find_customer(const Uuid& account, const Uuid& id) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+            "FROM customers WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    if (!q.step()) return std::nullopt;
+    return customer_from_row(q);
+}
+
+std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
+    const Uuid& account, std::string_view external_id) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+            "FROM customers WHERE account_id = ? AND external_id = ?");
+    q.bind(1, account.view()).bind(2, external_id);
+    if (!q.step()) return std::nullopt;
+    return customer_from_row(q);
+}
+
+std::optional<StoredCustomer> SqliteStore::update_customer(
+    const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
+    auto db = lease();
+    Transaction tx(*db);
+    std::optional<StoredCustomer> stored;
+    {
+        Query q(*db,
+                "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+                "FROM customers WHERE id = ? AND account_id = ?");
+        q.bind(1, id.view()).bind(2, account.view());
+        if (!q.step()) return std::nullopt;
+        stored = customer_from_row(q);
+    }
+    if (change(*stored)) {
+        Query(*db,
+              "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ? "
+              "WHERE id = ? AND account_id = ?")
+            .bind(1, write(static_cast<const CustomerCreate&>(stored->customer)))
+            .bind(2, std::int64_t{stored->active})
+            .bind(3, std::int64_t{stored->cease_and_desist})
+            .bind(4, stored->customer.updatedAt.view())
+            .bind(5, id.view())
+            .bind(6, account.view())
+            .run();
+        tx.commit();
+    }
+    return stored;
+}
+
+// --- Calls -----------------------------------------------------------------------------------
+
+std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid& customer,
+                                                Time since, const CallDecider& decide) {
+    auto db = lease();
+    // The write lock is held from the count to the insert: concurrent calls to one customer are
+    // decided one after the other, so the daily limit cannot be overrun by a race.
+    Transaction tx(*db);
+    std::optional<StoredCustomer> stored;
+    {
+        Query q(*db,
+                "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+                "FROM customers WHERE id = ? AND account_id = ?");
+        q.bind(1, customer.view()).bind(2, account.view());
+        if (!q.step()) return std::nullopt;
+        stored = customer_from_row(q);
+    }
+    std::vector<Time> placed;
+    {
+        Query q(*db,
+                "SELECT created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND "
+                "created_ms >= ? ORDER BY created_ms");
+        q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
+        while (q.step()) placed.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
+    }
+    CallPlan plan = decide(*stored, placed);
+    if (!plan.place) return plan;  // nothing written; the transaction rolls back
+
+    const Call& call = plan.call;
+    Query insert(*db,
+                 "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
+                 "to_number, from_number, compliance, created_at, created_ms, status, "
+                 "webhook_url, webhook_secret_id) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?)");
+    insert.bind(1, call.id.view())
+        .bind(2, account.view())
+        .bind(3, customer.view())
+        .bind(4, plan.agent_id)
+        .bind(5, call.threadId.view())
+        .bind(6, call.toPhoneNumber.view())
+        .bind(7, call.fromPhoneNumber.view())
+        .bind(8, write(call.compliance))
+        .bind(9, call.createdAt.view())
+        .bind(10, to_ms(call.createdAt.time()));
+    if (plan.webhook) {
+        insert.bind(11, plan.webhook->url.view()).bind(12, plan.webhook->secretId.view());
+    }
+    insert.run();
+    insert_event(*db, call.id.view(), "call-created", call.createdAt.time());
+    tx.commit();
+    return plan;
+}
+
+std::optional<CallDetails> SqliteStore::find_call(const Uuid& account, const Uuid& id) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
+            "status, ended_reason, duration_ms FROM calls WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    if (!q.step()) return std::nullopt;
+    return call_from_row(*db, q);
+}
+
+std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid& customer) {
+    auto db = lease();
+    std::vector<CallDetails> calls;
+    Query q(*db,
+            "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
+            "status, ended_reason, duration_ms FROM calls WHERE account_id = ? AND "
+            "customer_id = ? ORDER BY created_ms DESC, seq DESC");
+    q.bind(1, account.view()).bind(2, customer.view());
+    while (q.step()) calls.push_back(call_from_row(*db, q));
+    return calls;
+}
+
+bool SqliteStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
+                           std::string_view ended_reason, std::int64_t duration_ms, Time at) {
+    auto db = lease();
+    Transaction tx(*db);
+    Query(*db,
+          "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
+          "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
+        .bind(1, status)
+        .bind(2, ended_reason)
+        .bind(3, duration_ms)
+        .bind(4, id.view())
+        .bind(5, account.view())
+        .run();
+    if ((*db).changes() != 1) return false;
+    insert_event(*db, id.view(), "call-ended", at);
+    tx.commit();
+    return true;
+}
+
+// --- Webhook secrets -------------------------------------------------------------------------
+
+void SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                        std::string_view secret, Time now) {
+    auto db = lease();
+    Query(*db,
+          "INSERT INTO webhook_secrets (id, account_id, secret, created_at) VALUES (?, ?, ?, ?)")
+        .bind(1, id.view())
+        .bind(2, account.view())
+        .bind(3, secret)
+        .bind(4, timestamp_text(now))
+        .run();
+}
+
+std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account, const Uuid& id) {
+    auto db = lease();
+    Query q(*db, "SELECT secret FROM webhook_secrets WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    if (!q.step()) return std::nullopt;
+    return std::string(q.text(0));
+}
+
+// --- Idempotency -----------------------------------------------------------------------------
+
+IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
+                                               const Sha256& fingerprint, Time now) {
+    auto db = lease();
+    Transaction tx(*db);
+    {
+        Query q(*db,
+                "SELECT fingerprint, created_ms, status, response, request_id "
+                "FROM idempotency_keys WHERE account_id = ? AND key = ?");
+        q.bind(1, account.view()).bind(2, key);
+        if (q.step() && q.integer(1) > to_ms(now) - idempotency_lifetime_ms) {
+            IdempotencyBegin result;
+            if (!equal_constant_time(q.blob(0), fingerprint)) {
+                result.state = IdempotencyState::mismatch;
+            } else if (q.is_null(2)) {
+                result.state = IdempotencyState::in_flight;
+            } else {
+                result.state = IdempotencyState::replay;
+                result.response.status = static_cast<int>(q.integer(2));
+                result.response.body = std::string(q.text(3));
+                result.response.request_id = std::string(q.text(4));
+            }
+            return result;
+        }
+    }
+    Query(*db,
+          "INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, created_ms) "
+          "VALUES (?, ?, ?, ?)")
+        .bind(1, account.view())
+        .bind(2, key)
+        .bind_blob(3, fingerprint)
+        .bind(4, to_ms(now))
+        .run();
+    // Expired keys of the account go with the next new one: the table stays bounded by the
+    // traffic of one day without a background sweeper.
+    Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND created_ms <= ?")
+        .bind(1, account.view())
+        .bind(2, to_ms(now) - idempotency_lifetime_ms)
+        .run();
+    tx.commit();
+    return IdempotencyBegin{IdempotencyState::started, {}};
+}
+
+void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
+                                    const StoredResponse& response) {
+    auto db = lease();
+    Query(*db,
+          "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
+          "WHERE account_id = ? AND key = ?")
+        .bind(1, std::int64_t{response.status})
+        .bind(2, response.body)
+        .bind(3, response.request_id)
+        .bind(4, account.view())
+        .bind(5, key)
+        .run();
+}
+
+void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
+    auto db = lease();
+    Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status IS NULL")
+        .bind(1, account.view())
+        .bind(2, key)
+        .run();
+}
+
+}  // namespace collectcall::server

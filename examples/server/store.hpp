@@ -1,0 +1,168 @@
+// The storage interface of the server. Handlers see only this; SQLite (sqlite_store.hpp) is one
+// implementation, and a second one (PostgreSQL, for several instances behind a load balancer)
+// plugs in here without touching them.
+//
+// Every method that touches a resource takes the account: there is no way to reach another
+// account's customers, calls or secrets through this interface. Implementations throw
+// StoreError (sqlite.hpp) on failure; `unavailable()` errors become 503.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <collectcall/collectcall.hpp>
+
+#include "crypto.hpp"
+
+namespace collectcall::server {
+
+using Time = Timestamp::Time;  // UTC, milliseconds
+
+// --- Accounts and keys ---------------------------------------------------------------------
+
+struct AccountSetup {
+    std::string name;
+    std::vector<E164> caller_numbers;  // appended to the pool (numbers already there are kept)
+    // Given to an account whose pool would otherwise be empty: a call needs a number to come
+    // from.
+    std::optional<E164> fallback_caller_number;
+};
+
+// What `init` prints. The key text exists only here: the store keeps its hash.
+struct Credentials {
+    Uuid accountId;
+    std::string apiKey;
+    std::string agentId;
+};
+BOOST_DESCRIBE_STRUCT(Credentials, (), (accountId, apiKey, agentId))
+
+struct KeyRecord {
+    Uuid account_id;
+    Sha256 hash{};
+};
+
+// The account's settings that calls depend on. The respectful-hours window is an account
+// setting (API.md section 8); minutes after local midnight, half-open [start, end).
+struct AccountSettings {
+    std::vector<E164> caller_numbers;
+    int window_start_minutes = 8 * 60;
+    int window_end_minutes = 21 * 60;
+    int max_calls_per_day = 4;
+};
+
+// --- Customers -------------------------------------------------------------------------------
+
+// A customer with the state the API does not show as fields (compliance reads it).
+struct StoredCustomer {
+    Customer customer;
+    Uuid thread_id;  // one conversation thread per customer, shared by all its calls
+    bool active = true;
+    bool cease_and_desist = false;
+};
+
+// --- Calls -----------------------------------------------------------------------------------
+
+// What the call handler decided inside the store's transaction.
+struct CallPlan {
+    Call call;
+    bool place = false;  // compliance passed: store the call (and count it)
+    std::string agent_id;
+    std::optional<Webhook> webhook;
+};
+
+// Decides a call from the customer as stored now and the start times of the calls placed to it
+// since the `since` given to place_call. Runs inside the store's write transaction, so two
+// concurrent calls to one customer are counted one after the other.
+using CallDecider =
+    std::function<CallPlan(const StoredCustomer& customer, std::span<const Time> placed)>;
+
+// --- Idempotency -----------------------------------------------------------------------------
+
+// A response as first sent, replayed byte for byte.
+struct StoredResponse {
+    int status = 0;
+    std::string body;
+    std::string request_id;
+};
+
+enum class IdempotencyState {
+    started,    // the key is new (or expired): go ahead, then finish or abandon it
+    replay,     // the same request was answered before: send `response` again
+    mismatch,   // the key was used with a different request
+    in_flight,  // the first request with this key has not been answered yet
+};
+
+struct IdempotencyBegin {
+    IdempotencyState state = IdempotencyState::started;
+    StoredResponse response;
+};
+
+// --- The interface ---------------------------------------------------------------------------
+
+class Store {
+public:
+    virtual ~Store() = default;
+
+    // Liveness of the storage (a trivial read).
+    virtual void check() = 0;
+
+    // Creates the account `setup.name` if it does not exist, and in any case a new API key and
+    // a new agent for it.
+    virtual Credentials create_credentials(const AccountSetup& setup, Time now) = 0;
+    [[nodiscard]] virtual bool has_accounts() = 0;
+    [[nodiscard]] virtual std::optional<KeyRecord> find_api_key(std::string_view key_id) = 0;
+    [[nodiscard]] virtual bool agent_assigned(const Uuid& account, std::string_view agent) = 0;
+    [[nodiscard]] virtual AccountSettings account_settings(const Uuid& account) = 0;
+
+    // False when the account already has a customer with this externalId.
+    virtual bool insert_customer(const Uuid& account, const StoredCustomer& customer) = 0;
+    // All in one transaction, each item on its own: element i is false when item i was a
+    // duplicate externalId (of a stored customer or of an earlier item created by this call).
+    virtual std::vector<bool> insert_customers(const Uuid& account,
+                                               std::span<const StoredCustomer> customers) = 0;
+    [[nodiscard]] virtual std::optional<StoredCustomer> find_customer(const Uuid& account,
+                                                                      const Uuid& id) = 0;
+    [[nodiscard]] virtual std::optional<StoredCustomer> find_customer_by_external_id(
+        const Uuid& account, std::string_view external_id) = 0;
+    // Read-modify-write in one transaction: `change` gets the stored customer and returns true
+    // to store what it left in it. nullopt when there is no such customer; otherwise the
+    // customer as it is after the call.
+    virtual std::optional<StoredCustomer> update_customer(
+        const Uuid& account, const Uuid& id,
+        const std::function<bool(StoredCustomer&)>& change) = 0;
+
+    // nullopt when there is no such customer. Otherwise the plan `decide` returned; when
+    // `plan.place` the call is stored with status in-progress and a call-created event.
+    virtual std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
+                                               Time since, const CallDecider& decide) = 0;
+    [[nodiscard]] virtual std::optional<CallDetails> find_call(const Uuid& account,
+                                                               const Uuid& id) = 0;
+    // Newest first.
+    [[nodiscard]] virtual std::vector<CallDetails> list_calls(const Uuid& account,
+                                                              const Uuid& customer) = 0;
+    // Moves an in-progress call to `status` (completed, canceled) with a call-ended event.
+    // False when the call is unknown or already ended. The seam for the dialer (issue 5).
+    virtual bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
+                          std::string_view ended_reason, std::int64_t duration_ms, Time at) = 0;
+
+    virtual void insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                       std::string_view secret, Time now) = 0;
+    // The secret text (whsec_...), for signing; nullopt when the account has no such secret.
+    [[nodiscard]] virtual std::optional<std::string> find_webhook_secret(const Uuid& account,
+                                                                         const Uuid& id) = 0;
+
+    // Idempotency-Key (API.md section 10). Keys are per account and live 24 hours.
+    virtual IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
+                                              const Sha256& fingerprint, Time now) = 0;
+    virtual void finish_idempotent(const Uuid& account, std::string_view key,
+                                   const StoredResponse& response) = 0;
+    virtual void abandon_idempotent(const Uuid& account, std::string_view key) = 0;
+};
+
+}  // namespace collectcall::server
