@@ -8,9 +8,10 @@ packages=(
   g++-12 clang-16 libclang-rt-16-dev
   libboost1.81-dev libsimdjson-dev catch2 libcpp-httplib-dev libsqlite3-dev libssl-dev
   libhowardhinnant-date-dev
+  nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
-  packages+=(libbenchmark-dev nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev wrk)
+  packages+=(libbenchmark-dev wrk)
 fi
 packages+=(${COLLECTCALL_EXTRA_PACKAGES:-})
 
