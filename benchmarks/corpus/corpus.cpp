@@ -37,34 +37,56 @@ private:
 };
 
 // A JSON value under construction: a raw scalar token, an object (ordered members) or an array.
+struct Member;
 struct Json {
     enum class Kind { scalar, object, array } kind = Kind::scalar;
     std::string token;  // a scalar's JSON text, e.g. "\"Ann\"", "12.5", "null"
-    std::vector<std::pair<std::string, Json>> members;
+    std::vector<Member> members;
     std::vector<Json> items;
 
-    static Json object() { return Json{Kind::object, {}, {}, {}}; }
-    static Json raw(std::string token) { return Json{Kind::scalar, std::move(token), {}, {}}; }
-    static Json null() { return raw("null"); }
+    static Json object();
+    static Json raw(std::string token);
+    static Json null();
     static Json string(std::string_view text);
 
-    Json& set(std::string_view key, Json value) {
-        for (auto& [k, v] : members) {
-            if (k == key) return v = std::move(value);
-        }
-        members.emplace_back(std::string(key), std::move(value));
-        return members.back().second;
-    }
-    Json* find(std::string_view key) {
-        for (auto& [k, v] : members) {
-            if (k == key) return &v;
-        }
-        return nullptr;
-    }
-    void erase(std::string_view key) {
-        std::erase_if(members, [&](const auto& m) { return m.first == key; });
-    }
+    Json& set(std::string_view key, Json value);
+    Json* find(std::string_view key);
+    void erase(std::string_view key);
 };
+
+struct Member {
+    std::string key;
+    Json value;
+};
+
+Json Json::object() {
+    Json j;
+    j.kind = Kind::object;
+    return j;
+}
+Json Json::raw(std::string token) {
+    Json j;
+    j.token = std::move(token);
+    return j;
+}
+Json Json::null() { return raw("null"); }
+
+Json& Json::set(std::string_view key, Json value) {
+    for (auto& [k, v] : members) {
+        if (k == key) return v = std::move(value);
+    }
+    members.push_back(Member{std::string(key), std::move(value)});
+    return members.back().value;
+}
+Json* Json::find(std::string_view key) {
+    for (auto& [k, v] : members) {
+        if (k == key) return &v;
+    }
+    return nullptr;
+}
+void Json::erase(std::string_view key) {
+    std::erase_if(members, [&](const auto& m) { return m.key == key; });
+}
 
 // Escapes what JSON requires (quote, backslash, control characters); other bytes go out as they
 // are, so a fault can plant bytes that are not UTF-8.
@@ -444,9 +466,9 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
             break;
         case Fault::duplicate_member:
             if (rng.chance(50)) {
-                c.members.emplace_back("lastName", Json::string("Smith"));
+                c.members.push_back(Member{"lastName", Json::string("Smith")});
             } else {
-                address().members.emplace_back("zip", Json::string("60601"));
+                address().members.push_back(Member{"zip", Json::string("60601")});
             }
             break;
         case Fault::collections_conflict:
