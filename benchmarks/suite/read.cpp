@@ -1,0 +1,123 @@
+// read/{customer,customer_reversed,bulk1000}/{collectcall,nlohmann,boost_json,rapidjson} and the
+// floor, parse_only/{customer,bulk1000}/simdjson_dom.
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+#include "collectcall/core/read.hpp"
+#include "collectcall/model/bulk.hpp"
+#include "collectcall/model/customer.hpp"
+#include "corpus/corpus.hpp"
+#include "corpus/fixtures.hpp"
+#include "peers/peers.hpp"
+#include "suite/alloc_counter.hpp"
+#include "suite/suite.hpp"
+
+namespace bench {
+
+namespace {
+
+using PeerReadCustomer = bool (*)(std::string_view, const peers::Options&, peers::CustomerCreate&);
+using PeerReadBulk = bool (*)(std::string_view, const peers::Options&, peers::BulkCreateRequest&);
+
+peers::Options peer_options() {
+    peers::Options options;
+    options.today = corpus::get().today;
+    return options;
+}
+
+void finish(benchmark::State& state, const AllocationCounter& allocs, std::size_t bytes) {
+    allocs.report(state);
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+}
+
+template <class T>
+void read_collectcall(benchmark::State& state, const std::string* json) {
+    const collectcall::ReadOptions options = corpus::read_options(corpus::get());
+    if (!collectcall::read<T>(*json, options).ok()) {  // also warms the thread's parser
+        state.SkipWithError("collectcall rejects the document");
+        return;
+    }
+    const AllocationCounter allocs;
+    for (auto _ : state) {
+        auto result = collectcall::read<T>(*json, options);
+        benchmark::DoNotOptimize(result);
+    }
+    finish(state, allocs, json->size());
+}
+
+template <class T, class Read>
+void read_peer(benchmark::State& state, const std::string* json, Read read) {
+    const peers::Options options = peer_options();
+    T warm;
+    if (!read(*json, options, warm)) {
+        state.SkipWithError("the peer rejects the document");
+        return;
+    }
+    const AllocationCounter allocs;
+    for (auto _ : state) {
+        T value;
+        const bool ok = read(*json, options, value);
+        benchmark::DoNotOptimize(ok);
+        benchmark::DoNotOptimize(value);
+    }
+    finish(state, allocs, json->size());
+}
+
+void parse_simdjson_dom(benchmark::State& state, const std::string* json) {
+    simdjson::dom::parser parser;
+    const simdjson::padded_string padded(*json);
+    simdjson::dom::element warm;
+    if (parser.parse(padded).get(warm) != simdjson::SUCCESS) {
+        state.SkipWithError("simdjson rejects the document");
+        return;
+    }
+    const AllocationCounter allocs;
+    for (auto _ : state) {
+        simdjson::dom::element root;
+        const auto error = parser.parse(padded).get(root);
+        benchmark::DoNotOptimize(error);
+        benchmark::DoNotOptimize(root);
+    }
+    finish(state, allocs, json->size());
+}
+
+void register_document(const std::string& name, const std::string* json, bool bulk) {
+    using benchmark::RegisterBenchmark;
+    const std::string prefix = "read/" + name + "/";
+    if (bulk) {
+        RegisterBenchmark((prefix + "collectcall").c_str(),
+                          read_collectcall<collectcall::BulkCreateRequest>, json);
+        const auto peer = [&](std::string_view peer_name, PeerReadBulk read) {
+            RegisterBenchmark((prefix + std::string(peer_name)).c_str(),
+                              read_peer<peers::BulkCreateRequest, PeerReadBulk>, json, read);
+        };
+        peer(peers::nlohmann_json::name, &peers::nlohmann_json::read);
+        peer(peers::boost_json::name, &peers::boost_json::read);
+        peer(peers::rapidjson_dom::name, &peers::rapidjson_dom::read);
+    } else {
+        RegisterBenchmark((prefix + "collectcall").c_str(),
+                          read_collectcall<collectcall::CustomerCreate>, json);
+        const auto peer = [&](std::string_view peer_name, PeerReadCustomer read) {
+            RegisterBenchmark((prefix + std::string(peer_name)).c_str(),
+                              read_peer<peers::CustomerCreate, PeerReadCustomer>, json, read);
+        };
+        peer(peers::nlohmann_json::name, &peers::nlohmann_json::read);
+        peer(peers::boost_json::name, &peers::boost_json::read);
+        peer(peers::rapidjson_dom::name, &peers::rapidjson_dom::read);
+    }
+}
+
+}  // namespace
+
+void register_read_benchmarks() {
+    const corpus::Corpus& c = corpus::get();
+    register_document("customer", &c.customer, false);
+    register_document("customer_reversed", &c.customer_reversed, false);
+    register_document("bulk1000", &c.bulk1000, true);
+    benchmark::RegisterBenchmark("parse_only/customer/simdjson_dom", parse_simdjson_dom, &c.customer);
+    benchmark::RegisterBenchmark("parse_only/bulk1000/simdjson_dom", parse_simdjson_dom, &c.bulk1000);
+}
+
+}  // namespace bench
