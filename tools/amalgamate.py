@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PROJECT_INCLUDE = re.compile(r'^\s*#\s*include\s*"(collectcall/[^"]+)"')
+ANGLE_PROJECT_INCLUDE = re.compile(r"^\s*#\s*include\s*<collectcall/")
 PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\b")
 CONDITIONAL_OPEN = re.compile(r"^\s*#\s*if")  # #if, #ifdef, #ifndef
 CONDITIONAL_CLOSE = re.compile(r"^\s*#\s*endif\b")
@@ -93,6 +94,11 @@ class Expansion:
                     )
                 self._include(match.group(1), out)
                 continue
+            if ANGLE_PROJECT_INCLUDE.match(line):
+                # It would stay an include of include/ in the single header.
+                raise AmalgamateError(
+                    f'{name}:{number}: include project headers with quotes ("collectcall/...")'
+                )
             if CONDITIONAL_OPEN.match(line):
                 depth += 1
             elif CONDITIONAL_CLOSE.match(line):
@@ -234,8 +240,8 @@ def main(argv: list[str]) -> int:
     expected_files[f"include/{VERSION_HEADER}"] = version_text
     stale = sorted(
         p.relative_to(root).as_posix()
-        for p in (out_dir.glob("*") if out_dir.is_dir() else [])
-        if p.name not in outputs
+        for p in (out_dir.iterdir() if out_dir.is_dir() else [])
+        if p.is_file() and p.name not in outputs
     )
 
     if args.check:

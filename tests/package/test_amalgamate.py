@@ -128,6 +128,13 @@ class AmalgamateTest(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("inside #if", result.stderr)
 
+    def test_an_angle_bracket_project_include_is_refused(self):
+        header = self.root / "include" / "collectcall" / "core" / "errors.hpp"
+        header.write_text(header.read_text() + "#include <collectcall/core/presence.hpp>\n")
+        result = run(self.root)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("with quotes", result.stderr)
+
     def test_a_missing_header_is_an_error(self):
         umbrella = self.root / "include" / "collectcall" / "collectcall.hpp"
         umbrella.write_text(umbrella.read_text() + '#include "collectcall/nowhere.hpp"\n')
