@@ -20,7 +20,7 @@ mark_as_advanced(COLLECTCALL_INSTALL_CMAKEDIR COLLECTCALL_INSTALL_PKGCONFIGDIR)
 # `include`, not CMAKE_INSTALL_INCLUDEDIR: it must match $<INSTALL_INTERFACE:include> of the
 # collectcall target and includedir of collectcall.pc.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/collectcall" DESTINATION include
-  COMPONENT collectcall_development FILES_MATCHING PATTERN "*.hpp")
+  COMPONENT collectcall_development)
 
 install(TARGETS collectcall EXPORT collectcallTargets COMPONENT collectcall_development)
 install(EXPORT collectcallTargets NAMESPACE collectcall:: FILE collectcallTargets.cmake

@@ -58,7 +58,7 @@ if(STEP STREQUAL "install")
     expect_file("${prefix}/share/cmake/collectcall/collectcall-${component}-targets.cmake")
   endforeach()
   # Installed headers are exactly the source tree's.
-  file(GLOB_RECURSE source_headers RELATIVE "${SOURCE_DIR}/include" "${SOURCE_DIR}/include/*.hpp")
+  file(GLOB_RECURSE source_headers RELATIVE "${SOURCE_DIR}/include" "${SOURCE_DIR}/include/*")
   file(GLOB_RECURSE installed_headers RELATIVE "${prefix}/include" "${prefix}/include/*")
   list(SORT source_headers)
   list(SORT installed_headers)
