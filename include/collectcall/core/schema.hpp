@@ -365,7 +365,10 @@ private:
 namespace schema_patterns {
 
 // ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
-// meaning differs between regex engines, only explicit ASCII classes.
+// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
+// the string; Python's re, Java and .NET also let it match before a final newline, so the types
+// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
+// for them in every engine.
 inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
 inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
 // Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
@@ -383,13 +386,14 @@ inline constexpr std::string_view uuid =
 inline constexpr std::string_view email =
     "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
     "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
-// No control character (U+0000-U+001F, U+007F), and at least one character that is not white
-// space (Unicode White_Space). The white space class comes first and the two classes are
-// disjoint, so matching never backtracks.
-inline constexpr std::string_view text =
-    "^[\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]*"
+// Text: a character that is neither white space (Unicode White_Space) nor a control character
+// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
+// is anchored, so they mean the same in every regex engine, including those where `$` also
+// matches before a final newline.
+inline constexpr std::string_view text_visible =
     "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
-    "\\u3000][^\\u0000-\\u001F\\u007F]*$";
+    "\\u3000]";
+inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
 
 // Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
 // address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
@@ -454,6 +458,8 @@ inline void collectcall_schema(schema_tag<Date>, SchemaBuilder& s) {
     s["type"] = "string";
     s["format"] = "date";
     s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
+    s["minLength"] = 10;
+    s["maxLength"] = 10;
     s["pattern"] = schema_patterns::date;
     s["examples"] = Json::array({"1985-04-12"});
 }
@@ -475,6 +481,8 @@ inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
 inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {
     s["type"] = "string";
     s["format"] = "uuid";
+    s["minLength"] = 36;
+    s["maxLength"] = 36;
     s["pattern"] = schema_patterns::uuid;
     s["examples"] = Json::array({"3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11"});
 }
@@ -504,7 +512,10 @@ inline void collectcall_schema(schema_tag<Text>, SchemaBuilder& s) {
         "1 to 200 characters after trimming white space (stored as sent), no control characters";
     s["minLength"] = 1;
     s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
-    s["pattern"] = schema_patterns::text;
+    s["pattern"] = schema_patterns::text_visible;
+    // "type" inside, so that the `not` does not refuse null where the member is nullable.
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::control;
 }
 
 template <std::size_t N>

@@ -170,8 +170,8 @@ inline constexpr std::string_view bulk_request =
     R"({"customers":[)" R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
     R"("email":"ann.lee@example.com","primaryPhone":"+15125550100","address":{"line1":)"
     R"("1 Congress Ave","city":"Austin","state":"TX","zip":"78701"}},)"
-    R"({"externalId":"crm-10003","firstName":"Cy","lastName":"Moe","email":"cy@example",)"
-    R"("primaryPhone":"5125550199","address":{"line1":"9 Elm St","city":"Austin","state":"TX",)"
+    R"({"externalId":"crm-10001","firstName":"Cy","lastName":"Moe","email":"cy@example.com",)"
+    R"("primaryPhone":"+15125550199","address":{"line1":"9 Elm St","city":"Austin","state":"TX",)"
     R"("zip":"78702"}}]})";
 
 inline constexpr std::string_view bulk_result =
@@ -182,10 +182,7 @@ inline constexpr std::string_view bulk_result =
     R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
     R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
     R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
-    R"({"externalId":"crm-10003","success":false,)"
-    R"("error":"validation failed: /primaryPhone: must be E.164: + then 2 to 15 digits, first digit 1-9",)"
-    R"("details":[{"path":"/primaryPhone","code":"format",)"
-    R"("message":"must be E.164: + then 2 to 15 digits, first digit 1-9"}]}]})";
+    R"({"externalId":"crm-10001","success":false,"error":"duplicate externalId: crm-10001"}]})";
 
 inline constexpr std::string_view call_request =
     R"({"agentId":"agent-7","webhook":{"url":"https://hooks.example.com/calls",)"
