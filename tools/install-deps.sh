@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3 curl ca-certificates tzdata
   g++-12 clang-16 libclang-rt-16-dev
   libboost1.81-dev libsimdjson-dev catch2 libcpp-httplib-dev libsqlite3-dev libssl-dev
-  libhowardhinnant-date-dev
+  libhowardhinnant-date-dev python3-jsonschema
   nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
