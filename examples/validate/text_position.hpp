@@ -18,7 +18,7 @@ namespace validate {
 
 // 1-based line numbers of byte offsets.
 class LineIndex {
-public:
+  public:
     explicit LineIndex(std::string_view text) {
         starts_.push_back(0);
         for (std::size_t i = 0; i < text.size(); ++i) {
@@ -26,16 +26,16 @@ public:
         }
     }
     [[nodiscard]] std::size_t line_of(std::size_t offset) const {
-        return static_cast<std::size_t>(
-            std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin());
+        return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
+                                        starts_.begin());
     }
 
-private:
+  private:
     std::vector<std::size_t> starts_;
 };
 
 class JsonText {
-public:
+  public:
     explicit JsonText(std::string_view text) : text_(text) {}
 
     [[nodiscard]] std::size_t skip_space(std::size_t pos) const {
@@ -65,7 +65,8 @@ public:
             return pos;
         }
         while (pos < text_.size() && text_[pos] != ',' && text_[pos] != '}' && text_[pos] != ']' &&
-               text_[pos] != ' ' && text_[pos] != '\t' && text_[pos] != '\n' && text_[pos] != '\r') {
+               text_[pos] != ' ' && text_[pos] != '\t' && text_[pos] != '\n' &&
+               text_[pos] != '\r') {
             ++pos;
         }
         return pos;
@@ -145,7 +146,7 @@ public:
         return found;
     }
 
-private:
+  private:
     [[nodiscard]] std::size_t skip_string(std::size_t pos) const {
         ++pos;  // the opening quote
         while (pos < text_.size() && text_[pos] != '"') {

@@ -110,7 +110,9 @@ std::optional<std::size_t> malformed_offset(const collectcall::Error& error) {
     return digits ? std::optional<std::size_t>(offset) : std::nullopt;
 }
 
-std::string display_path(std::string path) { return path.empty() ? "/" : path; }
+std::string display_path(std::string path) {
+    return path.empty() ? "/" : path;
+}
 
 // One line of NDJSON is one customer; paths are within it.
 void check_ndjson(const std::vector<std::string_view>& lines, Report& report) {
@@ -127,7 +129,7 @@ void check_ndjson(const std::vector<std::string_view>& lines, Report& report) {
 }
 
 class DocumentChecker {
-public:
+  public:
     DocumentChecker(std::string_view text, Report& report)
         : text_(text), json_(text), lines_(text), report_(report) {}
 
@@ -159,7 +161,7 @@ public:
         add_errors(single.errors(), 0, "");
     }
 
-private:
+  private:
     // The errors of the document as a whole. Those of an item stay with the item
     // (Validated<T>, as in a bulk request), and items are read one by one below.
     template <class T>
@@ -255,7 +257,8 @@ std::optional<Options> parse_arguments(int argc, char** argv, int& exit_code) {
 
 std::optional<std::string> read_input(const std::string& file) {
     if (file.empty() || file == "-") {
-        std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+        std::string text{std::istreambuf_iterator<char>(std::cin),
+                         std::istreambuf_iterator<char>()};
         if (std::cin.bad()) {
             std::cerr << "collectcall-validate: cannot read stdin\n";
             return std::nullopt;

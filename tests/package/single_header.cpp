@@ -53,7 +53,8 @@ int main() {
     bool first_name_required = false;
     for (const collectcall::Error& e : invalid.errors()) {
         email_format = email_format || (e.path == "/email" && e.code == "format");
-        first_name_required = first_name_required || (e.path == "/firstName" && e.code == "required");
+        first_name_required =
+            first_name_required || (e.path == "/firstName" && e.code == "required");
     }
     expect(!invalid.ok() && email_format && first_name_required,
            "every error is reported with its JSON Pointer path and code");
@@ -65,8 +66,7 @@ int main() {
                request.value().customers[0].ok() && !request.value().customers[1].ok(),
            "a bulk body keeps each item's verdict");
 
-    expect(count_errors_elsewhere(R"({"externalId":"A-2","email":"x"})") ==
-               invalid.errors().size(),
+    expect(count_errors_elsewhere(R"({"externalId":"A-2","email":"x"})") == invalid.errors().size(),
            "a second translation unit gives the same result");
 
     expect(std::string_view(COLLECTCALL_VERSION_STRING) == COLLECTCALL_EXPECTED_VERSION,

@@ -37,8 +37,10 @@ int main() {
     expect(result.ok(), "a valid customer reads");
     if (result.ok()) {
         expect(result.value().address.zip.view() == "62701", "members hold the document's values");
-        auto again = collectcall::read<collectcall::CustomerCreate>(collectcall::write(result.value()));
-        expect(again.ok() && again.value() == result.value(), "write then read gives the same value");
+        auto again =
+            collectcall::read<collectcall::CustomerCreate>(collectcall::write(result.value()));
+        expect(again.ok() && again.value() == result.value(),
+               "write then read gives the same value");
     }
 
     auto invalid = collectcall::read<collectcall::CustomerCreate>(
@@ -56,6 +58,7 @@ int main() {
     expect(std::string_view(COLLECTCALL_VERSION_STRING) == COLLECTCALL_EXPECTED_VERSION,
            "the header's version is the package's version");
 #endif
-    std::printf("collectcall %s: %s\n", COLLECTCALL_VERSION_STRING, failures == 0 ? "ok" : "FAILED");
+    std::printf("collectcall %s: %s\n", COLLECTCALL_VERSION_STRING,
+                failures == 0 ? "ok" : "FAILED");
     return failures == 0 ? 0 : 1;
 }
