@@ -149,7 +149,7 @@ class DocumentChecker {
         if (bulk) {
             const collectcall::ErrorList errors = document_errors<collectcall::BulkCreateRequest>();
             const auto customers = json_.member(root, "customers", false);
-            if (customers && text_[customers->value] == '[') {
+            if (customers && customers->value < text_.size() && text_[customers->value] == '[') {
                 check_list(customers->value, "/customers", errors);
             } else {
                 add_errors(errors, 0, "");
