@@ -17,6 +17,17 @@ std::optional<Int> parse_integer(std::string_view text, Int min, Int max) {
     return value;
 }
 
+// A factor in (0, 1], as plain decimal text ("0.001", "1").
+std::optional<double> parse_scale(std::string_view text) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value,
+                                           std::chars_format::fixed);
+    if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0) || value > 1) {
+        return std::nullopt;
+    }
+    return value;
+}
+
 // HOST:PORT, HOST an IPv4 address, a name, or an IPv6 address in brackets.
 bool parse_listen(std::string_view text, std::string& host, int& port) {
     const std::size_t colon = text.rfind(':');
@@ -58,6 +69,10 @@ serve
   --now TIMESTAMP            freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests
   --call-step-ms N           how fast simulated calls move between states (default 2000)
   --rate-limit N             requests per second per API key, burst 2N (default 1000; 0 = off)
+  --webhook-backoff-scale X  multiply the webhook retry schedule (5 s ... 24 h) by X, for
+                             tests (0 < X <= 1; default 1)
+  --webhook-workers N        webhook deliveries in flight at once (default 4)
+  --webhook-ca-file PATH     trust only this CA bundle for https webhook receivers
   --threads N                worker threads (default: 4 per core, at least 16)
   --max-bulk-items N         most customers in one bulk request (default 1000)
   --busy-timeout-ms N        how long a write waits for the database lock before 503
@@ -156,6 +171,20 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             const auto n = v ? parse_integer<int>(*v, 1, 3'600'000) : std::nullopt;
             if (!n) return fail("--call-step-ms needs a number of milliseconds (1 to 3600000)");
             command.server.call_step_ms = *n;
+        } else if (serve && option == "--webhook-backoff-scale") {
+            const auto v = value();
+            const auto x = v ? parse_scale(*v) : std::nullopt;
+            if (!x) return fail("--webhook-backoff-scale needs a number greater than 0, at most 1");
+            command.server.webhook_backoff_scale = *x;
+        } else if (serve && option == "--webhook-workers") {
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 1, 256) : std::nullopt;
+            if (!n) return fail("--webhook-workers needs a number from 1 to 256");
+            command.server.webhook_workers = static_cast<std::size_t>(*n);
+        } else if (serve && option == "--webhook-ca-file") {
+            const auto v = value();
+            if (!v || v->empty()) return fail("--webhook-ca-file needs a path");
+            command.server.webhook_ca_file = std::string(*v);
         } else if (serve && option == "--rate-limit") {
             const auto v = value();
             const auto n = v ? parse_integer<int>(*v, 0, 1'000'000) : std::nullopt;

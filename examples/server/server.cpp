@@ -9,6 +9,7 @@
 
 #include <httplib.h>
 
+#include "simulated_dialer.hpp"
 #include "sqlite_store.hpp"
 
 namespace collectcall::server {
@@ -34,6 +35,16 @@ std::unique_ptr<Store> open_store(const ServerOptions& options) {
     return store;
 }
 
+DeliveryOptions delivery_options(const ServerOptions& options) {
+    DeliveryOptions delivery;
+    delivery.allow_private = options.api.allow_private_webhooks;
+    delivery.backoff_scale = options.webhook_backoff_scale;
+    delivery.workers = options.webhook_workers;
+    delivery.ca_file = options.webhook_ca_file;
+    delivery.log = options.api.access_log;
+    return delivery;
+}
+
 std::size_t worker_count(std::size_t requested) {
     if (requested != 0) return requested;
     // cpp-httplib gives a connection its thread for as long as it is kept alive, and requests
@@ -48,7 +59,12 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     : options_(std::move(options)),
       store_(store ? std::move(store) : open_store(options_)),
       clock_(options_.now),
-      dialer_(std::make_unique<IdleDialer>()),
+      outbox_(std::make_unique<SqliteWebhookOutbox>(
+          SqliteOptions{options_.db_path, options_.busy_timeout_ms})),
+      delivery_(std::make_unique<WebhookDelivery>(*outbox_, delivery_options(options_))),
+      dialer_(std::make_unique<SimulatedDialer>(
+          *store_, clock_, std::chrono::milliseconds{options_.call_step_ms},
+          [delivery = delivery_.get()] { delivery->notify(); }, options_.api.access_log)),
       limiter_(options_.rate_limit),
       api_(*store_, clock_, *dialer_, limiter_, options_.api),
       threads_(worker_count(options_.threads)),
@@ -64,12 +80,18 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     // cpp-httplib's own check (Content-Length only); the API enforces the real limits.
     http.set_payload_max_length(options_.api.drain_limit);
     api_.install(http);
+
+    // Calls move and webhooks go out from here on, including what an earlier process left
+    // pending.
+    delivery_->start();
+    dialer_->start(store_->calls_in_progress());
 }
 
 Server::~Server() {
     stop();
     static_cast<HttpServer&>(*http_).close_unserved();
     dialer_->stop();
+    delivery_->stop();
 }
 
 int Server::bind() {

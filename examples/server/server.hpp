@@ -13,6 +13,8 @@
 #include "dialer.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
+#include "webhook_delivery.hpp"
+#include "webhook_outbox.hpp"
 
 namespace httplib {
 class Server;
@@ -26,6 +28,12 @@ struct ServerOptions {
     int port = 8080;  // 0: any free port (see Server::bind)
     std::optional<Time> now;  // frozen clock
     int call_step_ms = 2000;
+    // Webhook delivery (docs/server.md, "Webhooks"): the retry schedule times this factor
+    // (< 1 in tests), the number of delivery threads, and a CA bundle for https receivers in
+    // place of the system's (empty: the system's).
+    double webhook_backoff_scale = 1.0;
+    std::size_t webhook_workers = 4;
+    std::string webhook_ca_file;
     double rate_limit = 1000;  // requests per second per key; 0 = off
     std::size_t threads = 0;   // 0: sized for the machine
     int busy_timeout_ms = 5000;
@@ -56,6 +64,8 @@ private:
     ServerOptions options_;
     std::unique_ptr<Store> store_;
     Clock clock_;
+    std::unique_ptr<WebhookOutbox> outbox_;
+    std::unique_ptr<WebhookDelivery> delivery_;
     std::unique_ptr<Dialer> dialer_;
     RateLimiter limiter_;
     Api api_;

@@ -98,6 +98,32 @@ CREATE TABLE idempotency_keys (
     PRIMARY KEY (account_id, key)
 ) STRICT;
 )sql",
+    // 1 -> 2: the webhook outbox (API.md section 9). A trigger enqueues one message per event of
+    // a call that has a webhook, in the transaction that records the event: the event and its
+    // delivery are committed together or not at all, whichever code path writes the event.
+    // webhook_outbox.cpp reads and updates the rows; seq orders the messages of a call.
+    R"sql(
+CREATE TABLE webhook_outbox (
+    seq INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    call_id TEXT NOT NULL REFERENCES calls(id),
+    event_seq INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_ms INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    done_ms INTEGER,
+    UNIQUE (call_id, event_seq)
+) STRICT;
+CREATE INDEX webhook_outbox_pending ON webhook_outbox (call_id, seq) WHERE state = 'pending';
+CREATE TRIGGER webhook_outbox_enqueue AFTER INSERT ON call_events
+WHEN (SELECT webhook_url FROM calls WHERE id = NEW.call_id) IS NOT NULL
+BEGIN
+    INSERT INTO webhook_outbox (message_id, call_id, event_seq)
+    VALUES ('msg_' || lower(hex(randomblob(16))), NEW.call_id, NEW.seq);
+END;
+CREATE INDEX calls_in_progress ON calls (seq) WHERE status = 'in-progress';
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -558,6 +584,17 @@ bool SqliteStore::end_call(const Uuid& account, const Uuid& id, std::string_view
     insert_event(*db, id.view(), "call-ended", at);
     tx.commit();
     return true;
+}
+
+std::vector<CallInProgress> SqliteStore::calls_in_progress() {
+    auto db = lease();
+    std::vector<CallInProgress> calls;
+    Query q(*db, "SELECT account_id, id FROM calls WHERE status = 'in-progress' ORDER BY seq");
+    while (q.step()) {
+        calls.push_back(CallInProgress{parse_column<Uuid>(q.text(0), "account id"),
+                                       parse_column<Uuid>(q.text(1), "call id")});
+    }
+    return calls;
 }
 
 // --- Webhook secrets -------------------------------------------------------------------------

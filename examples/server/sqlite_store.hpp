@@ -31,7 +31,7 @@ public:
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 1;
+    static constexpr int schema_version = 2;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -62,6 +62,7 @@ public:
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
     bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
                   std::string_view ended_reason, std::int64_t duration_ms, Time at) override;
+    std::vector<CallInProgress> calls_in_progress() override;
 
     void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                Time now) override;

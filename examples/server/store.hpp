@@ -76,6 +76,12 @@ struct CallPlan {
     std::optional<Webhook> webhook;
 };
 
+// A call still in progress, as a dialer resuming after a restart needs it.
+struct CallInProgress {
+    Uuid account;
+    Uuid id;
+};
+
 // Decides a call from the customer as stored now and the start times of the calls placed to it
 // since the `since` given to place_call. Runs inside the store's write transaction, so two
 // concurrent calls to one customer are counted one after the other.
@@ -150,6 +156,9 @@ public:
     // False when the call is unknown or already ended. The seam for the dialer (issue 5).
     virtual bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
                           std::string_view ended_reason, std::int64_t duration_ms, Time at) = 0;
+    // Every account's calls still in progress, oldest first: a dialer picks them up when the
+    // server starts. A store that keeps no calls across restarts has none.
+    [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }
 
     virtual void insert_webhook_secret(const Uuid& account, const Uuid& id,
                                        std::string_view secret, Time now) = 0;

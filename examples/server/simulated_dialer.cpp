@@ -1,0 +1,130 @@
+#include "simulated_dialer.hpp"
+
+#include <array>
+#include <exception>
+#include <iostream>
+
+namespace collectcall::server {
+
+namespace {
+
+// FNV-1a over the id's text: stable across runs, builds and machines (std::hash is not).
+std::uint64_t fnv1a(std::string_view text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char c : text) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+struct ReasonShape {
+    std::string_view reason;
+    std::int64_t min_ms;  // durations of this ending lie in [min_ms, max_ms)
+    std::int64_t max_ms;
+};
+
+// Durations a real call with this ending could plausibly have.
+constexpr std::array<ReasonShape, 6> shapes{{
+    {"customer-did-not-answer", 15'000, 45'000},  // rang out
+    {"voicemail", 20'000, 90'000},
+    {"customer-ended-call", 30'000, 600'000},
+    {"agent-ended-call", 30'000, 900'000},
+    {"silence-timed-out", 30'000, 60'000},
+    {"unknown", 1'000, 10'000},
+}};
+
+}  // namespace
+
+SimulatedOutcome simulated_outcome(const Uuid& call_id) {
+    const std::uint64_t h = fnv1a(call_id.view());
+    const ReasonShape& shape = shapes[h % shapes.size()];
+    const auto span = static_cast<std::uint64_t>(shape.max_ms - shape.min_ms);
+    return SimulatedOutcome{shape.reason,
+                            shape.min_ms + static_cast<std::int64_t>((h >> 16) % span)};
+}
+
+SimulatedDialer::SimulatedDialer(Store& store, const Clock& clock, std::chrono::milliseconds step,
+                                 std::function<void()> on_event, bool log)
+    : store_(store), clock_(clock), step_(step), on_event_(std::move(on_event)), log_(log) {}
+
+SimulatedDialer::~SimulatedDialer() { stop(); }
+
+void SimulatedDialer::start(const std::vector<CallInProgress>& resumed) {
+    {
+        std::lock_guard lock(mutex_);
+        if (thread_.joinable() || stopping_) return;
+        for (const CallInProgress& call : resumed) {
+            pending_.push(Pending{std::chrono::steady_clock::now() + step_, call.account, call.id});
+        }
+    }
+    thread_ = std::thread([this] { run(); });
+}
+
+void SimulatedDialer::placed(const PlacedCall& call) {
+    schedule(call.account, call.plan.call.id, step_);
+    // The call-created event was committed with the call.
+    if (on_event_) on_event_();
+}
+
+void SimulatedDialer::schedule(const Uuid& account, const Uuid& call,
+                               std::chrono::milliseconds after) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) return;  // picked up from the store by the next start
+        pending_.push(Pending{std::chrono::steady_clock::now() + after, account, call});
+    }
+    wake_.notify_one();
+}
+
+void SimulatedDialer::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+}
+
+void SimulatedDialer::run() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        if (pending_.empty()) {
+            wake_.wait(lock);
+            continue;
+        }
+        const Pending next = pending_.top();
+        if (std::chrono::steady_clock::now() < next.due) {
+            wake_.wait_until(lock, next.due);
+            continue;
+        }
+        pending_.pop();
+        lock.unlock();
+        finish(next);
+        lock.lock();
+    }
+}
+
+void SimulatedDialer::finish(const Pending& pending) {
+    const SimulatedOutcome outcome = simulated_outcome(pending.call);
+    try {
+        if (store_.end_call(pending.account, pending.call, "completed", outcome.ended_reason,
+                            outcome.duration_ms, clock_.now())) {
+            if (on_event_) on_event_();
+        }
+    } catch (const std::exception& e) {
+        // The storage is busy or failing: the call stays in progress, and ending it is tried
+        // again a step later (and by the next start of the server, at the latest).
+        if (log_) {
+            std::cerr << "collectcall-server: ending call " << pending.call.view()
+                      << " failed, retrying: " << e.what() << std::endl;
+        }
+        std::lock_guard lock(mutex_);
+        if (!stopping_) {
+            pending_.push(Pending{std::chrono::steady_clock::now() + step_, pending.account,
+                                  pending.call});
+        }
+    }
+}
+
+}  // namespace collectcall::server

@@ -1,0 +1,123 @@
+// Webhook delivery from the outbox (API.md section 9).
+//
+// One coordinator thread reads the outbox and hands due messages to a small pool of workers;
+// a worker signs the message with both schemes (signature timestamps from the real clock,
+// whatever `--now` says), resolves the receiver's host through the SSRF guard and connects to
+// exactly the address that passed it, over http or https (the certificate is checked against
+// the URL's host, which is also the SNI name and the Host header).
+//
+// - In order per call: only the first pending message of a call is ever handed out, and never
+//   twice at once; the next one waits until it is delivered or given up.
+// - Retries: a non-2xx answer, a connection failure or the timeout (10 s for the whole
+//   attempt) schedules the next attempt after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h
+//   and 24 h (times `backoff_scale`); after the last one the message is given up.
+// - Isolation: deliveries run on their own threads, never on the API's, and at most
+//   `per_receiver` of them go to one receiver (scheme, host and port) at a time, so a slow
+//   or dead receiver holds only that many workers while the others serve everyone else.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "webhook_outbox.hpp"
+
+namespace collectcall::server {
+
+struct DeliveryOptions {
+    bool allow_private = false;  // `serve --allow-private-webhooks`
+    double backoff_scale = 1.0;  // `serve --webhook-backoff-scale`: < 1 for tests
+    std::chrono::milliseconds timeout{10'000};
+    std::size_t workers = 4;       // `serve --webhook-workers`
+    std::size_t per_receiver = 2;  // at most this many workers on one receiver at a time
+    // A CA bundle that https receivers' certificates must chain to, instead of the system's
+    // (`serve --webhook-ca-file`; tests with a receiver of their own).
+    std::string ca_file;
+    // How often the outbox is read when nothing signals new messages (a safety net: placed and
+    // ended calls signal at once).
+    std::chrono::milliseconds poll{1'000};
+    bool log = true;
+};
+
+// The waits between attempts of API.md section 9: after the n-th failed attempt, wait the
+// n-th entry; after the last, give up.
+inline constexpr std::array<std::chrono::seconds, 9> retry_schedule{
+    std::chrono::seconds{5},     std::chrono::minutes{5},  std::chrono::minutes{30},
+    std::chrono::hours{2},       std::chrono::hours{5},    std::chrono::hours{10},
+    std::chrono::hours{14},      std::chrono::hours{20},   std::chrono::hours{24}};
+
+// The wait after `failed_attempts` failed attempts (1 = the first attempt failed), scaled;
+// nullopt when no attempt is left.
+std::optional<std::chrono::milliseconds> retry_delay(int failed_attempts, double scale);
+
+class WebhookDelivery {
+public:
+    WebhookDelivery(WebhookOutbox& outbox, DeliveryOptions options);
+    ~WebhookDelivery();
+    WebhookDelivery(const WebhookDelivery&) = delete;
+    WebhookDelivery& operator=(const WebhookDelivery&) = delete;
+
+    // Starts the coordinator and the workers; pending messages of earlier runs go out at once.
+    void start();
+    // New messages may be in the outbox. Never blocks.
+    void notify();
+    // Stops every thread. An attempt in flight is cut off and not counted: the message stays
+    // pending and goes out again on the next start.
+    void stop();
+
+private:
+    struct Job {
+        std::int64_t seq = 0;
+        std::string call_id;
+        std::string receiver;
+    };
+    // The attempt a worker has in flight. `socket` is a duplicate of the attempt's socket
+    // descriptor, owned here: shutting it down cuts the attempt off without touching
+    // cpp-httplib's locks (which it holds while connecting), and the descriptor number cannot
+    // be reused by another connection while it is registered.
+    struct Active {
+        std::chrono::steady_clock::time_point deadline;
+        int socket = -1;
+        bool cut = false;
+    };
+
+    void coordinate();
+    void cut_off(Active& active);
+    void work(std::size_t index);
+    void deliver(std::size_t index, const Job& job);
+    // One HTTP attempt; the error text when it failed, empty when the receiver answered 2xx.
+    std::string attempt(std::size_t index, const OutboxMessage& message);
+    void log_failure(const OutboxMessage& message, const std::string& error,
+                     std::optional<std::chrono::milliseconds> retry) const;
+
+    WebhookOutbox& outbox_;
+    DeliveryOptions options_;
+
+    std::mutex mutex_;
+    std::condition_variable coordinator_wake_;
+    std::condition_variable worker_wake_;
+    bool started_ = false;
+    bool stopping_ = false;
+    bool dirty_ = true;  // the outbox may have changed since it was last read
+    std::chrono::steady_clock::time_point paused_until_{};  // after a storage error
+    std::deque<Job> queue_;
+    std::size_t idle_ = 0;
+    std::set<std::string> busy_calls_;
+    std::map<std::string, std::size_t> busy_receivers_;
+    std::vector<std::optional<Active>> active_;  // per worker
+
+    std::thread coordinator_;
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace collectcall::server
