@@ -277,13 +277,16 @@ inline Json error_example(const ErrorCase& c, Json data = nullptr) {
     return example;
 }
 
+// A template only so that nothing of it is compiled in a translation unit that never asks for the
+// document (this header is part of the umbrella header).
+template <class Schemas = SchemaBuilder>
 class Builder {
 public:
     Builder() : schemas_("#/components/schemas/") {}
 
     template <class T>
     Json schema() {
-        return schemas_.schema_of<T>();
+        return schemas_.template schema_of<T>();
     }
 
     static Json request_id_header() { return ref_to("#/components/headers/X-Request-Id"); }
@@ -379,7 +382,7 @@ public:
     [[nodiscard]] const Json& definitions() const { return schemas_.definitions(); }
 
 private:
-    SchemaBuilder schemas_;
+    Schemas schemas_;
 };
 
 inline Json example_value(std::string_view text) { return Json::raw(text); }
@@ -387,7 +390,8 @@ inline Json example_value(std::string_view text) { return Json::raw(text); }
 inline Json parameter_ref(std::string_view name) { return ref_to("#/components/parameters/" + std::string(name)); }
 
 // The errors every authenticated operation can give, and those of a body.
-inline void add_common_errors(Builder& b, Json& responses, bool body, bool post,
+template <class B>
+void add_common_errors(B& b, Json& responses, bool body, bool post,
                               std::initializer_list<std::string_view> extra_400 = {}) {
     if (body || post || extra_400.size() != 0) {
         responses["400"] = body ? b.error({"malformed_json", "validation_failed"})
@@ -410,10 +414,12 @@ inline void add_common_errors(Builder& b, Json& responses, bool body, bool post,
 
 }  // namespace detail::oas
 
-// The OpenAPI 3.1 document of the service, as a value.
-inline Json openapi_value() {
+// The OpenAPI 3.1 document of the service, as a value. (A template only so that it is compiled
+// where it is used; call it as openapi_value().)
+template <class Unused = void>
+Json openapi_value() {
     using namespace detail::oas;
-    Builder b;
+    Builder<> b;
     Json doc = Json::object();
     doc["openapi"] = "3.1.0";
 
@@ -591,7 +597,7 @@ inline Json openapi_value() {
              {"activate", "activateCustomer", "Activate a customer again"}}) {
         Json post = operation(id, "customers", summary);
         post["parameters"] = Json::array({idempotency});
-        post["requestBody"] = Builder::empty_body();
+        post["requestBody"] = Builder<>::empty_body();
         Json& responses = post["responses"];
         responses["200"] = b.success<Customer>("The customer.");
         responses["404"] = b.error({"not_found"});
@@ -615,7 +621,7 @@ inline Json openapi_value() {
             "The secret (whsec_ and the base64 of 32 random bytes) is shown only in this "
             "response. Its id is the secretId of a call request's webhook.";
         post["parameters"] = Json::array({idempotency});
-        post["requestBody"] = Builder::empty_body();
+        post["requestBody"] = Builder<>::empty_body();
         Json& responses = post["responses"];
         responses["201"] = b.success<WebhookSecret>("The secret.");
         add_common_errors(b, responses, true, true);
@@ -712,9 +718,10 @@ inline Json openapi_value() {
 }
 
 // The OpenAPI 3.1 document of the service, as compact JSON. Built once; the same bytes every
-// time.
-inline std::string openapi() {
-    static const std::string document = openapi_value().dump();
+// time. (A template only so that it is compiled where it is used; call it as openapi().)
+template <class Unused = void>
+std::string openapi() {
+    static const std::string document = openapi_value<Unused>().dump();
     return document;
 }
 
