@@ -34,3 +34,4 @@
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
 #include "collectcall/model/envelope.hpp"
+#include "collectcall/model/openapi.hpp"

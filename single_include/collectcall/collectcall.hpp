@@ -3179,4 +3179,1474 @@ inline std::string invalid_fields_message(std::size_t count) {
 
 }  // namespace collectcall
 // ---- end collectcall/model/envelope.hpp ----
+// ---- begin collectcall/model/openapi.hpp ----
+// The published contract of the service: the schema rules of the models that their descriptions
+// alone do not tell (cross-field rules, what a PATCH may clear, bulk limits), and openapi(), the
+// OpenAPI 3.1 document of the whole HTTP API of SPEC.md and API.md as the example server serves
+// it (GET /api/v1/openapi.json, `collectcall-server openapi`).
+//
+// It lives with the models because it is about them: core/schema.hpp knows how to turn any
+// described struct into a schema, this header knows what the service's structs mean. Include it
+// (or collectcall/collectcall.hpp) before asking for json_schema<T>() of a model that has such
+// a rule; without it that call does not compile, rather than publish a schema that misses one.
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+// ---- begin collectcall/core/schema.hpp ----
+// json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
+// same descriptions and value types that read<T> uses.
+//
+// Members: a plain T is required; std::optional<T> and Patch<T> may be absent or null
+// (`"type": [..., "null"]`, or `anyOf` around a `$ref`); NotAllowed must be absent
+// (`{"not": {}}`). Every object has `additionalProperties: false`, as read<T> refuses unknown
+// members. A described struct nested in another becomes a `$defs` entry and a `$ref`.
+//
+// Customisation point, the same for a value type of your own and for a described struct:
+//
+//     void collectcall_schema(collectcall::schema_tag<T>, collectcall::SchemaBuilder& schema);
+//
+// found by ADL (declare it next to T). For a type that is not described it fills an empty
+// schema object (`schema["type"] = "string"; schema["pattern"] = ...`). For a described
+// struct it is called with the object schema already generated and adds what the descriptions
+// cannot tell, e.g. a cross-field rule as `if`/`then`. A described struct that has a cross-field
+// rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
+// add"), so that a rule the schema cannot see never goes unmentioned by accident; the library's
+// models have theirs in collectcall/model/openapi.hpp. The `$defs` name of a described struct
+// is its unqualified name (template arguments joined by '_'); to choose another, declare
+//
+//     std::string collectcall_schema_name(collectcall::schema_tag<T>);
+//
+// The schema knowledge of the library's value types (E164, Zip, Date, ...) lives here, so that
+// the types themselves stay lean.
+
+#include <array>
+#include <charconv>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/members.hpp>
+#include <boost/describe/modifiers.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+
+namespace collectcall {
+
+// A JSON value that keeps the order of object members, for building documents such as schemas.
+// Numbers are kept as their text, so that 9007199254740992 or 0.1 are written as given.
+class Json {
+public:
+    enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
+
+    Json() = default;
+    Json(std::nullptr_t) {}                                                           // NOLINT
+    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}                       // NOLINT
+    Json(const char* text) : kind_(Kind::string), text_(text) {}                      // NOLINT
+    Json(std::string_view text) : kind_(Kind::string), text_(text) {}                 // NOLINT
+    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}           // NOLINT
+    template <class Int>
+        requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
+    Json(Int value) : kind_(Kind::number) {  // NOLINT
+        char digits[24];
+        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+        text_.assign(digits, end);
+    }
+
+    static Json object() { return Json(Kind::object); }
+    static Json array() { return Json(Kind::array); }
+    static Json array(std::initializer_list<Json> items) {
+        Json a(Kind::array);
+        a.values_.assign(items.begin(), items.end());
+        return a;
+    }
+    // A number given by its JSON text. Precondition: is_json_number(text).
+    static Json number(std::string_view text) {
+        Json n(Kind::number);
+        n.text_ = text;
+        return n;
+    }
+    // Any JSON text, written verbatim: examples kept as documents, or (in tests) text that no
+    // value can produce, such as a lone surrogate escape. Precondition for a valid document:
+    // `text` is valid JSON.
+    static Json raw(std::string_view text) {
+        Json r(Kind::raw);
+        r.text_ = text;
+        return r;
+    }
+
+    [[nodiscard]] Kind kind() const noexcept { return kind_; }
+    [[nodiscard]] bool is_null() const noexcept { return kind_ == Kind::null; }
+    [[nodiscard]] bool is_object() const noexcept { return kind_ == Kind::object; }
+    [[nodiscard]] bool is_array() const noexcept { return kind_ == Kind::array; }
+    [[nodiscard]] bool is_string() const noexcept { return kind_ == Kind::string; }
+    // The text of a string, number or raw value.
+    [[nodiscard]] const std::string& text() const noexcept { return text_; }
+    [[nodiscard]] bool boolean() const noexcept { return boolean_; }
+
+    // Object access. operator[] turns a null into an empty object, and appends a member that
+    // is not there yet (as null).
+    Json& operator[](std::string_view key) {
+        if (kind_ == Kind::null) kind_ = Kind::object;
+        if (Json* found = find(key)) return *found;
+        return append(std::string(key), Json());
+    }
+    [[nodiscard]] Json* find(std::string_view key) noexcept {
+        for (std::size_t i = 0; i < keys_.size(); ++i) {
+            if (keys_[i] == key) return &values_[i];
+        }
+        return nullptr;
+    }
+    [[nodiscard]] const Json* find(std::string_view key) const noexcept {
+        return const_cast<Json*>(this)->find(key);
+    }
+    [[nodiscard]] bool contains(std::string_view key) const noexcept { return find(key) != nullptr; }
+    bool erase(std::string_view key) {
+        for (std::size_t i = 0; i < keys_.size(); ++i) {
+            if (keys_[i] == key) {
+                keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
+                values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(i));
+                return true;
+            }
+        }
+        return false;
+    }
+    // Appends a member even when one of the same name exists: a document with a duplicate
+    // member can be built on purpose (tests). Turns a null into an object.
+    Json& append(std::string key, Json value) {
+        if (kind_ == Kind::null) kind_ = Kind::object;
+        keys_.push_back(std::move(key));
+        values_.push_back(std::move(value));
+        return values_.back();
+    }
+    [[nodiscard]] const std::vector<std::string>& keys() const noexcept { return keys_; }
+
+    // Array access, and the member values of an object in order. push_back turns a null into
+    // an array.
+    Json& push_back(Json value) {
+        if (kind_ == Kind::null) kind_ = Kind::array;
+        values_.push_back(std::move(value));
+        return values_.back();
+    }
+    [[nodiscard]] std::vector<Json>& values() noexcept { return values_; }
+    [[nodiscard]] const std::vector<Json>& values() const noexcept { return values_; }
+    [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
+
+    // Compact JSON.
+    void write(Writer& writer) const {
+        switch (kind_) {
+            case Kind::null: writer.null(); return;
+            case Kind::boolean: writer.boolean(boolean_); return;
+            case Kind::number:
+            case Kind::raw: writer.raw(text_); return;
+            case Kind::string: writer.string(text_); return;
+            case Kind::array:
+                writer.raw('[');
+                for (std::size_t i = 0; i < values_.size(); ++i) {
+                    if (i != 0) writer.raw(',');
+                    values_[i].write(writer);
+                }
+                writer.raw(']');
+                return;
+            case Kind::object:
+                writer.raw('{');
+                for (std::size_t i = 0; i < values_.size(); ++i) {
+                    if (i != 0) writer.raw(',');
+                    writer.string(keys_[i]);
+                    writer.raw(':');
+                    values_[i].write(writer);
+                }
+                writer.raw('}');
+                return;
+        }
+    }
+    [[nodiscard]] std::string dump() const {
+        std::string out;
+        Writer writer(out);
+        write(writer);
+        return out;
+    }
+
+    friend void collectcall_write(Writer& writer, const Json& value) { value.write(writer); }
+    friend bool operator==(const Json& a, const Json& b) {
+        return a.kind_ == b.kind_ && a.boolean_ == b.boolean_ && a.text_ == b.text_ &&
+               a.keys_ == b.keys_ && a.values_ == b.values_;
+    }
+
+private:
+    explicit Json(Kind kind) : kind_(kind) {}
+
+    Kind kind_ = Kind::null;
+    bool boolean_ = false;
+    std::string text_;
+    std::vector<std::string> keys_;  // object member names, parallel to values_
+    std::vector<Json> values_;       // object member values, or array items
+};
+
+// Selects the schema of T in collectcall_schema overloads.
+template <class T>
+struct schema_tag {
+    using type = T;
+};
+
+namespace detail {
+
+// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
+template <class T>
+std::string_view qualified_type_name() {
+#if defined(__clang__) || defined(__GNUC__)
+    std::string_view f = __PRETTY_FUNCTION__;  // "... [with T = NAME; ...]" or "... [T = NAME]"
+    const std::size_t start = f.find("T = ") + 4;
+    std::size_t end = f.find(';', start);
+    if (end == std::string_view::npos) end = f.rfind(']');
+    return f.substr(start, end - start);
+#elif defined(_MSC_VER)
+    std::string_view f = __FUNCSIG__;  // "... qualified_type_name<struct NAME>(void)"
+    std::size_t start = f.find("qualified_type_name<") + 20;
+    for (std::string_view prefix : {"struct ", "class "}) {
+        if (f.substr(start, prefix.size()) == prefix) start += prefix.size();
+    }
+    return f.substr(start, f.rfind(">(") - start);
+#else
+    return "Object";
+#endif
+}
+
+// "ns::Envelope<ns::Customer>" -> "Envelope_Customer"; a null_t argument (ErrorEnvelope<>) is
+// left out. The result is safe in a URI fragment.
+inline std::string schema_name_from(std::string_view qualified) {
+    std::string name;
+    std::string word;
+    auto flush = [&] {
+        if (word != "null_t" && !word.empty()) {
+            if (!name.empty()) name += '_';
+            name += word;
+        }
+        word.clear();
+    };
+    for (std::size_t i = 0; i < qualified.size(); ++i) {
+        const char c = qualified[i];
+        if (c == ':') {
+            word.clear();  // drop the namespace or enclosing class qualifier
+        } else if (is_alnum(c) || c == '_') {
+            word += c;
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return name.empty() ? std::string("Object") : name;
+}
+
+template <class T>
+struct is_vector_s : std::false_type {};
+template <class T, class A>
+struct is_vector_s<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+struct is_validated : std::false_type {};
+template <class T>
+struct is_validated<Validated<T>> : std::true_type {};
+
+// One address per type, without RTTI.
+template <class T>
+inline constexpr char type_key = 0;
+
+}  // namespace detail
+
+// A described struct with a rule that its member types do not show.
+template <class T>
+concept HasCrossFieldCheck = requires(const T& value, const MemberStates& members, Reader& reader) {
+    collectcall_check(value, members, reader);
+};
+
+template <class T>
+inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
+    return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
+}(described_members<T>{});
+
+// Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
+// document's components/schemas) of the described structs it refers to.
+class SchemaBuilder {
+public:
+    // `definitions_prefix` is what a $ref puts before a definition's name.
+    explicit SchemaBuilder(std::string definitions_prefix = "#/$defs/")
+        : prefix_(std::move(definitions_prefix)) {}
+
+    // The schema being built by a collectcall_schema overload.
+    [[nodiscard]] Json& schema() noexcept { return *current_; }
+    Json& operator[](std::string_view keyword) { return (*current_)[keyword]; }
+
+    // The schema of T to use inside another one: a {"$ref"} for a described struct (its
+    // definition is added once), the schema itself for anything else.
+    template <class T>
+    Json schema_of();
+
+    // The schema of T itself, a described struct written out rather than referred to (the root
+    // of a document).
+    template <class T>
+    Json inline_schema_of();
+
+    // The name under which T is defined, adding its definition if needed. T is described.
+    template <class T>
+    std::string define();
+
+    // The $ref of a definition name.
+    [[nodiscard]] std::string ref(std::string_view name) const { return prefix_ + std::string(name); }
+
+    // The definitions collected so far, in the order they were first needed.
+    [[nodiscard]] const Json& definitions() const noexcept { return definitions_; }
+
+    // `schema`, or null.
+    static Json nullable(Json schema);
+    // Undoes nullable(): `schema` without null.
+    static Json non_nullable(Json schema);
+
+    // For a struct used as a merge patch of Target (each member a Patch<V> named like a member of
+    // Target): a member that Target requires cannot be cleared, so null is taken out of its
+    // schema (merge_patch reports `not_allowed` for it). Call from the patch struct's
+    // collectcall_schema overload.
+    template <class Target>
+    void patch_of();
+
+private:
+    template <class T>
+    Json build_object();
+    template <class T>
+    Json build_other();
+
+    struct Scope {
+        SchemaBuilder& builder;
+        Json* saved;
+        Scope(SchemaBuilder& b, Json& node) : builder(b), saved(b.current_) { b.current_ = &node; }
+        ~Scope() { builder.current_ = saved; }
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+    };
+
+    std::string prefix_;
+    Json definitions_ = Json::object();
+    std::vector<std::pair<const void*, std::string>> named_;  // type -> definition name
+    Json scratch_;
+    Json* current_ = &scratch_;
+};
+
+// ---- The library's value types ----------------------------------------------------------------
+
+namespace schema_patterns {
+
+// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
+// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
+// the string; Python's re, Java and .NET also let it match before a final newline, so the types
+// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
+// for them in every engine.
+inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
+inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
+// Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
+// 1900-02-29 and 2100-02-29 no).
+inline constexpr std::string_view date =
+    "^(?:(?:19[0-9]{2}|20[0-9]{2}|2100)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    "|(?:19|20)(?:0[48]|[2468][048]|[13579][26])-02-29|2000-02-29)$";
+inline constexpr std::string_view timestamp =
+    "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:"
+    "[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$";
+inline constexpr std::string_view uuid =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+// The WHATWG HTML "valid e-mail address" (the pattern its specification gives).
+inline constexpr std::string_view email =
+    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
+// Text: a character that is neither white space (Unicode White_Space) nor a control character
+// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
+// is anchored, so they mean the same in every regex engine, including those where `$` also
+// matches before a final newline.
+inline constexpr std::string_view text_visible =
+    "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
+    "\\u3000]";
+inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
+
+// Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
+// address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
+inline std::string url() {
+    const std::string h = "[0-9A-Fa-f]{1,4}";
+    const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+    const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
+    auto repeat = [](const std::string& what, int lo, int hi) {
+        return "(?:" + what + "){" + std::to_string(lo) + (lo == hi ? "" : "," + std::to_string(hi)) + "}";
+    };
+    // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
+    // ending in a dotted quad (two groups).
+    std::string ipv6 = "(?:" + repeat(h + ":", 7, 7) + h + "|" + repeat(h + ":", 6, 6) + ipv4;
+    for (int left = 0; left <= 7; ++left) {
+        const int right = 7 - left;
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::";
+        if (right > 0) {
+            ipv6 += "(?:" + h + (right > 1 ? repeat(":" + h, 0, right - 1) : "") + ")?";
+        }
+    }
+    for (int left = 0; left <= 5; ++left) {
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::" + repeat(h + ":", 0, 5 - left) + ipv4;
+    }
+    ipv6 += ')';
+    const std::string end = "(?:[:/?#]|$)";
+    const std::string label = "[A-Za-z0-9_-]{1,63}";
+    // At most 253 characters before an optional final dot; a last label that is all digits or
+    // starts with 0x is allowed only in a dotted quad.
+    const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
+                                  "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
+    const std::string port =
+        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+    const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
+    return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
+           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char +
+           "*)?$";
+}
+
+}  // namespace schema_patterns
+
+inline void collectcall_schema(schema_tag<E164>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "E.164 phone number: + then 2 to 15 digits, the first 1-9";
+    s["minLength"] = 3;
+    s["maxLength"] = 16;
+    s["pattern"] = schema_patterns::e164;
+    s["examples"] = Json::array({"+12025550123"});
+}
+
+inline void collectcall_schema(schema_tag<Zip>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "US ZIP Code: 12345 or 12345-1234";
+    s["pattern"] = schema_patterns::zip;
+    s["examples"] = Json::array({"78701", "78701-1234"});
+}
+
+inline void collectcall_schema(schema_tag<Date>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["format"] = "date";
+    s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
+    s["minLength"] = 10;
+    s["maxLength"] = 10;
+    s["pattern"] = schema_patterns::date;
+    s["examples"] = Json::array({"1985-04-12"});
+}
+
+inline void collectcall_schema(schema_tag<PastDate>, SchemaBuilder& s) {
+    collectcall_schema(schema_tag<Date>{}, s);
+    s["description"] =
+        "A real calendar date YYYY-MM-DD in the years 1900-2100, not after today (UTC)";
+}
+
+inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["format"] = "date-time";
+    s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
+    s["pattern"] = schema_patterns::timestamp;
+    s["examples"] = Json::array({"2026-11-20T15:00:00.000Z"});
+}
+
+inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["format"] = "uuid";
+    s["minLength"] = 36;
+    s["maxLength"] = 36;
+    s["pattern"] = schema_patterns::uuid;
+    s["examples"] = Json::array({"3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11"});
+}
+
+inline void collectcall_schema(schema_tag<Email>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["format"] = "email";
+    s["description"] = "E-mail address per the WHATWG HTML grammar, at most 254 characters";
+    s["maxLength"] = static_cast<std::int64_t>(Email::max_size);
+    s["pattern"] = schema_patterns::email;
+    s["examples"] = Json::array({"ann.lee@example.com"});
+}
+
+inline void collectcall_schema(schema_tag<Money>, SchemaBuilder& s) {
+    s["type"] = "number";
+    s["description"] =
+        "Exact decimal amount >= 0, at most 2^53, at most 19 significant digits and 19 decimal "
+        "places; echoed in plain notation without trailing zeros";
+    s["minimum"] = 0;
+    s["maximum"] = static_cast<std::int64_t>(Money::max_value);
+    s["examples"] = Json::array({Json::number("1234.56")});
+}
+
+inline void collectcall_schema(schema_tag<Text>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 200 characters after trimming white space (stored as sent), no control characters";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
+    s["pattern"] = schema_patterns::text_visible;
+    // "type" inside, so that the `not` does not refuse null where the member is nullable.
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::control;
+}
+
+template <std::size_t N>
+void collectcall_schema(schema_tag<Digits<N>>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "Exactly " + std::to_string(N) + " ASCII digits";
+    s["minLength"] = N;
+    s["maxLength"] = N;
+    s["pattern"] = "^[0-9]{" + std::to_string(N) + "}$";
+}
+
+inline void collectcall_schema(schema_tag<UsState>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "USPS two-letter code: a state, DC, a territory or a military state";
+    Json codes = Json::array();
+    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
+        codes.push_back(UsState::all_codes.substr(i, 2));
+    }
+    s["enum"] = std::move(codes);
+}
+
+inline void collectcall_schema(schema_tag<Url>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["format"] = "uri";
+    s["description"] =
+        "Absolute http:// or https:// URL without user information; other characters "
+        "percent-encoded";
+    s["maxLength"] = static_cast<std::int64_t>(Url::max_size);
+    s["pattern"] = schema_patterns::url();
+    s["examples"] = Json::array({"https://hooks.example.com/calls"});
+}
+
+// An item read on its own has the schema of the item: a client sends only valid items.
+template <class T>
+void collectcall_schema(schema_tag<Validated<T>>, SchemaBuilder& s) {
+    s.schema() = s.schema_of<T>();
+}
+
+// ---- SchemaBuilder ----------------------------------------------------------------------------
+
+template <class T>
+concept HasSchemaHook = requires(SchemaBuilder& builder) {
+    collectcall_schema(schema_tag<T>{}, builder);
+};
+
+template <class T>
+std::string schema_name() {
+    if constexpr (requires { collectcall_schema_name(schema_tag<T>{}); }) {
+        return std::string(collectcall_schema_name(schema_tag<T>{}));
+    } else {
+        return detail::schema_name_from(detail::qualified_type_name<T>());
+    }
+}
+
+inline Json SchemaBuilder::nullable(Json schema) {
+    Json* type = schema.find("type");
+    const bool only_ref = schema.contains("$ref") && schema.keys().size() == 1;
+    if (type != nullptr && type->is_string() && !schema.contains("const") && !only_ref) {
+        if (type->text() == "null") return schema;
+        *type = Json::array({type->text(), "null"});
+        if (Json* values = schema.find("enum")) values->push_back(nullptr);
+        return schema;
+    }
+    if (type != nullptr && type->is_array()) {
+        for (const Json& t : type->values()) {
+            if (t.is_string() && t.text() == "null") return schema;
+        }
+    }
+    Json null_schema = Json::object();
+    null_schema["type"] = "null";
+    Json wrapper = Json::object();
+    wrapper["anyOf"] = Json::array({std::move(schema), std::move(null_schema)});
+    return wrapper;
+}
+
+inline Json SchemaBuilder::non_nullable(Json schema) {
+    if (Json* type = schema.find("type"); type != nullptr && type->is_array()) {
+        Json kept = Json::array();
+        for (Json& t : type->values()) {
+            if (!(t.is_string() && t.text() == "null")) kept.push_back(std::move(t));
+        }
+        *type = kept.size() == 1 ? std::move(kept.values().front()) : std::move(kept);
+        if (Json* values = schema.find("enum")) {
+            Json non_null = Json::array();
+            for (Json& v : values->values()) {
+                if (!v.is_null()) non_null.push_back(std::move(v));
+            }
+            *values = std::move(non_null);
+        }
+        return schema;
+    }
+    if (Json* any = schema.find("anyOf"); any != nullptr && schema.keys().size() == 1 &&
+                                          any->size() == 2) {
+        const Json* second = any->values()[1].find("type");
+        if (second != nullptr && second->is_string() && second->text() == "null") {
+            return std::move(any->values()[0]);
+        }
+    }
+    return schema;
+}
+
+template <class Target>
+void SchemaBuilder::patch_of() {
+    Json* properties = schema().find("properties");
+    if (properties == nullptr) return;
+    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
+        using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
+        if constexpr (is_required_member_v<M>) {
+            if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
+        }
+    });
+}
+
+template <class T>
+std::string SchemaBuilder::define() {
+    const void* key = &detail::type_key<T>;
+    for (const auto& [type, name] : named_) {
+        if (type == key) return name;
+    }
+    // A name already taken by another type gets a number.
+    const std::string base = schema_name<T>();
+    std::string name = base;
+    for (int n = 2; definitions_.contains(name); ++n) name = base + std::to_string(n);
+    named_.emplace_back(key, name);
+    // Reserved first, so that a struct that refers to itself finds its name.
+    definitions_[name] = Json::object();
+    Json built = build_object<T>();
+    *definitions_.find(name) = std::move(built);
+    return name;
+}
+
+template <class T>
+Json SchemaBuilder::schema_of() {
+    if constexpr (Described<T>) {
+        Json ref = Json::object();
+        ref["$ref"] = this->ref(define<T>());
+        return ref;
+    } else {
+        return build_other<T>();
+    }
+}
+
+template <class T>
+Json SchemaBuilder::inline_schema_of() {
+    if constexpr (Described<T>) {
+        return build_object<T>();
+    } else {
+        return build_other<T>();
+    }
+}
+
+template <class T>
+Json SchemaBuilder::build_object() {
+    Json object = Json::object();
+    object["type"] = "object";
+    Json properties = Json::object();
+    Json required = Json::array();
+    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
+        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D.pointer)>;
+        if constexpr (std::is_same_v<M, NotAllowed>) {
+            Json never = Json::object();
+            never["not"] = Json::object();
+            never["description"] = "cannot be set";
+            properties[D.name] = std::move(never);
+        } else if constexpr (is_optional_v<M> || is_patch_v<M>) {
+            properties[D.name] = nullable(schema_of<typename M::value_type>());
+        } else {
+            properties[D.name] = schema_of<M>();
+            required.push_back(D.name);
+        }
+    });
+    object["properties"] = std::move(properties);
+    if (required.size() != 0) object["required"] = std::move(required);
+    object["additionalProperties"] = false;
+
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, object);
+        collectcall_schema(schema_tag<T>{}, *this);
+    } else {
+        static_assert(!HasCrossFieldCheck<T> && !has_patch_members_v<T>,
+                      "this struct has a cross-field rule (collectcall_check) or Patch members, "
+                      "which its descriptions alone do not tell the schema: declare "
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it (for the "
+                      "library's models, include collectcall/model/openapi.hpp)");
+    }
+    return object;
+}
+
+template <class T>
+Json SchemaBuilder::build_other() {
+    Json out = Json::object();
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, out);
+        collectcall_schema(schema_tag<T>{}, *this);
+    } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
+        out = nullable(schema_of<typename T::value_type>());
+    } else if constexpr (std::is_same_v<T, NotAllowed>) {
+        out["not"] = Json::object();
+    } else if constexpr (std::is_same_v<T, null_t>) {
+        out["type"] = "null";
+    } else if constexpr (std::is_same_v<T, bool>) {
+        out["type"] = "boolean";
+    } else if constexpr (std::is_integral_v<T>) {
+        out["type"] = "integer";
+        out["minimum"] = std::numeric_limits<T>::min();
+        out["maximum"] = std::numeric_limits<T>::max();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        out["type"] = "string";
+    } else if constexpr (detail::is_vector_s<T>::value) {
+        out["type"] = "array";
+        out["items"] = schema_of<typename T::value_type>();
+    } else {
+        static_assert(sizeof(T) == 0,
+                      "collectcall has no schema for this type: declare "
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
+    }
+    return out;
+}
+
+// ---- Documents --------------------------------------------------------------------------------
+
+inline constexpr std::string_view json_schema_dialect = "https://json-schema.org/draft/2020-12/schema";
+
+// The schema of T as a value: for a described struct the object schema itself, with the
+// structs it refers to under $defs.
+template <class T>
+Json json_schema_value() {
+    SchemaBuilder builder("#/$defs/");
+    Json body = builder.inline_schema_of<T>();
+    Json document = Json::object();
+    document["$schema"] = json_schema_dialect;
+    if constexpr (Described<T>) document["title"] = schema_name<T>();
+    if (body.is_object()) {
+        for (std::size_t i = 0; i < body.keys().size(); ++i) {
+            document[body.keys()[i]] = std::move(body.values()[i]);
+        }
+    }
+    if (builder.definitions().size() != 0) document["$defs"] = builder.definitions();
+    return document;
+}
+
+// The JSON Schema (draft 2020-12) of what read<T> accepts, as compact JSON. Deterministic: the
+// same T gives the same bytes.
+template <class T>
+std::string json_schema() {
+    return json_schema_value<T>().dump();
+}
+
+}  // namespace collectcall
+// ---- end collectcall/core/schema.hpp ----
+
+namespace collectcall {
+
+// ---- Schema rules of the models ---------------------------------------------------------------
+
+namespace detail {
+
+inline Json not_null() {
+    Json schema = Json::object();
+    schema["not"] = Json::object();
+    schema["not"]["type"] = "null";
+    return schema;
+}
+
+// API.md section 4: a customer with collections must have ssnLastFour and dateOfBirth.
+inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+    Json condition = Json::object();
+    condition["properties"]["collections"]["type"] = "object";
+    condition["required"] = Json::array({"collections"});
+    Json consequence = Json::object();
+    consequence["properties"]["ssnLastFour"] = not_null();
+    consequence["properties"]["dateOfBirth"] = not_null();
+    if (require_members) consequence["required"] = Json::array({"ssnLastFour", "dateOfBirth"});
+    s["if"] = std::move(condition);
+    s["then"] = std::move(consequence);
+}
+
+}  // namespace detail
+
+inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
+    s["description"] =
+        "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
+        "are required too (a `conflict` error at /collections otherwise).";
+    detail::collections_requires_identity(s, true);
+}
+
+inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
+    s["description"] = "A stored customer as the API returns it.";
+    detail::collections_requires_identity(s, true);
+}
+
+// What a merge patch may clear depends on the stored customer only through the collections rule:
+// members the customer requires can never be null, and a patch that sets collections cannot
+// also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
+// its collections, collections without totalBalance for a customer that has none) needs the
+// stored customer, and is checked by the server after merging.
+inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
+        "optional member, address and collections merge member by member. The merged customer "
+        "is validated as a whole.";
+    s.patch_of<CustomerCreate>();
+    detail::collections_requires_identity(s, false);
+}
+
+inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
+    s["description"] = "Members of the address to change; line1, city, state and zip cannot be "
+                       "cleared.";
+    s.patch_of<Address>();
+}
+
+inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "Members of the collections block to change. For a customer without collections this "
+        "is the whole new block, and then totalBalance is required.";
+    s.patch_of<Collections>();
+}
+
+inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
+    Json& customers = s["properties"]["customers"];
+    customers["minItems"] = 1;
+    customers["maxItems"] = static_cast<std::int64_t>(ReadOptions{}.max_bulk_items);
+    s["description"] =
+        "Each item is validated and created on its own: the response reports every item, and "
+        "an invalid item does not fail the others.";
+}
+
+inline void collectcall_schema(schema_tag<BulkItemResult>, SchemaBuilder& s) {
+    Json created = Json::object();
+    created["properties"]["success"]["const"] = true;
+    created["required"] = Json::array({"success", "customer"});
+    Json failed = Json::object();
+    failed["properties"]["success"]["const"] = false;
+    failed["required"] = Json::array({"success", "error"});
+    s["oneOf"] = Json::array({std::move(created), std::move(failed)});
+}
+
+inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
+    s["description"] = "callEnded is present on call-ended events only.";
+}
+
+// Shapes that exist only on the wire of the example server.
+namespace wire {
+
+struct CustomerList {
+    std::vector<Customer> customers;
+};
+BOOST_DESCRIBE_STRUCT(CustomerList, (), (customers))
+
+struct HealthStatus {
+    std::string status;
+};
+BOOST_DESCRIBE_STRUCT(HealthStatus, (), (status))
+
+}  // namespace wire
+
+// ---- Examples ---------------------------------------------------------------------------------
+
+// Documents shown in the OpenAPI document, each valid for its model (tests read them back).
+namespace openapi_examples {
+
+inline constexpr std::string_view customer_create_minimal =
+    R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee","email":"ann.lee@example.com",)"
+    R"("primaryPhone":"+15125550100","address":{"line1":"1 Congress Ave","city":"Austin",)"
+    R"("state":"TX","zip":"78701"}})";
+
+inline constexpr std::string_view customer_create_collections =
+    R"({"externalId":"crm-10002","firstName":"Bob","middleName":"J","lastName":"Diaz",)"
+    R"("email":"bob.diaz@example.com","primaryPhone":"+13055550142","secondaryPhone":null,)"
+    R"("address":{"line1":"200 Biscayne Blvd","line2":"Apt 4","city":"Miami","state":"FL",)"
+    R"("zip":"33131-2200"},"ssnLastFour":"1234","dateOfBirth":"1980-06-15",)"
+    R"("collections":{"totalBalance":1234.56,"principalBalance":1000,)"
+    R"("originalCreditor":"Example Bank","chargeOffDate":"2024-03-31",)"
+    R"("firstDelinquencyDate":"2023-11-02","postItemizationInterest":34.56}})";
+
+inline constexpr std::string_view customer =
+    R"({"externalId":"crm-10001","firstName":"Ann","middleName":null,"lastName":"Lee",)"
+    R"("email":"ann.lee@example.com","primaryPhone":"+15125550100","secondaryPhone":null,)"
+    R"("address":{"line1":"1 Congress Ave","line2":null,"city":"Austin","state":"TX",)"
+    R"("zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,"collections":null,)"
+    R"("id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a","createdAt":"2026-11-20T15:00:00.000Z",)"
+    R"("updatedAt":"2026-11-20T15:00:00.000Z"})";
+
+inline constexpr std::string_view customer_patch =
+    R"({"email":"ann@example.org","secondaryPhone":null,"address":{"line2":"Suite 300"}})";
+
+inline constexpr std::string_view bulk_request =
+    R"({"customers":[)" R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
+    R"("email":"ann.lee@example.com","primaryPhone":"+15125550100","address":{"line1":)"
+    R"("1 Congress Ave","city":"Austin","state":"TX","zip":"78701"}},)"
+    R"({"externalId":"crm-10001","firstName":"Cy","lastName":"Moe","email":"cy@example.com",)"
+    R"("primaryPhone":"+15125550199","address":{"line1":"9 Elm St","city":"Austin","state":"TX",)"
+    R"("zip":"78702"}}]})";
+
+inline constexpr std::string_view bulk_result =
+    R"({"summary":{"total":2,"succeeded":1,"failed":1},"results":[{"success":true,)"
+    R"("customer":{"externalId":"crm-10001","firstName":"Ann","middleName":null,)"
+    R"("lastName":"Lee","email":"ann.lee@example.com","primaryPhone":"+15125550100",)"
+    R"("secondaryPhone":null,"address":{"line1":"1 Congress Ave","line2":null,)"
+    R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
+    R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
+    R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
+    R"({"externalId":"crm-10001","success":false,"error":"duplicate externalId: crm-10001"}]})";
+
+inline constexpr std::string_view call_request =
+    R"({"agentId":"agent-7","webhook":{"url":"https://hooks.example.com/calls",)"
+    R"("secretId":"0b9e8c1a-52a7-4d7e-8f3c-6a1d2e3f4b5c"}})";
+
+inline constexpr std::string_view call =
+    R"({"id":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",)"
+    R"("toPhoneNumber":"+15125550100","fromPhoneNumber":"+15125550111","compliance":{)"
+    R"("passed":true,"checksPassed":[{"id":"is-active","name":"Is active",)"
+    R"("description":"Customer is active","reason":"Customer is active"},)"
+    R"({"id":"cease-and-desist-exclusion","name":"Cease and desist exclusion",)"
+    R"("description":"Customer has not requested cease and desist",)"
+    R"("reason":"Customer has not requested cease and desist"},)"
+    R"({"id":"four-voice-call-per-day","name":"Four voice calls per day",)"
+    R"("description":"At most 4 voice calls per day within the respectful-hours window",)"
+    R"("reason":"Customer has had 0 voice calls today within respectful hours window (America/Chicago), within the limit of 4"},)"
+    R"({"id":"respectful-hours","name":"Respectful hours",)"
+    R"("description":"Customer local time is within respectful hours",)"
+    R"x("reason":"Customer local time is 09:00 (within respectful hours 08:00-21:00)"}],)x"
+    R"("checksFailed":[]},"createdAt":"2026-11-20T15:00:00.000Z"})";
+
+inline constexpr std::string_view validation_failed =
+    R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":false,"data":null,)"
+    R"("error":{"code":"validation_failed","message":"2 fields are invalid","details":[)"
+    R"({"path":"/address/zip","code":"format","message":"must be 12345 or 12345-1234"},)"
+    R"({"path":"/primaryPhone","code":"required","message":"is required"}]},)"
+    R"("publicFacingMessage":"2 fields are invalid"})";
+
+}  // namespace openapi_examples
+
+// ---- The OpenAPI document ---------------------------------------------------------------------
+
+namespace detail::oas {
+
+inline Json ref_to(std::string_view pointer) {
+    Json r = Json::object();
+    r["$ref"] = pointer;
+    return r;
+}
+
+struct ErrorCase {
+    std::string_view code;
+    std::string_view when;
+    std::string_view message;  // an example error.message
+};
+
+// API.md section 2.
+inline constexpr ErrorCase error_cases[] = {
+    {"malformed_json", "the body is not JSON, or is malformed JSON",
+     "malformed JSON at byte 12: TAPE_ERROR"},
+    {"validation_failed", "a field is invalid (all such errors are listed in error.details)",
+     "2 fields are invalid"},
+    {"unauthorized", "the bearer key is missing, malformed or unknown", "the API key is not valid"},
+    {"agent_not_assigned", "agentId is not an agent of the caller's account",
+     "agentId is not assigned to this account"},
+    {"not_found", "the id is unknown, not a UUID, or another account's", "customer not found"},
+    {"duplicate_external_id", "a customer with this externalId exists",
+     "duplicate externalId: crm-10001"},
+    {"idempotency_key_in_flight", "a request with this Idempotency-Key is still being processed",
+     "a request with this Idempotency-Key is still being processed"},
+    {"idempotency_key_reused", "the Idempotency-Key was used with a different request",
+     "Idempotency-Key was already used with a different request"},
+    {"payload_too_large", "the body is over the size limit (1 MiB; bulk 16 MiB)",
+     "request body is larger than 1048576 bytes"},
+    {"unsupported_media_type", "the Content-Type is not application/json",
+     "Content-Type must be application/json"},
+    {"compliance_failed", "a compliance check failed; data is the call that was not placed",
+     "Customer not eligible for call. Failed rules: Respectful hours (Customer local time is "
+     "07:00 (outside respectful hours 08:00-21:00))"},
+    {"headers_too_large", "the request headers are too large", "request headers are too large"},
+    {"rate_limited", "too many requests for this API key", "too many requests; retry after 1 s"},
+    {"internal", "an unexpected server fault", "internal server error"},
+    {"unavailable", "storage is unavailable", "the service is temporarily unavailable"},
+};
+
+inline const ErrorCase& error_case(std::string_view code) {
+    for (const ErrorCase& c : error_cases) {
+        if (c.code == code) return c;
+    }
+    return error_cases[0];
+}
+
+inline Json error_example(const ErrorCase& c, Json data = nullptr) {
+    Json example = Json::object();
+    example["requestId"] = "9f1e2d3c-4b5a-4697-8877-665544332211";
+    example["success"] = false;
+    example["data"] = std::move(data);
+    example["error"]["code"] = c.code;
+    example["error"]["message"] = c.message;
+    example["error"]["details"] = Json::array();
+    example["publicFacingMessage"] = c.message;
+    return example;
+}
+
+// A template only so that nothing of it is compiled in a translation unit that never asks for the
+// document (this header is part of the umbrella header).
+template <class Schemas = SchemaBuilder>
+class Builder {
+public:
+    Builder() : schemas_("#/components/schemas/") {}
+
+    template <class T>
+    Json schema() {
+        return schemas_.template schema_of<T>();
+    }
+
+    static Json request_id_header() { return ref_to("#/components/headers/X-Request-Id"); }
+
+    // A success response: the envelope of T.
+    template <class T>
+    Json success(std::string_view description, std::initializer_list<std::pair<std::string_view, Json>> examples = {}) {
+        Json response = Json::object();
+        response["description"] = description;
+        response["headers"]["X-Request-Id"] = request_id_header();
+        Json& media = response["content"]["application/json"];
+        media["schema"] = schema<Envelope<T>>();
+        add_examples(media, examples);
+        return response;
+    }
+
+    // An error response of one status, for the codes that can produce it.
+    Json error(std::initializer_list<std::string_view> codes, bool call_data = false) {
+        Json response = Json::object();
+        std::string description;
+        for (std::string_view code : codes) {
+            const ErrorCase& c = error_case(code);
+            if (!description.empty()) description += "; ";
+            description += "`";
+            description += c.code;
+            description += "`: ";
+            description += c.when;
+        }
+        response["description"] = description;
+        response["headers"]["X-Request-Id"] = request_id_header();
+        for (std::string_view code : codes) {
+            if (code == "unauthorized") {
+                response["headers"]["WWW-Authenticate"] = ref_to("#/components/headers/WWW-Authenticate");
+            } else if (code == "rate_limited") {
+                response["headers"]["Retry-After"] = ref_to("#/components/headers/Retry-After");
+            }
+        }
+        Json& media = response["content"]["application/json"];
+        if (call_data) {
+            media["schema"]["oneOf"] =
+                Json::array({schema<ErrorEnvelope<Call>>(), schema<ErrorEnvelope<>>()});
+        } else {
+            media["schema"] = schema<ErrorEnvelope<>>();
+        }
+        Json& examples = media["examples"];
+        for (std::string_view code : codes) {
+            const ErrorCase& c = error_case(code);
+            Json data = nullptr;
+            if (code == "compliance_failed") data = Json::raw(openapi_examples::call);
+            Json value = code == "validation_failed"
+                             ? Json::raw(openapi_examples::validation_failed)
+                             : error_example(c, std::move(data));
+            Json& example = examples[c.code];
+            example["summary"] = c.when;
+            example["value"] = std::move(value);
+        }
+        return response;
+    }
+
+    static void add_examples(Json& media,
+                             std::initializer_list<std::pair<std::string_view, Json>> examples) {
+        if (examples.size() == 0) return;
+        Json& out = media["examples"];
+        for (const auto& [name, value] : examples) {
+            out[name]["value"] = value;
+        }
+    }
+
+    template <class T>
+    Json body(bool required, bool merge_patch,
+              std::initializer_list<std::pair<std::string_view, Json>> examples) {
+        Json request = Json::object();
+        request["required"] = required;
+        Json media = Json::object();
+        media["schema"] = schema<T>();
+        add_examples(media, examples);
+        if (merge_patch) request["content"]["application/merge-patch+json"] = media;
+        request["content"]["application/json"] = std::move(media);
+        return request;
+    }
+
+    // The body of the POSTs that take none: empty, or {}.
+    static Json empty_body() {
+        Json request = Json::object();
+        request["required"] = false;
+        request["description"] = "No body, or an empty JSON object.";
+        Json& schema = request["content"]["application/json"]["schema"];
+        schema["type"] = "object";
+        schema["maxProperties"] = 0;
+        return request;
+    }
+
+    [[nodiscard]] const Json& definitions() const { return schemas_.definitions(); }
+
+private:
+    Schemas schemas_;
+};
+
+inline Json example_value(std::string_view text) { return Json::raw(text); }
+
+inline Json parameter_ref(std::string_view name) { return ref_to("#/components/parameters/" + std::string(name)); }
+
+// The errors every authenticated operation can give, and those of a body.
+template <class B>
+void add_common_errors(B& b, Json& responses, bool body, bool post,
+                              std::initializer_list<std::string_view> extra_400 = {}) {
+    if (body || post || extra_400.size() != 0) {
+        responses["400"] = body ? b.error({"malformed_json", "validation_failed"})
+                                : b.error({"validation_failed"});
+    }
+    responses["401"] = b.error({"unauthorized"});
+    if (post) {
+        responses["409"] = b.error({"idempotency_key_in_flight"});
+        responses["422"] = b.error({"idempotency_key_reused"});
+    }
+    if (body) {
+        responses["413"] = b.error({"payload_too_large"});
+        responses["415"] = b.error({"unsupported_media_type"});
+    }
+    responses["429"] = b.error({"rate_limited"});
+    responses["431"] = b.error({"headers_too_large"});
+    responses["500"] = b.error({"internal"});
+    responses["503"] = b.error({"unavailable"});
+}
+
+}  // namespace detail::oas
+
+// The OpenAPI 3.1 document of the service, as a value. (A template only so that it is compiled
+// where it is used; call it as openapi_value().)
+template <class Unused = void>
+Json openapi_value() {
+    using namespace detail::oas;
+    Builder<> b;
+    Json doc = Json::object();
+    doc["openapi"] = "3.1.0";
+
+    Json& info = doc["info"];
+    info["title"] = "collectcall customer and agent-call API";
+    info["version"] = COLLECTCALL_VERSION_STRING;
+    info["summary"] = "Customers of a debt-collections workflow and compliant agent calls to them.";
+    info["description"] =
+        "Every API response, success or failure, has the envelope {requestId, success, data}; "
+        "failures add error {code, message, details[]} and publicFacingMessage. requestId is "
+        "also sent as the X-Request-Id header. error.details[].path is a JSON Pointer into the "
+        "request body, and every error of a body is reported at once.\n\n"
+        "Input is strict: an unknown or duplicate member anywhere in a body is an error. "
+        "Optional members without a value are returned as null.\n\n"
+        "Every route answers 404 `not_found` for an unknown path and 405 `method_not_allowed` "
+        "(with Allow) for a method it does not have. POST requests may carry an Idempotency-Key: "
+        "the same key with the same body within 24 hours replays the first response.";
+
+    Json server = Json::object();
+    server["url"] = "http://127.0.0.1:8080";
+    server["description"] = "The example server (collectcall-server serve, default --listen)";
+    doc["servers"] = Json::array({std::move(server)});
+    Json bearer = Json::object();
+    bearer["bearerAuth"] = Json::array();
+    doc["security"] = Json::array({std::move(bearer)});
+
+    Json tags = Json::array();
+    for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+             {"customers", "Customer records: create one or many, read, update"},
+             {"calls", "Agent calls and their compliance checks"},
+             {"webhooks", "Secrets that sign call-event deliveries"},
+             {"service", "Documents that are not API calls (no envelope, no key)"}}) {
+        Json tag = Json::object();
+        tag["name"] = name;
+        tag["description"] = description;
+        tags.push_back(std::move(tag));
+    }
+    doc["tags"] = std::move(tags);
+
+    Json paths = Json::object();
+    const Json no_security = Json::array();
+    auto operation = [](std::string_view id, std::string_view tag, std::string_view summary) {
+        Json op = Json::object();
+        op["operationId"] = id;
+        op["tags"] = Json::array({tag});
+        op["summary"] = summary;
+        return op;
+    };
+    const Json customer_id = parameter_ref("customerId");
+    const Json idempotency = parameter_ref("Idempotency-Key");
+
+    {  // GET /healthz
+        Json op = operation("getHealth", "service", "Liveness of the server");
+        op["description"] = "Not an API call: no key, no envelope.";
+        op["security"] = no_security;
+        Json& ok = op["responses"]["200"];
+        ok["description"] = "The server is up.";
+        ok["content"]["application/json"]["schema"] = b.schema<wire::HealthStatus>();
+        ok["content"]["application/json"]["examples"]["ok"]["value"] = example_value(R"({"status":"ok"})");
+        paths["/healthz"]["get"] = std::move(op);
+    }
+    {  // GET /api/v1/openapi.json
+        Json op = operation("getOpenApi", "service", "This document");
+        op["description"] = "Not an API call: no key, no envelope.";
+        op["security"] = no_security;
+        Json& ok = op["responses"]["200"];
+        ok["description"] = "The OpenAPI 3.1 document of the API.";
+        ok["content"]["application/json"]["schema"]["type"] = "object";
+        paths["/api/v1/openapi.json"]["get"] = std::move(op);
+    }
+    {  // /api/v1/customers
+        Json post = operation("createCustomer", "customers", "Create a customer");
+        post["parameters"] = Json::array({idempotency});
+        post["requestBody"] = b.body<CustomerCreate>(
+            true, false,
+            {{"minimal", example_value(openapi_examples::customer_create_minimal)},
+             {"collections", example_value(openapi_examples::customer_create_collections)}});
+        Json& responses = post["responses"];
+        responses["201"] = b.success<Customer>(
+            "The customer was created.",
+            {{"created", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                                   std::string(openapi_examples::customer) + "}")}});
+        add_common_errors(b, responses, true, true);
+        responses["409"] = b.error({"duplicate_external_id", "idempotency_key_in_flight"});
+
+        Json get = operation("findCustomers", "customers", "Find the customer with an externalId");
+        get["parameters"] = Json::array({parameter_ref("externalId")});
+        Json& get_responses = get["responses"];
+        get_responses["200"] = b.success<wire::CustomerList>("The matching customers (0 or 1).");
+        add_common_errors(b, get_responses, false, false, {"validation_failed"});
+
+        Json& item = paths["/api/v1/customers"];
+        item["get"] = std::move(get);
+        item["post"] = std::move(post);
+    }
+    {  // POST /api/v1/customers/bulk
+        Json post = operation("createCustomers", "customers", "Create up to 1000 customers");
+        post["description"] =
+            "Each item is validated and stored on its own, and reported in request order: a "
+            "failed item (invalid, or a duplicate externalId) does not fail the others, and the "
+            "response is 200 even when every item failed. 0 items or more than 1000 is 400.";
+        post["parameters"] = Json::array({idempotency});
+        post["requestBody"] = b.body<BulkCreateRequest>(
+            true, false, {{"two", example_value(openapi_examples::bulk_request)}});
+        Json& responses = post["responses"];
+        responses["200"] = b.success<BulkResult>(
+            "Every item was processed; see results[].success.",
+            {{"partial", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                                   std::string(openapi_examples::bulk_result) + "}")}});
+        add_common_errors(b, responses, true, true);
+        paths["/api/v1/customers/bulk"]["post"] = std::move(post);
+    }
+    {  // /api/v1/customers/{customerId}
+        Json get = operation("getCustomer", "customers", "Read a customer");
+        Json& get_responses = get["responses"];
+        get_responses["200"] = b.success<Customer>("The customer.");
+        get_responses["404"] = b.error({"not_found"});
+        add_common_errors(b, get_responses, false, false);
+
+        Json patch = operation("updateCustomer", "customers", "Update a customer (JSON Merge Patch)");
+        patch["description"] =
+            "RFC 7396 applied to the stored customer, then the merged customer is validated as a "
+            "whole: null on a required member is `not_allowed`, clearing ssnLastFour or "
+            "dateOfBirth of a customer with collections is a `conflict`. An empty object returns "
+            "the customer unchanged. Error paths point into the merged customer.";
+        patch["requestBody"] = b.body<CustomerPatch>(
+            true, true, {{"change", example_value(openapi_examples::customer_patch)}});
+        Json& patch_responses = patch["responses"];
+        patch_responses["200"] = b.success<Customer>("The updated customer.");
+        patch_responses["404"] = b.error({"not_found"});
+        add_common_errors(b, patch_responses, true, false);
+
+        Json& item = paths["/api/v1/customers/{customerId}"];
+        item["parameters"] = Json::array({customer_id});
+        item["get"] = std::move(get);
+        item["patch"] = std::move(patch);
+    }
+    {  // /api/v1/customers/{customerId}/calls
+        Json post = operation("createCall", "calls", "Start an agent call to a customer");
+        post["description"] =
+            "In order: the customer must exist (404), the body be valid (400), the agent be the "
+            "account's (403); then every compliance check is evaluated. All pass: 201 and the "
+            "call is placed. Any fails: 422 `compliance_failed` with the call object (not stored) "
+            "as data.";
+        post["parameters"] = Json::array({idempotency});
+        post["requestBody"] = b.body<CallRequest>(
+            true, false, {{"with webhook", example_value(openapi_examples::call_request)}});
+        Json& responses = post["responses"];
+        responses["201"] = b.success<Call>(
+            "The call was placed.",
+            {{"placed", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                                  std::string(openapi_examples::call) + "}")}});
+        responses["403"] = b.error({"agent_not_assigned"});
+        responses["404"] = b.error({"not_found"});
+        add_common_errors(b, responses, true, true);
+        responses["422"] = b.error({"compliance_failed", "idempotency_key_reused"}, true);
+
+        Json get = operation("listCalls", "calls", "List a customer's calls, newest first");
+        Json& get_responses = get["responses"];
+        get_responses["200"] = b.success<CallList>("The calls.");
+        get_responses["404"] = b.error({"not_found"});
+        add_common_errors(b, get_responses, false, false);
+
+        Json& item = paths["/api/v1/customers/{customerId}/calls"];
+        item["parameters"] = Json::array({customer_id});
+        item["get"] = std::move(get);
+        item["post"] = std::move(post);
+    }
+    for (auto [suffix, id, summary] :
+         std::initializer_list<std::tuple<std::string_view, std::string_view, std::string_view>>{
+             {"cease-and-desist", "ceaseAndDesist",
+              "Record a cease-and-desist request: the customer is not called any more "
+              "(idempotent)"},
+             {"deactivate", "deactivateCustomer", "Deactivate a customer: calls fail is-active"},
+             {"activate", "activateCustomer", "Activate a customer again"}}) {
+        Json post = operation(id, "customers", summary);
+        post["parameters"] = Json::array({idempotency});
+        post["requestBody"] = Builder<>::empty_body();
+        Json& responses = post["responses"];
+        responses["200"] = b.success<Customer>("The customer.");
+        responses["404"] = b.error({"not_found"});
+        add_common_errors(b, responses, true, true);
+        Json& item = paths["/api/v1/customers/{customerId}/" + std::string(suffix)];
+        item["parameters"] = Json::array({customer_id});
+        item["post"] = std::move(post);
+    }
+    {  // GET /api/v1/calls/{callId}
+        Json get = operation("getCall", "calls", "Read a call with its status and events");
+        get["parameters"] = Json::array({parameter_ref("callId")});
+        Json& responses = get["responses"];
+        responses["200"] = b.success<CallDetails>("The call.");
+        responses["404"] = b.error({"not_found"});
+        add_common_errors(b, responses, false, false);
+        paths["/api/v1/calls/{callId}"]["get"] = std::move(get);
+    }
+    {  // POST /api/v1/webhook-secrets
+        Json post = operation("createWebhookSecret", "webhooks", "Create a webhook signing secret");
+        post["description"] =
+            "The secret (whsec_ and the base64 of 32 random bytes) is shown only in this "
+            "response. Its id is the secretId of a call request's webhook.";
+        post["parameters"] = Json::array({idempotency});
+        post["requestBody"] = Builder<>::empty_body();
+        Json& responses = post["responses"];
+        responses["201"] = b.success<WebhookSecret>("The secret.");
+        add_common_errors(b, responses, true, true);
+        paths["/api/v1/webhook-secrets"]["post"] = std::move(post);
+    }
+    doc["paths"] = std::move(paths);
+
+    {  // Call events sent to webhook.url (API.md section 9).
+        Json post = Json::object();
+        post["operationId"] = "callEvent";
+        post["summary"] = "A call event, delivered at least once and in order per call";
+        post["description"] =
+            "Signed with both schemes: X-Webhook-Signature is sha256=<hex HMAC-SHA256(secret, "
+            "timestamp + \".\" + body)>; webhook-signature is v1,<base64 HMAC-SHA256(secret, id + "
+            "\".\" + timestamp + \".\" + body)> (Standard Webhooks). The HMAC key is the 32 bytes "
+            "after whsec_, base64-decoded. A non-2xx answer or a timeout (10 s) is retried.";
+        Json parameters = Json::array();
+        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"X-Webhook-Timestamp", "Unix time in seconds of the delivery"},
+                 {"X-Webhook-Signature", "sha256= and the hex HMAC-SHA256 of timestamp.body"},
+                 {"webhook-id", "Unique per message: the key to drop duplicate deliveries"},
+                 {"webhook-timestamp", "Unix time in seconds of the delivery"},
+                 {"webhook-signature", "v1, and the base64 HMAC-SHA256 of id.timestamp.body"}}) {
+            Json p = Json::object();
+            p["name"] = name;
+            p["in"] = "header";
+            p["required"] = true;
+            p["description"] = description;
+            p["schema"]["type"] = "string";
+            parameters.push_back(std::move(p));
+        }
+        post["parameters"] = std::move(parameters);
+        post["requestBody"]["required"] = true;
+        post["requestBody"]["content"]["application/json"]["schema"] = b.schema<CallWebhookEvent>();
+        post["responses"]["2XX"]["description"] = "Delivered; any other answer is retried.";
+        doc["webhooks"]["callEvent"]["post"] = std::move(post);
+    }
+
+    Json& components = doc["components"];
+    components["schemas"] = b.definitions();
+    {
+        Json& parameters = components["parameters"];
+        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"customerId", "The service-assigned customer id. Anything that is not a UUID is "
+                                "404, like an unknown id."},
+                 {"callId", "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
+            Json& p = parameters[name];
+            p["name"] = name;
+            p["in"] = "path";
+            p["required"] = true;
+            p["description"] = description;
+            p["schema"] = b.schema<Uuid>();
+        }
+        Json& external = parameters["externalId"];
+        external["name"] = "externalId";
+        external["in"] = "query";
+        external["required"] = true;
+        external["description"] = "The customer's identifier in the caller's system (400 without it).";
+        external["schema"] = b.schema<Text>();
+        Json& key = parameters["Idempotency-Key"];
+        key["name"] = "Idempotency-Key";
+        key["in"] = "header";
+        key["required"] = false;
+        key["description"] =
+            "Makes a POST safe to retry: the same key with the same request within 24 hours "
+            "replays the first response byte for byte. Keys are per account.";
+        key["schema"]["type"] = "string";
+        key["schema"]["minLength"] = 1;
+        key["schema"]["maxLength"] = 255;
+        key["schema"]["pattern"] = "^[\\u0020-\\u007E]+$";
+    }
+    {
+        Json& headers = components["headers"];
+        headers["X-Request-Id"]["description"] = "The requestId of the response envelope.";
+        headers["X-Request-Id"]["schema"] = b.schema<Uuid>();
+        headers["WWW-Authenticate"]["description"] = "Bearer";
+        headers["WWW-Authenticate"]["schema"]["type"] = "string";
+        headers["Retry-After"]["description"] = "Seconds to wait before retrying.";
+        headers["Retry-After"]["schema"]["type"] = "integer";
+        headers["Retry-After"]["schema"]["minimum"] = 0;
+    }
+    {
+        Json& scheme = components["securitySchemes"]["bearerAuth"];
+        scheme["type"] = "http";
+        scheme["scheme"] = "bearer";
+        scheme["description"] =
+            "Authorization: Bearer <API_KEY>. The key is issued by the operator "
+            "(collectcall-server init); keep it out of version control and mobile apps.";
+    }
+    // The bodies above may have added definitions (Uuid and Text are inline, so nothing new),
+    // but take them again so that the document is complete whatever the order.
+    components["schemas"] = b.definitions();
+    return doc;
+}
+
+// The OpenAPI 3.1 document of the service, as compact JSON. Built once; the same bytes every
+// time. (A template only so that it is compiled where it is used; call it as openapi().)
+template <class Unused = void>
+std::string openapi() {
+    static const std::string document = openapi_value<Unused>().dump();
+    return document;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/openapi.hpp ----
 // ---- end collectcall/collectcall.hpp ----
