@@ -204,8 +204,8 @@ struct Api::Context {
     }
 
     void fail_validation(ErrorList errors) {
-        fail(400, error_code::validation_failed, invalid_fields_message(errors.size()),
-             std::move(errors));
+        std::string message = invalid_fields_message(errors.size());
+        fail(400, error_code::validation_failed, std::move(message), std::move(errors));
     }
 
     void not_found(std::string_view what) {

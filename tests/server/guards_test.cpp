@@ -1,0 +1,257 @@
+// Idempotency-Key, rate limiting, storage unavailable (503) and faults (500).
+#include <catch2/catch.hpp>
+
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+
+#include "harness.hpp"
+#include "sqlite.hpp"
+#include "sqlite_store.hpp"
+
+using namespace test;
+using namespace collectcall::server;
+
+namespace {
+
+// A Store that forwards to SQLite, with hooks a test can use to hold or break an operation:
+// the Store interface is the seam a second backend would use too.
+class HookedStore final : public Store {
+public:
+    explicit HookedStore(const std::string& path) : inner_(SqliteOptions{path, 5000}) {}
+
+    std::function<void()> before_insert_customer;
+    std::function<void()> before_find_customer;
+
+    void check() override { inner_.check(); }
+    Credentials create_credentials(const AccountSetup& setup, Time now) override {
+        return inner_.create_credentials(setup, now);
+    }
+    bool has_accounts() override { return inner_.has_accounts(); }
+    std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
+        return inner_.find_api_key(key_id);
+    }
+    bool agent_assigned(const collectcall::Uuid& a, std::string_view agent) override {
+        return inner_.agent_assigned(a, agent);
+    }
+    AccountSettings account_settings(const collectcall::Uuid& a) override {
+        return inner_.account_settings(a);
+    }
+    bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
+        if (before_insert_customer) before_insert_customer();
+        return inner_.insert_customer(a, c);
+    }
+    std::vector<bool> insert_customers(const collectcall::Uuid& a,
+                                       std::span<const StoredCustomer> c) override {
+        return inner_.insert_customers(a, c);
+    }
+    std::optional<StoredCustomer> find_customer(const collectcall::Uuid& a,
+                                                const collectcall::Uuid& id) override {
+        if (before_find_customer) before_find_customer();
+        return inner_.find_customer(a, id);
+    }
+    std::optional<StoredCustomer> find_customer_by_external_id(const collectcall::Uuid& a,
+                                                               std::string_view e) override {
+        return inner_.find_customer_by_external_id(a, e);
+    }
+    std::optional<StoredCustomer> update_customer(
+        const collectcall::Uuid& a, const collectcall::Uuid& id,
+        const std::function<bool(StoredCustomer&)>& change) override {
+        return inner_.update_customer(a, id, change);
+    }
+    std::optional<CallPlan> place_call(const collectcall::Uuid& a, const collectcall::Uuid& c,
+                                       Time since, const CallDecider& decide) override {
+        return inner_.place_call(a, c, since, decide);
+    }
+    std::optional<collectcall::CallDetails> find_call(const collectcall::Uuid& a,
+                                                      const collectcall::Uuid& id) override {
+        return inner_.find_call(a, id);
+    }
+    std::vector<collectcall::CallDetails> list_calls(const collectcall::Uuid& a,
+                                                     const collectcall::Uuid& c) override {
+        return inner_.list_calls(a, c);
+    }
+    bool end_call(const collectcall::Uuid& a, const collectcall::Uuid& id, std::string_view s,
+                  std::string_view r, std::int64_t d, Time at) override {
+        return inner_.end_call(a, id, s, r, d, at);
+    }
+    void insert_webhook_secret(const collectcall::Uuid& a, const collectcall::Uuid& id,
+                               std::string_view s, Time now) override {
+        inner_.insert_webhook_secret(a, id, s, now);
+    }
+    std::optional<std::string> find_webhook_secret(const collectcall::Uuid& a,
+                                                   const collectcall::Uuid& id) override {
+        return inner_.find_webhook_secret(a, id);
+    }
+    IdempotencyBegin begin_idempotent(const collectcall::Uuid& a, std::string_view k,
+                                      const Sha256& f, Time now) override {
+        return inner_.begin_idempotent(a, k, f, now);
+    }
+    void finish_idempotent(const collectcall::Uuid& a, std::string_view k,
+                           const StoredResponse& r) override {
+        inner_.finish_idempotent(a, k, r);
+    }
+    void abandon_idempotent(const collectcall::Uuid& a, std::string_view k) override {
+        inner_.abandon_idempotent(a, k);
+    }
+
+private:
+    SqliteStore inner_;
+};
+
+HookedStore* hooked = nullptr;
+
+LocalServer hooked_server(const LocalServer::Tweak& tweak = {}) {
+    return LocalServer(tweak, [](const std::string& path) {
+        auto store = std::make_unique<HookedStore>(path);
+        hooked = store.get();
+        return store;
+    });
+}
+
+httplib::Headers key(const std::string& k) { return {{"Idempotency-Key", k}}; }
+
+}  // namespace
+
+TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempotency]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+
+    const Reply first = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    REQUIRE(first.status == 201);
+    const Reply again = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    CHECK(again.status == 201);
+    CHECK(again.body == first.body);
+    CHECK(again.header("X-Request-Id") == first.header("X-Request-Id"));
+    CHECK(again.header("Idempotent-Replayed") == "true");
+    CHECK(client.get("/api/v1/customers?externalId=i-1").size("/data/customers") == 1);
+
+    // The same key with another body.
+    const Reply reused = client.post("/api/v1/customers", customer_json("i-2"), "application/json", key("k-1"));
+    CHECK(reused.status == 422);
+    CHECK(reused.error_code() == "idempotency_key_reused");
+
+    // Keys are per account.
+    Client globex = server.client(server.create_account("globex"));
+    const Reply theirs = globex.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    CHECK(theirs.status == 201);
+    CHECK(theirs.body != first.body);
+
+    // A failure the endpoint answered is replayed too.
+    const Reply duplicate = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2"));
+    REQUIRE(duplicate.status == 409);
+    CHECK(client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2")).body ==
+          duplicate.body);
+
+    CHECK(client.post("/api/v1/customers", customer_json("i-3"), "application/json",
+                      key(std::string(256, 'k')))
+              .status == 400);
+}
+
+TEST_CASE("Idempotency-Key makes a retried call place one call", "[idempotency][calls]") {
+    LocalServer server([](ServerOptions& o) { o.now = frozen_time("2026-11-20T15:00:00Z"); });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const std::string path =
+        "/api/v1/customers/" + client.post("/api/v1/customers", customer_json("c-1")).str("/data/id") +
+        "/calls";
+    const std::string body = R"({"agentId":")" + acme.agent + R"("})";
+    const Reply first = client.post(path, body, "application/json", key("call-1"));
+    REQUIRE(first.status == 201);
+    const Reply retry = client.post(path, body, "application/json", key("call-1"));
+    CHECK(retry.body == first.body);
+    CHECK(client.get(path).size("/data/calls") == 1);
+}
+
+TEST_CASE("Idempotency-Key of a request in flight is 409", "[idempotency]") {
+    LocalServer server = hooked_server();
+    const Account acme = server.create_account("acme");
+
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool entered = false;
+    bool release = false;
+    hooked->before_insert_customer = [&] {
+        std::unique_lock lock(mutex);
+        entered = true;
+        cv.notify_all();
+        cv.wait(lock, [&] { return release; });
+    };
+    auto first = std::async(std::launch::async, [&] {
+        return server.client(acme).post("/api/v1/customers", customer_json("f-1"), "application/json",
+                                        key("slow"));
+    });
+    {
+        std::unique_lock lock(mutex);
+        REQUIRE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return entered; }));
+    }
+    const Reply second = server.client(acme).post("/api/v1/customers", customer_json("f-1"),
+                                                  "application/json", key("slow"));
+    CHECK(second.status == 409);
+    CHECK(second.error_code() == "idempotency_key_in_flight");
+    {
+        std::lock_guard lock(mutex);
+        release = true;
+    }
+    cv.notify_all();
+    const Reply done = first.get();
+    CHECK(done.status == 201);
+    hooked->before_insert_customer = nullptr;
+    CHECK(server.client(acme).post("/api/v1/customers", customer_json("f-1"), "application/json",
+                                   key("slow")).body == done.body);
+}
+
+TEST_CASE("an unexpected fault is 500 internal with nothing leaked", "[faults]") {
+    LocalServer server = hooked_server();
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    hooked->before_find_customer = [] {
+        throw std::logic_error("secret detail: /var/lib/collectcall/db page 7");
+    };
+    const Reply r = client.get("/api/v1/customers/00000000-0000-4000-8000-000000000000");
+    CHECK(r.status == 500);
+    CHECK(r.error_code() == "internal");
+    CHECK(r.body.find("secret") == std::string::npos);
+    CHECK(r.header("X-Request-Id") == r.str("/requestId"));
+    hooked->before_find_customer = nullptr;
+    // The server goes on.
+    CHECK(client.get("/api/v1/customers/00000000-0000-4000-8000-000000000000").status == 404);
+}
+
+TEST_CASE("a database locked too long is 503 unavailable, and the key is not burnt", "[faults]") {
+    LocalServer server([](ServerOptions& o) { o.busy_timeout_ms = 100; });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+
+    sqlite::Connection blocker(server.db_path(), false, 0);
+    blocker.exec("BEGIN EXCLUSIVE");
+    const Reply r = client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
+    CHECK(r.status == 503);
+    CHECK(r.error_code() == "unavailable");
+    CHECK(r.header("Retry-After") == "1");
+    CHECK(r.body.find("SQLITE") == std::string::npos);
+    CHECK(r.body.find("locked") == std::string::npos);
+    blocker.exec("ROLLBACK");
+
+    const Reply retry = client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
+    CHECK(retry.status == 201);
+}
+
+TEST_CASE("requests beyond the rate are 429 with Retry-After, per key", "[limits]") {
+    LocalServer server([](ServerOptions& o) { o.rate_limit = 1; });
+    Client acme = server.client(server.create_account("acme"));
+    Client globex = server.client(server.create_account("globex"));
+    const std::string path = "/api/v1/customers?externalId=x";
+    // A burst of 2N (= 2) goes through, the next waits.
+    CHECK(acme.get(path).status == 200);
+    CHECK(acme.get(path).status == 200);
+    const Reply limited = acme.get(path);
+    CHECK(limited.status == 429);
+    CHECK(limited.error_code() == "rate_limited");
+    CHECK(std::stoi(limited.header("Retry-After")) >= 1);
+    CHECK(globex.get(path).status == 200);
+    // Unauthenticated probes are not counted against anyone.
+    CHECK(server.anonymous().get("/healthz").status == 200);
+}

@@ -1,0 +1,205 @@
+// Test harness: the real server on a loopback port with a temporary database, in this process
+// (on a thread) or as a child process, and an HTTP client that keeps replies as parsed JSON.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+#include <simdjson.h>
+
+#include "server.hpp"
+
+namespace test {
+
+namespace fs = std::filesystem;
+
+// A directory removed with everything in it at the end of the test.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+    [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+// An HTTP reply with its body parsed (when it is JSON).
+struct Reply {
+    int status = 0;
+    std::string body;
+    httplib::Headers headers;
+    std::shared_ptr<simdjson::dom::parser> parser;
+    simdjson::dom::element json;
+    bool parsed = false;
+
+    [[nodiscard]] std::string header(const std::string& name) const;
+    [[nodiscard]] bool has(std::string_view pointer) const;
+    [[nodiscard]] simdjson::dom::element at(std::string_view pointer) const;
+    [[nodiscard]] std::string str(std::string_view pointer) const;
+    [[nodiscard]] std::int64_t integer(std::string_view pointer) const;
+    [[nodiscard]] bool boolean(std::string_view pointer) const;
+    [[nodiscard]] bool is_null(std::string_view pointer) const;
+    [[nodiscard]] std::size_t size(std::string_view pointer) const;  // array length
+    // The compact JSON text of the value at `pointer`.
+    [[nodiscard]] std::string raw(std::string_view pointer) const;
+    [[nodiscard]] std::string error_code() const { return str("/error/code"); }
+};
+
+Reply make_reply(const httplib::Result& result);
+
+// An HTTP client for one server; `key` is sent as the bearer token when set.
+class Client {
+public:
+    Client(std::string host, int port, std::string key = {});
+
+    Reply get(const std::string& path, const httplib::Headers& extra = {});
+    Reply post(const std::string& path, const std::string& body,
+               const std::string& content_type = "application/json",
+               const httplib::Headers& extra = {});
+    Reply patch(const std::string& path, const std::string& body,
+                const std::string& content_type = "application/json",
+                const httplib::Headers& extra = {});
+    // Any method, any headers (nothing added but the key).
+    Reply send(const std::string& method, const std::string& path, const std::string& body,
+               const httplib::Headers& headers);
+
+    [[nodiscard]] Client with_key(std::string key) const { return Client(host_, port_, std::move(key)); }
+    [[nodiscard]] int port() const { return port_; }
+
+private:
+    httplib::Headers headers(const httplib::Headers& extra) const;
+
+    std::string host_;
+    int port_;
+    std::string key_;
+    std::shared_ptr<httplib::Client> http_;
+};
+
+struct Account {
+    std::string id;
+    std::string key;
+    std::string agent;
+};
+
+// The server in this process, on a thread, on a free loopback port.
+class LocalServer {
+public:
+    using Tweak = std::function<void(collectcall::server::ServerOptions&)>;
+
+    explicit LocalServer(const Tweak& tweak = {},
+                         std::function<std::unique_ptr<collectcall::server::Store>(
+                             const std::string& db_path)> make_store = {});
+    ~LocalServer();
+
+    [[nodiscard]] int port() const { return port_; }
+    [[nodiscard]] const std::string& db_path() const { return db_path_; }
+    [[nodiscard]] collectcall::server::Store& store() { return server_->store(); }
+
+    Account create_account(const std::string& name,
+                           std::vector<std::string> caller_numbers = {});
+    [[nodiscard]] Client client(const Account& account) const {
+        return Client("127.0.0.1", port_, account.key);
+    }
+    [[nodiscard]] Client anonymous() const { return Client("127.0.0.1", port_); }
+
+private:
+    TempDir dir_;
+    std::string db_path_;
+    std::unique_ptr<collectcall::server::Server> server_;
+    int port_ = 0;
+    std::thread thread_;
+};
+
+// The server binary as a child process.
+class ChildServer {
+public:
+    ChildServer(const std::string& db_path, std::vector<std::string> extra_args = {});
+    ~ChildServer();
+
+    [[nodiscard]] int port() const { return port_; }
+    [[nodiscard]] int pid() const { return pid_; }
+    // What it printed before "listening on" (the demo account, if any).
+    [[nodiscard]] const std::string& banner() const { return banner_; }
+    void signal(int sig) const;
+    // Waits for the process to end; its exit code, or 128 + signal.
+    int wait(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+    // Everything the process wrote to stderr so far.
+    [[nodiscard]] std::string error_output() const;
+
+private:
+    TempDir dir_;  // first: the other members are placed in it
+    int pid_ = -1;
+    int port_ = 0;
+    std::string banner_;
+    std::string stderr_path_;
+    bool reaped_ = false;
+};
+
+// Runs the server binary to completion (init); stdout and the exit code.
+struct ProcessResult {
+    int exit_code = -1;
+    std::string out;
+};
+ProcessResult run_binary(const std::vector<std::string>& args);
+
+// A valid customer body, with optional members spliced in (", \"ssnLastFour\": \"1234\"").
+std::string customer_json(std::string_view external_id, std::string_view extra = {},
+                          std::string_view phone = "+13125550123",
+                          std::string_view state = "IL", std::string_view zip = "60601");
+
+// A valid collections customer.
+std::string collections_customer_json(std::string_view external_id);
+
+// A fixed instant inside respectful hours in Chicago (09:00 CST): 2026-11-20T15:00:00Z.
+collectcall::server::Time frozen_time(std::string_view rfc3339 = "2026-11-20T15:00:00Z");
+
+bool is_uuid_v4(std::string_view text);
+
+// A response read off a raw socket: status, headers (names lowercased) and body.
+struct RawResponse {
+    int status = 0;
+    std::map<std::string, std::string> headers;
+    std::string body;
+
+    [[nodiscard]] std::string header(const std::string& lowercase_name) const {
+        const auto it = headers.find(lowercase_name);
+        return it == headers.end() ? std::string() : it->second;
+    }
+};
+
+// A TCP connection to the server that sends exactly the bytes it is given: for what an HTTP
+// client library would not send (chunked bodies, broken framing, huge headers).
+class RawConnection {
+public:
+    explicit RawConnection(int port);
+    ~RawConnection();
+    RawConnection(const RawConnection&) = delete;
+    RawConnection& operator=(const RawConnection&) = delete;
+
+    // False when the peer closed or reset the connection.
+    bool send(std::string_view bytes);
+    // Reads one response (Content-Length framed); nullopt when the connection ends first.
+    std::optional<RawResponse> receive(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    // True when the server closed the connection (read returns 0) within the timeout.
+    bool closed_by_peer(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+private:
+    int fd_ = -1;
+    std::string buffer_;
+};
+
+}  // namespace test

@@ -1,0 +1,166 @@
+// The binary: the command line, the demo account, restarts, SIGTERM with a request in flight,
+// a crash after an acknowledged write, the access log.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "harness.hpp"
+
+using namespace test;
+
+namespace {
+
+std::string line_value(const std::string& text, const std::string& prefix) {
+    const auto at = text.find(prefix);
+    if (at == std::string::npos) return {};
+    const auto end = text.find('\n', at);
+    return text.substr(at + prefix.size(), end - at - prefix.size());
+}
+
+Reply parse(const std::string& json) {
+    Reply r;
+    r.body = json;
+    r.parser = std::make_shared<simdjson::dom::parser>();
+    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[process]") {
+    TempDir dir;
+    const std::string db = dir.file("init.db");
+    const ProcessResult first = run_binary({"init", "--db", db, "--account", "acme",
+                                            "--caller-number", "+13125550100"});
+    REQUIRE(first.exit_code == 0);
+    REQUIRE(std::count(first.out.begin(), first.out.end(), '\n') == 1);
+    const Reply a = parse(first.out);
+    REQUIRE(a.parsed);
+    CHECK(is_uuid_v4(a.str("/accountId")));
+    CHECK(a.str("/apiKey").rfind("cck_", 0) == 0);
+
+    const ProcessResult second = run_binary({"init", "--db", db, "--account", "acme"});
+    REQUIRE(second.exit_code == 0);
+    const Reply b = parse(second.out);
+    CHECK(b.str("/accountId") == a.str("/accountId"));
+    CHECK(b.str("/apiKey") != a.str("/apiKey"));
+    CHECK(b.str("/agentId") != a.str("/agentId"));
+
+    // The key is stored only as a hash.
+    {
+        std::ifstream in(db, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(bytes.find(a.str("/apiKey").substr(22)) == std::string::npos);
+    }
+
+    ChildServer server(db, {"--now", "2026-11-20T15:00:00Z", "--quiet"});
+    CHECK(server.banner().find("demo") == std::string::npos);  // an account exists already
+    Client one("127.0.0.1", server.port(), a.str("/apiKey"));
+    Client two("127.0.0.1", server.port(), b.str("/apiKey"));
+    const std::string id = one.post("/api/v1/customers", customer_json("p-1")).str("/data/id");
+    CHECK(two.get("/api/v1/customers/" + id).status == 200);  // same account
+    // Both agents belong to it; the caller number given to init is used.
+    const Reply call = two.post("/api/v1/customers/" + id + "/calls",
+                                R"({"agentId":")" + a.str("/agentId") + R"("})");
+    CHECK(call.status == 201);
+    CHECK(call.str("/data/fromPhoneNumber") == "+13125550100");
+    server.signal(SIGTERM);
+    CHECK(server.wait() == 0);
+
+    CHECK(run_binary({"init", "--db", db}).exit_code == 2);
+    CHECK(run_binary({"init", "--db", db, "--account", "x", "--caller-number", "555"}).exit_code == 2);
+    CHECK(run_binary({"serve", "--listen", "nowhere"}).exit_code == 2);
+    CHECK(run_binary({"frobnicate"}).exit_code == 2);
+    const ProcessResult help = run_binary({"--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("collectcall-server serve") != std::string::npos);
+}
+
+TEST_CASE("first start creates the demo account once; data survives a restart", "[process]") {
+    TempDir dir;
+    const std::string db = dir.file("demo.db");
+    std::string key;
+    std::string agent;
+    std::string customer;
+    {
+        ChildServer server(db, {"--now", "2026-11-20T15:00:00Z"});
+        key = line_value(server.banner(), "export COLLECTCALL_API_KEY=");
+        agent = line_value(server.banner(), "export COLLECTCALL_AGENT_ID=");
+        REQUIRE(key.rfind("cck_", 0) == 0);
+        REQUIRE(is_uuid_v4(agent));
+        Client client("127.0.0.1", server.port(), key);
+        const Reply created = client.post("/api/v1/customers", collections_customer_json("keep"));
+        REQUIRE(created.status == 201);
+        customer = created.str("/data/id");
+        REQUIRE(client.post("/api/v1/customers/" + customer + "/calls",
+                            R"({"agentId":")" + agent + R"("})").status == 201);
+        server.signal(SIGTERM);
+        REQUIRE(server.wait() == 0);
+
+        // The access log: one JSON line per request, never the key.
+        const std::string log = server.error_output();
+        CHECK(log.find(R"("method":"POST","path":"/api/v1/customers","status":201)") != std::string::npos);
+        CHECK(log.find("\"requestId\":\"") != std::string::npos);
+        CHECK(log.find("\"durationMs\":") != std::string::npos);
+        CHECK(log.find(key) == std::string::npos);
+        CHECK(log.find(key.substr(22)) == std::string::npos);
+    }
+    ChildServer again(db, {"--now", "2026-11-20T15:00:00Z", "--quiet"});
+    CHECK(again.banner().find("COLLECTCALL_API_KEY") == std::string::npos);
+    Client client("127.0.0.1", again.port(), key);
+    const Reply got = client.get("/api/v1/customers/" + customer);
+    REQUIRE(got.status == 200);
+    CHECK(got.raw("/data/collections/totalBalance") == "1234.56");
+    CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 1);
+    again.signal(SIGINT);
+    CHECK(again.wait() == 0);
+}
+
+TEST_CASE("an acknowledged write survives a crash", "[process]") {
+    TempDir dir;
+    const std::string db = dir.file("crash.db");
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    const std::string key = account.str("/apiKey");
+    std::string id;
+    {
+        ChildServer server(db, {"--quiet"});
+        Client client("127.0.0.1", server.port(), key);
+        const Reply created = client.post("/api/v1/customers", customer_json("durable"));
+        REQUIRE(created.status == 201);
+        id = created.str("/data/id");
+        server.signal(SIGKILL);
+        CHECK(server.wait() == 128 + SIGKILL);
+    }
+    ChildServer server(db, {"--quiet"});
+    CHECK(Client("127.0.0.1", server.port(), key).get("/api/v1/customers/" + id).status == 200);
+}
+
+TEST_CASE("SIGTERM answers the request in flight, then exits 0", "[process]") {
+    TempDir dir;
+    const std::string db = dir.file("term.db");
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    ChildServer server(db, {"--quiet"});
+
+    // A request whose body is half sent when the signal comes.
+    const std::string body = customer_json("in-flight");
+    RawConnection raw(server.port());
+    REQUIRE(raw.send("POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                     account.str("/apiKey") +
+                     "\r\nContent-Type: application/json\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 20)));
+    // The server is reading the body once the headers are in; give it that moment.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    server.signal(SIGTERM);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // New connections are refused while the request in flight is finished.
+    CHECK_THROWS(Client("127.0.0.1", server.port()).get("/healthz"));
+    REQUIRE(raw.send(body.substr(20)));
+    const auto response = raw.receive();
+    REQUIRE(response);
+    CHECK(response->status == 201);
+    CHECK(server.wait() == 0);
+}
