@@ -41,6 +41,7 @@ DeliveryOptions delivery_options(const ServerOptions& options) {
     delivery.backoff_scale = options.webhook_backoff_scale;
     delivery.workers = options.webhook_workers;
     delivery.ca_file = options.webhook_ca_file;
+    delivery.timeout = options.webhook_timeout;
     delivery.log = options.api.access_log;
     return delivery;
 }

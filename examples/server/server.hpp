@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@ struct ServerOptions {
     double webhook_backoff_scale = 1.0;
     std::size_t webhook_workers = 4;
     std::string webhook_ca_file;
+    std::chrono::milliseconds webhook_timeout{10'000};  // per attempt (API.md section 9)
     double rate_limit = 1000;  // requests per second per key; 0 = off
     std::size_t threads = 0;   // 0: sized for the machine
     int busy_timeout_ms = 5000;

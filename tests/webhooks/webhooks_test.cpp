@@ -1,0 +1,607 @@
+// Calls in motion and their webhooks, over real HTTP (API.md sections 8 and 9): the simulated
+// dialer, signed deliveries checked by an independent receiver, retries, restarts after
+// SIGKILL, the SSRF guard, https.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "harness.hpp"
+#include "receiver.hpp"
+#include "simulated_dialer.hpp"
+#include "sqlite.hpp"
+
+using namespace test;
+using namespace collectcall::server;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char* frozen = "2026-11-20T15:00:00Z";  // 09:00 in Chicago: calls are allowed
+constexpr const char* frozen_created_at = "2026-11-20T15:00:00.000Z";
+
+// A fast world: calls end after 50 ms, retries wait 5 ms, 300 ms, 1.8 s, ...
+LocalServer::Tweak fast(bool allow_private = true,
+                        std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    return [=](ServerOptions& o) {
+        o.now = frozen_time(frozen);
+        o.call_step_ms = 50;
+        o.webhook_backoff_scale = 0.001;
+        o.webhook_timeout = timeout;
+        o.api.allow_private_webhooks = allow_private;
+    };
+}
+
+std::string call_body(const std::string& agent, const std::string& url,
+                      const std::string& secret_id) {
+    return R"({"agentId":")" + agent + R"(","webhook":{"url":")" + url + R"(","secretId":")" +
+           secret_id + R"("}})";
+}
+
+struct Secret {
+    std::string id;
+    std::string text;
+};
+
+Secret create_secret(Client& client) {
+    const Reply r = client.post("/api/v1/webhook-secrets", "", "");
+    REQUIRE(r.status == 201);
+    return Secret{r.str("/data/id"), r.str("/data/secret")};
+}
+
+std::string create_customer(Client& client, const std::string& external_id) {
+    const Reply r = client.post("/api/v1/customers", customer_json(external_id));
+    REQUIRE(r.status == 201);
+    return r.str("/data/id");
+}
+
+// Places a call with a webhook; returns the call's response.
+Reply place_call(Client& client, const std::string& customer, const std::string& agent,
+                 const std::string& url, const std::string& secret_id) {
+    Reply r = client.post("/api/v1/customers/" + customer + "/calls",
+                          call_body(agent, url, secret_id));
+    REQUIRE(r.status == 201);
+    return r;
+}
+
+std::string hook_url(int port, const std::string& host = "127.0.0.1",
+                     const std::string& scheme = "http") {
+    return scheme + "://" + host + ":" + std::to_string(port) + "/hooks/calls?source=test";
+}
+
+// The outbox as the server left it in the database.
+struct OutboxRow {
+    std::string message_id;
+    std::string call_id;
+    std::string type;
+    std::string state;
+    std::int64_t attempts = 0;
+    std::string last_error;
+};
+
+std::vector<OutboxRow> outbox(const std::string& db_path) {
+    sqlite::Connection db(db_path, false, 5000);
+    sqlite::Query q(db,
+                    "SELECT o.message_id, o.call_id, e.type, o.state, o.attempts, "
+                    "COALESCE(o.last_error, '') FROM webhook_outbox o JOIN call_events e "
+                    "ON e.call_id = o.call_id AND e.seq = o.event_seq ORDER BY o.seq");
+    std::vector<OutboxRow> rows;
+    while (q.step()) {
+        rows.push_back(OutboxRow{std::string(q.text(0)), std::string(q.text(1)),
+                                 std::string(q.text(2)), std::string(q.text(3)), q.integer(4),
+                                 std::string(q.text(5))});
+    }
+    return rows;
+}
+
+template <class Predicate>
+bool eventually(Predicate done, std::chrono::milliseconds timeout = 15s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(10ms);
+    }
+    return true;
+}
+
+// A delivery's body, parsed.
+struct Event {
+    std::string type, id, customer_id, thread_id, status, created_at;
+    bool has_call_ended = false;
+    std::string ended_reason;
+    std::int64_t duration_ms = -1;
+    std::size_t members = 0;
+};
+
+Event parse_event(const std::string& body) {
+    simdjson::dom::parser parser;
+    simdjson::dom::object object;
+    REQUIRE(parser.parse(body).get(object) == simdjson::SUCCESS);
+    Event e;
+    e.members = object.size();
+    const auto text = [&](const char* key) {
+        std::string_view v;
+        REQUIRE(object[key].get_string().get(v) == simdjson::SUCCESS);
+        return std::string(v);
+    };
+    e.type = text("type");
+    e.id = text("id");
+    e.customer_id = text("customerId");
+    e.thread_id = text("threadId");
+    e.status = text("status");
+    e.created_at = text("createdAt");
+    simdjson::dom::object ended;
+    if (object["callEnded"].get(ended) == simdjson::SUCCESS) {
+        e.has_call_ended = true;
+        std::string_view reason;
+        REQUIRE(ended["endedReason"].get_string().get(reason) == simdjson::SUCCESS);
+        e.ended_reason = std::string(reason);
+        REQUIRE(ended["durationMs"].get_int64().get(e.duration_ms) == simdjson::SUCCESS);
+    }
+    return e;
+}
+
+// Every delivery verifies under both schemes with the receiver's own HMAC, and was signed
+// with the real clock.
+void check_signed(const Delivery& d) {
+    INFO(d.body);
+    CHECK(d.hosted_ok);
+    CHECK(d.standard_ok);
+    CHECK(d.header("content-type") == "application/json");
+    CHECK(d.header("x-webhook-timestamp") == d.header("webhook-timestamp"));
+    CHECK(d.header("webhook-id").rfind("msg_", 0) == 0);
+    const std::int64_t ts = std::stoll(d.header("webhook-timestamp"));
+    CHECK(std::llabs(ts - d.received_unix) <= 60);
+}
+
+// The webhook-ids in the order they first arrived.
+std::vector<std::string> first_arrivals(const std::vector<Delivery>& deliveries) {
+    std::vector<std::string> ids;
+    for (const Delivery& d : deliveries) {
+        const std::string id = d.header("webhook-id");
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+    return ids;
+}
+
+std::size_t count_type(const std::vector<Delivery>& deliveries, const std::string& type) {
+    return static_cast<std::size_t>(std::count_if(deliveries.begin(), deliveries.end(), [&](const Delivery& d) {
+        return d.body.find(R"("type":")" + type + '"') != std::string::npos;
+    }));
+}
+
+}  // namespace
+
+TEST_CASE("a placed call ends by its id, and both events reach the receiver signed and in order",
+          "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver receiver(secret.text);
+
+    // Four calls to three customers, one of them called twice.
+    std::vector<std::string> customers;
+    for (int i = 0; i < 3; ++i) customers.push_back(create_customer(client, "c-" + std::to_string(i)));
+    std::vector<Reply> calls;
+    for (const std::string& customer : customers) {
+        calls.push_back(place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id));
+    }
+    calls.push_back(place_call(client, customers[0], acme.agent, hook_url(receiver.port()), secret.id));
+
+    REQUIRE(receiver.wait_for([&](const auto& d) { return d.size() >= 2 * calls.size(); }));
+    const std::vector<Delivery> deliveries = receiver.deliveries();
+    CHECK(deliveries.size() == 2 * calls.size());
+
+    std::set<std::string> ids;
+    for (const Delivery& d : deliveries) {
+        check_signed(d);
+        CHECK(d.host_header == "127.0.0.1:" + std::to_string(receiver.port()));
+        ids.insert(d.header("webhook-id"));
+    }
+    CHECK(ids.size() == deliveries.size());  // one id per message
+
+    for (const Reply& call : calls) {
+        const std::string id = call.str("/data/id");
+        INFO("call " << id);
+        std::vector<std::size_t> positions;
+        std::vector<Event> events;
+        for (std::size_t i = 0; i < deliveries.size(); ++i) {
+            const Event e = parse_event(deliveries[i].body);
+            if (e.id != id) continue;
+            positions.push_back(i);
+            events.push_back(e);
+        }
+        REQUIRE(events.size() == 2);
+        const Event& created = events[0];
+        const Event& ended = events[1];
+        CHECK(created.type == "call-created");
+        CHECK(ended.type == "call-ended");
+
+        // call-created, exactly as API.md section 9 shows it: no callEnded member.
+        CHECK(deliveries[positions[0]].body ==
+              R"({"type":"call-created","id":")" + id + R"(","customerId":")" + created.customer_id +
+                  R"(","threadId":")" + call.str("/data/threadId") +
+                  R"(","status":"in-progress","createdAt":")" + frozen_created_at + R"("})");
+        CHECK(std::find(customers.begin(), customers.end(), created.customer_id) != customers.end());
+
+        const SimulatedOutcome outcome = simulated_outcome(collectcall::Uuid::parse(id).value());
+        CHECK(ended.status == "completed");
+        CHECK(ended.thread_id == call.str("/data/threadId"));
+        CHECK(ended.customer_id == created.customer_id);
+        CHECK(ended.created_at == frozen_created_at);  // event times follow --now
+        REQUIRE(ended.has_call_ended);
+        CHECK(ended.ended_reason == outcome.ended_reason);
+        CHECK(ended.duration_ms == outcome.duration_ms);
+        CHECK(ended.members == 7);
+
+        // GET /calls/{id} shows the same ending and both events.
+        const Reply got = client.get("/api/v1/calls/" + id);
+        REQUIRE(got.status == 200);
+        CHECK(got.str("/data/status") == "completed");
+        CHECK(got.str("/data/endedReason") == outcome.ended_reason);
+        CHECK(got.integer("/data/durationMs") == outcome.duration_ms);
+        REQUIRE(got.size("/data/events") == 2);
+        CHECK(got.str("/data/events/0/type") == "call-created");
+        CHECK(got.str("/data/events/1/type") == "call-ended");
+    }
+
+    // The customer called twice lists the newer call first.
+    const Reply list = client.get("/api/v1/customers/" + customers[0] + "/calls");
+    REQUIRE(list.size("/data/calls") == 2);
+    CHECK(list.str("/data/calls/0/id") == calls[3].str("/data/id"));
+    CHECK(list.str("/data/calls/1/id") == calls[0].str("/data/id"));
+
+    // Everything delivered, each message once.
+    for (const OutboxRow& row : outbox(server.db_path())) {
+        CHECK(row.state == "delivered");
+        CHECK(row.attempts == 1);
+        CHECK(ids.count(row.message_id) == 1);
+    }
+}
+
+TEST_CASE("the outcome of a simulated call depends on its id only", "[webhooks]") {
+    std::set<std::string_view> reasons;
+    for (int i = 0; i < 200; ++i) {
+        const collectcall::Uuid id = new_uuid();
+        const SimulatedOutcome a = simulated_outcome(id);
+        const SimulatedOutcome b = simulated_outcome(collectcall::Uuid::parse(id.view()).value());
+        CHECK(a.ended_reason == b.ended_reason);
+        CHECK(a.duration_ms == b.duration_ms);
+        CHECK(a.duration_ms > 0);
+        reasons.insert(a.ended_reason);
+    }
+    CHECK(reasons == std::set<std::string_view>{"customer-did-not-answer", "voicemail",
+                                                "customer-ended-call", "agent-ended-call",
+                                                "silence-timed-out", "unknown"});
+}
+
+TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    const int port = unused_port();
+    const std::string customer = create_customer(client, "c-1");
+    const std::string call =
+        place_call(client, customer, acme.agent, hook_url(port), secret.id).str("/data/id");
+
+    // Both events wait in the outbox, each after a failed attempt; call-ended waits behind
+    // call-created.
+    REQUIRE(eventually([&] {
+        const auto rows = outbox(server.db_path());
+        return rows.size() == 2 && rows[0].attempts >= 2;
+    }));
+    const auto pending = outbox(server.db_path());
+    CHECK(pending[0].state == "pending");
+    CHECK(pending[0].last_error.find("127.0.0.1") != std::string::npos);
+    CHECK(pending[1].attempts == 0);
+
+    Receiver receiver(secret.text, port);
+    REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 2; }));
+    const auto deliveries = receiver.deliveries();
+    CHECK(count_type(deliveries, "call-created") == 1);
+    CHECK(deliveries[0].body.find("call-created") != std::string::npos);
+    CHECK(deliveries[1].body.find("call-ended") != std::string::npos);
+    for (const Delivery& d : deliveries) check_signed(d);
+    REQUIRE(eventually([&] {
+        const auto rows = outbox(server.db_path());
+        return rows[0].state == "delivered" && rows[1].state == "delivered";
+    }));
+    const auto rows = outbox(server.db_path());
+    CHECK(rows[0].attempts >= 3);
+    CHECK(rows[0].message_id == deliveries[0].header("webhook-id"));
+    CHECK(rows[1].message_id == deliveries[1].header("webhook-id"));
+    CHECK(rows[0].call_id == call);
+}
+
+TEST_CASE("a non-2xx answer is retried with the same webhook-id", "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver receiver(secret.text);
+    receiver.answer(503);
+    const std::string customer = create_customer(client, "c-1");
+    place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id);
+
+    REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 2; }));
+    REQUIRE(eventually([&] {
+        const auto rows = outbox(server.db_path());
+        return !rows.empty() && rows[0].last_error.find("HTTP 503") != std::string::npos;
+    }));
+    receiver.answer(200);
+    REQUIRE(receiver.wait_for([](const auto& d) { return count_type(d, "call-ended") >= 1; }));
+    const auto deliveries = receiver.deliveries();
+    // The refused attempts and the accepted one are the same message.
+    const std::string first = deliveries[0].header("webhook-id");
+    std::size_t created = 0;
+    for (const Delivery& d : deliveries) {
+        check_signed(d);
+        if (d.body.find("call-created") != std::string::npos) {
+            CHECK(d.header("webhook-id") == first);
+            ++created;
+        }
+    }
+    CHECK(created >= 3);
+    CHECK(first_arrivals(deliveries).size() == 2);
+    // Nothing of the call went ahead of its call-created.
+    CHECK(deliveries.back().body.find("call-ended") != std::string::npos);
+}
+
+TEST_CASE("an attempt without an answer in time is cut off and retried", "[webhooks]") {
+    LocalServer server(fast(true, 300ms));
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver receiver(secret.text);
+    receiver.delay(2000ms, 1);  // the first delivery is answered too late
+    const std::string customer = create_customer(client, "c-1");
+    const auto started = std::chrono::steady_clock::now();
+    place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id);
+
+    REQUIRE(eventually([&] {
+        const auto rows = outbox(server.db_path());
+        return rows.size() == 2 && rows[0].state == "delivered" && rows[1].state == "delivered";
+    }));
+    // Delivered by the retry, well before the slow answer came.
+    CHECK(std::chrono::steady_clock::now() - started < 1800ms);
+    const auto rows = outbox(server.db_path());
+    CHECK(rows[0].attempts == 2);
+    REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 3; }));
+    // The late one arrived too: at least once, and the receiver dedupes on webhook-id.
+    const auto deliveries = receiver.deliveries();
+    CHECK(first_arrivals(deliveries).size() == 2);
+}
+
+TEST_CASE("a slow receiver holds up neither the API nor other receivers", "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver slow(secret.text);
+    slow.delay(1000ms);
+    Receiver quick(secret.text);
+
+    for (int i = 0; i < 4; ++i) {
+        const std::string customer = create_customer(client, "slow-" + std::to_string(i));
+        place_call(client, customer, acme.agent, hook_url(slow.port()), secret.id);
+    }
+    const auto before_quick = std::chrono::steady_clock::now();
+    const std::string customer = create_customer(client, "quick");
+    place_call(client, customer, acme.agent, hook_url(quick.port()), secret.id);
+    REQUIRE(quick.wait_for([](const auto& d) { return d.size() >= 2; }, 1500ms));
+    CHECK(std::chrono::steady_clock::now() - before_quick < 1500ms);
+
+    const auto t = std::chrono::steady_clock::now();
+    CHECK(client.get("/healthz").status == 200);
+    CHECK(std::chrono::steady_clock::now() - t < 500ms);
+    slow.delay(0ms, 0);
+}
+
+TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webhooks][process]") {
+    TempDir dir;
+    const std::string db = dir.file("kill.db");
+    const ProcessResult init = run_binary({"init", "--db", db, "--account", "acme"});
+    REQUIRE(init.exit_code == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element credentials;
+    REQUIRE(parser.parse(init.out).get(credentials) == simdjson::SUCCESS);
+    const std::string key(credentials["apiKey"].get_string().value());
+    const std::string agent(credentials["agentId"].get_string().value());
+
+    const int port = unused_port();
+    const auto options = [](const char* step_ms) {
+        return std::vector<std::string>{"--allow-private-webhooks", "--now", frozen,
+                                        "--call-step-ms", step_ms,
+                                        "--webhook-backoff-scale", "0.001", "--quiet"};
+    };
+
+    // Calls end in the first run (both events pending) or only after the restart (the dialer
+    // resumes them): both ways, nothing is lost.
+    const bool ends_before_kill = GENERATE(true, false);
+    INFO((ends_before_kill ? "calls end before the kill" : "calls end after the restart"));
+    Secret secret;
+    std::vector<std::string> calls;
+    {
+        ChildServer first(db, options(ends_before_kill ? "50" : "600000"));
+        Client client("127.0.0.1", first.port(), key);
+        secret = create_secret(client);
+        for (int i = 0; i < 3; ++i) {
+            const std::string customer = create_customer(client, "k-" + std::to_string(i) + (ends_before_kill ? "a" : "b"));
+            calls.push_back(place_call(client, customer, agent, hook_url(port), secret.id).str("/data/id"));
+        }
+        const std::size_t expected = ends_before_kill ? 6 : 3;
+        REQUIRE(eventually([&] {
+            const auto rows = outbox(db);
+            return rows.size() == expected &&
+                   std::all_of(rows.begin(), rows.end(), [](const OutboxRow& r) {
+                       return r.type == "call-ended" || r.attempts >= 1;
+                   });
+        }));
+        first.signal(SIGKILL);
+        CHECK(first.wait() == 128 + SIGKILL);
+    }
+    const auto before = outbox(db);
+    for (const OutboxRow& row : before) CHECK(row.state == "pending");
+
+    Receiver receiver(secret.text, port);
+    ChildServer second(db, options("50"));
+    REQUIRE(receiver.wait_for([](const auto& d) { return first_arrivals(d).size() >= 6; }));
+    REQUIRE(eventually([&] {
+        const auto rows = outbox(db);
+        return rows.size() == 6 && std::all_of(rows.begin(), rows.end(), [](const OutboxRow& r) {
+                   return r.state == "delivered";
+               });
+    }));
+
+    // Every message the outbox ever held arrived at least once, signed, created before ended.
+    const auto deliveries = receiver.deliveries();
+    const std::vector<std::string> arrived = first_arrivals(deliveries);
+    for (const OutboxRow& row : outbox(db)) {
+        CHECK(std::find(arrived.begin(), arrived.end(), row.message_id) != arrived.end());
+    }
+    for (const Delivery& d : deliveries) check_signed(d);
+    for (const std::string& call : calls) {
+        std::vector<std::string> types;
+        for (const Delivery& d : deliveries) {
+            const Event e = parse_event(d.body);
+            if (e.id == call) types.push_back(e.type);
+        }
+        REQUIRE(types.size() >= 2);
+        CHECK(types.front() == "call-created");
+        CHECK(types.back() == "call-ended");
+    }
+    Client client("127.0.0.1", second.port(), key);
+    for (const std::string& call : calls) {
+        CHECK(client.get("/api/v1/calls/" + call).str("/data/status") == "completed");
+    }
+}
+
+TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][ssrf]") {
+    LocalServer server(fast(false));
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    const std::string customer = create_customer(client, "c-1");
+
+    // Each refused class by literal address, and loopback by a name that resolves to it.
+    const char* refused[] = {
+        "http://127.0.0.1:8080/hook",        // loopback
+        "http://127.9.9.9/hook",             // loopback
+        "http://[::1]/hook",                 // loopback
+        "http://localhost:8080/hook",        // loopback, by name
+        "http://10.1.2.3/hook",              // private
+        "http://172.16.0.1/hook",            // private
+        "http://192.168.1.1/hook",           // private
+        "http://169.254.1.1/hook",           // link-local
+        "http://[fe80::1]/hook",             // link-local
+        "http://100.64.0.1/hook",            // CGNAT
+        "http://224.0.0.1/hook",             // multicast
+        "http://[ff02::1]/hook",             // multicast
+        "http://0.0.0.0/hook",               // unspecified
+        "http://[::]/hook",                  // unspecified
+        "http://[fc00::1]/hook",             // unique local
+        "http://[fd12:3456::1]/hook",        // unique local
+        "http://169.254.169.254/latest",     // metadata
+        "http://[fd00:ec2::254]/latest",     // metadata
+        "http://100.100.100.200/latest",     // metadata
+        "http://[::ffff:10.0.0.1]/hook",     // private, IPv4-mapped
+        "https://127.0.0.1/hook",            // loopback over https
+    };
+    for (const char* url : refused) {
+        INFO(url);
+        const Reply r = client.post("/api/v1/customers/" + customer + "/calls",
+                                    call_body(acme.agent, url, secret.id));
+        REQUIRE(r.status == 400);
+        CHECK(r.error_code() == "validation_failed");
+        CHECK(r.str("/error/details/0/path") == "/webhook/url");
+        CHECK(r.str("/error/details/0/code") == "not_allowed");
+    }
+
+    // A host that does not resolve.
+    const Reply unknown = client.post("/api/v1/customers/" + customer + "/calls",
+                                      call_body(acme.agent, "http://no-such-host.invalid/hook", secret.id));
+    REQUIRE(unknown.status == 400);
+    CHECK(unknown.str("/error/details/0/path") == "/webhook/url");
+
+    // A secret of no one.
+    const Reply no_secret = client.post(
+        "/api/v1/customers/" + customer + "/calls",
+        call_body(acme.agent, "http://127.0.0.1/hook", "00000000-0000-4000-8000-000000000000"));
+    REQUIRE(no_secret.status == 400);
+    CHECK(no_secret.raw("/error/details").find(R"("path":"/webhook/secretId","code":"not_found")") !=
+          std::string::npos);
+
+    CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 0);
+    CHECK(outbox(server.db_path()).empty());
+}
+
+TEST_CASE("with --allow-private-webhooks, local networks are allowed but metadata is not",
+          "[webhooks][ssrf]") {
+    LocalServer server(fast(true));
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    const std::string customer = create_customer(client, "c-1");
+    const std::string path = "/api/v1/customers/" + customer + "/calls";
+    CHECK(client.post(path, call_body(acme.agent, "http://localhost:9/hook", secret.id)).status == 201);
+    for (const char* url : {"http://169.254.169.254/latest", "http://0.0.0.0/hook",
+                            "http://224.0.0.1/hook"}) {
+        INFO(url);
+        const Reply r = client.post(path, call_body(acme.agent, url, secret.id));
+        REQUIRE(r.status == 400);
+        CHECK(r.str("/error/details/0/path") == "/webhook/url");
+    }
+}
+
+TEST_CASE("https receivers: the checked address is dialled, the certificate checked against the "
+          "URL's host",
+          "[webhooks][https]") {
+    TempDir dir;
+    const TestCertificate certificate = make_localhost_certificate(dir.path().string());
+    LocalServer server([&](ServerOptions& o) {
+        fast()(o);
+        o.webhook_ca_file = certificate.cert_path;
+    });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver receiver(secret.text, 0, &certificate);
+
+    const std::string customer = create_customer(client, "c-1");
+    place_call(client, customer, acme.agent, hook_url(receiver.port(), "localhost", "https"),
+               secret.id);
+    REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 2; }));
+    for (const Delivery& d : receiver.deliveries()) {
+        check_signed(d);
+        CHECK(d.host_header == "localhost:" + std::to_string(receiver.port()));
+    }
+
+    // The certificate names localhost only: by IP address, the TLS check fails and nothing
+    // is delivered.
+    const std::string other = create_customer(client, "c-2");
+    const std::string call =
+        place_call(client, other, acme.agent, hook_url(receiver.port(), "127.0.0.1", "https"),
+                   secret.id)
+            .str("/data/id");
+    REQUIRE(eventually([&] {
+        for (const OutboxRow& row : outbox(server.db_path())) {
+            if (row.call_id == call && row.attempts >= 2) return true;
+        }
+        return false;
+    }));
+    CHECK(receiver.deliveries().size() == 2);
+    for (const OutboxRow& row : outbox(server.db_path())) {
+        if (row.call_id == call) CHECK(row.state == "pending");
+    }
+}
