@@ -48,7 +48,9 @@ SimulatedDialer::SimulatedDialer(Store& store, const Clock& clock, std::chrono::
                                  std::function<void()> on_event, bool log)
     : store_(store), clock_(clock), step_(step), on_event_(std::move(on_event)), log_(log) {}
 
-SimulatedDialer::~SimulatedDialer() { stop(); }
+SimulatedDialer::~SimulatedDialer() {
+    stop();
+}
 
 void SimulatedDialer::start(const std::vector<CallInProgress>& resumed) {
     {
@@ -121,8 +123,8 @@ void SimulatedDialer::finish(const Pending& pending) {
         }
         std::lock_guard lock(mutex_);
         if (!stopping_) {
-            pending_.push(Pending{std::chrono::steady_clock::now() + step_, pending.account,
-                                  pending.call});
+            pending_.push(
+                Pending{std::chrono::steady_clock::now() + step_, pending.account, pending.call});
         }
     }
 }

@@ -34,7 +34,7 @@ struct SimulatedOutcome {
 SimulatedOutcome simulated_outcome(const Uuid& call_id);
 
 class SimulatedDialer final : public Dialer {
-public:
+  public:
     // `on_event` runs after each event the dialer causes (the end of a call) and after each
     // placed call, so that webhook delivery looks at the outbox at once; it must not block.
     SimulatedDialer(Store& store, const Clock& clock, std::chrono::milliseconds step,
@@ -49,7 +49,7 @@ public:
     void placed(const PlacedCall& call) override;
     void stop() override;
 
-private:
+  private:
     struct Pending {
         std::chrono::steady_clock::time_point due;
         Uuid account;

@@ -44,8 +44,7 @@ std::string receiver_of(const std::string& url_text) {
     auto url = Url::parse(url_text);
     if (!url) return url_text;
     const Url& u = url.value();
-    return std::string(u.scheme()) + "://" + std::string(u.host()) + ":" +
-           std::to_string(u.port());
+    return std::string(u.scheme()) + "://" + std::string(u.host()) + ":" + std::to_string(u.port());
 }
 
 std::string describe_delay(std::chrono::milliseconds delay) {
@@ -79,7 +78,9 @@ WebhookDelivery::WebhookDelivery(WebhookOutbox& outbox, DeliveryOptions options)
     options_.per_receiver = std::max<std::size_t>(1, options_.per_receiver);
 }
 
-WebhookDelivery::~WebhookDelivery() { stop(); }
+WebhookDelivery::~WebhookDelivery() {
+    stop();
+}
 
 void WebhookDelivery::start() {
     std::lock_guard lock(mutex_);
@@ -161,7 +162,8 @@ void WebhookDelivery::coordinate() {
                 if (idle_ == 0) break;
                 if (head.next_attempt_ms > now_ms) {
                     // Heads come soonest first: the rest are later still.
-                    wake = std::min(wake, now + std::chrono::milliseconds{head.next_attempt_ms - now_ms});
+                    wake = std::min(wake,
+                                    now + std::chrono::milliseconds{head.next_attempt_ms - now_ms});
                     break;
                 }
                 if (busy_calls_.count(head.call_id) != 0) continue;
@@ -347,9 +349,9 @@ std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& mes
         }
         if (cut || SteadyClock::now() >= deadline) {
             return "no answer within " +
-                   std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      options_.timeout)
-                                      .count()) +
+                   std::to_string(
+                       std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout)
+                           .count()) +
                    " ms from " + address.to_string();
         }
         error = httplib::to_string(failure) + " (" + address.to_string() + ")";

@@ -52,16 +52,16 @@ struct DeliveryOptions {
 // The waits between attempts of API.md section 9: after the n-th failed attempt, wait the
 // n-th entry; after the last, give up.
 inline constexpr std::array<std::chrono::seconds, 9> retry_schedule{
-    std::chrono::seconds{5},     std::chrono::minutes{5},  std::chrono::minutes{30},
-    std::chrono::hours{2},       std::chrono::hours{5},    std::chrono::hours{10},
-    std::chrono::hours{14},      std::chrono::hours{20},   std::chrono::hours{24}};
+    std::chrono::seconds{5}, std::chrono::minutes{5}, std::chrono::minutes{30},
+    std::chrono::hours{2},   std::chrono::hours{5},   std::chrono::hours{10},
+    std::chrono::hours{14},  std::chrono::hours{20},  std::chrono::hours{24}};
 
 // The wait after `failed_attempts` failed attempts (1 = the first attempt failed), scaled;
 // nullopt when no attempt is left.
 std::optional<std::chrono::milliseconds> retry_delay(int failed_attempts, double scale);
 
 class WebhookDelivery {
-public:
+  public:
     WebhookDelivery(WebhookOutbox& outbox, DeliveryOptions options);
     ~WebhookDelivery();
     WebhookDelivery(const WebhookDelivery&) = delete;
@@ -75,7 +75,7 @@ public:
     // pending and goes out again on the next start.
     void stop();
 
-private:
+  private:
     struct Job {
         std::int64_t seq = 0;
         std::string call_id;

@@ -61,8 +61,8 @@ std::vector<OutboxHead> SqliteWebhookOutbox::heads(std::size_t limit) {
     Query q(db_, heads_sql);
     q.bind(1, static_cast<std::int64_t>(limit));
     while (q.step()) {
-        heads.push_back(OutboxHead{q.integer(0), std::string(q.text(1)), std::string(q.text(2)),
-                                   q.integer(3)});
+        heads.push_back(
+            OutboxHead{q.integer(0), std::string(q.text(1)), std::string(q.text(2)), q.integer(3)});
     }
     return heads;
 }

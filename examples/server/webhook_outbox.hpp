@@ -41,7 +41,7 @@ struct OutboxMessage {
 };
 
 class WebhookOutbox {
-public:
+  public:
     virtual ~WebhookOutbox() = default;
 
     // The first pending message of each call, the soonest due first, at most `limit`.
@@ -58,7 +58,7 @@ public:
 // The outbox in the server's SQLite database, on a connection of its own. The file must have
 // been opened (and so migrated) by SqliteStore first.
 class SqliteWebhookOutbox final : public WebhookOutbox {
-public:
+  public:
     explicit SqliteWebhookOutbox(const SqliteOptions& options);
 
     std::vector<OutboxHead> heads(std::size_t limit) override;
@@ -67,7 +67,7 @@ public:
     void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
                 std::string_view error, std::int64_t now_ms) override;
 
-private:
+  private:
     std::mutex mutex_;  // one connection, used by one thread at a time
     sqlite::Connection db_;
 };

@@ -20,7 +20,8 @@ namespace test {
 namespace {
 
 std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -35,7 +36,8 @@ std::string secret_key(const std::string& secret) {
                                   static_cast<int>(encoded.size()));
     if (n < 0) throw std::runtime_error("bad base64 in the secret");
     std::size_t padding = 0;
-    for (auto it = encoded.rbegin(); it != encoded.rend() && *it == '='; ++it) ++padding;
+    for (auto it = encoded.rbegin(); it != encoded.rend() && *it == '='; ++it)
+        ++padding;
     out.resize(static_cast<std::size_t>(n) - padding);
     return out;
 }
@@ -94,7 +96,8 @@ bool standard_signature_matches(const std::string& secret, const std::string& id
 TestCertificate make_localhost_certificate(const std::string& directory) {
     EVP_PKEY* key = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
     X509* cert = X509_new();
-    if (key == nullptr || cert == nullptr) throw std::runtime_error("OpenSSL: no key or certificate");
+    if (key == nullptr || cert == nullptr)
+        throw std::runtime_error("OpenSSL: no key or certificate");
     X509_set_version(cert, 2);
     ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
     X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
@@ -144,14 +147,15 @@ Receiver::Receiver(std::string secret, int port, const TestCertificate* certific
             std::this_thread::sleep_for(std::chrono::milliseconds(d));
         }
         Delivery delivery;
-        for (const auto& [name, value] : request.headers) delivery.headers[lower(name)] = value;
+        for (const auto& [name, value] : request.headers)
+            delivery.headers[lower(name)] = value;
         delivery.body = request.body;
         delivery.host_header = request.get_header_value("Host");
         delivery.received_unix = static_cast<std::int64_t>(std::time(nullptr));
         try {
-            delivery.hosted_ok = hosted_signature_matches(
-                secret_, delivery.header("x-webhook-timestamp"),
-                delivery.header("x-webhook-signature"), delivery.body);
+            delivery.hosted_ok =
+                hosted_signature_matches(secret_, delivery.header("x-webhook-timestamp"),
+                                         delivery.header("x-webhook-signature"), delivery.body);
             delivery.standard_ok = standard_signature_matches(
                 secret_, delivery.header("webhook-id"), delivery.header("webhook-timestamp"),
                 delivery.header("webhook-signature"), delivery.body);
@@ -173,7 +177,8 @@ Receiver::Receiver(std::string secret, int port, const TestCertificate* certific
     }
     if (port_ <= 0) throw std::runtime_error("the receiver cannot listen");
     thread_ = std::thread([this] { server_->listen_after_bind(); });
-    while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (!server_->is_running())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 Receiver::~Receiver() {

@@ -51,7 +51,7 @@ struct TestCertificate {
 TestCertificate make_localhost_certificate(const std::string& directory);
 
 class Receiver {
-public:
+  public:
     // Listens on 127.0.0.1 at `port` (0: a free one); over TLS when `certificate` is given.
     explicit Receiver(std::string secret, int port = 0,
                       const TestCertificate* certificate = nullptr);
@@ -73,7 +73,7 @@ public:
     bool wait_for(const std::function<bool(const std::vector<Delivery>&)>& done,
                   std::chrono::milliseconds timeout = std::chrono::seconds(15)) const;
 
-private:
+  private:
     std::string secret_;
     std::unique_ptr<httplib::Server> server_;
     std::thread thread_;

@@ -67,8 +67,8 @@ std::string create_customer(Client& client, const std::string& external_id) {
 // Places a call with a webhook; returns the call's response.
 Reply place_call(Client& client, const std::string& customer, const std::string& agent,
                  const std::string& url, const std::string& secret_id) {
-    Reply r = client.post("/api/v1/customers/" + customer + "/calls",
-                          call_body(agent, url, secret_id));
+    Reply r =
+        client.post("/api/v1/customers/" + customer + "/calls", call_body(agent, url, secret_id));
     REQUIRE(r.status == 201);
     return r;
 }
@@ -174,9 +174,10 @@ std::vector<std::string> first_arrivals(const std::vector<Delivery>& deliveries)
 }
 
 std::size_t count_type(const std::vector<Delivery>& deliveries, const std::string& type) {
-    return static_cast<std::size_t>(std::count_if(deliveries.begin(), deliveries.end(), [&](const Delivery& d) {
-        return d.body.find(R"("type":")" + type + '"') != std::string::npos;
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(deliveries.begin(), deliveries.end(), [&](const Delivery& d) {
+            return d.body.find(R"("type":")" + type + '"') != std::string::npos;
+        }));
 }
 
 }  // namespace
@@ -191,12 +192,15 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
 
     // Four calls to three customers, one of them called twice.
     std::vector<std::string> customers;
-    for (int i = 0; i < 3; ++i) customers.push_back(create_customer(client, "c-" + std::to_string(i)));
+    for (int i = 0; i < 3; ++i)
+        customers.push_back(create_customer(client, "c-" + std::to_string(i)));
     std::vector<Reply> calls;
     for (const std::string& customer : customers) {
-        calls.push_back(place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id));
+        calls.push_back(
+            place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id));
     }
-    calls.push_back(place_call(client, customers[0], acme.agent, hook_url(receiver.port()), secret.id));
+    calls.push_back(
+        place_call(client, customers[0], acme.agent, hook_url(receiver.port()), secret.id));
 
     REQUIRE(receiver.wait_for([&](const auto& d) { return d.size() >= 2 * calls.size(); }));
     const std::vector<Delivery> deliveries = receiver.deliveries();
@@ -229,10 +233,11 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
 
         // call-created, exactly as API.md section 9 shows it: no callEnded member.
         CHECK(deliveries[positions[0]].body ==
-              R"({"type":"call-created","id":")" + id + R"(","customerId":")" + created.customer_id +
-                  R"(","threadId":")" + call.str("/data/threadId") +
+              R"({"type":"call-created","id":")" + id + R"(","customerId":")" +
+                  created.customer_id + R"(","threadId":")" + call.str("/data/threadId") +
                   R"(","status":"in-progress","createdAt":")" + frozen_created_at + R"("})");
-        CHECK(std::find(customers.begin(), customers.end(), created.customer_id) != customers.end());
+        CHECK(std::find(customers.begin(), customers.end(), created.customer_id) !=
+              customers.end());
 
         const SimulatedOutcome outcome = simulated_outcome(collectcall::Uuid::parse(id).value());
         CHECK(ended.status == "completed");
@@ -312,7 +317,8 @@ TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[w
     CHECK(count_type(deliveries, "call-created") == 1);
     CHECK(deliveries[0].body.find("call-created") != std::string::npos);
     CHECK(deliveries[1].body.find("call-ended") != std::string::npos);
-    for (const Delivery& d : deliveries) check_signed(d);
+    for (const Delivery& d : deliveries)
+        check_signed(d);
     REQUIRE(eventually([&] {
         const auto rows = outbox(server.db_path());
         return rows[0].state == "delivered" && rows[1].state == "delivered";
@@ -421,9 +427,9 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
 
     const int port = unused_port();
     const auto options = [](const char* step_ms) {
-        return std::vector<std::string>{"--allow-private-webhooks", "--now", frozen,
-                                        "--call-step-ms", step_ms,
-                                        "--webhook-backoff-scale", "0.001", "--quiet"};
+        return std::vector<std::string>{
+            "--allow-private-webhooks", "--now", frozen,   "--call-step-ms", step_ms,
+            "--webhook-backoff-scale",  "0.001", "--quiet"};
     };
 
     // Calls end in the first run (both events pending) or only after the restart (the dialer
@@ -437,8 +443,10 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
         Client client("127.0.0.1", first.port(), key);
         secret = create_secret(client);
         for (int i = 0; i < 3; ++i) {
-            const std::string customer = create_customer(client, "k-" + std::to_string(i) + (ends_before_kill ? "a" : "b"));
-            calls.push_back(place_call(client, customer, agent, hook_url(port), secret.id).str("/data/id"));
+            const std::string customer =
+                create_customer(client, "k-" + std::to_string(i) + (ends_before_kill ? "a" : "b"));
+            calls.push_back(
+                place_call(client, customer, agent, hook_url(port), secret.id).str("/data/id"));
         }
         const std::size_t expected = ends_before_kill ? 6 : 3;
         REQUIRE(eventually([&] {
@@ -452,7 +460,8 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
         CHECK(first.wait() == 128 + SIGKILL);
     }
     const auto before = outbox(db);
-    for (const OutboxRow& row : before) CHECK(row.state == "pending");
+    for (const OutboxRow& row : before)
+        CHECK(row.state == "pending");
 
     Receiver receiver(secret.text, port);
     ChildServer second(db, options("50"));
@@ -470,7 +479,8 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
     for (const OutboxRow& row : outbox(db)) {
         CHECK(std::find(arrived.begin(), arrived.end(), row.message_id) != arrived.end());
     }
-    for (const Delivery& d : deliveries) check_signed(d);
+    for (const Delivery& d : deliveries)
+        check_signed(d);
     for (const std::string& call : calls) {
         std::vector<std::string> types;
         for (const Delivery& d : deliveries) {
@@ -496,27 +506,27 @@ TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][
 
     // Each refused class by literal address, and loopback by a name that resolves to it.
     const char* refused[] = {
-        "http://127.0.0.1:8080/hook",        // loopback
-        "http://127.9.9.9/hook",             // loopback
-        "http://[::1]/hook",                 // loopback
-        "http://localhost:8080/hook",        // loopback, by name
-        "http://10.1.2.3/hook",              // private
-        "http://172.16.0.1/hook",            // private
-        "http://192.168.1.1/hook",           // private
-        "http://169.254.1.1/hook",           // link-local
-        "http://[fe80::1]/hook",             // link-local
-        "http://100.64.0.1/hook",            // CGNAT
-        "http://224.0.0.1/hook",             // multicast
-        "http://[ff02::1]/hook",             // multicast
-        "http://0.0.0.0/hook",               // unspecified
-        "http://[::]/hook",                  // unspecified
-        "http://[fc00::1]/hook",             // unique local
-        "http://[fd12:3456::1]/hook",        // unique local
-        "http://169.254.169.254/latest",     // metadata
-        "http://[fd00:ec2::254]/latest",     // metadata
-        "http://100.100.100.200/latest",     // metadata
-        "http://[::ffff:10.0.0.1]/hook",     // private, IPv4-mapped
-        "https://127.0.0.1/hook",            // loopback over https
+        "http://127.0.0.1:8080/hook",     // loopback
+        "http://127.9.9.9/hook",          // loopback
+        "http://[::1]/hook",              // loopback
+        "http://localhost:8080/hook",     // loopback, by name
+        "http://10.1.2.3/hook",           // private
+        "http://172.16.0.1/hook",         // private
+        "http://192.168.1.1/hook",        // private
+        "http://169.254.1.1/hook",        // link-local
+        "http://[fe80::1]/hook",          // link-local
+        "http://100.64.0.1/hook",         // CGNAT
+        "http://224.0.0.1/hook",          // multicast
+        "http://[ff02::1]/hook",          // multicast
+        "http://0.0.0.0/hook",            // unspecified
+        "http://[::]/hook",               // unspecified
+        "http://[fc00::1]/hook",          // unique local
+        "http://[fd12:3456::1]/hook",     // unique local
+        "http://169.254.169.254/latest",  // metadata
+        "http://[fd00:ec2::254]/latest",  // metadata
+        "http://100.100.100.200/latest",  // metadata
+        "http://[::ffff:10.0.0.1]/hook",  // private, IPv4-mapped
+        "https://127.0.0.1/hook",         // loopback over https
     };
     for (const char* url : refused) {
         INFO(url);
@@ -529,8 +539,9 @@ TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][
     }
 
     // A host that does not resolve.
-    const Reply unknown = client.post("/api/v1/customers/" + customer + "/calls",
-                                      call_body(acme.agent, "http://no-such-host.invalid/hook", secret.id));
+    const Reply unknown =
+        client.post("/api/v1/customers/" + customer + "/calls",
+                    call_body(acme.agent, "http://no-such-host.invalid/hook", secret.id));
     REQUIRE(unknown.status == 400);
     CHECK(unknown.str("/error/details/0/path") == "/webhook/url");
 
@@ -539,8 +550,9 @@ TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][
         "/api/v1/customers/" + customer + "/calls",
         call_body(acme.agent, "http://127.0.0.1/hook", "00000000-0000-4000-8000-000000000000"));
     REQUIRE(no_secret.status == 400);
-    CHECK(no_secret.raw("/error/details").find(R"("path":"/webhook/secretId","code":"not_found")") !=
-          std::string::npos);
+    CHECK(
+        no_secret.raw("/error/details").find(R"("path":"/webhook/secretId","code":"not_found")") !=
+        std::string::npos);
 
     CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 0);
     CHECK(outbox(server.db_path()).empty());
@@ -554,9 +566,10 @@ TEST_CASE("with --allow-private-webhooks, local networks are allowed but metadat
     const Secret secret = create_secret(client);
     const std::string customer = create_customer(client, "c-1");
     const std::string path = "/api/v1/customers/" + customer + "/calls";
-    CHECK(client.post(path, call_body(acme.agent, "http://localhost:9/hook", secret.id)).status == 201);
-    for (const char* url : {"http://169.254.169.254/latest", "http://0.0.0.0/hook",
-                            "http://224.0.0.1/hook"}) {
+    CHECK(client.post(path, call_body(acme.agent, "http://localhost:9/hook", secret.id)).status ==
+          201);
+    for (const char* url :
+         {"http://169.254.169.254/latest", "http://0.0.0.0/hook", "http://224.0.0.1/hook"}) {
         INFO(url);
         const Reply r = client.post(path, call_body(acme.agent, url, secret.id));
         REQUIRE(r.status == 400);
@@ -564,9 +577,10 @@ TEST_CASE("with --allow-private-webhooks, local networks are allowed but metadat
     }
 }
 
-TEST_CASE("https receivers: the checked address is dialled, the certificate checked against the "
-          "URL's host",
-          "[webhooks][https]") {
+TEST_CASE(
+    "https receivers: the checked address is dialled, the certificate checked against the "
+    "URL's host",
+    "[webhooks][https]") {
     TempDir dir;
     const TestCertificate certificate = make_localhost_certificate(dir.path().string());
     LocalServer server([&](ServerOptions& o) {
@@ -590,10 +604,9 @@ TEST_CASE("https receivers: the checked address is dialled, the certificate chec
     // The certificate names localhost only: by IP address, the TLS check fails and nothing
     // is delivered.
     const std::string other = create_customer(client, "c-2");
-    const std::string call =
-        place_call(client, other, acme.agent, hook_url(receiver.port(), "127.0.0.1", "https"),
-                   secret.id)
-            .str("/data/id");
+    const std::string call = place_call(client, other, acme.agent,
+                                        hook_url(receiver.port(), "127.0.0.1", "https"), secret.id)
+                                 .str("/data/id");
     REQUIRE(eventually([&] {
         for (const OutboxRow& row : outbox(server.db_path())) {
             if (row.call_id == call && row.attempts >= 2) return true;
