@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/) with clang 16 under AddressSanitizer and
+# UndefinedBehaviorSanitizer and runs each for a time budget.
+#
+#   tools/fuzz.sh [SECONDS] [TARGET...]
+#
+# SECONDS is per target (default 60); TARGETs default to all (customer bulk call envelope values).
+# Each target starts from its seed corpus (tests/fuzz/corpus/<target>/) plus what earlier runs
+# found (build/fuzz/corpus/<target>/, kept between runs). A crash, leak, timeout or property
+# violation stops that target and is saved in build/fuzz/artifacts/<target>/; copy it to
+# tests/fuzz/regressions/<target>/ so that the replay test (ctest -R fuzz_replay) keeps it fixed.
+# Environment: COLLECTCALL_FUZZ_JOBS (build jobs, default: the number of CPUs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && targets=(customer bulk call envelope values)
+if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
+  echo "usage: tools/fuzz.sh [SECONDS] [TARGET...]" >&2
+  exit 2
+fi
+
+tools/install-deps.sh
+
+build=build/fuzz
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 \
+  -DCOLLECTCALL_FUZZ=ON -DCOLLECTCALL_SANITIZE=OFF -DCOLLECTCALL_BUILD_EXAMPLES=OFF \
+  -DCOLLECTCALL_BUILD_BENCHMARKS=OFF -DCOLLECTCALL_INSTALL=OFF >/dev/null
+cmake --build "$build" -j "${COLLECTCALL_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+failed=()
+for target in "${targets[@]}"; do
+  corpus="$build/corpus/$target"
+  artifacts="$build/artifacts/$target"
+  mkdir -p "$corpus" "$artifacts"
+  echo "== fuzz_$target: $seconds s" >&2
+  log="$build/fuzz_$target.log"
+  if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=8192 -dict=tests/fuzz/json.dict -artifact_prefix="$artifacts/" \
+       -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+    grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$log" >&2 || true
+  else
+    failed+=("$target")
+    # The report: the sanitizer's or the property's, and the input that caused it.
+    grep -v -E '^(#[0-9]+|INFO:|")' "$log" | tail -n 60 >&2
+    echo "fuzz_$target failed; full log: $log; input saved in $artifacts/" >&2
+  fi
+done
+
+if [[ ${#failed[@]} -ne 0 ]]; then
+  echo "fuzzing found problems in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzzing: ${targets[*]}: no problem found in $seconds s each" >&2
