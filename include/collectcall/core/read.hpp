@@ -595,7 +595,8 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
     }
     char* buffer = state.buffer.get();
     buffer[0] = '[';
-    std::memcpy(buffer + 1, json.data(), json.size());
+    // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
+    if (!json.empty()) std::memcpy(buffer + 1, json.data(), json.size());
     buffer[length - 1] = ']';
     std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
 
