@@ -133,6 +133,15 @@ BOOST_DESCRIBE_STRUCT(Ledger, (), (transfers))
 
 }  // namespace bank
 
+namespace {
+
+struct Local {
+    int x = 0;
+};
+BOOST_DESCRIBE_STRUCT(Local, (), (x))
+
+}  // namespace
+
 // ---- Tests --------------------------------------------------------------------------------------
 
 TEST_CASE("schema: a document names its dialect and its title, and forbids other members",
@@ -326,6 +335,11 @@ TEST_CASE("schema: a user's types through the customisation points", "[schema]")
         CHECK(is_ref_to(property(branch, "postal"), "Address2"));
         CHECK(property(definition(branch, "Address"), "street").find("type")->text() == "string");
         CHECK(definition(branch, "Address2").find("properties")->contains("zip"));
+    }
+    SECTION("qualifiers, anonymous namespaces too, are not part of a name") {
+        const Json local = json_schema_value<Local>();
+        CHECK(member(local, "title").text() == "Local");
+        CHECK(member(property(local, "x"), "maximum").text() == "2147483647");
     }
     SECTION("a chosen name and an added rule") {
         const Json ledger = json_schema_value<bank::Ledger>();

@@ -243,7 +243,15 @@ std::string_view qualified_type_name() {
 
 // "ns::Envelope<ns::Customer>" -> "Envelope_Customer"; a null_t argument (ErrorEnvelope<>) is
 // left out. The result is safe in a URI fragment.
-inline std::string schema_name_from(std::string_view qualified) {
+inline std::string schema_name_from(std::string_view spelled) {
+    // An anonymous namespace is spelled differently by each compiler; it is left out like any
+    // other qualifier.
+    std::string qualified(spelled);
+    for (std::string_view anonymous : {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
+        for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
+            qualified.erase(at, anonymous.size());
+        }
+    }
     std::string name;
     std::string word;
     auto flush = [&] {

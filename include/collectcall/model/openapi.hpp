@@ -235,6 +235,8 @@ inline constexpr ErrorCase error_cases[] = {
      "malformed JSON at byte 12: TAPE_ERROR"},
     {"validation_failed", "a field is invalid (all such errors are listed in error.details)",
      "2 fields are invalid"},
+    {"bad_request", "the body could not be read (e.g. an unsupported Content-Encoding)",
+     "the request body could not be read"},
     {"unauthorized", "the bearer key is missing, malformed or unknown", "the API key is not valid"},
     {"agent_not_assigned", "agentId is not an agent of the caller's account",
      "agentId is not assigned to this account"},
@@ -394,7 +396,7 @@ template <class B>
 void add_common_errors(B& b, Json& responses, bool body, bool post,
                               std::initializer_list<std::string_view> extra_400 = {}) {
     if (body || post || extra_400.size() != 0) {
-        responses["400"] = body ? b.error({"malformed_json", "validation_failed"})
+        responses["400"] = body ? b.error({"malformed_json", "validation_failed", "bad_request"})
                                 : b.error({"validation_failed"});
     }
     responses["401"] = b.error({"unauthorized"});
@@ -434,9 +436,10 @@ Json openapi_value() {
         "request body, and every error of a body is reported at once.\n\n"
         "Input is strict: an unknown or duplicate member anywhere in a body is an error. "
         "Optional members without a value are returned as null.\n\n"
-        "Every route answers 404 `not_found` for an unknown path and 405 `method_not_allowed` "
-        "(with Allow) for a method it does not have. POST requests may carry an Idempotency-Key: "
-        "the same key with the same body within 24 hours replays the first response.";
+        "An unknown path is 404 `not_found`; a known path with a method it does not have is "
+        "405 `method_not_allowed`, with an Allow header. POST requests may carry an "
+        "Idempotency-Key: the same key with the same body within 24 hours replays the first "
+        "response.";
 
     Json server = Json::object();
     server["url"] = "http://127.0.0.1:8080";
