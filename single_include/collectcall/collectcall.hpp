@@ -3430,7 +3430,15 @@ std::string_view qualified_type_name() {
 
 // "ns::Envelope<ns::Customer>" -> "Envelope_Customer"; a null_t argument (ErrorEnvelope<>) is
 // left out. The result is safe in a URI fragment.
-inline std::string schema_name_from(std::string_view qualified) {
+inline std::string schema_name_from(std::string_view spelled) {
+    // An anonymous namespace is spelled differently by each compiler; it is left out like any
+    // other qualifier.
+    std::string qualified(spelled);
+    for (std::string_view anonymous : {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
+        for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
+            qualified.erase(at, anonymous.size());
+        }
+    }
     std::string name;
     std::string word;
     auto flush = [&] {
@@ -4158,6 +4166,8 @@ inline constexpr ErrorCase error_cases[] = {
      "malformed JSON at byte 12: TAPE_ERROR"},
     {"validation_failed", "a field is invalid (all such errors are listed in error.details)",
      "2 fields are invalid"},
+    {"bad_request", "the body could not be read (e.g. an unsupported Content-Encoding)",
+     "the request body could not be read"},
     {"unauthorized", "the bearer key is missing, malformed or unknown", "the API key is not valid"},
     {"agent_not_assigned", "agentId is not an agent of the caller's account",
      "agentId is not assigned to this account"},
@@ -4317,7 +4327,7 @@ template <class B>
 void add_common_errors(B& b, Json& responses, bool body, bool post,
                               std::initializer_list<std::string_view> extra_400 = {}) {
     if (body || post || extra_400.size() != 0) {
-        responses["400"] = body ? b.error({"malformed_json", "validation_failed"})
+        responses["400"] = body ? b.error({"malformed_json", "validation_failed", "bad_request"})
                                 : b.error({"validation_failed"});
     }
     responses["401"] = b.error({"unauthorized"});
@@ -4357,9 +4367,10 @@ Json openapi_value() {
         "request body, and every error of a body is reported at once.\n\n"
         "Input is strict: an unknown or duplicate member anywhere in a body is an error. "
         "Optional members without a value are returned as null.\n\n"
-        "Every route answers 404 `not_found` for an unknown path and 405 `method_not_allowed` "
-        "(with Allow) for a method it does not have. POST requests may carry an Idempotency-Key: "
-        "the same key with the same body within 24 hours replays the first response.";
+        "An unknown path is 404 `not_found`; a known path with a method it does not have is "
+        "405 `method_not_allowed`, with an Allow header. POST requests may carry an "
+        "Idempotency-Key: the same key with the same body within 24 hours replays the first "
+        "response.";
 
     Json server = Json::object();
     server["url"] = "http://127.0.0.1:8080";
