@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <collectcall/compliance/engine.hpp>
+#include <collectcall/model/openapi.hpp>
 #include <collectcall/webhook/address_guard.hpp>
 #include <collectcall/webhook/signature.hpp>
 
@@ -31,7 +32,8 @@ bool collectcall_read(Reader& reader, ondemand::value& value, NoBody&) {
     }
     const char* where = Reader::token_start(value);
     ondemand::object object;
-    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     bool ok = true;
     for (auto field_result : object) {
@@ -137,8 +139,8 @@ void send_json(httplib::Response& response, int status, std::string body) {
 }
 
 template <class T = null_t>
-std::string error_document(std::string_view request_id, std::string_view code,
-                           std::string message, ErrorList details = {}, T data = {}) {
+std::string error_document(std::string_view request_id, std::string_view code, std::string message,
+                           ErrorList details = {}, T data = {}) {
     ErrorEnvelope<T> envelope;
     envelope.requestId = uuid_of(request_id);
     envelope.data = std::move(data);
@@ -222,7 +224,6 @@ struct Api::Context {
 
 namespace {
 
-
 struct Match {
     const Route* route = nullptr;  // the route for this method, if any
     std::string allow;             // the methods the path has, when the method is not one
@@ -290,23 +291,27 @@ Match find_route(std::span<const Route> routes, std::string_view method, std::st
 // --- The pipeline ------------------------------------------------------------------------------
 
 std::span<const Api::Route> Api::route_table() {
-    // clang-format off
     static const std::array routes{
-        Route{"GET",   "/healthz",                                      &Api::health,                false},
-        Route{"POST",  "/api/v1/customers",                             &Api::create_customer,       true, BodyKind::json},
-        Route{"GET",   "/api/v1/customers",                             &Api::find_customers},
-        Route{"POST",  "/api/v1/customers/bulk",                        &Api::create_customers,      true, BodyKind::json, Limit::bulk},
-        Route{"GET",   "/api/v1/customers/{id}",                        &Api::get_customer},
-        Route{"PATCH", "/api/v1/customers/{id}",                        &Api::patch_customer,        true, BodyKind::json, Limit::normal, true},
-        Route{"POST",  "/api/v1/customers/{id}/calls",                  &Api::create_call,           true, BodyKind::json},
-        Route{"GET",   "/api/v1/customers/{id}/calls",                  &Api::list_calls},
-        Route{"POST",  "/api/v1/customers/{id}/cease-and-desist",       &Api::cease_and_desist,      true, BodyKind::optional},
-        Route{"POST",  "/api/v1/customers/{id}/deactivate",             &Api::deactivate,            true, BodyKind::optional},
-        Route{"POST",  "/api/v1/customers/{id}/activate",               &Api::activate,              true, BodyKind::optional},
-        Route{"GET",   "/api/v1/calls/{id}",                            &Api::get_call},
-        Route{"POST",  "/api/v1/webhook-secrets",                       &Api::create_webhook_secret, true, BodyKind::optional},
+        Route{"GET", "/healthz", &Api::health, false},
+        Route{"GET", "/api/v1/openapi.json", &Api::openapi_document, false},
+        Route{"POST", "/api/v1/customers", &Api::create_customer, true, BodyKind::json},
+        Route{"GET", "/api/v1/customers", &Api::find_customers},
+        Route{"POST", "/api/v1/customers/bulk", &Api::create_customers, true, BodyKind::json,
+              Limit::bulk},
+        Route{"GET", "/api/v1/customers/{id}", &Api::get_customer},
+        Route{"PATCH", "/api/v1/customers/{id}", &Api::patch_customer, true, BodyKind::json,
+              Limit::normal, true},
+        Route{"POST", "/api/v1/customers/{id}/calls", &Api::create_call, true, BodyKind::json},
+        Route{"GET", "/api/v1/customers/{id}/calls", &Api::list_calls},
+        Route{"POST", "/api/v1/customers/{id}/cease-and-desist", &Api::cease_and_desist, true,
+              BodyKind::optional},
+        Route{"POST", "/api/v1/customers/{id}/deactivate", &Api::deactivate, true,
+              BodyKind::optional},
+        Route{"POST", "/api/v1/customers/{id}/activate", &Api::activate, true, BodyKind::optional},
+        Route{"GET", "/api/v1/calls/{id}", &Api::get_call},
+        Route{"POST", "/api/v1/webhook-secrets", &Api::create_webhook_secret, true,
+              BodyKind::optional},
     };
-    // clang-format on
     return routes;
 }
 
@@ -321,18 +326,18 @@ ReadOptions Api::read_options() const {
 }
 
 void Api::install(httplib::Server& server) {
-    server.set_pre_routing_handler([this](const httplib::Request& request,
-                                          httplib::Response& response) {
-        exchange.active = true;
-        exchange.start = std::chrono::steady_clock::now();
-        response.set_header("X-Request-Id", std::string(new_uuid().view()));
-        // Customer data is personal: no cache along the way may keep it.
-        response.set_header("Cache-Control", "no-store");
-        response.set_header("X-Content-Type-Options", "nosniff");
-        if (is_body_method(request.method)) return httplib::Server::HandlerResponse::Unhandled;
-        dispatch(request, response, nullptr);
-        return httplib::Server::HandlerResponse::Handled;
-    });
+    server.set_pre_routing_handler(
+        [this](const httplib::Request& request, httplib::Response& response) {
+            exchange.active = true;
+            exchange.start = std::chrono::steady_clock::now();
+            response.set_header("X-Request-Id", std::string(new_uuid().view()));
+            // Customer data is personal: no cache along the way may keep it.
+            response.set_header("Cache-Control", "no-store");
+            response.set_header("X-Content-Type-Options", "nosniff");
+            if (is_body_method(request.method)) return httplib::Server::HandlerResponse::Unhandled;
+            dispatch(request, response, nullptr);
+            return httplib::Server::HandlerResponse::Handled;
+        });
     const auto with_body = [this](const httplib::Request& request, httplib::Response& response,
                                   const httplib::ContentReader& reader) {
         dispatch(request, response, &reader);
@@ -351,17 +356,17 @@ void Api::install(httplib::Server& server) {
             return httplib::Server::HandlerResponse::Handled;
         }));
     // A safety net: dispatch catches everything itself.
-    server.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
-            const std::string id = ensure_request_id(response);
-            send_json(response, 500,
-                      error_document(id, error_code::internal, "internal server error"));
-        });
+    server.set_exception_handler([](const httplib::Request&, httplib::Response& response,
+                                    std::exception_ptr) {
+        const std::string id = ensure_request_id(response);
+        send_json(response, 500, error_document(id, error_code::internal, "internal server error"));
+    });
     server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
         std::optional<std::chrono::nanoseconds> duration;
         if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
         exchange.active = false;
-        if (config_.access_log) http::access_log(request, response, request_id_of(response), duration);
+        if (config_.access_log)
+            http::access_log(request, response, request_id_of(response), duration);
     });
 }
 
@@ -411,8 +416,9 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
     const std::string request_id(request_id_of(response));
     const Match match = find_route(route_table(), request.method, request.path);
     static const Route no_route{};
-    Context ctx{request, response, match.route != nullptr ? *match.route : no_route, request_id,
-                {}, match.id, {}, {}};
+    Context ctx{request,    response, match.route != nullptr ? *match.route : no_route,
+                request_id, {},       match.id,
+                {},         {}};
     try {
         const std::size_t limit =
             ctx.route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
@@ -421,19 +427,21 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         if (body.unread_rest) response.set_header("Connection", "close");
 
         std::size_t header_bytes = 0;
-        for (const auto& [name, value] : request.headers) header_bytes += name.size() + value.size() + 4;
+        for (const auto& [name, value] : request.headers)
+            header_bytes += name.size() + value.size() + 4;
         if (header_bytes > config_.max_header_bytes) {
             return ctx.fail(431, error_code::headers_too_large, "request headers are too large");
         }
         if (match.route == nullptr) {
             if (match.allow.empty()) return ctx.fail(404, error_code::not_found, "no such route");
             response.set_header("Allow", match.allow);
-            return ctx.fail(405, error_code::method_not_allowed,
-                            "method " + request.method + " is not allowed here (allowed: " +
-                                match.allow + ")");
+            return ctx.fail(
+                405, error_code::method_not_allowed,
+                "method " + request.method + " is not allowed here (allowed: " + match.allow + ")");
         }
         switch (body.status) {
-            case http::BodyRead::ok: break;
+            case http::BodyRead::ok:
+                break;
             case http::BodyRead::too_large:
                 return ctx.fail(413, error_code::payload_too_large,
                                 "request body is larger than " + std::to_string(limit) + " bytes");
@@ -505,17 +513,16 @@ bool Api::authenticate(Context& ctx) {
 
     if (const auto retry_after = limiter_.admit(ctx.key_id)) {
         ctx.response.set_header("Retry-After", std::to_string(*retry_after));
-        ctx.fail(429, error_code::rate_limited, "too many requests; retry after " +
-                                                    std::to_string(*retry_after) + " s");
+        ctx.fail(429, error_code::rate_limited,
+                 "too many requests; retry after " + std::to_string(*retry_after) + " s");
         return false;
     }
     return true;
 }
 
 void Api::run_idempotent(Context& ctx, std::string_view key) {
-    const bool printable = std::all_of(key.begin(), key.end(), [](char c) {
-        return c >= 0x20 && c <= 0x7E;
-    });
+    const bool printable =
+        std::all_of(key.begin(), key.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
     if (key.empty() || key.size() > 255 || !printable) {
         return ctx.fail(400, error_code::validation_failed,
                         "Idempotency-Key must be 1 to 255 printable ASCII characters");
@@ -528,8 +535,8 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
     fingerprint_input += ctx.body;
     const Sha256 fingerprint = sha256(fingerprint_input);
 
-    const IdempotencyBegin begin = store_.begin_idempotent(ctx.account, key, fingerprint,
-                                                           clock_.now());
+    const IdempotencyBegin begin =
+        store_.begin_idempotent(ctx.account, key, fingerprint, clock_.now());
     switch (begin.state) {
         case IdempotencyState::mismatch:
             return ctx.fail(422, error_code::idempotency_key_reused,
@@ -543,7 +550,8 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
             ctx.response.set_header("Idempotent-Replayed", "true");
             send_json(ctx.response, begin.response.status, begin.response.body);
             return;
-        case IdempotencyState::started: break;
+        case IdempotencyState::started:
+            break;
     }
 
     // Until the response is recorded, the key is held; any way out without a response that can
@@ -565,12 +573,17 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
 
     (this->*ctx.route.handler)(ctx);
     if (ctx.response.status >= 500) return;
-    store_.finish_idempotent(ctx.account, key,
-                             StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
+    store_.finish_idempotent(
+        ctx.account, key, StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
     release.armed = false;
 }
 
 // --- Endpoints ---------------------------------------------------------------------------------
+
+void Api::openapi_document(Context& ctx) {
+    // Bare, like healthz: it is a document, not an API call. Built once, then the same bytes.
+    send_json(ctx.response, 200, collectcall::openapi());
+}
 
 void Api::health(Context& ctx) {
     // Bare (API.md section 1): a probe reads only the status.
@@ -630,8 +643,8 @@ void Api::find_customers(Context& ctx) {
     }
     const std::size_t count = ctx.request.get_param_value_count("externalId");
     if (count == 0) {
-        errors.push_back(Error{"", std::string(codes::required),
-                               "query parameter externalId is required"});
+        errors.push_back(
+            Error{"", std::string(codes::required), "query parameter externalId is required"});
     } else if (count > 1) {
         errors.push_back(Error{"", std::string(codes::duplicate_field),
                                "query parameter externalId appears more than once"});
@@ -715,7 +728,8 @@ void Api::patch_customer(Context& ctx) {
         errors = merge_patch(merged, patch.value());
         // The merged customer as a whole (API.md section 6), e.g. clearing ssnLastFour while
         // collections is set.
-        for (Error& e : validate(merged)) errors.push_back(std::move(e));
+        for (Error& e : validate(merged))
+            errors.push_back(std::move(e));
         if (!errors.empty()) return false;
         if (merged == static_cast<const CustomerCreate&>(stored.customer)) return false;
         static_cast<CustomerCreate&>(stored.customer) = std::move(merged);
@@ -747,9 +761,13 @@ void Api::cease_and_desist(Context& ctx) {
     set_customer_flag(ctx, &StoredCustomer::cease_and_desist, true);
 }
 
-void Api::deactivate(Context& ctx) { set_customer_flag(ctx, &StoredCustomer::active, false); }
+void Api::deactivate(Context& ctx) {
+    set_customer_flag(ctx, &StoredCustomer::active, false);
+}
 
-void Api::activate(Context& ctx) { set_customer_flag(ctx, &StoredCustomer::active, true); }
+void Api::activate(Context& ctx) {
+    set_customer_flag(ctx, &StoredCustomer::active, true);
+}
 
 namespace {
 
@@ -782,25 +800,26 @@ void Api::create_call(Context& ctx) {
     if (request.webhook) {
         ErrorList errors;
         const Url& url = request.webhook->url;
-        const auto resolution = webhook::resolve_checked(url.host(), url.port(),
-                                                         config_.allow_private_webhooks);
+        const auto resolution =
+            webhook::resolve_checked(url.host(), url.port(), config_.allow_private_webhooks);
         switch (resolution.status) {
-            case webhook::ResolveStatus::ok: break;
+            case webhook::ResolveStatus::ok:
+                break;
             case webhook::ResolveStatus::temporary_failure:
                 ctx.response.set_header("Retry-After", "5");
                 return ctx.fail(503, error_code::unavailable,
                                 "the webhook host could not be resolved now; retry later");
             case webhook::ResolveStatus::invalid_host:
-                errors.push_back(Error{"/webhook/url", std::string(codes::format),
-                                       resolution.message});
+                errors.push_back(
+                    Error{"/webhook/url", std::string(codes::format), resolution.message});
                 break;
             case webhook::ResolveStatus::does_not_resolve:
-                errors.push_back(Error{"/webhook/url", std::string(codes::not_found),
-                                       resolution.message});
+                errors.push_back(
+                    Error{"/webhook/url", std::string(codes::not_found), resolution.message});
                 break;
             case webhook::ResolveStatus::refused:
-                errors.push_back(Error{"/webhook/url", std::string(codes::not_allowed),
-                                       resolution.message});
+                errors.push_back(
+                    Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
                 break;
         }
         if (!store_.find_webhook_secret(ctx.account, request.webhook->secretId)) {
@@ -827,9 +846,9 @@ void Api::create_call(Context& ctx) {
             input.zip5 = stored.customer.address.zip.view();
             input.placed_calls = placed;
             input.now = now;
-            input.window = compliance::RespectfulHours{
-                std::chrono::minutes{settings.window_start_minutes},
-                std::chrono::minutes{settings.window_end_minutes}};
+            input.window =
+                compliance::RespectfulHours{std::chrono::minutes{settings.window_start_minutes},
+                                            std::chrono::minutes{settings.window_end_minutes}};
             input.max_calls_per_day = static_cast<unsigned>(settings.max_calls_per_day);
 
             CallPlan plan;

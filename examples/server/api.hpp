@@ -39,7 +39,7 @@ struct ApiConfig {
 };
 
 class Api {
-public:
+  public:
     Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter, ApiConfig config);
 
     // Registers every route and hook on `server`.
@@ -48,7 +48,7 @@ public:
     struct Context;
     struct Route;
 
-private:
+  private:
     static std::span<const Route> route_table();
     void dispatch(const httplib::Request& request, httplib::Response& response,
                   const httplib::ContentReader* reader);
@@ -61,6 +61,7 @@ private:
 
     // Endpoints.
     void health(Context& ctx);
+    void openapi_document(Context& ctx);
     void create_customer(Context& ctx);
     void find_customers(Context& ctx);
     void create_customers(Context& ctx);

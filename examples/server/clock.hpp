@@ -11,7 +11,7 @@
 namespace collectcall::server {
 
 class Clock {
-public:
+  public:
     using Time = Timestamp::Time;
 
     Clock() = default;
@@ -23,7 +23,7 @@ public:
     }
     [[nodiscard]] bool frozen() const noexcept { return frozen_.has_value(); }
 
-private:
+  private:
     std::optional<Time> frozen_;
 };
 

@@ -20,8 +20,8 @@ std::optional<Int> parse_integer(std::string_view text, Int min, Int max) {
 // A factor in (0, 1], as plain decimal text ("0.001", "1").
 std::optional<double> parse_scale(std::string_view text) {
     double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value,
-                                           std::chars_format::fixed);
+    const auto [end, ec] =
+        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
     if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0) || value > 1) {
         return std::nullopt;
     }
@@ -54,6 +54,7 @@ std::string usage() {
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
   collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
+  collectcall-server openapi
   collectcall-server --help | --version
 
 init
@@ -79,7 +80,10 @@ serve
                              (default 5000)
   --quiet                    no access log on stderr
 
-Both commands use ./collectcall.db when --db is not given. SIGTERM or SIGINT stops the server
+openapi
+  Prints the OpenAPI 3.1 document of the API (also served at GET /api/v1/openapi.json).
+
+Both init and serve use ./collectcall.db when --db is not given. SIGTERM or SIGINT stops the server
 after the requests in flight are answered.
 )";
 }
@@ -106,6 +110,12 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
         result.command = command;
         return result;
     }
+    if (name == "openapi") {
+        if (args.size() > 1) return fail("openapi takes no options");
+        command.kind = Command::Kind::openapi;
+        result.command = command;
+        return result;
+    }
     if (name == "init") {
         command.kind = Command::Kind::init;
     } else if (name == "serve") {
@@ -118,7 +128,8 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
     for (std::size_t i = 1; i < args.size(); ++i) {
         std::string_view option = args[i];
         std::optional<std::string_view> inline_value;
-        if (const std::size_t eq = option.find('='); option.starts_with("--") && eq != std::string_view::npos) {
+        if (const std::size_t eq = option.find('=');
+            option.starts_with("--") && eq != std::string_view::npos) {
             inline_value = option.substr(eq + 1);
             option = option.substr(0, eq);
         }

@@ -16,7 +16,7 @@
 namespace collectcall::server {
 
 struct Command {
-    enum class Kind { help, version, init, serve };
+    enum class Kind { help, version, init, serve, openapi };
     Kind kind = Kind::help;
     // init
     std::string account;

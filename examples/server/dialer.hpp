@@ -19,7 +19,7 @@ struct PlacedCall {
 };
 
 class Dialer {
-public:
+  public:
     virtual ~Dialer() = default;
     // Starts background work; `resumed` are the calls an earlier process left in progress.
     virtual void start(const std::vector<CallInProgress>& /*resumed*/) {}
@@ -31,7 +31,7 @@ public:
 
 // Leaves every call in progress.
 class IdleDialer final : public Dialer {
-public:
+  public:
     void placed(const PlacedCall&) override {}
 };
 

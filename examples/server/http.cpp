@@ -9,11 +9,15 @@ namespace collectcall::server::http {
 
 namespace {
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -139,7 +143,8 @@ void access_log(const httplib::Request& request, const httplib::Response& respon
     w.raw(",\"durationMs\":");
     if (duration) {
         // Microsecond resolution, written as a decimal number of milliseconds.
-        const long long micros = std::chrono::duration_cast<std::chrono::microseconds>(*duration).count();
+        const long long micros =
+            std::chrono::duration_cast<std::chrono::microseconds>(*duration).count();
         w.integer(micros / 1000);
         w.raw('.');
         const long long fraction = micros % 1000;

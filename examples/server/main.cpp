@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include <collectcall/model/openapi.hpp>
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"
@@ -64,8 +65,8 @@ int serve(const Command& command) {
     const std::string& host = command.server.host;
     const bool v6 = host.find(':') != std::string::npos;
     std::cout << "collectcall-server: listening on http://" << (v6 ? "[" : "") << host
-              << (v6 ? "]" : "") << ":" << port << " (database " << command.server.db_path
-              << ", " << server.threads() << " threads)" << std::endl;
+              << (v6 ? "]" : "") << ":" << port << " (database " << command.server.db_path << ", "
+              << server.threads() << " threads)" << std::endl;
 
     std::atomic<bool> done{false};
     std::thread waiter([&] {
@@ -96,12 +97,19 @@ int main(int argc, char** argv) {
     const Command& command = *parsed.command;
     try {
         switch (command.kind) {
-            case Command::Kind::help: std::cout << usage(); return 0;
+            case Command::Kind::help:
+                std::cout << usage();
+                return 0;
             case Command::Kind::version:
                 std::cout << "collectcall-server " << COLLECTCALL_VERSION_STRING << "\n";
                 return 0;
-            case Command::Kind::init: return init(command);
-            case Command::Kind::serve: return serve(command);
+            case Command::Kind::openapi:
+                std::cout << collectcall::openapi() << "\n";
+                return 0;
+            case Command::Kind::init:
+                return init(command);
+            case Command::Kind::serve:
+                return serve(command);
         }
     } catch (const std::exception& e) {
         std::cerr << "collectcall-server: " << e.what() << "\n";

@@ -15,7 +15,7 @@
 namespace collectcall::server {
 
 class RateLimiter {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     explicit RateLimiter(double per_second) : rate_(per_second), capacity_(2 * per_second) {}
@@ -41,7 +41,7 @@ public:
         return std::max(1L, static_cast<long>(std::ceil((1 - bucket.tokens) / rate_)));
     }
 
-private:
+  private:
     struct Bucket {
         double tokens;
         Clock::time_point updated;

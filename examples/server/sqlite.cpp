@@ -16,8 +16,10 @@ bool is_unavailable(int rc) {
         case SQLITE_IOERR:
         case SQLITE_CANTOPEN:
         case SQLITE_NOMEM:
-        case SQLITE_PROTOCOL: return true;
-        default: return false;
+        case SQLITE_PROTOCOL:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -71,15 +73,19 @@ Statement& Connection::prepare(const char* sql) {
     return *it->second;
 }
 
-std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+std::int64_t Connection::changes() const {
+    return sqlite3_changes64(db_);
+}
 
 Statement::Statement(Connection& connection, const char* sql) : connection_(connection) {
-    const int rc =
-        sqlite3_prepare_v3(connection.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+    const int rc = sqlite3_prepare_v3(connection.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                      &stmt_, nullptr);
     if (rc != SQLITE_OK) connection.fail(rc, "prepare failed");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+    sqlite3_finalize(stmt_);
+}
 
 void Statement::reset() noexcept {
     sqlite3_reset(stmt_);
@@ -88,7 +94,9 @@ void Statement::reset() noexcept {
 
 Query::Query(Connection& connection, const char* sql) : statement_(connection.prepare(sql)) {}
 
-Query::~Query() { statement_.reset(); }
+Query::~Query() {
+    statement_.reset();
+}
 
 Query& Query::bind(int index, std::string_view text) {
     const int rc = sqlite3_bind_text64(statement_.handle(), index, text.data(), text.size(),

@@ -20,12 +20,12 @@ namespace collectcall::server {
 // client may retry (disk full, read-only file system, lock held too long, I/O error): the API
 // answers those 503; everything else is a fault (500).
 class StoreError : public std::runtime_error {
-public:
+  public:
     StoreError(std::string message, bool unavailable)
         : std::runtime_error(std::move(message)), unavailable_(unavailable) {}
     [[nodiscard]] bool unavailable() const noexcept { return unavailable_; }
 
-private:
+  private:
     bool unavailable_;
 };
 
@@ -35,7 +35,7 @@ class Statement;
 
 // One connection. Not thread-safe: each thread works on a connection of its own.
 class Connection {
-public:
+  public:
     // Opens (creating when allowed) the database file.
     Connection(const std::string& path, bool create, int busy_timeout_ms);
     ~Connection();
@@ -52,14 +52,14 @@ public:
     [[nodiscard]] sqlite3* handle() const noexcept { return db_; }
     [[noreturn]] void fail(int rc, std::string_view what) const;
 
-private:
+  private:
     sqlite3* db_ = nullptr;
     std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
 };
 
 // A prepared statement, reused across executions. Use it through a Query, which resets it.
 class Statement {
-public:
+  public:
     Statement(Connection& connection, const char* sql);
     ~Statement();
     Statement(const Statement&) = delete;
@@ -69,7 +69,7 @@ public:
     [[nodiscard]] sqlite3_stmt* handle() const noexcept { return stmt_; }
     [[nodiscard]] Connection& connection() const noexcept { return connection_; }
 
-private:
+  private:
     Connection& connection_;
     sqlite3_stmt* stmt_ = nullptr;
 };
@@ -77,7 +77,7 @@ private:
 // One execution of a cached statement: bind, step, read columns; resets on destruction so the
 // statement is ready for the next use (and releases its read snapshot).
 class Query {
-public:
+  public:
     Query(Connection& connection, const char* sql);
     ~Query();
     Query(const Query&) = delete;
@@ -100,14 +100,14 @@ public:
     [[nodiscard]] std::int64_t integer(int column) const;
     [[nodiscard]] std::span<const unsigned char> blob(int column) const;
 
-private:
+  private:
     Statement& statement_;
 };
 
 // A write transaction (BEGIN IMMEDIATE: the write lock is taken up front, so that a
 // read-then-write never fails on a lock upgrade). Rolled back unless committed.
 class Transaction {
-public:
+  public:
     explicit Transaction(Connection& connection);
     ~Transaction();
     Transaction(const Transaction&) = delete;
@@ -115,7 +115,7 @@ public:
 
     void commit();
 
-private:
+  private:
     Connection& connection_;
     bool open_ = true;
 };

@@ -129,9 +129,13 @@ CREATE INDEX calls_in_progress ON calls (seq) WHERE status = 'in-progress';
 constexpr int migration_count = static_cast<int>(std::size(migrations));
 static_assert(migration_count == SqliteStore::schema_version);
 
-std::int64_t to_ms(Time t) { return t.time_since_epoch().count(); }
+std::int64_t to_ms(Time t) {
+    return t.time_since_epoch().count();
+}
 
-std::string timestamp_text(Time t) { return std::string(Timestamp::from_time(t).view()); }
+std::string timestamp_text(Time t) {
+    return std::string(Timestamp::from_time(t).view());
+}
 
 [[noreturn]] void corrupt(std::string_view what) {
     throw StoreError("stored data is not readable: " + std::string(what), false);
@@ -230,7 +234,7 @@ void insert_event(Connection& db, std::string_view call_id, std::string_view typ
 
 // A connection borrowed from the pool for the length of one operation.
 class SqliteStore::Lease {
-public:
+  public:
     Lease(SqliteStore& store, std::unique_ptr<Connection> connection)
         : store_(store), connection_(std::move(connection)) {}
     ~Lease() {
@@ -242,7 +246,7 @@ public:
 
     Connection& operator*() const { return *connection_; }
 
-private:
+  private:
     SqliteStore& store_;
     std::unique_ptr<Connection> connection_;
 };
@@ -351,7 +355,8 @@ Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now)
     }
 
     const ApiKey key = generate_api_key();
-    Query(*db, "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
+    Query(*db,
+          "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
         .bind(1, key.key_id)
         .bind(2, account->view())
         .bind_blob(3, key.hash)
@@ -409,7 +414,8 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
     }
     Query q(*db, "SELECT number FROM caller_numbers WHERE account_id = ? ORDER BY position");
     q.bind(1, account.view());
-    while (q.step()) settings.caller_numbers.push_back(parse_column<E164>(q.text(0), "number"));
+    while (q.step())
+        settings.caller_numbers.push_back(parse_column<E164>(q.text(0), "number"));
     return settings;
 }
 
@@ -515,7 +521,8 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
                 "SELECT created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND "
                 "created_ms >= ? ORDER BY created_ms");
         q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
-        while (q.step()) placed.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
+        while (q.step())
+            placed.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
     }
     CallPlan plan = decide(*stored, placed);
     if (!plan.place) return plan;  // nothing written; the transaction rolls back
@@ -563,7 +570,8 @@ std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid
             "status, ended_reason, duration_ms FROM calls WHERE account_id = ? AND "
             "customer_id = ? ORDER BY created_ms DESC, seq DESC");
     q.bind(1, account.view()).bind(2, customer.view());
-    while (q.step()) calls.push_back(call_from_row(*db, q));
+    while (q.step())
+        calls.push_back(call_from_row(*db, q));
     return calls;
 }
 

@@ -26,7 +26,7 @@ struct SqliteOptions {
 };
 
 class SqliteStore final : public Store {
-public:
+  public:
     // Opens (creating if needed) and migrates the database.
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
@@ -74,7 +74,7 @@ public:
                            const StoredResponse& response) override;
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
 
-private:
+  private:
     class Lease;
     Lease lease();
     std::unique_ptr<sqlite::Connection> open_connection();

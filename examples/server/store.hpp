@@ -112,7 +112,7 @@ struct IdempotencyBegin {
 // --- The interface ---------------------------------------------------------------------------
 
 class Store {
-public:
+  public:
     virtual ~Store() = default;
 
     // Liveness of the storage (a trivial read).
@@ -160,8 +160,8 @@ public:
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }
 
-    virtual void insert_webhook_secret(const Uuid& account, const Uuid& id,
-                                       std::string_view secret, Time now) = 0;
+    virtual void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                                       Time now) = 0;
     // The secret text (whsec_...), for signing; nullopt when the account has no such secret.
     [[nodiscard]] virtual std::optional<std::string> find_webhook_secret(const Uuid& account,
                                                                          const Uuid& id) = 0;

@@ -17,11 +17,14 @@ LocalServer::Tweak at(std::string_view when, bool allow_private = true) {
     };
 }
 
-std::string call_body(const Account& account) { return R"({"agentId":")" + account.agent + R"("})"; }
+std::string call_body(const Account& account) {
+    return R"({"agentId":")" + account.agent + R"("})";
+}
 
 std::vector<std::string> check_ids(const Reply& r, const std::string& list) {
     std::vector<std::string> ids;
-    for (std::size_t i = 0; i < r.size(list); ++i) ids.push_back(r.str(list + "/" + std::to_string(i) + "/id"));
+    for (std::size_t i = 0; i < r.size(list); ++i)
+        ids.push_back(r.str(list + "/" + std::to_string(i) + "/id"));
     return ids;
 }
 
@@ -31,7 +34,8 @@ TEST_CASE("a call is placed: numbers, thread, compliance, createdAt", "[calls]")
     LocalServer server(at("2026-11-20T15:00:00Z"));
     const Account acme = server.create_account("acme", {"+12125550100", "+13125550100"});
     Client client = server.client(acme);
-    const std::string chicago = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string chicago =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     // A 415 (San Francisco) number living in New York: the address decides the zone, the
     // number the caller id.
     const std::string sf =
@@ -71,7 +75,8 @@ TEST_CASE("GET /calls/{id} and the customer's call list, newest first", "[calls]
     LocalServer server(at("2026-11-20T15:00:00Z"));
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
 
     std::vector<std::string> placed;
     for (int i = 0; i < 3; ++i) {
@@ -91,7 +96,8 @@ TEST_CASE("GET /calls/{id} and the customer's call list, newest first", "[calls]
 
     const Reply list = client.get("/api/v1/customers/" + customer + "/calls");
     REQUIRE(list.status == 200);
-    CHECK(check_ids(list, "/data/calls") == std::vector<std::string>{placed[2], placed[1], placed[0]});
+    CHECK(check_ids(list, "/data/calls") ==
+          std::vector<std::string>{placed[2], placed[1], placed[0]});
     CHECK(list.raw("/data/calls/2") == call.raw("/data"));
 
     const Reply unknown = client.get("/api/v1/calls/00000000-0000-4000-8000-000000000000");
@@ -99,14 +105,17 @@ TEST_CASE("GET /calls/{id} and the customer's call list, newest first", "[calls]
     CHECK(client.get("/api/v1/customers/00000000-0000-4000-8000-000000000000/calls").status == 404);
 }
 
-TEST_CASE("the fifth call of the day is blocked, not placed and not counted", "[calls][compliance]") {
+TEST_CASE("the fifth call of the day is blocked, not placed and not counted",
+          "[calls][compliance]") {
     LocalServer server(at("2026-11-20T15:00:00Z"));
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const std::string path = "/api/v1/customers/" + customer + "/calls";
 
-    for (int i = 0; i < 4; ++i) REQUIRE(client.post(path, call_body(acme)).status == 201);
+    for (int i = 0; i < 4; ++i)
+        REQUIRE(client.post(path, call_body(acme)).status == 201);
     const Reply fifth = client.post(path, call_body(acme));
     REQUIRE(fifth.status == 422);
     CHECK(fifth.error_code() == "compliance_failed");
@@ -122,8 +131,7 @@ TEST_CASE("the fifth call of the day is blocked, not placed and not counted", "[
     CHECK(fifth.str("/publicFacingMessage") == fifth.str("/error/message"));
     // The blocked call has the customer's thread and both numbers, and a fresh id that is not
     // stored.
-    CHECK(fifth.str("/data/threadId") ==
-          client.get(path).str("/data/calls/0/threadId"));
+    CHECK(fifth.str("/data/threadId") == client.get(path).str("/data/calls/0/threadId"));
     CHECK(fifth.str("/data/fromPhoneNumber") == "+12025550100");
     CHECK(client.get("/api/v1/calls/" + fifth.str("/data/id")).status == 404);
     CHECK(client.get(path).size("/data/calls") == 4);
@@ -136,7 +144,8 @@ TEST_CASE("outside respectful hours the call is blocked", "[calls][compliance]")
     LocalServer server(at("2026-11-20T13:00:00Z"));
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const Reply r = client.post("/api/v1/customers/" + customer + "/calls", call_body(acme));
     REQUIRE(r.status == 422);
     REQUIRE(r.size("/data/compliance/checksFailed") == 1);
@@ -145,11 +154,13 @@ TEST_CASE("outside respectful hours the call is blocked", "[calls][compliance]")
           "Customer local time is 07:00 (outside respectful hours 08:00-21:00)");
 }
 
-TEST_CASE("cease-and-desist and inactive customers are not called; all checks run", "[calls][compliance]") {
+TEST_CASE("cease-and-desist and inactive customers are not called; all checks run",
+          "[calls][compliance]") {
     LocalServer server(at("2026-11-20T15:00:00Z"));
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const std::string path = "/api/v1/customers/" + customer;
 
     REQUIRE(client.post(path + "/deactivate", "").status == 200);
@@ -174,7 +185,8 @@ TEST_CASE("cease-and-desist and inactive customers are not called; all checks ru
     CHECK(client.get(path + "/calls").size("/data/calls") == 0);
 
     // An active customer without cease-and-desist is called again after activate.
-    const std::string other = client.post("/api/v1/customers", customer_json("c-2")).str("/data/id");
+    const std::string other =
+        client.post("/api/v1/customers", customer_json("c-2")).str("/data/id");
     REQUIRE(client.post("/api/v1/customers/" + other + "/deactivate", "").status == 200);
     REQUIRE(client.post("/api/v1/customers/" + other + "/activate", "").status == 200);
     CHECK(client.post("/api/v1/customers/" + other + "/calls", call_body(acme)).status == 201);
@@ -185,7 +197,8 @@ TEST_CASE("checks before compliance: customer 404, then body 400, then agent 403
     const Account acme = server.create_account("acme");
     const Account globex = server.create_account("globex");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const std::string unknown = "/api/v1/customers/00000000-0000-4000-8000-000000000000/calls";
     const std::string path = "/api/v1/customers/" + customer + "/calls";
 
@@ -208,7 +221,8 @@ TEST_CASE("webhook secrets and the webhook of a call", "[calls][webhooks]") {
     const Account acme = server.create_account("acme");
     const Account globex = server.create_account("globex");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const std::string path = "/api/v1/customers/" + customer + "/calls";
 
     const Reply secret = client.post("/api/v1/webhook-secrets", "", "");
@@ -220,13 +234,15 @@ TEST_CASE("webhook secrets and the webhook of a call", "[calls][webhooks]") {
     const Reply another = client.post("/api/v1/webhook-secrets", "{}");
     REQUIRE(another.status == 201);
     CHECK(another.str("/data/secret") != text);
-    const std::string foreign = server.client(globex).post("/api/v1/webhook-secrets", "").str("/data/id");
+    const std::string foreign =
+        server.client(globex).post("/api/v1/webhook-secrets", "").str("/data/id");
 
     const auto with_webhook = [&](const std::string& url, const std::string& secret_id) {
         return R"({"agentId":")" + acme.agent + R"(","webhook":{"url":")" + url +
                R"(","secretId":")" + secret_id + R"("}})";
     };
-    const Reply placed = client.post(path, with_webhook("http://127.0.0.1:9/hook", secret.str("/data/id")));
+    const Reply placed =
+        client.post(path, with_webhook("http://127.0.0.1:9/hook", secret.str("/data/id")));
     CHECK(placed.status == 201);
 
     const Reply unknown = client.post(
@@ -253,14 +269,15 @@ TEST_CASE("private webhook targets are refused without the allow option", "[call
     LocalServer server(at("2026-11-20T15:00:00Z", false));
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    const std::string customer = client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
+    const std::string customer =
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id");
     const std::string secret = client.post("/api/v1/webhook-secrets", "").str("/data/id");
 
     for (const char* url : {"http://127.0.0.1:8080/hook", "http://10.0.0.1/hook",
                             "http://169.254.169.254/latest", "http://[::1]/hook"}) {
         const Reply r = client.post("/api/v1/customers/" + customer + "/calls",
-                                    R"({"agentId":")" + acme.agent + R"(","webhook":{"url":")" + url +
-                                        R"(","secretId":")" + secret + R"("}})");
+                                    R"({"agentId":")" + acme.agent + R"(","webhook":{"url":")" +
+                                        url + R"(","secretId":")" + secret + R"("}})");
         INFO(url);
         REQUIRE(r.status == 400);
         CHECK(r.str("/error/details/0/path") == "/webhook/url");

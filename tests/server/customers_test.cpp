@@ -38,7 +38,8 @@ TEST_CASE("create echoes every field exactly; GET and lookup return it", "[custo
     CHECK(got.raw("/data") == created.raw("/data"));
     // Ids are accepted in either case.
     std::string upper = id;
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : upper)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     CHECK(client.get("/api/v1/customers/" + upper).raw("/data") == created.raw("/data"));
 
     const Reply found = client.get("/api/v1/customers?externalId=ex-1");
@@ -94,11 +95,13 @@ TEST_CASE("16 concurrent creates of one externalId: exactly one 201", "[customer
             }
         });
     }
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     CHECK(created == 1);
     CHECK(conflicts == n - 1);
     CHECK(other == 0);
-    CHECK(server.client(acme).get("/api/v1/customers?externalId=race").size("/data/customers") == 1);
+    CHECK(server.client(acme).get("/api/v1/customers?externalId=race").size("/data/customers") ==
+          1);
 }
 
 TEST_CASE("PATCH is a merge patch validated as a whole", "[customers][patch]") {
@@ -115,8 +118,9 @@ TEST_CASE("PATCH is a merge patch validated as a whole", "[customers][patch]") {
     }
     SECTION("a value replaces, null clears, absent keeps; nested objects merge") {
         const Reply r = client.patch(
-            path, R"({"firstName":"Bo","middleName":"M","address":{"line2":"Apt 5","zip":"60602-1234"},)"
-                  R"("collections":{"principalBalance":null,"productType":"card"}})");
+            path,
+            R"({"firstName":"Bo","middleName":"M","address":{"line2":"Apt 5","zip":"60602-1234"},)"
+            R"("collections":{"principalBalance":null,"productType":"card"}})");
         REQUIRE(r.status == 200);
         CHECK(r.str("/data/firstName") == "Bo");
         CHECK(r.str("/data/lastName") == "Lee");
@@ -178,11 +182,12 @@ TEST_CASE("PATCH is a merge patch validated as a whole", "[customers][patch]") {
     }
 }
 
-TEST_CASE("PATCH adding collections needs totalBalance and the identity fields", "[customers][patch]") {
+TEST_CASE("PATCH adding collections needs totalBalance and the identity fields",
+          "[customers][patch]") {
     LocalServer server;
     Client client = server.client(server.create_account("acme"));
-    const std::string path =
-        "/api/v1/customers/" + client.post("/api/v1/customers", customer_json("p-2")).str("/data/id");
+    const std::string path = "/api/v1/customers/" +
+                             client.post("/api/v1/customers", customer_json("p-2")).str("/data/id");
 
     const Reply missing = client.patch(path, R"({"collections":{"productType":"card"}})");
     REQUIRE(missing.status == 400);
@@ -195,7 +200,8 @@ TEST_CASE("PATCH adding collections needs totalBalance and the identity fields",
     CHECK(conflict.str("/error/details/0/code") == "conflict");
 
     const Reply ok = client.patch(
-        path, R"({"ssnLastFour":"9999","dateOfBirth":"1990-12-31","collections":{"totalBalance":5}})");
+        path,
+        R"({"ssnLastFour":"9999","dateOfBirth":"1990-12-31","collections":{"totalBalance":5}})");
     REQUIRE(ok.status == 200);
     CHECK(ok.raw("/data/collections/totalBalance") == "5");
 }
@@ -210,7 +216,7 @@ TEST_CASE("bulk: every item on its own, results in order", "[customers][bulk]") 
                              customer_json("b-1") + "," +                        // dup in request
                              customer_json("stored") + "," +                     // dup in store
                              R"({"externalId":"b-2","firstName":"A"},)" +        // invalid...
-                             customer_json("b-2") + "," +   // ...so b-2 is free
+                             customer_json("b-2") + "," +  // ...so b-2 is free
                              "42" + "]}";
     const Reply r = client.post("/api/v1/customers/bulk", body);
     REQUIRE(r.status == 200);
@@ -260,14 +266,16 @@ TEST_CASE("bulk: 200 when every item failed; 0 or too many items is 400", "[cust
     CHECK(empty.str("/error/details/0/path") == "/customers");
 
     std::string many = R"({"customers":[)";
-    for (int i = 0; i < 1001; ++i) many += i == 0 ? "{}" : ",{}";
+    for (int i = 0; i < 1001; ++i)
+        many += i == 0 ? "{}" : ",{}";
     many += "]}";
     const Reply too_many = client.post("/api/v1/customers/bulk", many);
     CHECK(too_many.status == 400);
     CHECK(too_many.str("/error/details/0/path") == "/customers");
 
     CHECK(client.post("/api/v1/customers/bulk", R"({"customers":{}})").status == 400);
-    CHECK(client.post("/api/v1/customers/bulk", R"({"customers":[)").error_code() == "malformed_json");
+    CHECK(client.post("/api/v1/customers/bulk", R"({"customers":[)").error_code() ==
+          "malformed_json");
 }
 
 TEST_CASE("bulk: 1000 customers in one request", "[customers][bulk]") {
@@ -325,14 +333,15 @@ TEST_CASE("cease-and-desist, deactivate and activate return the customer", "[cus
     const Reply created = client.post("/api/v1/customers", customer_json("s-1"));
     const std::string path = "/api/v1/customers/" + created.str("/data/id");
 
-    for (const char* action : {"/cease-and-desist", "/cease-and-desist", "/deactivate",
-                               "/activate", "/activate"}) {
+    for (const char* action :
+         {"/cease-and-desist", "/cease-and-desist", "/deactivate", "/activate", "/activate"}) {
         const Reply r = client.post(path + action, "");
         INFO(action);
         REQUIRE(r.status == 200);
         CHECK(r.str("/data/id") == created.str("/data/id"));
         CHECK(r.str("/data/externalId") == "s-1");
     }
-    CHECK(client.post("/api/v1/customers/00000000-0000-4000-8000-000000000000/activate", "").status ==
-          404);
+    CHECK(
+        client.post("/api/v1/customers/00000000-0000-4000-8000-000000000000/activate", "").status ==
+        404);
 }

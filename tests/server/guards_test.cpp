@@ -18,7 +18,7 @@ namespace {
 // A Store that forwards to SQLite, with hooks a test can use to hold or break an operation:
 // the Store interface is the seam a second backend would use too.
 class HookedStore final : public Store {
-public:
+  public:
     explicit HookedStore(const std::string& path) : inner_(SqliteOptions{path, 5000}) {}
 
     std::function<void()> before_insert_customer;
@@ -96,7 +96,7 @@ public:
         inner_.abandon_idempotent(a, k);
     }
 
-private:
+  private:
     SqliteStore inner_;
 };
 
@@ -110,7 +110,9 @@ LocalServer hooked_server(const LocalServer::Tweak& tweak = {}) {
     });
 }
 
-httplib::Headers key(const std::string& k) { return {{"Idempotency-Key", k}}; }
+httplib::Headers key(const std::string& k) {
+    return {{"Idempotency-Key", k}};
+}
 
 }  // namespace
 
@@ -119,9 +121,11 @@ TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempote
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
 
-    const Reply first = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    const Reply first =
+        client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
     REQUIRE(first.status == 201);
-    const Reply again = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    const Reply again =
+        client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
     CHECK(again.status == 201);
     CHECK(again.body == first.body);
     CHECK(again.header("X-Request-Id") == first.header("X-Request-Id"));
@@ -129,24 +133,28 @@ TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempote
     CHECK(client.get("/api/v1/customers?externalId=i-1").size("/data/customers") == 1);
 
     // The same key with another body.
-    const Reply reused = client.post("/api/v1/customers", customer_json("i-2"), "application/json", key("k-1"));
+    const Reply reused =
+        client.post("/api/v1/customers", customer_json("i-2"), "application/json", key("k-1"));
     CHECK(reused.status == 422);
     CHECK(reused.error_code() == "idempotency_key_reused");
 
     // Keys are per account.
     Client globex = server.client(server.create_account("globex"));
-    const Reply theirs = globex.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
+    const Reply theirs =
+        globex.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-1"));
     CHECK(theirs.status == 201);
     CHECK(theirs.body != first.body);
 
     // A failure the endpoint answered is replayed too.
-    const Reply duplicate = client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2"));
+    const Reply duplicate =
+        client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2"));
     REQUIRE(duplicate.status == 409);
-    CHECK(client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2")).body ==
-          duplicate.body);
+    CHECK(client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2"))
+              .body == duplicate.body);
 
-    CHECK(client.post("/api/v1/customers", customer_json("i-3"), "application/json",
-                      key(std::string(256, 'k')))
+    CHECK(client
+              .post("/api/v1/customers", customer_json("i-3"), "application/json",
+                    key(std::string(256, 'k')))
               .status == 400);
 }
 
@@ -155,8 +163,8 @@ TEST_CASE("Idempotency-Key makes a retried call place one call", "[idempotency][
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
     const std::string path =
-        "/api/v1/customers/" + client.post("/api/v1/customers", customer_json("c-1")).str("/data/id") +
-        "/calls";
+        "/api/v1/customers/" +
+        client.post("/api/v1/customers", customer_json("c-1")).str("/data/id") + "/calls";
     const std::string body = R"({"agentId":")" + acme.agent + R"("})";
     const Reply first = client.post(path, body, "application/json", key("call-1"));
     REQUIRE(first.status == 201);
@@ -180,8 +188,8 @@ TEST_CASE("Idempotency-Key of a request in flight is 409", "[idempotency]") {
         cv.wait(lock, [&] { return release; });
     };
     auto first = std::async(std::launch::async, [&] {
-        return server.client(acme).post("/api/v1/customers", customer_json("f-1"), "application/json",
-                                        key("slow"));
+        return server.client(acme).post("/api/v1/customers", customer_json("f-1"),
+                                        "application/json", key("slow"));
     });
     {
         std::unique_lock lock(mutex);
@@ -199,8 +207,9 @@ TEST_CASE("Idempotency-Key of a request in flight is 409", "[idempotency]") {
     const Reply done = first.get();
     CHECK(done.status == 201);
     hooked->before_insert_customer = nullptr;
-    CHECK(server.client(acme).post("/api/v1/customers", customer_json("f-1"), "application/json",
-                                   key("slow")).body == done.body);
+    CHECK(server.client(acme)
+              .post("/api/v1/customers", customer_json("f-1"), "application/json", key("slow"))
+              .body == done.body);
 }
 
 TEST_CASE("an unexpected fault is 500 internal with nothing leaked", "[faults]") {
@@ -227,7 +236,8 @@ TEST_CASE("a database locked too long is 503 unavailable, and the key is not bur
 
     sqlite::Connection blocker(server.db_path(), false, 0);
     blocker.exec("BEGIN EXCLUSIVE");
-    const Reply r = client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
+    const Reply r =
+        client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
     CHECK(r.status == 503);
     CHECK(r.error_code() == "unavailable");
     CHECK(r.header("Retry-After") == "1");
@@ -235,7 +245,8 @@ TEST_CASE("a database locked too long is 503 unavailable, and the key is not bur
     CHECK(r.body.find("locked") == std::string::npos);
     blocker.exec("ROLLBACK");
 
-    const Reply retry = client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
+    const Reply retry =
+        client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
     CHECK(retry.status == 201);
 }
 

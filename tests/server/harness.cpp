@@ -5,8 +5,8 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,7 +89,9 @@ bool Reply::boolean(std::string_view pointer) const {
     return v;
 }
 
-bool Reply::is_null(std::string_view pointer) const { return at(pointer).is_null(); }
+bool Reply::is_null(std::string_view pointer) const {
+    return at(pointer).is_null();
+}
 
 std::size_t Reply::size(std::string_view pointer) const {
     simdjson::dom::array a;
@@ -99,7 +101,9 @@ std::size_t Reply::size(std::string_view pointer) const {
     return a.size();
 }
 
-std::string Reply::raw(std::string_view pointer) const { return simdjson::minify(at(pointer)); }
+std::string Reply::raw(std::string_view pointer) const {
+    return simdjson::minify(at(pointer));
+}
 
 Reply make_reply(const httplib::Result& result) {
     if (!result) {
@@ -110,7 +114,8 @@ Reply make_reply(const httplib::Result& result) {
     reply.body = result->body;
     reply.headers = result->headers;
     reply.parser = std::make_shared<simdjson::dom::parser>();
-    if (!reply.body.empty() && reply.parser->parse(reply.body).get(reply.json) == simdjson::SUCCESS) {
+    if (!reply.body.empty() &&
+        reply.parser->parse(reply.body).get(reply.json) == simdjson::SUCCESS) {
         reply.parsed = true;
     }
     return reply;
@@ -211,7 +216,8 @@ namespace {
 
 std::vector<char*> argv_of(std::vector<std::string>& args) {
     std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
+    for (std::string& a : args)
+        argv.push_back(a.data());
     argv.push_back(nullptr);
     return argv;
 }
@@ -227,9 +233,10 @@ std::string read_file(const std::string& path) {
 
 ChildServer::ChildServer(const std::string& db_path, std::vector<std::string> extra_args)
     : stderr_path_(dir_.file("stderr.txt")) {
-    std::vector<std::string> args{COLLECTCALL_SERVER_BINARY, "serve", "--db", db_path,
-                                  "--listen", "127.0.0.1:0"};
-    for (std::string& a : extra_args) args.push_back(std::move(a));
+    std::vector<std::string> args{
+        COLLECTCALL_SERVER_BINARY, "serve", "--db", db_path, "--listen", "127.0.0.1:0"};
+    for (std::string& a : extra_args)
+        args.push_back(std::move(a));
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
     posix_spawn_file_actions_t actions;
@@ -275,7 +282,9 @@ ChildServer::~ChildServer() {
     }
 }
 
-void ChildServer::signal(int sig) const { ::kill(pid_, sig); }
+void ChildServer::signal(int sig) const {
+    ::kill(pid_, sig);
+}
 
 int ChildServer::wait(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -297,11 +306,14 @@ int ChildServer::wait(std::chrono::milliseconds timeout) {
     return -1;
 }
 
-std::string ChildServer::error_output() const { return read_file(stderr_path_); }
+std::string ChildServer::error_output() const {
+    return read_file(stderr_path_);
+}
 
 ProcessResult run_binary(const std::vector<std::string>& arguments) {
     std::vector<std::string> args{COLLECTCALL_SERVER_BINARY};
-    for (const std::string& a : arguments) args.push_back(a);
+    for (const std::string& a : arguments)
+        args.push_back(a);
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
     posix_spawn_file_actions_t actions;
@@ -427,9 +439,11 @@ std::optional<RawResponse> RawConnection::receive(std::chrono::milliseconds time
         const auto colon = line.find(':');
         if (colon == std::string::npos) continue;
         std::string name = line.substr(0, colon);
-        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (char& c : name)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         std::string value = line.substr(colon + 1);
-        while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+        while (!value.empty() && value.front() == ' ')
+            value.erase(0, 1);
         response.headers[name] = value;
     }
     buffer_.erase(0, end + 4);

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 // A directory removed with everything in it at the end of the test.
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
@@ -33,7 +33,7 @@ public:
     [[nodiscard]] const fs::path& path() const { return path_; }
     [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -63,7 +63,7 @@ Reply make_reply(const httplib::Result& result);
 
 // An HTTP client for one server; `key` is sent as the bearer token when set.
 class Client {
-public:
+  public:
     Client(std::string host, int port, std::string key = {});
 
     Reply get(const std::string& path, const httplib::Headers& extra = {});
@@ -77,10 +77,12 @@ public:
     Reply send(const std::string& method, const std::string& path, const std::string& body,
                const httplib::Headers& headers);
 
-    [[nodiscard]] Client with_key(std::string key) const { return Client(host_, port_, std::move(key)); }
+    [[nodiscard]] Client with_key(std::string key) const {
+        return Client(host_, port_, std::move(key));
+    }
     [[nodiscard]] int port() const { return port_; }
 
-private:
+  private:
     httplib::Headers headers(const httplib::Headers& extra) const;
 
     std::string host_;
@@ -97,26 +99,26 @@ struct Account {
 
 // The server in this process, on a thread, on a free loopback port.
 class LocalServer {
-public:
+  public:
     using Tweak = std::function<void(collectcall::server::ServerOptions&)>;
 
-    explicit LocalServer(const Tweak& tweak = {},
-                         std::function<std::unique_ptr<collectcall::server::Store>(
-                             const std::string& db_path)> make_store = {});
+    explicit LocalServer(
+        const Tweak& tweak = {},
+        std::function<std::unique_ptr<collectcall::server::Store>(const std::string& db_path)>
+            make_store = {});
     ~LocalServer();
 
     [[nodiscard]] int port() const { return port_; }
     [[nodiscard]] const std::string& db_path() const { return db_path_; }
     [[nodiscard]] collectcall::server::Store& store() { return server_->store(); }
 
-    Account create_account(const std::string& name,
-                           std::vector<std::string> caller_numbers = {});
+    Account create_account(const std::string& name, std::vector<std::string> caller_numbers = {});
     [[nodiscard]] Client client(const Account& account) const {
         return Client("127.0.0.1", port_, account.key);
     }
     [[nodiscard]] Client anonymous() const { return Client("127.0.0.1", port_); }
 
-private:
+  private:
     TempDir dir_;
     std::string db_path_;
     std::unique_ptr<collectcall::server::Server> server_;
@@ -126,7 +128,7 @@ private:
 
 // The server binary as a child process.
 class ChildServer {
-public:
+  public:
     ChildServer(const std::string& db_path, std::vector<std::string> extra_args = {});
     ~ChildServer();
 
@@ -140,7 +142,7 @@ public:
     // Everything the process wrote to stderr so far.
     [[nodiscard]] std::string error_output() const;
 
-private:
+  private:
     TempDir dir_;  // first: the other members are placed in it
     int pid_ = -1;
     int port_ = 0;
@@ -158,8 +160,8 @@ ProcessResult run_binary(const std::vector<std::string>& args);
 
 // A valid customer body, with optional members spliced in (", \"ssnLastFour\": \"1234\"").
 std::string customer_json(std::string_view external_id, std::string_view extra = {},
-                          std::string_view phone = "+13125550123",
-                          std::string_view state = "IL", std::string_view zip = "60601");
+                          std::string_view phone = "+13125550123", std::string_view state = "IL",
+                          std::string_view zip = "60601");
 
 // A valid collections customer.
 std::string collections_customer_json(std::string_view external_id);
@@ -184,7 +186,7 @@ struct RawResponse {
 // A TCP connection to the server that sends exactly the bytes it is given: for what an HTTP
 // client library would not send (chunked bodies, broken framing, huge headers).
 class RawConnection {
-public:
+  public:
     explicit RawConnection(int port);
     ~RawConnection();
     RawConnection(const RawConnection&) = delete;
@@ -193,11 +195,12 @@ public:
     // False when the peer closed or reset the connection.
     bool send(std::string_view bytes);
     // Reads one response (Content-Length framed); nullopt when the connection ends first.
-    std::optional<RawResponse> receive(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    std::optional<RawResponse> receive(
+        std::chrono::milliseconds timeout = std::chrono::seconds(10));
     // True when the server closed the connection (read returns 0) within the timeout.
     bool closed_by_peer(std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
-private:
+  private:
     int fd_ = -1;
     std::string buffer_;
 };

@@ -15,7 +15,8 @@ TEST_CASE("every response has the envelope and a fresh X-Request-Id", "[http]") 
 
     std::set<std::string> ids;
     for (int i = 0; i < 3; ++i) {
-        const Reply created = client.post("/api/v1/customers", customer_json("env-" + std::to_string(i)));
+        const Reply created =
+            client.post("/api/v1/customers", customer_json("env-" + std::to_string(i)));
         REQUIRE(created.status == 201);
         CHECK(created.boolean("/success"));
         CHECK(created.header("X-Request-Id") == created.str("/requestId"));
@@ -43,6 +44,16 @@ TEST_CASE("healthz is bare and needs no key", "[http]") {
     CHECK(is_uuid_v4(health.header("X-Request-Id")));
 }
 
+TEST_CASE("the OpenAPI document is served bare and without a key", "[http]") {
+    LocalServer server;
+    const Reply doc = server.anonymous().get("/api/v1/openapi.json");
+    REQUIRE(doc.status == 200);
+    CHECK(doc.str("/openapi").rfind("3.1", 0) == 0);
+    CHECK(doc.has("/paths/~1api~1v1~1customers~1bulk/post"));
+    CHECK_FALSE(doc.has("/requestId"));
+    CHECK(server.anonymous().get("/api/v1/openapi.json").body == doc.body);
+}
+
 TEST_CASE("a missing, malformed or unknown key is 401 with WWW-Authenticate", "[http]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
@@ -63,9 +74,9 @@ TEST_CASE("a missing, malformed or unknown key is 401 with WWW-Authenticate", "[
     forged.back() = forged.back() == 'A' ? 'B' : 'A';
     check_401(server.client(Account{acme.id, forged, acme.agent}).get(path));
     // A key of the right shape that was never issued.
-    check_401(server.client(Account{acme.id, "cck_0123456789abcdef_" + std::string(43, 'A'),
-                                    acme.agent})
-                  .get(path));
+    check_401(
+        server.client(Account{acme.id, "cck_0123456789abcdef_" + std::string(43, 'A'), acme.agent})
+            .get(path));
     // Two Authorization headers are refused rather than guessed between.
     check_401(server.client(acme).get(path, {{"Authorization", "Bearer " + acme.key}}));
 
@@ -85,12 +96,14 @@ TEST_CASE("unknown routes are 404, wrong methods 405 with Allow", "[http]") {
     CHECK(client.get("/api/v2/customers?externalId=x").status == 404);
     CHECK(client.get("/api/v1/customers/").status == 404);
 
-    const Reply wrong = client.send("DELETE", "/api/v1/customers/00000000-0000-4000-8000-000000000000", "", {});
+    const Reply wrong =
+        client.send("DELETE", "/api/v1/customers/00000000-0000-4000-8000-000000000000", "", {});
     CHECK(wrong.status == 405);
     CHECK(wrong.error_code() == "method_not_allowed");
     CHECK(wrong.header("Allow") == "GET, HEAD, PATCH");
 
-    const Reply put = client.send("PUT", "/api/v1/customers", "{}", {{"Content-Type", "application/json"}});
+    const Reply put =
+        client.send("PUT", "/api/v1/customers", "{}", {{"Content-Type", "application/json"}});
     CHECK(put.status == 405);
     CHECK(put.header("Allow") == "POST, GET, HEAD");
 
@@ -106,8 +119,8 @@ TEST_CASE("unknown routes are 404, wrong methods 405 with Allow", "[http]") {
 TEST_CASE("ids that are not UUIDs are 404", "[http]") {
     LocalServer server;
     Client client = server.client(server.create_account("acme"));
-    for (const char* path : {"/api/v1/customers/123", "/api/v1/customers/not-a-uuid/calls",
-                             "/api/v1/calls/zzz"}) {
+    for (const char* path :
+         {"/api/v1/customers/123", "/api/v1/customers/not-a-uuid/calls", "/api/v1/calls/zzz"}) {
         const Reply r = client.get(path);
         CHECK(r.status == 404);
         CHECK(r.error_code() == "not_found");
@@ -124,20 +137,22 @@ TEST_CASE("bodies must be application/json, else 415", "[http]") {
     CHECK(text.status == 415);
     CHECK(text.error_code() == "unsupported_media_type");
     CHECK(client.post("/api/v1/customers", customer_json("m-2"), "application/xml").status == 415);
-    CHECK(client.post("/api/v1/customers", customer_json("m-3"),
-                      "application/json; charset=latin1").status == 415);
+    CHECK(client.post("/api/v1/customers", customer_json("m-3"), "application/json; charset=latin1")
+              .status == 415);
     // Parameters are fine, and the type is case-insensitive.
-    CHECK(client.post("/api/v1/customers", customer_json("m-4"),
-                      "Application/JSON; charset=UTF-8").status == 201);
+    CHECK(client.post("/api/v1/customers", customer_json("m-4"), "Application/JSON; charset=UTF-8")
+              .status == 201);
     // No Content-Type at all on an endpoint that needs a body.
     CHECK(client.post("/api/v1/customers", "", "").status == 415);
 
     // PATCH also takes RFC 7396's own media type; POST does not.
     const std::string id = client.post("/api/v1/customers", customer_json("m-5")).str("/data/id");
-    CHECK(client.patch("/api/v1/customers/" + id, R"({"firstName":"Bo"})",
-                       "application/merge-patch+json").status == 200);
-    CHECK(client.post("/api/v1/customers", customer_json("m-6"),
-                      "application/merge-patch+json").status == 415);
+    CHECK(client
+              .patch("/api/v1/customers/" + id, R"({"firstName":"Bo"})",
+                     "application/merge-patch+json")
+              .status == 200);
+    CHECK(client.post("/api/v1/customers", customer_json("m-6"), "application/merge-patch+json")
+              .status == 415);
 
     // The POSTs that take no body accept none, without a Content-Type, or {}.
     CHECK(client.post("/api/v1/customers/" + id + "/deactivate", "", "").status == 200);
@@ -153,9 +168,14 @@ TEST_CASE("malformed JSON is 400 malformed_json, invalid fields 400 validation_f
     LocalServer server;
     Client client = server.client(server.create_account("acme"));
 
-    const std::vector<std::string> bodies{
-        "", "{", "nul", R"({"externalId":"x"} trailing)", "[1,]", "{\"a\":NaN}",
-        std::string(100, '[') + std::string(100, ']'), "{\"externalId\":\"\xff\"}"};
+    const std::vector<std::string> bodies{"",
+                                          "{",
+                                          "nul",
+                                          R"({"externalId":"x"} trailing)",
+                                          "[1,]",
+                                          "{\"a\":NaN}",
+                                          std::string(100, '[') + std::string(100, ']'),
+                                          "{\"externalId\":\"\xff\"}"};
     for (const std::string& body : bodies) {
         const Reply r = client.post("/api/v1/customers", body);
         INFO(body);
@@ -195,14 +215,15 @@ TEST_CASE("bodies over the limit are 413, chunked or not", "[http]") {
     // Chunked: cpp-httplib's own limit sees no Content-Length.
     {
         RawConnection raw(server.port());
-        std::string request = "POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
-                              acme.key +
-                              "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+        std::string request =
+            "POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + acme.key +
+            "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
         REQUIRE(raw.send(request));
         const std::string chunk(64 * 1024, ' ');
         char size[16];
         std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
-        for (int i = 0; i < 20; ++i) REQUIRE(raw.send(std::string(size) + chunk + "\r\n"));
+        for (int i = 0; i < 20; ++i)
+            REQUIRE(raw.send(std::string(size) + chunk + "\r\n"));
         REQUIRE(raw.send("0\r\n\r\n"));
         const auto response = raw.receive();
         REQUIRE(response);
@@ -221,10 +242,10 @@ TEST_CASE("bodies over the limit are 413, chunked or not", "[http]") {
         const std::string body = customer_json("chunked-1");
         char size[16];
         std::snprintf(size, sizeof size, "%zx\r\n", body.size());
-        REQUIRE(raw.send("POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
-                         acme.key +
-                         "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
-                         size + body + "\r\n0\r\n\r\n"));
+        REQUIRE(raw.send(
+            "POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + acme.key +
+            "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + size +
+            body + "\r\n0\r\n\r\n"));
         const auto response = raw.receive();
         REQUIRE(response);
         CHECK(response->status == 201);
@@ -241,8 +262,9 @@ TEST_CASE("bodies over the limit are 413, chunked or not", "[http]") {
     // A declared length far beyond anything is refused without reading, and the connection
     // is closed.
     RawConnection raw(server.port());
-    REQUIRE(raw.send("POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     "Content-Length: 100000000000\r\n\r\n{"));
+    REQUIRE(
+        raw.send("POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Content-Length: 100000000000\r\n\r\n{"));
     const auto response = raw.receive();
     REQUIRE(response);
     CHECK(response->status == 413);
@@ -266,7 +288,8 @@ TEST_CASE("request headers too large are 431", "[http]") {
     // Many lines, each within the limit, together over 64 KiB.
     Client client = server.client(acme);
     httplib::Headers many;
-    for (int i = 0; i < 20; ++i) many.emplace("X-Filler-" + std::to_string(i), std::string(4000, 'b'));
+    for (int i = 0; i < 20; ++i)
+        many.emplace("X-Filler-" + std::to_string(i), std::string(4000, 'b'));
     const Reply r = client.get("/api/v1/customers?externalId=x", many);
     CHECK(r.status == 431);
     CHECK(r.error_code() == "headers_too_large");
@@ -280,8 +303,10 @@ TEST_CASE("a POST without Content-Length has no body and is answered at once", "
 
     RawConnection raw(server.port());
     const auto start = std::chrono::steady_clock::now();
-    REQUIRE(raw.send("POST /api/v1/customers/" + id + "/cease-and-desist HTTP/1.1\r\nHost: x\r\n"
-                     "Authorization: Bearer " + acme.key + "\r\n\r\n"));
+    REQUIRE(raw.send("POST /api/v1/customers/" + id +
+                     "/cease-and-desist HTTP/1.1\r\nHost: x\r\n"
+                     "Authorization: Bearer " +
+                     acme.key + "\r\n\r\n"));
     const auto response = raw.receive(std::chrono::seconds(3));
     REQUIRE(response);
     CHECK(response->status == 200);
@@ -292,8 +317,9 @@ TEST_CASE("a body that breaks off is 400, garbage requests get the envelope", "[
     LocalServer server;
     {
         RawConnection raw(server.port());
-        REQUIRE(raw.send("POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         "Transfer-Encoding: chunked\r\n\r\nzz\r\n"));
+        REQUIRE(raw.send(
+            "POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\nzz\r\n"));
         const auto response = raw.receive();
         REQUIRE(response);
         CHECK(response->status == 400);

@@ -34,8 +34,8 @@ Reply parse(const std::string& json) {
 TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[process]") {
     TempDir dir;
     const std::string db = dir.file("init.db");
-    const ProcessResult first = run_binary({"init", "--db", db, "--account", "acme",
-                                            "--caller-number", "+13125550100"});
+    const ProcessResult first =
+        run_binary({"init", "--db", db, "--account", "acme", "--caller-number", "+13125550100"});
     REQUIRE(first.exit_code == 0);
     REQUIRE(std::count(first.out.begin(), first.out.end(), '\n') == 1);
     const Reply a = parse(first.out);
@@ -53,7 +53,8 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     // The key is stored only as a hash.
     {
         std::ifstream in(db, std::ios::binary);
-        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
         CHECK(bytes.find(a.str("/apiKey").substr(22)) == std::string::npos);
     }
 
@@ -72,9 +73,13 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     CHECK(server.wait() == 0);
 
     CHECK(run_binary({"init", "--db", db}).exit_code == 2);
-    CHECK(run_binary({"init", "--db", db, "--account", "x", "--caller-number", "555"}).exit_code == 2);
+    CHECK(run_binary({"init", "--db", db, "--account", "x", "--caller-number", "555"}).exit_code ==
+          2);
     CHECK(run_binary({"serve", "--listen", "nowhere"}).exit_code == 2);
     CHECK(run_binary({"frobnicate"}).exit_code == 2);
+    const ProcessResult openapi = run_binary({"openapi"});
+    CHECK(openapi.exit_code == 0);
+    CHECK(parse(openapi.out).str("/openapi").rfind("3.1", 0) == 0);
     const ProcessResult help = run_binary({"--help"});
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("collectcall-server serve") != std::string::npos);
@@ -96,14 +101,17 @@ TEST_CASE("first start creates the demo account once; data survives a restart", 
         const Reply created = client.post("/api/v1/customers", collections_customer_json("keep"));
         REQUIRE(created.status == 201);
         customer = created.str("/data/id");
-        REQUIRE(client.post("/api/v1/customers/" + customer + "/calls",
-                            R"({"agentId":")" + agent + R"("})").status == 201);
+        REQUIRE(client
+                    .post("/api/v1/customers/" + customer + "/calls",
+                          R"({"agentId":")" + agent + R"("})")
+                    .status == 201);
         server.signal(SIGTERM);
         REQUIRE(server.wait() == 0);
 
         // The access log: one JSON line per request, never the key.
         const std::string log = server.error_output();
-        CHECK(log.find(R"("method":"POST","path":"/api/v1/customers","status":201)") != std::string::npos);
+        CHECK(log.find(R"("method":"POST","path":"/api/v1/customers","status":201)") !=
+              std::string::npos);
         CHECK(log.find("\"requestId\":\"") != std::string::npos);
         CHECK(log.find("\"durationMs\":") != std::string::npos);
         CHECK(log.find(key) == std::string::npos);
