@@ -114,7 +114,10 @@ inline void append_pointer_index(std::string& pointer, std::size_t index) {
 template <class T>
 class Result {
 public:
-    explicit Result(T value) : value_(std::move(value)) {}
+    // Two overloads rather than one by value: a result is built from a whole document's value,
+    // and a by-value parameter would move it twice.
+    explicit Result(const T& value) : value_(value) {}
+    explicit Result(T&& value) : value_(std::move(value)) {}
     explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
 
     [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
@@ -581,9 +584,7 @@ private:
 class Reader {
 public:
     Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
-        : begin_(json_begin), options_(options), doc_(doc) {
-        segments_.reserve(16);
-    }
+        : begin_(json_begin), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
     [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
@@ -611,7 +612,8 @@ public:
     // The current JSON Pointer, built only when an error needs it.
     [[nodiscard]] std::string current_path() const {
         std::string path;
-        for (const Segment& s : segments_) {
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s = i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
             if (s.is_index) {
                 append_pointer_index(path, s.index);
             } else {
@@ -621,9 +623,13 @@ public:
         return path;
     }
 
-    void push(std::string_view key) { segments_.push_back(Segment{key, 0, false}); }
-    void push(std::size_t index) { segments_.push_back(Segment{{}, index, true}); }
-    void pop() noexcept { segments_.pop_back(); }
+    // Every member and element read is pushed and popped, so this stays inline and allocation
+    // free up to a depth no real document reaches; deeper paths spill into a vector.
+    void push(std::string_view key) { push_segment(Segment{key, 0, false}); }
+    void push(std::size_t index) { push_segment(Segment{{}, index, true}); }
+    void pop() noexcept {
+        if (--path_size_ >= inline_segments) deep_path_.pop_back();
+    }
 
     // Structural errors: stop reading. The offset is into the caller's text.
     [[noreturn]] void malformed(const char* where, std::string what) const {
@@ -675,16 +681,17 @@ public:
 
     // Reads a string, reporting a type error for anything else.
     std::optional<std::string_view> string(ondemand::value& value) {
+        // A value that starts with '"' is a string: the common case needs no type() first.
+        if (*token_start(value) == '"') {
+            std::string_view text;
+            if (auto e = value.get_string().get(text)) {
+                malformed(token_start(value), simdjson::error_message(e));
+            }
+            return text;
+        }
         ondemand::json_type t = type_of(value);
-        if (t != ondemand::json_type::string) {
-            type_error(value, t, "must be a string");
-            return std::nullopt;
-        }
-        std::string_view text;
-        if (auto e = value.get_string().get(text)) {
-            malformed(token_start(value), simdjson::error_message(e));
-        }
-        return text;
+        type_error(value, t, "must be a string");
+        return std::nullopt;
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
@@ -752,12 +759,24 @@ private:
         std::size_t index;
         bool is_index;
     };
+    static constexpr std::size_t inline_segments = 24;
+
+    void push_segment(const Segment& segment) {
+        if (path_size_ < inline_segments) {
+            inline_path_[path_size_] = segment;
+        } else {
+            deep_path_.push_back(segment);
+        }
+        ++path_size_;
+    }
 
     const char* begin_;
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
-    std::vector<Segment> segments_;
+    std::size_t path_size_ = 0;
+    std::array<Segment, inline_segments> inline_path_;
+    std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
 };
 
@@ -1113,6 +1132,7 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -1139,6 +1159,19 @@ inline constexpr auto escape_class = [] {
     for (int c = 0x80; c < 0x100; ++c) table[c] = 2;
     return table;
 }();
+
+// Whether any of the 8 bytes at s needs more than a copy (escape_class != 0), eight at a time:
+// the usual SWAR tests for a zero byte and for a byte below 0x20, exact as a yes/no answer.
+inline bool any_needs_escape(const unsigned char* s) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t high = 0x8080808080808080ULL;
+    std::uint64_t x;
+    std::memcpy(&x, s, sizeof x);
+    const auto has_zero = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
+    const std::uint64_t below_space = (x - ones * 0x20) & ~x & high;
+    return ((x & high) | below_space | has_zero(x ^ (ones * '"')) | has_zero(x ^ (ones * '\\')) |
+            has_zero(x ^ (ones * 0x7F))) != 0;
+}
 
 // Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
 inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
@@ -1192,6 +1225,8 @@ public:
         std::size_t run = 0;  // start of the bytes not yet copied
         std::size_t i = 0;
         while (i < n) {
+            while (i + 8 <= n && !detail::any_needs_escape(s + i)) i += 8;
+            if (i == n) break;
             const unsigned char kind = detail::escape_class[s[i]];
             if (kind == 0) {
                 ++i;
@@ -1252,6 +1287,22 @@ constexpr bool omitted_member(const M& member) {
     }
 }
 
+// `,"name":` for a described member, built at compile time so that a key costs one append.
+// Member names are plain identifiers: nothing to escape.
+template <class D>
+struct member_key {
+    static constexpr std::size_t size = std::char_traits<char>::length(D::name) + 4;
+    static constexpr std::array<char, size> text = [] {
+        std::array<char, size> t{};
+        t[0] = ',';
+        t[1] = '"';
+        for (std::size_t i = 0; i + 4 < size; ++i) t[2 + i] = D::name[i];
+        t[size - 2] = '"';
+        t[size - 1] = ':';
+        return t;
+    }();
+};
+
 template <class T>
 void write_object(Writer& writer, const T& value) {
     using Members =
@@ -1261,11 +1312,10 @@ void write_object(Writer& writer, const T& value) {
     boost::mp11::mp_for_each<Members>([&](auto D) {
         const auto& member = value.*D.pointer;
         if (omitted_member(member)) return;
-        if (!first) writer.raw(',');
+        constexpr auto& key = member_key<decltype(D)>::text;
+        writer.raw(first ? std::string_view(key.data() + 1, key.size() - 1)
+                         : std::string_view(key.data(), key.size()));
         first = false;
-        writer.raw('"');
-        writer.raw(D.name);  // member names are plain identifiers: nothing to escape
-        writer.raw("\":");
         write_value(writer, member);
     });
     writer.raw('}');
@@ -2038,6 +2088,7 @@ class Text {
     // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
     // control characters, and control characters are refused wherever they appear.
     static Parsed<Text> parse(std::string_view text) {
+        if (Parsed<Text> printable = parse_printable_ascii(text); printable.ok()) return printable;
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -2070,6 +2121,25 @@ class Text {
     friend bool operator==(const Text&, const Text&) = default;
 
   private:
+    // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
+    // characters, and the only white space is ' '. Anything else (including every text with a
+    // problem) is left to the general path, so this answers only "valid".
+    static Parsed<Text> parse_printable_ascii(std::string_view text) {
+        constexpr Problem not_printable_ascii{};
+        unsigned char low = 0xFF;  // a min/max reduction without early exit, so it vectorises
+        unsigned char high = 0;
+        for (char c : text) {
+            const auto u = static_cast<unsigned char>(c);
+            low = u < low ? u : low;
+            high = u > high ? u : high;
+        }
+        if (low < 0x20 || high > 0x7E) return not_printable_ascii;
+        const std::size_t first = text.find_first_not_of(' ');
+        if (first == std::string_view::npos) return not_printable_ascii;
+        if (text.find_last_not_of(' ') - first >= max_code_points) return not_printable_ascii;
+        return Text(text);
+    }
+
     // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the
     // bytes are not well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
     // U+10FFFF, no truncated sequence). The JSON reader already guarantees this, but parse() is

@@ -89,7 +89,10 @@ inline void append_pointer_index(std::string& pointer, std::size_t index) {
 template <class T>
 class Result {
 public:
-    explicit Result(T value) : value_(std::move(value)) {}
+    // Two overloads rather than one by value: a result is built from a whole document's value,
+    // and a by-value parameter would move it twice.
+    explicit Result(const T& value) : value_(value) {}
+    explicit Result(T&& value) : value_(std::move(value)) {}
     explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
 
     [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }

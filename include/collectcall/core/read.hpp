@@ -120,9 +120,7 @@ private:
 class Reader {
 public:
     Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
-        : begin_(json_begin), options_(options), doc_(doc) {
-        segments_.reserve(16);
-    }
+        : begin_(json_begin), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
     [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
@@ -150,7 +148,8 @@ public:
     // The current JSON Pointer, built only when an error needs it.
     [[nodiscard]] std::string current_path() const {
         std::string path;
-        for (const Segment& s : segments_) {
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s = i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
             if (s.is_index) {
                 append_pointer_index(path, s.index);
             } else {
@@ -160,9 +159,13 @@ public:
         return path;
     }
 
-    void push(std::string_view key) { segments_.push_back(Segment{key, 0, false}); }
-    void push(std::size_t index) { segments_.push_back(Segment{{}, index, true}); }
-    void pop() noexcept { segments_.pop_back(); }
+    // Every member and element read is pushed and popped, so this stays inline and allocation
+    // free up to a depth no real document reaches; deeper paths spill into a vector.
+    void push(std::string_view key) { push_segment(Segment{key, 0, false}); }
+    void push(std::size_t index) { push_segment(Segment{{}, index, true}); }
+    void pop() noexcept {
+        if (--path_size_ >= inline_segments) deep_path_.pop_back();
+    }
 
     // Structural errors: stop reading. The offset is into the caller's text.
     [[noreturn]] void malformed(const char* where, std::string what) const {
@@ -214,16 +217,17 @@ public:
 
     // Reads a string, reporting a type error for anything else.
     std::optional<std::string_view> string(ondemand::value& value) {
+        // A value that starts with '"' is a string: the common case needs no type() first.
+        if (*token_start(value) == '"') {
+            std::string_view text;
+            if (auto e = value.get_string().get(text)) {
+                malformed(token_start(value), simdjson::error_message(e));
+            }
+            return text;
+        }
         ondemand::json_type t = type_of(value);
-        if (t != ondemand::json_type::string) {
-            type_error(value, t, "must be a string");
-            return std::nullopt;
-        }
-        std::string_view text;
-        if (auto e = value.get_string().get(text)) {
-            malformed(token_start(value), simdjson::error_message(e));
-        }
-        return text;
+        type_error(value, t, "must be a string");
+        return std::nullopt;
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
@@ -291,12 +295,24 @@ private:
         std::size_t index;
         bool is_index;
     };
+    static constexpr std::size_t inline_segments = 24;
+
+    void push_segment(const Segment& segment) {
+        if (path_size_ < inline_segments) {
+            inline_path_[path_size_] = segment;
+        } else {
+            deep_path_.push_back(segment);
+        }
+        ++path_size_;
+    }
 
     const char* begin_;
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
-    std::vector<Segment> segments_;
+    std::size_t path_size_ = 0;
+    std::array<Segment, inline_segments> inline_path_;
+    std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
 };
 

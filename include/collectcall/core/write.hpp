@@ -13,6 +13,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,19 @@ inline constexpr auto escape_class = [] {
     for (int c = 0x80; c < 0x100; ++c) table[c] = 2;
     return table;
 }();
+
+// Whether any of the 8 bytes at s needs more than a copy (escape_class != 0), eight at a time:
+// the usual SWAR tests for a zero byte and for a byte below 0x20, exact as a yes/no answer.
+inline bool any_needs_escape(const unsigned char* s) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t high = 0x8080808080808080ULL;
+    std::uint64_t x;
+    std::memcpy(&x, s, sizeof x);
+    const auto has_zero = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
+    const std::uint64_t below_space = (x - ones * 0x20) & ~x & high;
+    return ((x & high) | below_space | has_zero(x ^ (ones * '"')) | has_zero(x ^ (ones * '\\')) |
+            has_zero(x ^ (ones * 0x7F))) != 0;
+}
 
 // Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
 inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
@@ -94,6 +108,8 @@ public:
         std::size_t run = 0;  // start of the bytes not yet copied
         std::size_t i = 0;
         while (i < n) {
+            while (i + 8 <= n && !detail::any_needs_escape(s + i)) i += 8;
+            if (i == n) break;
             const unsigned char kind = detail::escape_class[s[i]];
             if (kind == 0) {
                 ++i;
@@ -154,6 +170,22 @@ constexpr bool omitted_member(const M& member) {
     }
 }
 
+// `,"name":` for a described member, built at compile time so that a key costs one append.
+// Member names are plain identifiers: nothing to escape.
+template <class D>
+struct member_key {
+    static constexpr std::size_t size = std::char_traits<char>::length(D::name) + 4;
+    static constexpr std::array<char, size> text = [] {
+        std::array<char, size> t{};
+        t[0] = ',';
+        t[1] = '"';
+        for (std::size_t i = 0; i + 4 < size; ++i) t[2 + i] = D::name[i];
+        t[size - 2] = '"';
+        t[size - 1] = ':';
+        return t;
+    }();
+};
+
 template <class T>
 void write_object(Writer& writer, const T& value) {
     using Members =
@@ -163,11 +195,10 @@ void write_object(Writer& writer, const T& value) {
     boost::mp11::mp_for_each<Members>([&](auto D) {
         const auto& member = value.*D.pointer;
         if (omitted_member(member)) return;
-        if (!first) writer.raw(',');
+        constexpr auto& key = member_key<decltype(D)>::text;
+        writer.raw(first ? std::string_view(key.data() + 1, key.size() - 1)
+                         : std::string_view(key.data(), key.size()));
         first = false;
-        writer.raw('"');
-        writer.raw(D.name);  // member names are plain identifiers: nothing to escape
-        writer.raw("\":");
         write_value(writer, member);
     });
     writer.raw('}');
