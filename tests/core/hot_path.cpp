@@ -1,7 +1,7 @@
 // The fast paths of reading and writing give the same answers as the general ones: the inline
 // JSON Pointer stack and its spill for deep documents, strings read without asking for the type
 // first, Text's printable-ASCII path, the writer's eight-bytes-at-a-time scan and its
-// precomputed member keys.
+// precomputed member keys, the table-driven Uuid and Email scanners.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -10,7 +10,9 @@
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
 #include "collectcall/core/write.hpp"
+#include "collectcall/types/email.hpp"
 #include "collectcall/types/text.hpp"
+#include "collectcall/types/uuid.hpp"
 
 namespace hotpath {
 
@@ -160,4 +162,35 @@ TEST_CASE("member keys are written once, with commas only between members", "[wr
     CHECK(collectcall::write(value) == R"({"maybe":"m","text":"t","last":"l"})");
     Node node{"n", {Node{"c", {}}}};
     CHECK(collectcall::write(node) == R"({"name":"n","children":[{"name":"c","children":[]}]})");
+}
+
+TEST_CASE("Uuid's table-driven scan rejects a wrong character at every position", "[types][uuid][hot_path]") {
+    const std::string good = "123e4567-e89b-12d3-a456-426614174000";
+    REQUIRE(collectcall::Uuid::parse(good).ok());
+    for (std::size_t at = 0; at < good.size(); ++at) {
+        const bool hyphen = at == 8 || at == 13 || at == 18 || at == 23;
+        for (char c : {'g', 'G', 'z', '-', ' ', '\0', '\xff', '/', ':', '@', '`', '0', 'a', 'F'}) {
+            std::string s = good;
+            s[at] = c;
+            const bool valid = hyphen ? c == '-' : (c == '0' || c == 'a' || c == 'F');
+            INFO("'" << c << "' at " << at);
+            CHECK(collectcall::Uuid::parse(s).ok() == valid);
+        }
+    }
+    auto upper = collectcall::Uuid::parse("ABCDEF01-2345-6789-ABCD-EF0123456789");
+    REQUIRE(upper.ok());
+    CHECK(upper.value().view() == "abcdef01-2345-6789-abcd-ef0123456789");
+    CHECK(upper.value().bytes()[0] == 0xAB);
+    CHECK(upper.value().bytes()[15] == 0x89);
+}
+
+TEST_CASE("Email's local-part table holds exactly the WHATWG characters", "[types][email][hot_path]") {
+    const std::string_view specials = ".!#$%&'*+/=?^_`{|}~-";
+    for (int c = 1; c < 256; ++c) {
+        const char ch = static_cast<char>(c);
+        const bool expected = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                              (c >= '0' && c <= '9') || specials.find(ch) != std::string_view::npos;
+        INFO("byte " << c);
+        CHECK(collectcall::Email::parse(std::string("a") + ch + "b@example.com").ok() == expected);
+    }
 }

@@ -27,21 +27,22 @@ class Uuid {
     // form without hyphens are not.
     static Parsed<Uuid> parse(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be a UUID: 8-4-4-4-12 hexadecimal digits"};
-        if (text.size() != text_size) return bad;
-        Bytes bytes{};
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < bytes.size(); ++i) {
-            // The groups end after bytes 4, 6, 8 and 10, which is exactly where `at` reaches the
-            // hyphen positions 8, 13, 18 and 23.
-            if (at == 8 || at == 13 || at == 18 || at == 23) {
-                if (text[at] != '-') return bad;
-                ++at;
-            }
-            if (!detail::is_hex(text[at]) || !detail::is_hex(text[at + 1])) return bad;
-            bytes[i] = static_cast<std::uint8_t>(detail::hex_value(text[at]) << 4 |
-                                                 detail::hex_value(text[at + 1]));
-            at += 2;
+        if (text.size() != text_size || text[8] != '-' || text[13] != '-' || text[18] != '-' ||
+            text[23] != '-') {
+            return bad;
         }
+        // Where each byte's two digits start: the groups end after bytes 4, 6, 8 and 10.
+        constexpr std::array<std::uint8_t, 16> starts{0,  2,  4,  6,  9,  11, 14, 16,
+                                                      19, 21, 24, 26, 28, 30, 32, 34};
+        Bytes bytes{};
+        unsigned invalid = 0;  // checked once at the end: no branch per digit
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            const std::uint8_t high = hex_digits[static_cast<unsigned char>(text[starts[i]])];
+            const std::uint8_t low = hex_digits[static_cast<unsigned char>(text[starts[i] + 1])];
+            invalid |= static_cast<unsigned>(high | low);
+            bytes[i] = static_cast<std::uint8_t>((high << 4 | low) & 0xFF);
+        }
+        if ((invalid & not_hex) != 0) return bad;
         return from_bytes(bytes);
     }
 
@@ -76,6 +77,17 @@ class Uuid {
 
   private:
     static constexpr std::size_t text_size = 36;
+
+    // A hexadecimal digit's value, or a value with the not_hex bit for any other byte.
+    static constexpr std::uint8_t not_hex = 0x10;
+    static constexpr auto hex_digits = [] {
+        std::array<std::uint8_t, 256> table{};
+        for (int c = 0; c < 256; ++c) {
+            table[c] = detail::is_hex(static_cast<char>(c)) ? detail::hex_value(static_cast<char>(c))
+                                                            : not_hex;
+        }
+        return table;
+    }();
 
     explicit Uuid(const Bytes& bytes) noexcept : bytes_(bytes) {
         constexpr std::string_view hex = "0123456789abcdef";
