@@ -348,7 +348,8 @@ bool read_integer(Reader& reader, ondemand::value& value, T& out) {
     }
     if constexpr (std::is_signed_v<T>) {
         if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
-        if (!negative) result = -result;
+        // Not when it overflowed: -min would be undefined for the widest type.
+        if (!negative && !overflow) result = -result;
     } else {
         if (negative && result != 0) {
             reader.error(codes::minimum, "must be >= 0");
