@@ -83,6 +83,33 @@ TEST_CASE("error paths deeper than the inline path stack are complete", "[read][
     CHECK(shallow.errors()[0].path == "/children/0/name");
 }
 
+TEST_CASE("members are found in any order, escaped or not, and near misses are unknown",
+          "[read][hot_path]") {
+    const Node expected{"x", {Node{"y", {}}}};
+    for (const char* json : {R"({"name":"x","children":[{"name":"y","children":[]}]})",
+                             R"({"children":[{"children":[],"name":"y"}],"name":"x"})",
+                             R"({"n\u0061me":"x","children":[{"\u006eame":"y","children":[]}]})",
+                             R"({"children":[{"name":"y","childre\u006e":[]}],"name":"x"})"}) {
+        INFO(json);
+        auto result = collectcall::read<Node>(json);
+        REQUIRE(result.ok());
+        CHECK(result.value() == expected);
+    }
+    for (const char* key : {"nam", "names", "Name", "childrenx", "childre", "a_much_longer_key_than_any",
+                            "", "name\\\"", "na\\u0000me"}) {
+        INFO(key);
+        const std::string json =
+            std::string(R"({"name":"x","children":[],")") + key + R"(":1})";
+        auto result = collectcall::read<Node>(json);
+        REQUIRE(result.errors().size() == 1);
+        CHECK(result.errors()[0].code == "unknown_field");
+    }
+    auto twice = collectcall::read<Node>(R"({"children":[],"name":"a","n\u0061me":"b"})");
+    REQUIRE(twice.errors().size() == 1);
+    CHECK(twice.errors()[0].code == "duplicate_field");
+    CHECK(twice.errors()[0].path == "/name");
+}
+
 TEST_CASE("a string member given anything else is a type error, or malformed", "[read][hot_path]") {
     for (const char* value : {"42", "-1.5", "true", "null", "{}", "[1,2]", R"({"a":"b"})"}) {
         INFO(value);

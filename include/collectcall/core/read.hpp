@@ -395,20 +395,63 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     return reader.error_count() == before;
 }
 
-// Finds the member a key names. The fast path compares the raw key in the input buffer (always
-// padded, so reading one byte past a name is safe); a key with escapes falls back to its
-// unescaped form. Starting at the member after the previous one makes in-order documents hit at
-// once.
+// The member names of T grouped by length, so that a key is compared only with the names as
+// long as it is: whatever the order of the keys, a lookup costs a scan for the closing quote and
+// usually one comparison.
+template <class T>
+struct member_lookup {
+    static constexpr auto& names = member_names<T>;
+    static constexpr std::size_t n = names.size();
+    static constexpr std::size_t max_length = [] {
+        std::size_t longest = 0;
+        for (std::string_view name : names) longest = std::max(longest, name.size());
+        return longest;
+    }();
+    // Member indices ordered by name length (declaration order within a length)...
+    static constexpr std::array<std::size_t, n> by_length = [] {
+        std::array<std::size_t, n> order{};
+        std::size_t at = 0;
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            for (std::size_t i = 0; i < n; ++i) {
+                if (names[i].size() == length) order[at++] = i;
+            }
+        }
+        return order;
+    }();
+    // ...and where the names of each length start in that order.
+    static constexpr std::array<std::size_t, max_length + 2> starts = [] {
+        std::array<std::size_t, max_length + 2> first{};
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            std::size_t count = 0;
+            for (std::string_view name : names) count += name.size() == length ? 1 : 0;
+            first[length + 1] = first[length] + count;
+        }
+        return first;
+    }();
+};
+
+// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
+// reading one byte past a name is safe). First the member after the previous one, which is where
+// a document in declaration order hits; then the names as long as the key (a key longer than
+// every name is read no further than one byte past the longest, still inside the key). A key
+// with escapes falls back to its unescaped form.
 template <class T>
 std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
                          std::string_view& unescaped) {
+    using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
     const char* raw = field.key().raw();
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t i = hint + k < n ? hint + k : hint + k - n;
-        const std::string_view name = names[i];
-        if (raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0) return i;
+    if (hint < n) {
+        const std::string_view name = names[hint];
+        if (raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0) return hint;
+    }
+    if (const void* quote = std::memchr(raw, '"', Lookup::max_length + 1)) {
+        const auto length = static_cast<std::size_t>(static_cast<const char*>(quote) - raw);
+        for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
+            const std::size_t i = Lookup::by_length[k];
+            if (std::memcmp(raw, names[i].data(), length) == 0) return i;
+        }
     }
     if (auto e = field.unescaped_key().get(unescaped)) reader.malformed(raw, simdjson::error_message(e));
     for (std::size_t i = 0; i < n; ++i) {
@@ -437,7 +480,7 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     bool seen[n + 1] = {};
     bool present[n + 1] = {};
     bool failed[n + 1] = {};
-    std::size_t hint = 0;
+    std::size_t hint = 0;  // the member expected next
     for (auto field_result : object) {
         ondemand::field field;
         if (auto e = std::move(field_result).get(field)) reader.malformed(e);
