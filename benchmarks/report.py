@@ -1,0 +1,443 @@
+#!/usr/bin/python3
+"""Turns the benchmark results into the table of median ratios against the targets of issue 6,
+docs/benchmarks.md and a PNG plot of the ratios.
+
+    benchmarks/report.py --library results/library.json [--server results/server.json]
+                         [--markdown docs/benchmarks.md] [--plot docs/benchmarks-ratios.png]
+
+library.json is Google Benchmark's --benchmark_out (JSON, with repetitions and aggregates);
+server.json is what benchmarks/server/run.sh writes. Ratios use the median CPU time of each
+benchmark: on a shared machine it is less disturbed than wall time by other processes.
+Nothing here is typed by hand: every figure in the Markdown comes from the two files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PEERS = ("nlohmann", "boost_json", "rapidjson")
+
+
+@dataclass
+class Target:
+    label: str
+    numerator: str  # benchmark names; ratio = time(numerator) / time(denominator)
+    denominator: str
+    op: str  # ">=" (a speed-up to reach) or "<=" (an overhead not to exceed)
+    target: float
+    group: str
+
+
+def targets() -> list[Target]:
+    t: list[Target] = []
+    cc = "read/customer/collectcall"
+    for peer, x in (("nlohmann", 10), ("boost_json", 3), ("rapidjson", 2)):
+        t.append(Target(f"read+validate customer: {peer} / collectcall", f"read/customer/{peer}", cc,
+                        ">=", x, "read"))
+    t.append(Target("read+validate customer: collectcall / simdjson DOM parse", cc,
+                    "parse_only/customer/simdjson_dom", "<=", 2, "overhead"))
+    t.append(Target("reversed keys: collectcall reversed / in order",
+                    "read/customer_reversed/collectcall", cc, "<=", 1.3, "overhead"))
+    for doc in ("customer", "bulk_result1000"):
+        for peer, x in (("nlohmann", 8), ("boost_json", 3)):
+            t.append(Target(f"write {doc}: {peer} / collectcall", f"write/{doc}/{peer}",
+                            f"write/{doc}/collectcall", ">=", x, "write"))
+    for v in ("e164", "zip", "date", "email", "uuid"):
+        t.append(Target(f"validate {v}: std::regex / collectcall", f"validate/{v}/std_regex",
+                        f"validate/{v}/collectcall", ">=", 20, "validate"))
+    return t
+
+
+def informational() -> list[tuple[str, str, str]]:
+    """Ratios without a target, shown for context."""
+    rows = []
+    for peer in PEERS:
+        rows.append((f"read customer_reversed: {peer} / collectcall",
+                     f"read/customer_reversed/{peer}", "read/customer_reversed/collectcall"))
+    for peer in PEERS:
+        rows.append((f"read bulk1000: {peer} / collectcall", f"read/bulk1000/{peer}",
+                     "read/bulk1000/collectcall"))
+    rows.append(("read bulk1000: collectcall / simdjson DOM parse", "read/bulk1000/collectcall",
+                 "parse_only/bulk1000/simdjson_dom"))
+    for doc in ("customer", "bulk_result1000"):
+        rows.append((f"write {doc}: rapidjson / collectcall", f"write/{doc}/rapidjson",
+                     f"write/{doc}/collectcall"))
+    rows.append(("validate e164: libphonenumber / collectcall", "validate/e164/libphonenumber",
+                 "validate/e164/collectcall"))
+    return rows
+
+
+def load_library(path: Path) -> tuple[dict, dict[str, dict]]:
+    data = json.loads(path.read_text())
+    medians: dict[str, dict] = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median":
+            medians[b["run_name"]] = b
+    if not medians:  # a run without repetitions: take the single iteration rows
+        for b in data["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration":
+                medians[b["name"]] = b
+    return data["context"], medians
+
+
+def ns(b: dict, key: str = "cpu_time") -> float:
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    return float(b[key]) * scale
+
+
+def ratio(medians: dict[str, dict], numerator: str, denominator: str) -> float | None:
+    if numerator not in medians or denominator not in medians:
+        return None
+    return ns(medians[numerator]) / ns(medians[denominator])
+
+
+def met(value: float, op: str, target: float) -> bool:
+    return value >= target if op == ">=" else value <= target
+
+
+def fmt_time(value_ns: float) -> str:
+    if value_ns >= 1e6:
+        return f"{value_ns / 1e6:.2f} ms"
+    if value_ns >= 1e3:
+        return f"{value_ns / 1e3:.2f} µs"
+    return f"{value_ns:.1f} ns"
+
+
+def cpu_model() -> tuple[str, int]:
+    model, count = platform.processor() or "unknown", os.cpu_count() or 0
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+        names = re.findall(r"^model name\s*:\s*(.+)$", text, re.M)
+        if names:
+            model, count = names[0].strip(), len(names)
+    except OSError:
+        pass
+    return model, count
+
+
+def target_rows(medians):
+    rows = []
+    for t in targets():
+        r = ratio(medians, t.numerator, t.denominator)
+        rows.append((t, r))
+    return rows
+
+
+def allocation_rows(medians):
+    rows = []
+    for v in ("e164", "zip", "date", "email", "uuid"):
+        name = f"validate/{v}/collectcall"
+        if name in medians:
+            rows.append((name, float(medians[name].get("allocs", float("nan")))))
+    return rows
+
+
+def print_table(medians, server) -> None:
+    print()
+    print(f"{'ratio (median CPU time)':<62} {'measured':>9} {'target':>8}  result")
+    print("-" * 92)
+    for t, r in target_rows(medians):
+        shown = "n/a" if r is None else f"{r:.2f}x"
+        result = "not run" if r is None else ("met" if met(r, t.op, t.target) else "MISSED")
+        print(f"{t.label:<62} {shown:>9} {t.op}{t.target:>6g}x  {result}")
+    for name, allocs in allocation_rows(medians):
+        result = "met" if allocs == 0 else "MISSED"
+        print(f"{name + ' allocations per call':<62} {allocs:>9.3g} {'== 0':>8}  {result}")
+    print()
+    for label, num, den in informational():
+        r = ratio(medians, num, den)
+        if r is not None:
+            print(f"{label:<62} {r:>8.2f}x  (no target)")
+    if server:
+        print()
+        for line in server_summary_lines(server):
+            print(line)
+    print()
+
+
+def server_summary_lines(server: dict) -> list[str]:
+    lines = []
+    if server.get("status") != "measured":
+        lines.append(f"server under load: {server.get('status', 'not measured')}: "
+                     f"{server.get('reason', '')}")
+        return lines
+    for s in server.get("scenarios", []):
+        lines.append(f"server {s['name']:<22} {s['requests_per_second']:>10.0f} req/s  "
+                     f"p50 {s['latency_p50_ms']:.2f} ms  p99 {s['latency_p99_ms']:.2f} ms  "
+                     f"non-2xx {s['non_2xx']}  errors {s['socket_errors']}")
+    for c in server_checks(server):
+        lines.append(f"server target: {c[0]:<54} {c[1]:>14} {c[2]:>12}  {c[3]}")
+    return lines
+
+
+def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
+    by_name = {s["name"]: s for s in server.get("scenarios", [])}
+    checks = []
+    ceiling = by_name.get("ceiling")
+    post = by_name.get("post_customers")
+    if ceiling and post:
+        share = post["requests_per_second"] / ceiling["requests_per_second"]
+        checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 50%",
+                       "met" if share >= 0.5 else "MISSED"))
+    for s in server.get("scenarios", []):
+        if s["name"] == "ceiling":
+            continue
+        checks.append((f"{s['name']}: unexpected non-2xx responses", str(s["non_2xx"]), "== 0",
+                       "met" if s["non_2xx"] == 0 and s["socket_errors"] == 0 else "MISSED"))
+    if post:
+        p99 = post["latency_p99_ms"]
+        checks.append((f"POST /customers p99 at {post['connections']} connections",
+                       f"{p99:.2f} ms", "< 20 ms", "met" if p99 < 20 else "MISSED"))
+    bulk = by_name.get("post_bulk")
+    if bulk:
+        per_s = bulk["requests_per_second"] * bulk.get("items_per_request", 100)
+        checks.append(("bulk: customers stored per second", f"{per_s:,.0f}", ">= 50,000",
+                       "met" if per_s >= 50000 else "MISSED"))
+    return checks
+
+
+def markdown(context, medians, server, plot_name: str | None, run_note: str) -> str:
+    model, cores = cpu_model()
+    compiler = context.get("compiler", "unknown")
+    out: list[str] = []
+    w = out.append
+    w("# Benchmarks")
+    w("")
+    w("<!-- Generated by benchmarks/report.py from the results of benchmarks/run.sh: "
+      "do not edit by hand. -->")
+    w("")
+    w("collectcall against the usual C++ ways of reading, validating and writing the same "
+      "documents: nlohmann::json, Boost.JSON and RapidJSON, each written with its own API and "
+      "applying the same rules (see *What each peer checks*), with simdjson's DOM parser as the "
+      "floor, and collectcall's validators against `std::regex`. A fairness test "
+      "(`tests/bench_fairness`, run by ctest and by `benchmarks/run.sh` before measuring) checks "
+      "that every peer accepts and rejects exactly the documents collectcall does.")
+    w("")
+    w("Reproduce with one command (about 15 minutes on two cores):")
+    w("")
+    w("```sh")
+    w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark, the peers, wrk")
+    w("benchmarks/run.sh")
+    w("```")
+    w("")
+    w("## Machine and run")
+    w("")
+    w(f"- Date: {context.get('date', 'unknown')}")
+    w(f"- CPU: {model}, {cores} logical cores "
+      f"({context.get('mhz_per_cpu', '?')} MHz as reported by Google Benchmark)")
+    w(f"- Load average when the run started: "
+      f"{', '.join(f'{x:.2f}' for x in context.get('load_avg', [])) or 'unknown'}")
+    w(f"- Compiler: {compiler}, flags `{context.get('cxx_flags', '?')}`, Release build")
+    w(f"- simdjson {context.get('simdjson_version', '?')}: On-Demand kernel compiled into "
+      f"collectcall `{context.get('simdjson_ondemand_kernel', '?')}`, DOM kernel of libsimdjson "
+      f"`{context.get('simdjson_dom_kernel', '?')}`")
+    w(f"- Corpus: generated from a fixed seed; customer {context.get('corpus_customer_bytes', '?')} "
+      f"bytes, bulk body {context.get('corpus_bulk1000_bytes', '?')} bytes (1000 customers)")
+    w(f"- libphonenumber: {context.get('libphonenumber', 'not found')}")
+    w(f"- {run_note}")
+    w("")
+    w("**These figures come from a shared 2-core virtual machine on which other builds were "
+      "running at the same time.** Each benchmark is repeated and the median is used; ratios "
+      "are between benchmarks of the same run, which keeps them meaningful, but absolute times "
+      "are pessimistic and the ratios carry noise of roughly ±15%. Re-run on a quiet machine "
+      "for figures to quote.")
+    w("")
+    w("## Targets")
+    w("")
+    w("Ratios of median CPU times. A speed-up target (>=) is peer time / collectcall time; an "
+      "overhead target (<=) is collectcall time / reference time.")
+    w("")
+    w("| ratio | measured | target | result |")
+    w("|---|---:|---:|---|")
+    for t, r in target_rows(medians):
+        shown = "n/a" if r is None else f"{r:.2f}x"
+        result = "not run" if r is None else ("met" if met(r, t.op, t.target) else "**missed**")
+        w(f"| {t.label} | {shown} | {t.op} {t.target:g}x | {result} |")
+    for name, allocs in allocation_rows(medians):
+        result = "met" if allocs == 0 else "**missed**"
+        w(f"| `{name}` allocations per call | {allocs:.3g} | 0 | {result} |")
+    w("")
+    if plot_name:
+        w(f"![ratios against targets]({plot_name})")
+        w("")
+    w("Other ratios of the same run (no target):")
+    w("")
+    w("| ratio | measured |")
+    w("|---|---:|")
+    for label, num, den in informational():
+        r = ratio(medians, num, den)
+        if r is not None:
+            w(f"| {label} | {r:.2f}x |")
+    w("")
+    w("## All results")
+    w("")
+    w("Median of the repetitions. `allocs` is heap allocations per operation, counted by a "
+      "replaced global `operator new` and `malloc` wrappers in the benchmark binary.")
+    w("")
+    w("| benchmark | CPU time | wall time | allocs | throughput |")
+    w("|---|---:|---:|---:|---:|")
+    for name, b in medians.items():
+        allocs = b.get("allocs")
+        allocs_text = "" if allocs is None else f"{float(allocs):.4g}"
+        if "bytes_per_second" in b:
+            throughput = f"{float(b['bytes_per_second']) / 1e6:.0f} MB/s"
+        elif "items_per_second" in b:
+            throughput = f"{float(b['items_per_second']) / 1e6:.1f} M/s"
+        else:
+            throughput = ""
+        w(f"| `{name}` | {fmt_time(ns(b))} | {fmt_time(ns(b, 'real_time'))} | {allocs_text} | "
+          f"{throughput} |")
+    w("")
+    w("## The server under load")
+    w("")
+    w(server_markdown(server))
+    w("")
+    w(PEER_NOTES)
+    return "\n".join(out) + "\n"
+
+
+def server_markdown(server: dict | None) -> str:
+    if not server:
+        return ("Not measured in this run (`benchmarks/run.sh --no-server`, or the example "
+                "server was not built).")
+    if server.get("status") != "measured":
+        return f"Not measured: {server.get('reason', 'unknown reason')}."
+    lines = [
+        f"`benchmarks/server/run.sh`: wrk {server.get('wrk_version', '')} on loopback, "
+        f"{server.get('duration_s', '?')} s per scenario, {server.get('threads', '?')} wrk threads, "
+        f"a fresh database per run; the server and wrk share the machine's two cores. "
+        f"The ceiling is a minimal cpp-httplib server answering a fixed JSON body "
+        f"(`benchmarks/server/ceiling.cpp`).",
+        "",
+        "| scenario | connections | req/s | p50 | p99 | non-2xx | socket errors |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in server["scenarios"]:
+        lines.append(f"| {s['description']} | {s['connections']} | {s['requests_per_second']:,.0f} | "
+                     f"{s['latency_p50_ms']:.2f} ms | {s['latency_p99_ms']:.2f} ms | {s['non_2xx']} | "
+                     f"{s['socket_errors']} |")
+    lines += ["", "| target | measured | required | result |", "|---|---:|---:|---|"]
+    for label, measured, required, result in server_checks(server):
+        shown = "**missed**" if result == "MISSED" else result
+        lines.append(f"| {label} | {measured} | {required} | {shown} |")
+    for note in server.get("notes", []):
+        lines += ["", note]
+    return "\n".join(lines)
+
+
+PEER_NOTES = """## What each peer checks
+
+Every reader binds into the same structs (`benchmarks/peers/model.hpp`: `std::string` for
+strings, `double` for amounts, `std::optional` for optional members) and then applies the same
+field rules (`benchmarks/peers/rules.hpp`, hand-written scanners, independent of collectcall's
+code): E.164, ZIP, dates (real calendar day, 1900-2100, not after the corpus's fixed "today"),
+ssnLastFour, WHATWG e-mail, text 1..200 code points after trimming Unicode white space with no
+control characters, USPS state codes, amounts >= 0 and <= 2^53, and the collections rule.
+Required members, JSON types, null for optional members and unknown members are checked while
+binding, each with the library's own API.
+
+| | collectcall | nlohmann::json 3.11 | Boost.JSON 1.81 | RapidJSON 1.1 |
+|---|---|---|---|---|
+| parsing | simdjson On-Demand, one pass | `json::parse` into a DOM of `std::map`s | reused `boost::json::parser` over a `monotonic_resource` | `Document::Parse` with UTF-8 validation, pool allocators on reused buffers |
+| binding | `read<T>`, one loop per object | `find()` per member + size check | `value_to<T>` with a `tag_invoke` for described structs | one loop over each object's members |
+| unknown members | yes | yes (size check) | yes (size check) | yes |
+| duplicate members | yes | **no**: the DOM keeps one | **no**: the DOM keeps one | yes |
+| exact money | yes (decimal, never a double) | no: double ("exact enough") | no: double | no: double |
+| error report | every error with its JSON Pointer | valid / invalid only | first binding error | valid / invalid only |
+
+The fairness test leaves the duplicate-member documents out for nlohmann and Boost.JSON (and
+checks that they do accept them, so the table stays true); on every other document of the
+corpus each peer must agree with collectcall, and must bind the same values. The peers report
+only "valid or not", which flatters them on invalid documents; the benchmarks read valid ones.
+Boost.JSON 1.81's built-in conversion of described structs cannot be used as it is: it requires
+every member, optional ones included, and exactly as many members as the struct has.
+
+`validate/*/std_regex` compiles each pattern once (`std::regex::optimize`); the date also needs
+`std::chrono::year_month_day::ok()` and the year range, which a regex cannot say.
+`validate/e164/libphonenumber` (parse + `isValidNumber`) answers a different and stricter
+question (is this number in service in its country's plan) and is shown for context only; it
+runs only when `benchmarks/fetch-libphonenumber.sh` has unpacked libphonenumber into the build
+tree, since Debian's libphonenumber-dev cannot be installed next to libboost1.81-dev.
+"""
+
+
+def plot(medians, path: Path) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: matplotlib not available, no plot", file=sys.stderr)
+        return False
+    rows = [(t, r) for t, r in target_rows(medians) if r is not None]
+    speed = [(t, r) for t, r in rows if t.op == ">="]
+    overhead = [(t, r) for t, r in rows if t.op == "<="]
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 9),
+                                   gridspec_kw={"height_ratios": [max(len(speed), 1), max(len(overhead), 1) + 1]})
+
+    def panel(ax, data, title):
+        labels = [t.label for t, _ in data]
+        values = [r for _, r in data]
+        colours = ["#2e7d32" if met(r, t.op, t.target) else "#c62828" for t, r in data]
+        y = list(range(len(data)))
+        ax.barh(y, values, color=colours, height=0.6)
+        ax.scatter([t.target for t, _ in data], y, marker="|", s=500, linewidths=2,
+                   color="black", zorder=3, label="target")
+        for i, v in enumerate(values):
+            ax.text(v, i, f" {v:.2f}x", va="center", fontsize=8)
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_title(title, fontsize=10)
+        ax.legend(loc="lower right", fontsize=8)
+
+    panel(ax1, speed, "speed-up: peer time / collectcall time (higher is better)")
+    ax1.set_xscale("log")
+    ticks = [1, 2, 3, 5, 10, 20, 50, 100]
+    top = max([r for _, r in speed] + [t.target for t, _ in speed] + [1]) * 1.6
+    ax1.set_xlim(0.8, top)
+    ax1.set_xticks([x for x in ticks if x <= top])
+    ax1.set_xticklabels([f"{x}x" for x in ticks if x <= top])
+    panel(ax2, overhead, "overhead: collectcall time / reference time (lower is better)")
+    ax2.set_xlim(0, max([r for _, r in overhead] + [t.target for t, _ in overhead] + [1]) * 1.2)
+    fig.suptitle("collectcall, median ratios against the targets (green: met, red: missed)",
+                 fontsize=11)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--server", type=Path)
+    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--note", default="Repetitions as recorded in the JSON output.")
+    args = parser.parse_args()
+
+    context, medians = load_library(args.library)
+    server = None
+    if args.server and args.server.exists():
+        server = json.loads(args.server.read_text())
+    print_table(medians, server)
+    plot_name = None
+    if args.plot and plot(medians, args.plot):
+        plot_name = os.path.relpath(args.plot, args.markdown.parent) if args.markdown else str(args.plot)
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(markdown(context, medians, server, plot_name, args.note))
+        print(f"wrote {args.markdown}" + (f" and {args.plot}" if plot_name else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The benchmark suite in one command: builds Release with -O3 -march=native, checks that the peers
+# are fair (the fairness test), runs every library benchmark with repetitions into JSON, drives
+# the example server with wrk, prints the table of median ratios against the targets and
+# regenerates docs/benchmarks.md and docs/benchmarks-ratios.png.
+#
+#   benchmarks/run.sh                 everything (about 15 minutes on two cores)
+#   benchmarks/run.sh --quick         fewer repetitions and shorter runs, for a first look
+#   benchmarks/run.sh --no-server     the library benchmarks only
+#   benchmarks/run.sh --report-only   redo the table, docs and plot from the last results
+#
+# Environment: COLLECTCALL_BENCH_BUILD (build directory, default build-bench), JOBS (parallel
+# compile jobs, default 2), CXX (default g++-12).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${COLLECTCALL_BENCH_BUILD:-build-bench}
+jobs=${JOBS:-2}
+repetitions=10
+min_time=0.5
+server=1
+report_only=0
+quick=""
+for arg in "$@"; do
+  case "$arg" in
+    --quick) repetitions=3; min_time=0.1; quick=1 ;;
+    --no-server) server=0 ;;
+    --report-only) report_only=1 ;;
+    *) echo "usage: $0 [--quick] [--no-server] [--report-only]" >&2; exit 2 ;;
+  esac
+done
+results="$build/benchmarks/results"
+python=/usr/bin/python3  # the system one, which has matplotlib
+
+if [[ $report_only == 0 ]]; then
+  examples=OFF
+  [[ $server == 1 && -f examples/server/CMakeLists.txt ]] && examples=ON
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-g++-12}" \
+    -DCOLLECTCALL_NATIVE=ON -DCOLLECTCALL_BUILD_BENCHMARKS=ON -DCOLLECTCALL_BUILD_TESTS=ON \
+    -DCOLLECTCALL_BUILD_EXAMPLES=$examples >/dev/null
+  targets=(collectcall_benchmarks collectcall_bench_fairness)
+  if [[ $examples == ON ]]; then targets+=(collectcall-server collectcall_bench_ceiling); fi
+  cmake --build "$build" --target "${targets[@]}" -j "$jobs"
+
+  echo "== fairness: every peer accepts and rejects what collectcall does"
+  "$build/tests/bench_fairness/collectcall_bench_fairness"
+
+  mkdir -p "$results"
+  rm -f "$results/server.json"
+  echo "== library benchmarks: $repetitions repetitions of at least ${min_time}s each"
+  "$build/benchmarks/collectcall_benchmarks" \
+    --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
+    --benchmark_report_aggregates_only=true --benchmark_display_aggregates_only=true \
+    --benchmark_out="$results/library.json" --benchmark_out_format=json
+
+  if [[ $server == 1 ]]; then
+    echo "== the example server under load"
+    benchmarks/server/run.sh "$build" "$results/server.json" ${quick:+--quick}
+  fi
+fi
+
+note="$repetitions repetitions per benchmark, each of at least ${min_time} s; medians reported."
+[[ $report_only == 1 ]] && note="Repetitions as recorded in the JSON output; medians reported."
+server_args=()
+[[ -f "$results/server.json" ]] && server_args=(--server "$results/server.json")
+"$python" benchmarks/report.py --library "$results/library.json" "${server_args[@]}" \
+  --markdown docs/benchmarks.md --plot docs/benchmarks-ratios.png --note "$note"
