@@ -9,7 +9,8 @@
 # found (build/fuzz/corpus/<target>/, kept between runs). A crash, leak, timeout or property
 # violation stops that target and is saved in build/fuzz/artifacts/<target>/; copy it to
 # tests/fuzz/regressions/<target>/ so that the replay test (ctest -R fuzz_replay) keeps it fixed.
-# Environment: COLLECTCALL_FUZZ_JOBS (build jobs, default: the number of CPUs).
+# Environment: COLLECTCALL_FUZZ_JOBS (build jobs, default: the number of CPUs),
+# COLLECTCALL_FUZZ_BUILD_DIR (default build/fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +25,7 @@ fi
 
 tools/install-deps.sh
 
-build=build/fuzz
+build=${COLLECTCALL_FUZZ_BUILD_DIR:-build/fuzz}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 \
   -DCOLLECTCALL_FUZZ=ON -DCOLLECTCALL_SANITIZE=OFF -DCOLLECTCALL_BUILD_EXAMPLES=OFF \
   -DCOLLECTCALL_BUILD_BENCHMARKS=OFF -DCOLLECTCALL_INSTALL=OFF >/dev/null
