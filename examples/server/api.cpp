@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <exception>
 #include <optional>
 #include <utility>
@@ -573,9 +574,18 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
 
     (this->*ctx.route.handler)(ctx);
     if (ctx.response.status >= 500) return;
-    store_.finish_idempotent(
-        ctx.account, key, StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
+    // The operation is done: from here on the key must never be released, or a retry would do
+    // it twice. If the answer cannot be recorded, the key stays held (a retry gets 409 until
+    // the next start of the server) and the client still gets the real answer.
     release.armed = false;
+    try {
+        store_.finish_idempotent(
+            ctx.account, key,
+            StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
+    } catch (const StoreError&) {
+        std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"idempotency record\"}\n",
+                     ctx.request_id.c_str());
+    }
 }
 
 // --- Endpoints ---------------------------------------------------------------------------------

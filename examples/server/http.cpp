@@ -75,6 +75,17 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
         body.unread_rest = stopped;
         return body;
     }
+    // cpp-httplib decodes gzip, deflate and br, and passes any other coding through as if
+    // the body were plain: refuse what it did not decode.
+    if (ok && request.has_header("Content-Encoding")) {
+        // The same comparisons as cpp-httplib's, so that what passes here was decoded there.
+        const std::string coding = request.get_header_value("Content-Encoding");
+        if (coding != "gzip" && coding != "deflate" && coding != "br" && coding != "identity") {
+            body.status = BodyRead::unsupported_encoding;
+            body.bytes.clear();
+            return body;
+        }
+    }
     if (!ok) {
         // cpp-httplib marks a Content-Encoding it cannot decode with 415 on the response.
         body.status = response.status == 415 ? BodyRead::unsupported_encoding : BodyRead::failed;

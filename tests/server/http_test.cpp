@@ -164,6 +164,24 @@ TEST_CASE("bodies must be application/json, else 415", "[http]") {
     CHECK(member.str("/error/details/0/code") == "unknown_field");
 }
 
+TEST_CASE("compressed bodies are decoded; an unknown coding is 415", "[http]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    httplib::Client gzip("127.0.0.1", server.port());
+    gzip.set_compress(true);
+    const httplib::Headers auth{{"Authorization", "Bearer " + acme.key}};
+    const Reply created =
+        make_reply(gzip.Post("/api/v1/customers", auth, customer_json("gz-1"), "application/json"));
+    CHECK(created.status == 201);
+    CHECK(created.str("/data/externalId") == "gz-1");
+
+    const Reply unknown = server.client(acme).send(
+        "POST", "/api/v1/customers", customer_json("gz-2"),
+        {{"Content-Encoding", "zstd"}, {"Content-Type", "application/json"}});
+    CHECK(unknown.status == 415);
+    CHECK(unknown.error_code() == "unsupported_media_type");
+}
+
 TEST_CASE("malformed JSON is 400 malformed_json, invalid fields 400 validation_failed", "[http]") {
     LocalServer server;
     Client client = server.client(server.create_account("acme"));
