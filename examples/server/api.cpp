@@ -512,10 +512,18 @@ bool Api::authenticate(Context& ctx) {
     ctx.account = record->account_id;
     ctx.key_id = std::string(key_id);
 
-    if (const auto retry_after = limiter_.admit(ctx.key_id)) {
-        ctx.response.set_header("Retry-After", std::to_string(*retry_after));
+    const RateLimiter::Decision rate = limiter_.check(ctx.key_id);
+    if (limiter_.enabled()) {
+        // Every authenticated answer tells the client where it stands (the IETF draft's
+        // RateLimit-* fields): the burst, what is left of it, and when it is whole again.
+        ctx.response.set_header("RateLimit-Limit", std::to_string(rate.limit));
+        ctx.response.set_header("RateLimit-Remaining", std::to_string(rate.remaining));
+        ctx.response.set_header("RateLimit-Reset", std::to_string(rate.reset));
+    }
+    if (!rate.allowed) {
+        ctx.response.set_header("Retry-After", std::to_string(rate.retry_after));
         ctx.fail(429, error_code::rate_limited,
-                 "too many requests; retry after " + std::to_string(*retry_after) + " s");
+                 "too many requests; retry after " + std::to_string(rate.retry_after) + " s");
         return false;
     }
     return true;

@@ -22,10 +22,19 @@ class RateLimiter {
 
     [[nodiscard]] bool enabled() const noexcept { return rate_ > 0; }
 
-    // nullopt when the request may go ahead; otherwise the whole seconds after which one may
-    // (the Retry-After value, at least 1).
-    std::optional<long> admit(std::string_view key, Clock::time_point now = Clock::now()) {
-        if (!enabled()) return std::nullopt;
+    // The verdict on one request and the state of its key's bucket after it, for the
+    // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers.
+    struct Decision {
+        bool allowed = true;
+        long limit = 0;        // the bucket's capacity (2N)
+        long remaining = 0;    // whole tokens left
+        long reset = 0;        // seconds until the bucket is full again
+        long retry_after = 0;  // when refused: seconds until one token is there (at least 1)
+    };
+
+    Decision check(std::string_view key, Clock::time_point now = Clock::now()) {
+        Decision decision;
+        if (!enabled()) return decision;
         std::lock_guard lock(mutex_);
         auto [it, inserted] = buckets_.try_emplace(std::string(key), Bucket{capacity_, now});
         Bucket& bucket = it->second;
@@ -34,11 +43,25 @@ class RateLimiter {
             bucket.tokens = std::min(capacity_, bucket.tokens + elapsed.count() * rate_);
             bucket.updated = now;
         }
-        if (bucket.tokens >= 1) {
+        decision.allowed = bucket.tokens >= 1;
+        if (decision.allowed) {
             bucket.tokens -= 1;
-            return std::nullopt;
+        } else {
+            decision.retry_after =
+                std::max(1L, static_cast<long>(std::ceil((1 - bucket.tokens) / rate_)));
         }
-        return std::max(1L, static_cast<long>(std::ceil((1 - bucket.tokens) / rate_)));
+        decision.limit = static_cast<long>(capacity_);
+        decision.remaining = static_cast<long>(std::floor(bucket.tokens));
+        decision.reset = static_cast<long>(std::ceil((capacity_ - bucket.tokens) / rate_));
+        return decision;
+    }
+
+    // nullopt when the request may go ahead; otherwise the whole seconds after which one may
+    // (the Retry-After value, at least 1).
+    std::optional<long> admit(std::string_view key, Clock::time_point now = Clock::now()) {
+        const Decision decision = check(key, now);
+        if (decision.allowed) return std::nullopt;
+        return decision.retry_after;
     }
 
   private:

@@ -1,5 +1,7 @@
 #include "server.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,7 +22,16 @@ namespace {
 // connecting at once would wait for SYN retries. The listening socket is protected state.
 class HttpServer final : public httplib::Server {
 public:
-    void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+    void widen_backlog() {
+        ::listen(svr_sock_, SOMAXCONN);
+        // cpp-httplib gives every accepted connection a worker thread until its first request
+        // arrives (up to the keep-alive timeout): idle connections would queue real requests
+        // behind them. Linux hands a connection to accept() only once it has sent data (or
+        // after this many seconds).
+        int defer_seconds = 10;
+        ::setsockopt(svr_sock_, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_seconds,
+                     sizeof defer_seconds);
+    }
     // A socket bound but never served is not closed by cpp-httplib.
     void close_unserved() {
         const auto sock = svr_sock_.exchange(INVALID_SOCKET);
@@ -75,8 +86,8 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     http.set_tcp_nodelay(true);
     http.set_keep_alive_max_count(1000);
-    http.set_keep_alive_timeout(5);
-    http.set_read_timeout(10);
+    http.set_keep_alive_timeout(options_.keep_alive_timeout.count());
+    http.set_read_timeout(options_.read_timeout.count());
     http.set_write_timeout(10);
     // cpp-httplib's own check (Content-Length only); the API enforces the real limits.
     http.set_payload_max_length(options_.api.drain_limit);

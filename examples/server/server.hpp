@@ -38,6 +38,11 @@ struct ServerOptions {
     std::chrono::milliseconds webhook_timeout{10'000};  // per attempt (API.md section 9)
     double rate_limit = 1000;  // requests per second per key; 0 = off
     std::size_t threads = 0;   // 0: sized for the machine
+    // How long a connection may send nothing before it is closed (each read of a request; the
+    // bound on slow clients such as slowloris), and how long a kept-alive connection may wait
+    // for its next request.
+    std::chrono::seconds read_timeout{10};
+    std::chrono::seconds keep_alive_timeout{5};
     int busy_timeout_ms = 5000;
     ApiConfig api;
 };

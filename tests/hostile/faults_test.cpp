@@ -1,0 +1,115 @@
+// Faults: the process killed in the middle of a bulk import, storage that cannot be written.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+
+#include "harness.hpp"
+#include "sqlite.hpp"
+
+using namespace test;
+
+namespace {
+
+Reply parse(const std::string& json) {
+    Reply r;
+    r.body = json;
+    r.parser = std::make_shared<simdjson::dom::parser>();
+    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("faults: SIGKILL during a 1000-item bulk leaves all of it or none of it",
+          "[faults][process]") {
+    TempDir dir;
+    const std::string db = dir.file("bulk.db");
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    const std::string key = account.str("/apiKey");
+    REQUIRE_FALSE(key.empty());
+
+    std::string body = R"({"customers":[)";
+    for (int i = 0; i < 1000; ++i) {
+        if (i > 0) body += ',';
+        body += collections_customer_json("kill-" + std::to_string(i));
+    }
+    body += "]}";
+
+    // Kill points spread over the request: before, during and (likely) after the transaction.
+    for (const int delay_ms : {0, 15, 40, 120}) {
+        INFO("kill after " << delay_ms << " ms");
+        {
+            ChildServer server(db, {"--quiet"});
+            const int port = server.port();
+            auto sent = std::async(std::launch::async, [&] {
+                try {
+                    Client client("127.0.0.1", port, key);
+                    return client.post("/api/v1/customers/bulk", body);
+                } catch (const std::exception&) {
+                    return Reply{};  // killed before it answered
+                }
+            });
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+            server.signal(SIGKILL);
+            CHECK(server.wait() == 128 + SIGKILL);
+            const Reply reply = sent.get();
+            // The client may have had its answer before the kill; then all 1000 were created.
+            if (reply.status == 200) CHECK(reply.integer("/data/summary/succeeded") >= 0);
+        }
+        ChildServer server(db, {"--quiet"});
+        Client client("127.0.0.1", server.port(), key);
+        int present = 0;
+        for (int i = 0; i < 1000; ++i) {
+            const Reply found =
+                client.get("/api/v1/customers?externalId=kill-" + std::to_string(i));
+            REQUIRE(found.status == 200);
+            if (found.size("/data/customers") == 0) continue;
+            ++present;
+            // Complete: the collections member and its identity fields came with it.
+            CHECK(found.str("/data/customers/0/externalId") == "kill-" + std::to_string(i));
+            CHECK_FALSE(found.is_null("/data/customers/0/collections"));
+            CHECK_FALSE(found.is_null("/data/customers/0/ssnLastFour"));
+            if (present != i + 1) break;  // a gap: no need to look further
+        }
+        // One transaction: all or nothing.
+        CHECK((present == 0 || present == 1000));
+        if (present == 1000) break;  // later rounds would only see duplicates
+    }
+}
+
+TEST_CASE("faults: a database that cannot be written is 503, reads go on, then it recovers",
+          "[faults]") {
+    LocalServer server([](collectcall::server::ServerOptions& o) { o.busy_timeout_ms = 100; });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    REQUIRE(client.post("/api/v1/customers", customer_json("ro-0")).status == 201);
+
+    // Another connection holds the write lock: to the server the file cannot be written, as
+    // when it is read-only or the disk is full (SQLITE_BUSY, SQLITE_READONLY, SQLITE_FULL and
+    // SQLITE_IOERR are all StoreError::unavailable, 503, to the API).
+    collectcall::server::sqlite::Connection blocker(server.db_path(), false, 0);
+    blocker.exec("BEGIN IMMEDIATE");
+    blocker.exec("DELETE FROM customers WHERE 0");
+    const Reply refused = client.post("/api/v1/customers", customer_json("ro-1"));
+    CHECK(refused.status == 503);
+    CHECK(refused.error_code() == "unavailable");
+    CHECK(refused.header("Retry-After") == "1");
+    const Reply bulk = client.post("/api/v1/customers/bulk",
+                                   R"({"customers":[)" + customer_json("ro-2") + "]}");
+    CHECK(bulk.status == 503);
+    // Reads go on while writes cannot (WAL).
+    CHECK(client.get("/api/v1/customers?externalId=ro-0").size("/data/customers") == 1);
+    CHECK(server.anonymous().get("/healthz").status == 200);
+    blocker.exec("ROLLBACK");
+
+    // The fault is gone: the same requests succeed, and nothing of the refused ones was kept.
+    CHECK(client.get("/api/v1/customers?externalId=ro-2").size("/data/customers") == 0);
+    CHECK(client.post("/api/v1/customers", customer_json("ro-1")).status == 201);
+    CHECK(client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("ro-2") + "]}")
+              .integer("/data/summary/succeeded") == 1);
+}
