@@ -21,7 +21,7 @@ namespace {
 // cpp-httplib 0.11 listens with a backlog of 5, compiled into the library; a burst of clients
 // connecting at once would wait for SYN retries. The listening socket is protected state.
 class HttpServer final : public httplib::Server {
-public:
+  public:
     void widen_backlog() {
         ::listen(svr_sock_, SOMAXCONN);
         // cpp-httplib gives every accepted connection a worker thread until its first request
@@ -40,8 +40,8 @@ public:
 };
 
 std::unique_ptr<Store> open_store(const ServerOptions& options) {
-    auto store = std::make_unique<SqliteStore>(
-        SqliteOptions{options.db_path, options.busy_timeout_ms});
+    auto store =
+        std::make_unique<SqliteStore>(SqliteOptions{options.db_path, options.busy_timeout_ms});
     store->forget_requests_in_flight();
     return store;
 }
@@ -132,7 +132,8 @@ void Server::stop() {
     // cpp-httplib ignores stop() until its accept loop runs: wait for it rather than lose the
     // request (a signal may come while the server is starting).
     stopping_ = true;
-    while (running_ && !http_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (running_ && !http_->is_running())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (http_->is_running()) http_->stop();
 }
 

@@ -26,7 +26,7 @@ namespace collectcall::server {
 struct ServerOptions {
     std::string db_path = "collectcall.db";
     std::string host = "127.0.0.1";
-    int port = 8080;  // 0: any free port (see Server::bind)
+    int port = 8080;          // 0: any free port (see Server::bind)
     std::optional<Time> now;  // frozen clock
     int call_step_ms = 2000;
     // Webhook delivery (docs/server.md, "Webhooks"): the retry schedule times this factor
@@ -36,8 +36,8 @@ struct ServerOptions {
     std::size_t webhook_workers = 4;
     std::string webhook_ca_file;
     std::chrono::milliseconds webhook_timeout{10'000};  // per attempt (API.md section 9)
-    double rate_limit = 1000;  // requests per second per key; 0 = off
-    std::size_t threads = 0;   // 0: sized for the machine
+    double rate_limit = 1000;                           // requests per second per key; 0 = off
+    std::size_t threads = 0;                            // 0: sized for the machine
     // How long a connection may send nothing before it is closed (each read of a request; the
     // bound on slow clients such as slowloris), and how long a kept-alive connection may wait
     // for its next request.
@@ -48,7 +48,7 @@ struct ServerOptions {
 };
 
 class Server {
-public:
+  public:
     // Opens the SQLite database of `options`, or serves `store` when one is given.
     explicit Server(ServerOptions options, std::unique_ptr<Store> store = nullptr);
     ~Server();
@@ -67,7 +67,7 @@ public:
 
     [[nodiscard]] std::size_t threads() const noexcept { return threads_; }
 
-private:
+  private:
     ServerOptions options_;
     std::unique_ptr<Store> store_;
     Clock clock_;

@@ -75,8 +75,8 @@ struct Problem {
 // The outcome of validating one value: either a T or the Problem with it.
 template <class T>
 class Parsed {
-public:
-    Parsed(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Parsed(T value) : value_(std::move(value)) {}   // NOLINT: implicit by design
     Parsed(Problem problem) : problem_(problem) {}  // NOLINT: implicit by design
 
     [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
@@ -86,7 +86,7 @@ public:
     [[nodiscard]] T&& value() && { return std::move(*value_); }
     [[nodiscard]] const Problem& problem() const noexcept { return problem_; }
 
-private:
+  private:
     std::optional<T> value_;
     Problem problem_{};
 };
@@ -113,7 +113,7 @@ inline void append_pointer_index(std::string& pointer, std::size_t index) {
 // The result of `read<T>`: a fully valid T, or every error found in the document.
 template <class T>
 class Result {
-public:
+  public:
     // Two overloads rather than one by value: a result is built from a whole document's value,
     // and a by-value parameter would move it twice.
     explicit Result(const T& value) : value_(value) {}
@@ -132,7 +132,7 @@ public:
     [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
     [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
 
-private:
+  private:
     std::optional<T> value_;
     ErrorList errors_;
 };
@@ -156,18 +156,21 @@ constexpr bool is_json_number(std::string_view text) noexcept {
     if (text[i] == '0') {
         ++i;
     } else {
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     if (i < n && text[i] == '.') {
         ++i;
         if (!digit(i)) return false;
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     if (i < n && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
         if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
         if (!digit(i)) return false;
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     return i == n;
 }
@@ -212,13 +215,13 @@ inline constexpr null_t null{};
 
 template <class T>
 class Patch {
-public:
+  public:
     using value_type = T;
     enum class State : unsigned char { absent, null, value };
 
     Patch() = default;
-    Patch(null_t) : state_(State::null) {}                                    // NOLINT
-    Patch(T value) : state_(State::value), value_(std::move(value)) {}       // NOLINT
+    Patch(null_t) : state_(State::null) {}                              // NOLINT
+    Patch(T value) : state_(State::value), value_(std::move(value)) {}  // NOLINT
 
     [[nodiscard]] State state() const noexcept { return state_; }
     [[nodiscard]] bool absent() const noexcept { return state_ == State::absent; }
@@ -242,7 +245,7 @@ public:
 
     friend bool operator==(const Patch&, const Patch&) = default;
 
-private:
+  private:
     State state_ = State::absent;
     std::optional<T> value_;
 };
@@ -275,8 +278,8 @@ namespace collectcall {
 namespace detail {
 
 template <class T>
-using merge_members =
-    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+using merge_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                               boost::describe::mod_inherited>;
 
 template <class T>
 concept MergeDescribed = boost::describe::has_describe_members<T>::value;
@@ -287,7 +290,8 @@ constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
     std::size_t found = boost::mp11::mp_size<merge_members<T>>::value;
     boost::mp11::mp_for_each<merge_members<T>>([&](auto D) {
-        if (std::string_view(D.name) == name && found == boost::mp11::mp_size<merge_members<T>>::value) {
+        if (std::string_view(D.name) == name &&
+            found == boost::mp11::mp_size<merge_members<T>>::value) {
             found = index;
         }
         ++index;
@@ -305,7 +309,7 @@ struct unwrap_optional<std::optional<T>> {
 };
 
 class PathScope {
-public:
+  public:
     PathScope(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
         append_pointer_token(path_, token);
     }
@@ -313,7 +317,7 @@ public:
     PathScope(const PathScope&) = delete;
     PathScope& operator=(const PathScope&) = delete;
 
-private:
+  private:
     std::string& path_;
     std::size_t size_;
 };
@@ -425,10 +429,10 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -438,11 +442,11 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <utility>
 #include <vector>
 
+#include <simdjson.h>
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
-#include <simdjson.h>
 
 // ---- begin collectcall/core/value_type.hpp ----
 // The contract of a self-validating value type. A type that meets one of these concepts is read
@@ -450,7 +454,8 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 //
 //   StringValue:        static Parsed<T> parse(std::string_view text);          t.view()
 //   ContextStringValue: static Parsed<T> parse(std::string_view, const ReadOptions&); t.view()
-//   NumberValue:        static Parsed<T> from_json_number(std::string_view token); t.append_json(out)
+//   NumberValue:        static Parsed<T> from_json_number(std::string_view token);
+//   t.append_json(out)
 //
 // `from_json_number` receives the number's own text, already checked against the JSON number
 // grammar, so a type can keep it exactly (Money never goes through a double).
@@ -510,8 +515,8 @@ namespace ondemand = simdjson::ondemand;
 
 // Every public data member of a described struct, bases first.
 template <class T>
-using described_members =
-    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                                   boost::describe::mod_inherited>;
 
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;
@@ -558,7 +563,7 @@ inline constexpr bool is_required_member_v =
 
 // What a cross-field check (collectcall_check) may ask about the members of one object.
 class MemberStates {
-public:
+  public:
     MemberStates(const std::string_view* names, std::size_t count, const bool* present,
                  const bool* failed)
         : names_(names), count_(count), present_(present), failed_(failed) {}
@@ -568,7 +573,7 @@ public:
     // The member was in the document and an error was reported inside it.
     [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
 
-private:
+  private:
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
         for (std::size_t i = 0; i < count_; ++i) {
             if (names_[i] == name) return flags[i];
@@ -582,7 +587,7 @@ private:
 };
 
 class Reader {
-public:
+  public:
     Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
         : begin_(json_begin), options_(options), doc_(doc) {}
 
@@ -613,7 +618,8 @@ public:
     [[nodiscard]] std::string current_path() const {
         std::string path;
         for (std::size_t i = 0; i < path_size_; ++i) {
-            const Segment& s = i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
             if (s.is_index) {
                 append_pointer_index(path, s.index);
             } else {
@@ -670,10 +676,17 @@ public:
         std::string_view token = detail::trim_json_space(value.raw_json_token());
         bool valid = false;
         switch (t) {
-            case ondemand::json_type::number: valid = is_json_number(token); break;
-            case ondemand::json_type::boolean: valid = token == "true" || token == "false"; break;
-            case ondemand::json_type::null: valid = token == "null"; break;
-            default: valid = true;
+            case ondemand::json_type::number:
+                valid = is_json_number(token);
+                break;
+            case ondemand::json_type::boolean:
+                valid = token == "true" || token == "false";
+                break;
+            case ondemand::json_type::null:
+                valid = token == "null";
+                break;
+            default:
+                valid = true;
         }
         if (!valid) malformed(token.data(), "invalid literal or number");
         return token;
@@ -717,7 +730,8 @@ public:
             case ondemand::json_type::object: {
                 const char* where = token_start(value);
                 ondemand::object object;
-                if (auto e = value.get_object().get(object)) malformed(where, simdjson::error_message(e));
+                if (auto e = value.get_object().get(object))
+                    malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto field_result : object) {
                     ondemand::field field;
@@ -732,7 +746,8 @@ public:
             case ondemand::json_type::array: {
                 const char* where = token_start(value);
                 ondemand::array array;
-                if (auto e = value.get_array().get(array)) malformed(where, simdjson::error_message(e));
+                if (auto e = value.get_array().get(array))
+                    malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto element_result : array) {
                     ondemand::value element;
@@ -749,11 +764,12 @@ public:
                 }
                 break;
             }
-            default: scalar_token(value, t);
+            default:
+                scalar_token(value, t);
         }
     }
 
-private:
+  private:
     struct Segment {
         std::string_view key;
         std::size_t index;
@@ -868,7 +884,8 @@ struct member_lookup {
     static constexpr std::size_t n = names.size();
     static constexpr std::size_t max_length = [] {
         std::size_t longest = 0;
-        for (std::string_view name : names) longest = std::max(longest, name.size());
+        for (std::string_view name : names)
+            longest = std::max(longest, name.size());
         return longest;
     }();
     // Member indices ordered by name length (declaration order within a length)...
@@ -887,7 +904,8 @@ struct member_lookup {
         std::array<std::size_t, max_length + 2> first{};
         for (std::size_t length = 0; length <= max_length; ++length) {
             std::size_t count = 0;
-            for (std::string_view name : names) count += name.size() == length ? 1 : 0;
+            for (std::string_view name : names)
+                count += name.size() == length ? 1 : 0;
             first[length + 1] = first[length] + count;
         }
         return first;
@@ -917,7 +935,8 @@ std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reade
             if (std::memcmp(raw, names[i].data(), length) == 0) return i;
         }
     }
-    if (auto e = field.unescaped_key().get(unescaped)) reader.malformed(raw, simdjson::error_message(e));
+    if (auto e = field.unescaped_key().get(unescaped))
+        reader.malformed(raw, simdjson::error_message(e));
     for (std::size_t i = 0; i < n; ++i) {
         if (names[i] == unescaped) return i;
     }
@@ -937,7 +956,8 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     }
     const char* where = Reader::token_start(value);
     ondemand::object object;
-    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     const std::size_t before = reader.error_count();
 
@@ -987,7 +1007,9 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         }
     });
 
-    if constexpr (requires(const MemberStates& states) { collectcall_check(out, states, reader); }) {
+    if constexpr (requires(const MemberStates& states) {
+                      collectcall_check(out, states, reader);
+                  }) {
         MemberStates states(names.data(), n, present, failed);
         collectcall_check(out, states, reader);
     }
@@ -1196,11 +1218,13 @@ namespace detail {
 // non-ASCII byte (checked to be part of a well-formed UTF-8 sequence).
 inline constexpr auto escape_class = [] {
     std::array<unsigned char, 256> table{};
-    for (int c = 0; c < 0x20; ++c) table[c] = 1;
+    for (int c = 0; c < 0x20; ++c)
+        table[c] = 1;
     table['"'] = 1;
     table['\\'] = 1;
     table[0x7f] = 1;
-    for (int c = 0x80; c < 0x100; ++c) table[c] = 2;
+    for (int c = 0x80; c < 0x100; ++c)
+        table[c] = 2;
     return table;
 }();
 
@@ -1245,7 +1269,7 @@ struct is_vector_w<std::vector<T, A>> : std::true_type {};
 }  // namespace detail
 
 class Writer {
-public:
+  public:
     explicit Writer(std::string& out) : out_(out) {}
 
     [[nodiscard]] std::string& buffer() noexcept { return out_; }
@@ -1269,7 +1293,8 @@ public:
         std::size_t run = 0;  // start of the bytes not yet copied
         std::size_t i = 0;
         while (i < n) {
-            while (i + 8 <= n && !detail::any_needs_escape(s + i)) i += 8;
+            while (i + 8 <= n && !detail::any_needs_escape(s + i))
+                i += 8;
             if (i == n) break;
             const unsigned char kind = detail::escape_class[s[i]];
             if (kind == 0) {
@@ -1290,20 +1315,34 @@ public:
         out_.push_back('"');
     }
 
-private:
+  private:
     void escape(unsigned char c, unsigned char kind) {
         if (kind == 2) {
             out_.append("\\ufffd");
             return;
         }
         switch (c) {
-            case '"': out_.append("\\\""); return;
-            case '\\': out_.append("\\\\"); return;
-            case '\n': out_.append("\\n"); return;
-            case '\r': out_.append("\\r"); return;
-            case '\t': out_.append("\\t"); return;
-            case '\b': out_.append("\\b"); return;
-            case '\f': out_.append("\\f"); return;
+            case '"':
+                out_.append("\\\"");
+                return;
+            case '\\':
+                out_.append("\\\\");
+                return;
+            case '\n':
+                out_.append("\\n");
+                return;
+            case '\r':
+                out_.append("\\r");
+                return;
+            case '\t':
+                out_.append("\\t");
+                return;
+            case '\b':
+                out_.append("\\b");
+                return;
+            case '\f':
+                out_.append("\\f");
+                return;
             default: {
                 static constexpr char hex[] = "0123456789abcdef";
                 const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
@@ -1340,7 +1379,8 @@ struct member_key {
         std::array<char, size> t{};
         t[0] = ',';
         t[1] = '"';
-        for (std::size_t i = 0; i + 4 < size; ++i) t[2 + i] = D::name[i];
+        for (std::size_t i = 0; i + 4 < size; ++i)
+            t[2 + i] = D::name[i];
         t[size - 2] = '"';
         t[size - 1] = ':';
         return t;
@@ -1349,8 +1389,8 @@ struct member_key {
 
 template <class T>
 void write_object(Writer& writer, const T& value) {
-    using Members =
-        boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+    using Members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                             boost::describe::mod_inherited>;
     writer.raw('{');
     bool first = true;
     boost::mp11::mp_for_each<Members>([&](auto D) {
@@ -1436,7 +1476,7 @@ namespace collectcall {
 
 template <class T>
 class Validated {
-public:
+  public:
     Validated() = default;
     explicit Validated(T value) : value_(std::move(value)) {}
 
@@ -1455,12 +1495,15 @@ public:
         const std::size_t before = reader.error_count();
         read_value(reader, value, out.value_);
         out.errors_ = reader.split_errors(before);
-        for (Error& e : out.errors_) e.path.erase(0, prefix.size());
+        for (Error& e : out.errors_)
+            e.path.erase(0, prefix.size());
         return true;
     }
-    friend void collectcall_write(Writer& writer, const Validated& v) { write_value(writer, v.value_); }
+    friend void collectcall_write(Writer& writer, const Validated& v) {
+        write_value(writer, v.value_);
+    }
 
-private:
+  private:
     T value_{};
     ErrorList errors_;
 };
@@ -1892,8 +1935,10 @@ class Email {
     // One table lookup per character rather than a search of the specials.
     static constexpr auto local_chars = [] {
         std::array<bool, 256> table{};
-        for (int c = 0; c < 256; ++c) table[c] = detail::is_alnum(static_cast<char>(c));
-        for (char c : std::string_view(".!#$%&'*+/=?^_`{|}~-")) table[static_cast<unsigned char>(c)] = true;
+        for (int c = 0; c < 256; ++c)
+            table[c] = detail::is_alnum(static_cast<char>(c));
+        for (char c : std::string_view(".!#$%&'*+/=?^_`{|}~-"))
+            table[static_cast<unsigned char>(c)] = true;
         return table;
     }();
 
@@ -2780,8 +2825,9 @@ class Uuid {
     static constexpr auto hex_digits = [] {
         std::array<std::uint8_t, 256> table{};
         for (int c = 0; c < 256; ++c) {
-            table[c] = detail::is_hex(static_cast<char>(c)) ? detail::hex_value(static_cast<char>(c))
-                                                            : not_hex;
+            table[c] = detail::is_hex(static_cast<char>(c))
+                           ? detail::hex_value(static_cast<char>(c))
+                           : not_hex;
         }
         return table;
     }();
@@ -3041,9 +3087,11 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
 inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    auto usable = [&](std::string_view name) { return members.present(name) || members.failed(name); };
-    std::string_view message = collections_conflict(
-        members.present("collections"), usable("ssnLastFour"), usable("dateOfBirth"));
+    auto usable = [&](std::string_view name) {
+        return members.present(name) || members.failed(name);
+    };
+    std::string_view message = collections_conflict(members.present("collections"),
+                                                    usable("ssnLastFour"), usable("dateOfBirth"));
     if (!message.empty()) reader.member_error("collections", codes::conflict, message);
 }
 
@@ -3054,8 +3102,7 @@ inline ErrorList validate(const CustomerCreate& customer) {
         collections_conflict(customer.collections.has_value(), customer.ssnLastFour.has_value(),
                              customer.dateOfBirth.has_value());
     if (!message.empty()) {
-        errors.push_back(
-            Error{"/collections", std::string(codes::conflict), std::string(message)});
+        errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
     }
     return errors;
 }
@@ -3198,7 +3245,8 @@ struct Call {
 
     friend bool operator==(const Call&, const Call&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Call, (), (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+BOOST_DESCRIBE_STRUCT(Call, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
 
 struct CallEvent {
     std::string type;  // call-created, call-ended
@@ -3386,18 +3434,18 @@ namespace collectcall {
 // A JSON value that keeps the order of object members, for building documents such as schemas.
 // Numbers are kept as their text, so that 9007199254740992 or 0.1 are written as given.
 class Json {
-public:
+  public:
     enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
 
     Json() = default;
-    Json(std::nullptr_t) {}                                                           // NOLINT
-    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}                       // NOLINT
-    Json(const char* text) : kind_(Kind::string), text_(text) {}                      // NOLINT
-    Json(std::string_view text) : kind_(Kind::string), text_(text) {}                 // NOLINT
-    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}           // NOLINT
+    Json(std::nullptr_t) {}                                                  // NOLINT
+    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
+    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
+    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
+    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
     template <class Int>
-        requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
-    Json(Int value) : kind_(Kind::number) {  // NOLINT
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
+        : kind_(Kind::number) {  // NOLINT
         char digits[24];
         auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
         text_.assign(digits, end);
@@ -3450,7 +3498,9 @@ public:
     [[nodiscard]] const Json* find(std::string_view key) const noexcept {
         return const_cast<Json*>(this)->find(key);
     }
-    [[nodiscard]] bool contains(std::string_view key) const noexcept { return find(key) != nullptr; }
+    [[nodiscard]] bool contains(std::string_view key) const noexcept {
+        return find(key) != nullptr;
+    }
     bool erase(std::string_view key) {
         for (std::size_t i = 0; i < keys_.size(); ++i) {
             if (keys_[i] == key) {
@@ -3485,11 +3535,19 @@ public:
     // Compact JSON.
     void write(Writer& writer) const {
         switch (kind_) {
-            case Kind::null: writer.null(); return;
-            case Kind::boolean: writer.boolean(boolean_); return;
+            case Kind::null:
+                writer.null();
+                return;
+            case Kind::boolean:
+                writer.boolean(boolean_);
+                return;
             case Kind::number:
-            case Kind::raw: writer.raw(text_); return;
-            case Kind::string: writer.string(text_); return;
+            case Kind::raw:
+                writer.raw(text_);
+                return;
+            case Kind::string:
+                writer.string(text_);
+                return;
             case Kind::array:
                 writer.raw('[');
                 for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -3523,7 +3581,7 @@ public:
                a.keys_ == b.keys_ && a.values_ == b.values_;
     }
 
-private:
+  private:
     explicit Json(Kind kind) : kind_(kind) {}
 
     Kind kind_ = Kind::null;
@@ -3568,7 +3626,8 @@ inline std::string schema_name_from(std::string_view spelled) {
     // An anonymous namespace is spelled differently by each compiler; it is left out like any
     // other qualifier.
     std::string qualified(spelled);
-    for (std::string_view anonymous : {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
+    for (std::string_view anonymous :
+         {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
         for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
             qualified.erase(at, anonymous.size());
         }
@@ -3626,7 +3685,7 @@ inline constexpr bool has_patch_members_v = []<template <class...> class L, clas
 // Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
 // document's components/schemas) of the described structs it refers to.
 class SchemaBuilder {
-public:
+  public:
     // `definitions_prefix` is what a $ref puts before a definition's name.
     explicit SchemaBuilder(std::string definitions_prefix = "#/$defs/")
         : prefix_(std::move(definitions_prefix)) {}
@@ -3650,7 +3709,9 @@ public:
     std::string define();
 
     // The $ref of a definition name.
-    [[nodiscard]] std::string ref(std::string_view name) const { return prefix_ + std::string(name); }
+    [[nodiscard]] std::string ref(std::string_view name) const {
+        return prefix_ + std::string(name);
+    }
 
     // The definitions collected so far, in the order they were first needed.
     [[nodiscard]] const Json& definitions() const noexcept { return definitions_; }
@@ -3667,7 +3728,7 @@ public:
     template <class Target>
     void patch_of();
 
-private:
+  private:
     template <class T>
     Json build_object();
     template <class T>
@@ -3731,7 +3792,8 @@ inline std::string url() {
     const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
     const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
     auto repeat = [](const std::string& what, int lo, int hi) {
-        return "(?:" + what + "){" + std::to_string(lo) + (lo == hi ? "" : "," + std::to_string(hi)) + "}";
+        return "(?:" + what + "){" + std::to_string(lo) +
+               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
     };
     // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
     // ending in a dotted quad (two groups).
@@ -3758,11 +3820,11 @@ inline std::string url() {
     const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
                                   "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
     const std::string port =
-        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
+        ")";
     const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
     return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
-           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char +
-           "*)?$";
+           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
 }
 
 }  // namespace schema_patterns
@@ -3936,8 +3998,8 @@ inline Json SchemaBuilder::non_nullable(Json schema) {
         }
         return schema;
     }
-    if (Json* any = schema.find("anyOf"); any != nullptr && schema.keys().size() == 1 &&
-                                          any->size() == 2) {
+    if (Json* any = schema.find("anyOf");
+        any != nullptr && schema.keys().size() == 1 && any->size() == 2) {
         const Json* second = any->values()[1].find("type");
         if (second != nullptr && second->is_string() && second->text() == "null") {
             return std::move(any->values()[0]);
@@ -3967,7 +4029,8 @@ std::string SchemaBuilder::define() {
     // A name already taken by another type gets a number.
     const std::string base = schema_name<T>();
     std::string name = base;
-    for (int n = 2; definitions_.contains(name); ++n) name = base + std::to_string(n);
+    for (int n = 2; definitions_.contains(name); ++n)
+        name = base + std::to_string(n);
     named_.emplace_back(key, name);
     // Reserved first, so that a struct that refers to itself finds its name.
     definitions_[name] = Json::object();
@@ -4066,7 +4129,8 @@ Json SchemaBuilder::build_other() {
 
 // ---- Documents --------------------------------------------------------------------------------
 
-inline constexpr std::string_view json_schema_dialect = "https://json-schema.org/draft/2020-12/schema";
+inline constexpr std::string_view json_schema_dialect =
+    "https://json-schema.org/draft/2020-12/schema";
 
 // The schema of T as a value: for a described struct the object schema itself, with the
 // structs it refers to under $defs.
@@ -4151,8 +4215,9 @@ inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
 }
 
 inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
-    s["description"] = "Members of the address to change; line1, city, state and zip cannot be "
-                       "cleared.";
+    s["description"] =
+        "Members of the address to change; line1, city, state and zip cannot be "
+        "cleared.";
     s.patch_of<Address>();
 }
 
@@ -4232,7 +4297,8 @@ inline constexpr std::string_view customer_patch =
     R"({"email":"ann@example.org","secondaryPhone":null,"address":{"line2":"Suite 300"}})";
 
 inline constexpr std::string_view bulk_request =
-    R"({"customers":[)" R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
+    R"({"customers":[)"
+    R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
     R"("email":"ann.lee@example.com","primaryPhone":"+15125550100","address":{"line1":)"
     R"("1 Congress Ave","city":"Austin","state":"TX","zip":"78701"}},)"
     R"({"externalId":"crm-10001","firstName":"Cy","lastName":"Moe","email":"cy@example.com",)"
@@ -4348,7 +4414,7 @@ inline Json error_example(const ErrorCase& c, Json data = nullptr) {
 // document (this header is part of the umbrella header).
 template <class Schemas = SchemaBuilder>
 class Builder {
-public:
+  public:
     Builder() : schemas_("#/components/schemas/") {}
 
     template <class T>
@@ -4360,7 +4426,8 @@ public:
 
     // A success response: the envelope of T.
     template <class T>
-    Json success(std::string_view description, std::initializer_list<std::pair<std::string_view, Json>> examples = {}) {
+    Json success(std::string_view description,
+                 std::initializer_list<std::pair<std::string_view, Json>> examples = {}) {
         Json response = Json::object();
         response["description"] = description;
         response["headers"]["X-Request-Id"] = request_id_header();
@@ -4386,7 +4453,8 @@ public:
         response["headers"]["X-Request-Id"] = request_id_header();
         for (std::string_view code : codes) {
             if (code == "unauthorized") {
-                response["headers"]["WWW-Authenticate"] = ref_to("#/components/headers/WWW-Authenticate");
+                response["headers"]["WWW-Authenticate"] =
+                    ref_to("#/components/headers/WWW-Authenticate");
             } else if (code == "rate_limited") {
                 response["headers"]["Retry-After"] = ref_to("#/components/headers/Retry-After");
             }
@@ -4448,18 +4516,22 @@ public:
 
     [[nodiscard]] const Json& definitions() const { return schemas_.definitions(); }
 
-private:
+  private:
     Schemas schemas_;
 };
 
-inline Json example_value(std::string_view text) { return Json::raw(text); }
+inline Json example_value(std::string_view text) {
+    return Json::raw(text);
+}
 
-inline Json parameter_ref(std::string_view name) { return ref_to("#/components/parameters/" + std::string(name)); }
+inline Json parameter_ref(std::string_view name) {
+    return ref_to("#/components/parameters/" + std::string(name));
+}
 
 // The errors every authenticated operation can give, and those of a body.
 template <class B>
 void add_common_errors(B& b, Json& responses, bool body, bool post,
-                              std::initializer_list<std::string_view> extra_400 = {}) {
+                       std::initializer_list<std::string_view> extra_400 = {}) {
     if (body || post || extra_400.size() != 0) {
         responses["400"] = body ? b.error({"malformed_json", "validation_failed", "bad_request"})
                                 : b.error({"validation_failed"});
@@ -4515,7 +4587,8 @@ Json openapi_value() {
     doc["security"] = Json::array({std::move(bearer)});
 
     Json tags = Json::array();
-    for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+    for (auto [name, description] :
+         std::initializer_list<std::pair<std::string_view, std::string_view>>{
              {"customers", "Customer records: create one or many, read, update"},
              {"calls", "Agent calls and their compliance checks"},
              {"webhooks", "Secrets that sign call-event deliveries"},
@@ -4546,7 +4619,8 @@ Json openapi_value() {
         Json& ok = op["responses"]["200"];
         ok["description"] = "The server is up.";
         ok["content"]["application/json"]["schema"] = b.schema<wire::HealthStatus>();
-        ok["content"]["application/json"]["examples"]["ok"]["value"] = example_value(R"({"status":"ok"})");
+        ok["content"]["application/json"]["examples"]["ok"]["value"] =
+            example_value(R"({"status":"ok"})");
         paths["/healthz"]["get"] = std::move(op);
     }
     {  // GET /api/v1/openapi.json
@@ -4568,8 +4642,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["201"] = b.success<Customer>(
             "The customer was created.",
-            {{"created", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                   std::string(openapi_examples::customer) + "}")}});
+            {{"created",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::customer) + "}")}});
         add_common_errors(b, responses, true, true);
         responses["409"] = b.error({"duplicate_external_id", "idempotency_key_in_flight"});
 
@@ -4595,8 +4672,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["200"] = b.success<BulkResult>(
             "Every item was processed; see results[].success.",
-            {{"partial", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                   std::string(openapi_examples::bulk_result) + "}")}});
+            {{"partial",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::bulk_result) + "}")}});
         add_common_errors(b, responses, true, true);
         paths["/api/v1/customers/bulk"]["post"] = std::move(post);
     }
@@ -4607,7 +4687,8 @@ Json openapi_value() {
         get_responses["404"] = b.error({"not_found"});
         add_common_errors(b, get_responses, false, false);
 
-        Json patch = operation("updateCustomer", "customers", "Update a customer (JSON Merge Patch)");
+        Json patch =
+            operation("updateCustomer", "customers", "Update a customer (JSON Merge Patch)");
         patch["description"] =
             "RFC 7396 applied to the stored customer, then the merged customer is validated as a "
             "whole: null on a required member is `not_allowed`, clearing ssnLastFour or "
@@ -4638,8 +4719,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["201"] = b.success<Call>(
             "The call was placed.",
-            {{"placed", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                  std::string(openapi_examples::call) + "}")}});
+            {{"placed",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::call) + "}")}});
         responses["403"] = b.error({"agent_not_assigned"});
         responses["404"] = b.error({"not_found"});
         add_common_errors(b, responses, true, true);
@@ -4707,7 +4791,8 @@ Json openapi_value() {
             "\".\" + timestamp + \".\" + body)> (Standard Webhooks). The HMAC key is the 32 bytes "
             "after whsec_, base64-decoded. A non-2xx answer or a timeout (10 s) is retried.";
         Json parameters = Json::array();
-        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
                  {"X-Webhook-Timestamp", "Unix time in seconds of the delivery"},
                  {"X-Webhook-Signature", "sha256= and the hex HMAC-SHA256 of timestamp.body"},
                  {"webhook-id", "Unique per message: the key to drop duplicate deliveries"},
@@ -4732,10 +4817,13 @@ Json openapi_value() {
     components["schemas"] = b.definitions();
     {
         Json& parameters = components["parameters"];
-        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
-                 {"customerId", "The service-assigned customer id. Anything that is not a UUID is "
-                                "404, like an unknown id."},
-                 {"callId", "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"customerId",
+                  "The service-assigned customer id. Anything that is not a UUID is "
+                  "404, like an unknown id."},
+                 {"callId",
+                  "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
             Json& p = parameters[name];
             p["name"] = name;
             p["in"] = "path";
@@ -4747,7 +4835,8 @@ Json openapi_value() {
         external["name"] = "externalId";
         external["in"] = "query";
         external["required"] = true;
-        external["description"] = "The customer's identifier in the caller's system (400 without it).";
+        external["description"] =
+            "The customer's identifier in the caller's system (400 without it).";
         external["schema"] = b.schema<Text>();
         Json& key = parameters["Idempotency-Key"];
         key["name"] = "Idempotency-Key";

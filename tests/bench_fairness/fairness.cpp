@@ -36,15 +36,15 @@ struct Peer {
     std::string (*write_bulk_result)(const peers::BulkResult&);
 };
 
-#define COLLECTCALL_PEER(ns)                                                                   \
-    Peer {                                                                                     \
-        peers::ns::name, peers::ns::capabilities,                                              \
-            static_cast<bool (*)(std::string_view, const peers::Options&,                      \
-                                 peers::CustomerCreate&)>(&peers::ns::read),                   \
-            static_cast<bool (*)(std::string_view, const peers::Options&,                      \
-                                 peers::BulkCreateRequest&)>(&peers::ns::read),                \
-            static_cast<std::string (*)(const peers::Customer&)>(&peers::ns::write),           \
-            static_cast<std::string (*)(const peers::BulkResult&)>(&peers::ns::write)          \
+#define COLLECTCALL_PEER(ns)                                                          \
+    Peer {                                                                            \
+        peers::ns::name, peers::ns::capabilities,                                     \
+            static_cast<bool (*)(std::string_view, const peers::Options&,             \
+                                 peers::CustomerCreate&)>(&peers::ns::read),          \
+            static_cast<bool (*)(std::string_view, const peers::Options&,             \
+                                 peers::BulkCreateRequest&)>(&peers::ns::read),       \
+            static_cast<std::string (*)(const peers::Customer&)>(&peers::ns::write),  \
+            static_cast<std::string (*)(const peers::BulkResult&)>(&peers::ns::write) \
     }
 
 const std::array<Peer, 3> all_peers{COLLECTCALL_PEER(nlohmann_json), COLLECTCALL_PEER(boost_json),
@@ -56,7 +56,9 @@ bool blind_to(const Peer& peer, Fault fault) {
     return fault == Fault::duplicate_member && !peer.capabilities.sees_duplicate_members;
 }
 
-const corpus::Corpus& the_corpus() { return corpus::get(); }
+const corpus::Corpus& the_corpus() {
+    return corpus::get();
+}
 
 peers::Options peer_options() {
     peers::Options options;
@@ -117,7 +119,8 @@ TEST_CASE("the corpus has the promised shape and is deterministic", "[bench][cor
     CHECK(corpus::generate(c.seed + 1).customer != c.customer);
 }
 
-TEST_CASE("collectcall accepts the valid documents and rejects the faulty ones", "[bench][corpus]") {
+TEST_CASE("collectcall accepts the valid documents and rejects the faulty ones",
+          "[bench][corpus]") {
     const corpus::Corpus& c = the_corpus();
     CHECK(collectcall_accepts(c.customer));
     CHECK(collectcall_accepts(c.customer_reversed));
@@ -125,11 +128,12 @@ TEST_CASE("collectcall accepts the valid documents and rejects the faulty ones",
         INFO(corpus::fault_name(d.fault) << ": " << d.json);
         CHECK(collectcall_accepts(d.json) == (d.fault == Fault::none));
     }
-    auto bulk = collectcall::read<collectcall::BulkCreateRequest>(c.bulk1000,
-                                                                  corpus::read_options(c));
+    auto bulk =
+        collectcall::read<collectcall::BulkCreateRequest>(c.bulk1000, corpus::read_options(c));
     REQUIRE(bulk.ok());
     REQUIRE(bulk.value().customers.size() == 1000);
-    for (const auto& item : bulk.value().customers) CHECK(item.ok());
+    for (const auto& item : bulk.value().customers)
+        CHECK(item.ok());
 }
 
 TEST_CASE("every peer accepts and rejects exactly the documents collectcall does",
@@ -168,7 +172,8 @@ TEST_CASE("every peer binds the values collectcall reads", "[bench][fairness]") 
         INFO("peer: " << peer.name);
         for (std::string_view json : documents) {
             INFO(json);
-            auto expected = collectcall::read<collectcall::CustomerCreate>(json, corpus::read_options(c));
+            auto expected =
+                collectcall::read<collectcall::CustomerCreate>(json, corpus::read_options(c));
             REQUIRE(expected.ok());
             peers::CustomerCreate value;
             REQUIRE(peer.read_customer(json, options, value));
@@ -184,7 +189,8 @@ TEST_CASE("every peer gives each bulk item the verdict collectcall gives it", "[
     const std::string mixed = mixed_bulk_body(faults);
 
     for (const std::string* body : {&c.bulk1000, &mixed}) {
-        auto expected = collectcall::read<collectcall::BulkCreateRequest>(*body, corpus::read_options(c));
+        auto expected =
+            collectcall::read<collectcall::BulkCreateRequest>(*body, corpus::read_options(c));
         REQUIRE(expected.ok());
         const auto& items = expected.value().customers;
         for (const Peer& peer : all_peers) {
@@ -209,14 +215,16 @@ TEST_CASE("every peer gives each bulk item the verdict collectcall gives it", "[
 
     // Request-level rules: 1 to 1000 items, nothing but `customers`.
     std::string too_many = "{\"customers\":[";
-    for (int i = 0; i < 1001; ++i) too_many += i == 0 ? "{}" : ",{}";
+    for (int i = 0; i < 1001; ++i)
+        too_many += i == 0 ? "{}" : ",{}";
     too_many += "]}";
-    for (std::string_view body : {std::string_view(R"({"customers":[]})"),
-                                  std::string_view(R"({"customers":[],"x":1})"),
-                                  std::string_view(R"({"customers":{}})"),
-                                  std::string_view(R"({})"), std::string_view(too_many)}) {
+    for (std::string_view body :
+         {std::string_view(R"({"customers":[]})"), std::string_view(R"({"customers":[],"x":1})"),
+          std::string_view(R"({"customers":{}})"), std::string_view(R"({})"),
+          std::string_view(too_many)}) {
         INFO(body.substr(0, 60));
-        CHECK_FALSE(collectcall::read<collectcall::BulkCreateRequest>(body, corpus::read_options(c)).ok());
+        CHECK_FALSE(
+            collectcall::read<collectcall::BulkCreateRequest>(body, corpus::read_options(c)).ok());
         for (const Peer& peer : all_peers) {
             INFO("peer: " << peer.name);
             peers::BulkCreateRequest request;
@@ -251,7 +259,8 @@ TEST_CASE("every peer writes JSON that reads back as the same data", "[bench][fa
         CHECK(written.size() < reference.size() * 13 / 10);
 
         const std::string bulk_written = peer.write_bulk_result(peer_bulk);
-        auto bulk_back = collectcall::read<collectcall::BulkResult>(bulk_written, corpus::read_options(c));
+        auto bulk_back =
+            collectcall::read<collectcall::BulkResult>(bulk_written, corpus::read_options(c));
         REQUIRE(bulk_back.ok());
         CHECK(bulk_back.value() == bulk);
     }
@@ -260,34 +269,36 @@ TEST_CASE("every peer writes JSON that reads back as the same data", "[bench][fa
 TEST_CASE("the std::regex validators give collectcall's answers", "[bench][fairness]") {
     const corpus::ValidatorInputs& in = corpus::validator_inputs();
     const auto extra = [](std::vector<std::string> base, std::initializer_list<const char*> more) {
-        for (const char* s : more) base.emplace_back(s);
+        for (const char* s : more)
+            base.emplace_back(s);
         return base;
     };
     std::size_t invalid = 0;
-    for (const std::string& s : extra(in.e164, {"+1", "+12", "+0123", "+1234567890123456", "12345",
-                                                "+1-202", ""})) {
+    for (const std::string& s :
+         extra(in.e164, {"+1", "+12", "+0123", "+1234567890123456", "12345", "+1-202", ""})) {
         INFO(s);
         const bool ok = collectcall::E164::parse(s).ok();
         invalid += ok ? 0 : 1;
         CHECK(peers::std_regex::e164(s) == ok);
     }
-    for (const std::string& s : extra(in.zip, {"12345", "12345-6789", "1234", "12345-", "123456789",
-                                               "12345-678a", ""})) {
+    for (const std::string& s :
+         extra(in.zip, {"12345", "12345-6789", "1234", "12345-", "123456789", "12345-678a", ""})) {
         INFO(s);
         const bool ok = collectcall::Zip::parse(s).ok();
         invalid += ok ? 0 : 1;
         CHECK(peers::std_regex::zip(s) == ok);
     }
-    for (const std::string& s : extra(in.date, {"2024-02-29", "2023-02-29", "1900-02-29",
-                                                "2000-02-29", "1899-12-31", "2100-12-31",
-                                                "2101-01-01", "2024-00-10", "2024-1-01"})) {
+    for (const std::string& s :
+         extra(in.date, {"2024-02-29", "2023-02-29", "1900-02-29", "2000-02-29", "1899-12-31",
+                         "2100-12-31", "2101-01-01", "2024-00-10", "2024-1-01"})) {
         INFO(s);
         const bool ok = collectcall::Date::parse(s).ok();
         invalid += ok ? 0 : 1;
         CHECK(peers::std_regex::date(s) == ok);
     }
-    for (const std::string& s : extra(in.email, {"a@b", "a.@b.c", ".a@b", "a@b.", "a@-b.c", "a@b-.c",
-                                                 "a@b..c", "a b@c.d", "a@b_c.d", "@b.c", "a@"})) {
+    for (const std::string& s :
+         extra(in.email, {"a@b", "a.@b.c", ".a@b", "a@b.", "a@-b.c", "a@b-.c", "a@b..c", "a b@c.d",
+                          "a@b_c.d", "@b.c", "a@"})) {
         INFO(s);
         const bool ok = collectcall::Email::parse(s).ok();
         invalid += ok ? 0 : 1;
@@ -298,10 +309,10 @@ TEST_CASE("the std::regex validators give collectcall's answers", "[bench][fairn
     const std::string too_long = std::string(64, 'a') + "@" + std::string(63, 'b') + "." +
                                  std::string(63, 'c') + "." + std::string(63, 'd');
     CHECK(peers::std_regex::email(too_long) == collectcall::Email::parse(too_long).ok());
-    for (const std::string& s : extra(in.uuid, {"123e4567-e89b-12d3-a456-426614174000",
-                                                "123E4567-E89B-12D3-A456-426614174000",
-                                                "123e4567e89b12d3a456426614174000",
-                                                "{123e4567-e89b-12d3-a456-426614174000}"})) {
+    for (const std::string& s :
+         extra(in.uuid,
+               {"123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000",
+                "123e4567e89b12d3a456426614174000", "{123e4567-e89b-12d3-a456-426614174000}"})) {
         INFO(s);
         const bool ok = collectcall::Uuid::parse(s).ok();
         invalid += ok ? 0 : 1;

@@ -68,7 +68,8 @@ TEST_CASE("error paths deeper than the inline path stack are complete", "[read][
         expected_path += "/children/0";
     }
     json += R"({"name":42,"children":[]})";
-    for (int i = 0; i < levels; ++i) json += "]}";
+    for (int i = 0; i < levels; ++i)
+        json += "]}";
     expected_path += "/name";
 
     auto result = collectcall::read<Node>(json);
@@ -95,11 +96,10 @@ TEST_CASE("members are found in any order, escaped or not, and near misses are u
         REQUIRE(result.ok());
         CHECK(result.value() == expected);
     }
-    for (const char* key : {"nam", "names", "Name", "childrenx", "childre", "a_much_longer_key_than_any",
-                            "", "name\\\"", "na\\u0000me"}) {
+    for (const char* key : {"nam", "names", "Name", "childrenx", "childre",
+                            "a_much_longer_key_than_any", "", "name\\\"", "na\\u0000me"}) {
         INFO(key);
-        const std::string json =
-            std::string(R"({"name":"x","children":[],")") + key + R"(":1})";
+        const std::string json = std::string(R"({"name":"x","children":[],")") + key + R"(":1})";
         auto result = collectcall::read<Node>(json);
         REQUIRE(result.errors().size() == 1);
         CHECK(result.errors()[0].code == "unknown_field");
@@ -172,7 +172,8 @@ TEST_CASE("the writer escapes exactly what it must at every offset", "[write][ho
             CHECK(collectcall::write(utf8) == "\"" + utf8 + "\"");
             std::string invalid(length, 'z');  // a lone continuation byte becomes U+FFFD
             invalid[at] = '\x80';
-            std::string expected = "\"" + invalid.substr(0, at) + "\\ufffd" + invalid.substr(at + 1) + "\"";
+            std::string expected =
+                "\"" + invalid.substr(0, at) + "\\ufffd" + invalid.substr(at + 1) + "\"";
             CHECK(collectcall::write(invalid) == expected);
         }
     }
@@ -191,7 +192,8 @@ TEST_CASE("member keys are written once, with commas only between members", "[wr
     CHECK(collectcall::write(node) == R"({"name":"n","children":[{"name":"c","children":[]}]})");
 }
 
-TEST_CASE("Uuid's table-driven scan rejects a wrong character at every position", "[types][uuid][hot_path]") {
+TEST_CASE("Uuid's table-driven scan rejects a wrong character at every position",
+          "[types][uuid][hot_path]") {
     const std::string good = "123e4567-e89b-12d3-a456-426614174000";
     REQUIRE(collectcall::Uuid::parse(good).ok());
     for (std::size_t at = 0; at < good.size(); ++at) {
@@ -211,7 +213,8 @@ TEST_CASE("Uuid's table-driven scan rejects a wrong character at every position"
     CHECK(upper.value().bytes()[15] == 0x89);
 }
 
-TEST_CASE("Email's local-part table holds exactly the WHATWG characters", "[types][email][hot_path]") {
+TEST_CASE("Email's local-part table holds exactly the WHATWG characters",
+          "[types][email][hot_path]") {
     const std::string_view specials = ".!#$%&'*+/=?^_`{|}~-";
     for (int c = 1; c < 256; ++c) {
         const char ch = static_cast<char>(c);

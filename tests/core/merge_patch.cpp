@@ -50,7 +50,9 @@ using mergetest::DocPatch;
 using mergetest::LeafPatch;
 
 namespace {
-Doc sample() { return Doc{"n", std::string("nick"), {"r", std::string("o")}, std::nullopt}; }
+Doc sample() {
+    return Doc{"n", std::string("nick"), {"r", std::string("o")}, std::nullopt};
+}
 }  // namespace
 
 TEST_CASE("merge_patch: an empty patch changes nothing") {

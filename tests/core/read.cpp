@@ -62,7 +62,8 @@ namespace {
 
 std::vector<std::string> describe(const collectcall::ErrorList& errors) {
     std::vector<std::string> out;
-    for (const Error& e : errors) out.push_back(e.path + " " + e.code);
+    for (const Error& e : errors)
+        out.push_back(e.path + " " + e.code);
     return out;
 }
 
@@ -116,28 +117,28 @@ TEST_CASE("read: Patch keeps absent, null and value apart") {
 }
 
 TEST_CASE("read: every field error is reported, in document order, with its path") {
-    auto result = read<Outer>(
-        R"({"inner":{"a":1,"b":"x","c":[1,2]},"list":[{"a":"z"},{}],"flag":null,)"
-        R"("name":"a","name":"b","x/y~":1,"opt":{"a":"q","b":1.5}})");
+    auto result =
+        read<Outer>(R"({"inner":{"a":1,"b":"x","c":[1,2]},"list":[{"a":"z"},{}],"flag":null,)"
+                    R"("name":"a","name":"b","x/y~":1,"opt":{"a":"q","b":1.5}})");
     REQUIRE_FALSE(result.ok());
     CHECK(describe(result.errors()) == std::vector<std::string>{
-                                          "/inner/a type",
-                                          "/inner/b type",
-                                          "/inner/c unknown_field",
-                                          "/list/1/a required",
-                                          "/flag type",
-                                          "/name duplicate_field",
-                                          "/x~1y~0 unknown_field",
-                                          "/opt/b type",
-                                      });
+                                           "/inner/a type",
+                                           "/inner/b type",
+                                           "/inner/c unknown_field",
+                                           "/list/1/a required",
+                                           "/flag type",
+                                           "/name duplicate_field",
+                                           "/x~1y~0 unknown_field",
+                                           "/opt/b type",
+                                       });
 }
 
 TEST_CASE("read: required members missing are reported after the others, in declaration order") {
     auto result = read<Outer>(R"({"opt":{"a":3}})");
     REQUIRE_FALSE(result.ok());
-    CHECK(describe(result.errors()) ==
-          std::vector<std::string>{"/opt/a type", "/name required", "/inner required",
-                                   "/list required", "/flag required"});
+    CHECK(describe(result.errors()) == std::vector<std::string>{"/opt/a type", "/name required",
+                                                                "/inner required", "/list required",
+                                                                "/flag required"});
 }
 
 TEST_CASE("read: null where a value is required is a type error") {
@@ -146,9 +147,10 @@ TEST_CASE("read: null where a value is required is a type error") {
     CHECK(describe(result.errors()) == std::vector<std::string>{"/name type"});
 }
 
-TEST_CASE("read: escaped keys are matched after unescaping, and unknown ones are reported unescaped") {
-    auto result = read<Outer>(
-        R"({"n\u0061me":"x","inner":{"a":"y"},"list":[],"flag":false,"a\/b\u007e":0})");
+TEST_CASE(
+    "read: escaped keys are matched after unescaping, and unknown ones are reported unescaped") {
+    auto result =
+        read<Outer>(R"({"n\u0061me":"x","inner":{"a":"y"},"list":[],"flag":false,"a\/b\u007e":0})");
     REQUIRE_FALSE(result.ok());
     CHECK(describe(result.errors()) == std::vector<std::string>{"/a~1b~0 unknown_field"});
 }
@@ -164,16 +166,19 @@ TEST_CASE("read: wrong JSON types name the expected type") {
 }
 
 TEST_CASE("read: integers are checked for range and form") {
-    auto big = read<Outer>(R"({"name":"x","inner":{"a":"y","b":9223372036854775808},"list":[],"flag":false})");
+    auto big = read<Outer>(
+        R"({"name":"x","inner":{"a":"y","b":9223372036854775808},"list":[],"flag":false})");
     REQUIRE_FALSE(big.ok());
     CHECK(describe(big.errors()) == std::vector<std::string>{"/inner/b range"});
-    auto min = read<Outer>(R"({"name":"x","inner":{"a":"y","b":-9223372036854775808},"list":[],"flag":false})");
+    auto min = read<Outer>(
+        R"({"name":"x","inner":{"a":"y","b":-9223372036854775808},"list":[],"flag":false})");
     REQUIRE(min.ok());
     CHECK(min.value().inner.b == INT64_MIN);
     auto fraction = read<Outer>(R"({"name":"x","inner":{"a":"y","b":1.5},"list":[],"flag":false})");
     REQUIRE_FALSE(fraction.ok());
     CHECK(fraction.errors()[0].message == "must be an integer");
-    auto negative_zero = read<Outer>(R"({"name":"x","inner":{"a":"y","b":-0},"list":[],"flag":false})");
+    auto negative_zero =
+        read<Outer>(R"({"name":"x","inner":{"a":"y","b":-0},"list":[],"flag":false})");
     REQUIRE(negative_zero.ok());
     CHECK(negative_zero.value().inner.b == 0);
 }
@@ -203,7 +208,8 @@ TEST_CASE("read: structural errors stop reading with one malformed_json error") 
     require_malformed(R"({'name':'x'})");
     require_malformed(R"({"name":"x",})");
     require_malformed(R"([1,2)");
-    // Malformed JSON inside a member that is unknown, duplicated or of the wrong type is still found.
+    // Malformed JSON inside a member that is unknown, duplicated or of the wrong type is still
+    // found.
     require_malformed(R"({"unknown":[1,2,}], "name":"x"})");
     require_malformed(R"({"name":"x","name":[tru]})");
     require_malformed(R"({"name":{"a":01}})");
@@ -212,8 +218,10 @@ TEST_CASE("read: structural errors stop reading with one malformed_json error") 
 TEST_CASE("read: nesting is bounded at 64 levels") {
     auto nested = [](int depth) {
         std::string doc = R"({"name":"x","inner":{"a":"y"},"list":[],"flag":false,"extra":)";
-        for (int i = 0; i < depth; ++i) doc += '[';
-        for (int i = 0; i < depth; ++i) doc += ']';
+        for (int i = 0; i < depth; ++i)
+            doc += '[';
+        for (int i = 0; i < depth; ++i)
+            doc += ']';
         return doc + "}";
     };
     // The root object is level 1, so 63 arrays inside it make 64 levels: an unknown member error.
@@ -262,7 +270,8 @@ TEST_CASE("read: a user type joins through collectcall_read found by ADL") {
 }
 
 TEST_CASE("read: a parser is reused across documents of different sizes") {
-    std::string big = R"({"name":")" + std::string(100000, 'a') + R"(","inner":{"a":"y"},"list":[],"flag":true})";
+    std::string big =
+        R"({"name":")" + std::string(100000, 'a') + R"(","inner":{"a":"y"},"list":[],"flag":true})";
     REQUIRE(read<Outer>(big).ok());
     REQUIRE(read<Outer>(R"({"name":"x","inner":{"a":"y"},"list":[],"flag":true})").ok());
     REQUIRE(read<Outer>(big).value().name.size() == 100000);

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include <boost/describe/class.hpp>
 #include <simdjson.h>
+#include <boost/describe/class.hpp>
 
 #include <collectcall/collectcall.hpp>
 
@@ -20,7 +20,8 @@ namespace {
 // The names of a JSON array of strings.
 std::vector<std::string> strings(const Json& array) {
     std::vector<std::string> out;
-    for (const Json& v : array.values()) out.push_back(v.text());
+    for (const Json& v : array.values())
+        out.push_back(v.text());
     return out;
 }
 
@@ -44,7 +45,8 @@ std::string type_of(const Json& schema) {
     if (type == nullptr) return "";
     if (type->is_string()) return type->text();
     std::string joined;
-    for (const Json& t : type->values()) joined += (joined.empty() ? "" : "|") + t.text();
+    for (const Json& t : type->values())
+        joined += (joined.empty() ? "" : "|") + t.text();
     return joined;
 }
 
@@ -75,7 +77,7 @@ namespace bank {
 
 // A value type of the user's: its schema comes from its own collectcall_schema.
 class Iban {
-public:
+  public:
     static collectcall::Parsed<Iban> parse(std::string_view text) {
         if (text.size() < 15 || text.size() > 34) return collectcall::Problem{"format", "bad IBAN"};
         return Iban(text);
@@ -84,7 +86,7 @@ public:
     friend bool operator==(const Iban&, const Iban&) = default;
     Iban() = default;
 
-private:
+  private:
     explicit Iban(std::string_view text) : text_(text) {}
     std::string text_;
 };
@@ -121,7 +123,9 @@ struct Transfer {
 };
 BOOST_DESCRIBE_STRUCT(Transfer, (), (cents, memo))
 
-inline std::string collectcall_schema_name(collectcall::schema_tag<Transfer>) { return "MoneyTransfer"; }
+inline std::string collectcall_schema_name(collectcall::schema_tag<Transfer>) {
+    return "MoneyTransfer";
+}
 inline void collectcall_schema(collectcall::schema_tag<Transfer>, collectcall::SchemaBuilder& s) {
     s["properties"]["cents"]["minimum"] = 1;
 }
@@ -152,7 +156,8 @@ TEST_CASE("schema: a document names its dialect and its title, and forbids other
     CHECK(type_of(doc) == "object");
     CHECK(member(doc, "additionalProperties").kind() == Json::Kind::boolean);
     CHECK_FALSE(member(doc, "additionalProperties").boolean());
-    CHECK(strings(member(doc, "required")) == std::vector<std::string>{"line1", "city", "state", "zip"});
+    CHECK(strings(member(doc, "required")) ==
+          std::vector<std::string>{"line1", "city", "state", "zip"});
     CHECK(type_of(property(doc, "line1")) == "string");
     CHECK(type_of(property(doc, "line2")) == "string|null");
     CHECK_FALSE(doc.contains("$defs"));  // nothing nested
@@ -160,9 +165,9 @@ TEST_CASE("schema: a document names its dialect and its title, and forbids other
 
 TEST_CASE("schema: CustomerCreate", "[schema]") {
     const Json doc = json_schema_value<CustomerCreate>();
-    CHECK(strings(member(doc, "required")) ==
-          std::vector<std::string>{"externalId", "firstName", "lastName", "email", "primaryPhone",
-                                   "address"});
+    CHECK(strings(member(doc, "required")) == std::vector<std::string>{"externalId", "firstName",
+                                                                       "lastName", "email",
+                                                                       "primaryPhone", "address"});
     CHECK(member(doc, "title").text() == "CustomerCreate");
     CHECK(member(doc, "properties").keys().size() == 11);
 
@@ -175,11 +180,13 @@ TEST_CASE("schema: CustomerCreate", "[schema]") {
         CHECK_FALSE(member(collections, "additionalProperties").boolean());
     }
     SECTION("nullable members") {
-        for (std::string_view name : {"middleName", "secondaryPhone", "ssnLastFour", "dateOfBirth"}) {
+        for (std::string_view name :
+             {"middleName", "secondaryPhone", "ssnLastFour", "dateOfBirth"}) {
             CAPTURE(name);
             CHECK(type_of(property(doc, name)) == "string|null");
         }
-        for (std::string_view name : {"externalId", "firstName", "lastName", "email", "primaryPhone"}) {
+        for (std::string_view name :
+             {"externalId", "firstName", "lastName", "email", "primaryPhone"}) {
             CAPTURE(name);
             CHECK(type_of(property(doc, name)) == "string");
         }
@@ -188,7 +195,9 @@ TEST_CASE("schema: CustomerCreate", "[schema]") {
         CHECK(member(property(doc, "primaryPhone"), "pattern").text() == "^\\+[1-9][0-9]{1,14}$");
         CHECK(member(property(doc, "email"), "format").text() == "email");
         CHECK(member(property(doc, "email"), "maxLength").text() == "254");
-        CHECK(member(property(doc, "email"), "pattern").text().starts_with("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@"));
+        CHECK(member(property(doc, "email"), "pattern")
+                  .text()
+                  .starts_with("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@"));
         CHECK(member(property(doc, "dateOfBirth"), "format").text() == "date");
         CHECK(member(property(doc, "ssnLastFour"), "pattern").text() == "^[0-9]{4}$");
         CHECK(member(property(doc, "ssnLastFour"), "minLength").text() == "4");
@@ -203,8 +212,10 @@ TEST_CASE("schema: CustomerCreate", "[schema]") {
         CHECK(type_of(balance) == "number");
         CHECK(member(balance, "minimum").text() == "0");
         CHECK(member(balance, "maximum").text() == "9007199254740992");
-        CHECK(type_of(property(definition(doc, "Collections"), "principalBalance")) == "number|null");
-        CHECK(member(property(definition(doc, "Collections"), "chargeOffDate"), "format").text() == "date");
+        CHECK(type_of(property(definition(doc, "Collections"), "principalBalance")) ==
+              "number|null");
+        CHECK(member(property(definition(doc, "Collections"), "chargeOffDate"), "format").text() ==
+              "date");
     }
     SECTION("the collections rule") {
         const Json& condition = member(doc, "if");
@@ -253,7 +264,8 @@ TEST_CASE("schema: CustomerPatch", "[schema]") {
         CHECK(type_of(property(collections, "principalBalance")) == "number|null");
     }
     SECTION("optional members can be cleared") {
-        for (std::string_view name : {"middleName", "secondaryPhone", "ssnLastFour", "dateOfBirth"}) {
+        for (std::string_view name :
+             {"middleName", "secondaryPhone", "ssnLastFour", "dateOfBirth"}) {
             CAPTURE(name);
             CHECK(type_of(property(doc, name)) == "string|null");
         }
@@ -262,7 +274,8 @@ TEST_CASE("schema: CustomerPatch", "[schema]") {
     SECTION("setting collections while clearing ssnLastFour is refused whatever is stored") {
         CHECK(type_of(property(member(doc, "if"), "collections")) == "object");
         CHECK_FALSE(member(doc, "then").contains("required"));
-        CHECK(member(property(member(doc, "then"), "ssnLastFour"), "not").find("type")->text() == "null");
+        CHECK(member(property(member(doc, "then"), "ssnLastFour"), "not").find("type")->text() ==
+              "null");
     }
 }
 
@@ -289,7 +302,8 @@ TEST_CASE("schema: BulkCreateRequest and CallRequest", "[schema]") {
 TEST_CASE("schema: responses, envelopes and integers", "[schema]") {
     const Json envelope = json_schema_value<Envelope<Customer>>();
     CHECK(member(envelope, "title").text() == "Envelope_Customer");
-    CHECK(strings(member(envelope, "required")) == std::vector<std::string>{"requestId", "success", "data"});
+    CHECK(strings(member(envelope, "required")) ==
+          std::vector<std::string>{"requestId", "success", "data"});
     CHECK(is_ref_to(property(envelope, "data"), "Customer"));
     CHECK(type_of(property(envelope, "success")) == "boolean");
 
@@ -344,16 +358,23 @@ TEST_CASE("schema: a user's types through the customisation points", "[schema]")
     SECTION("a chosen name and an added rule") {
         const Json ledger = json_schema_value<bank::Ledger>();
         CHECK(is_ref_to(member(property(ledger, "transfers"), "items"), "MoneyTransfer"));
-        CHECK(member(property(definition(ledger, "MoneyTransfer"), "cents"), "minimum").text() == "1");
+        CHECK(member(property(definition(ledger, "MoneyTransfer"), "cents"), "minimum").text() ==
+              "1");
     }
 }
 
 TEST_CASE("schema: documents are valid JSON and the same every time", "[schema]") {
-    const std::vector<std::string> documents = {
-        json_schema<CustomerCreate>(), json_schema<Customer>(),    json_schema<CustomerPatch>(),
-        json_schema<BulkCreateRequest>(), json_schema<BulkResult>(), json_schema<CallRequest>(),
-        json_schema<Call>(),           json_schema<CallDetails>(), json_schema<ErrorEnvelope<>>(),
-        json_schema<Envelope<WebhookSecret>>(), openapi()};
+    const std::vector<std::string> documents = {json_schema<CustomerCreate>(),
+                                                json_schema<Customer>(),
+                                                json_schema<CustomerPatch>(),
+                                                json_schema<BulkCreateRequest>(),
+                                                json_schema<BulkResult>(),
+                                                json_schema<CallRequest>(),
+                                                json_schema<Call>(),
+                                                json_schema<CallDetails>(),
+                                                json_schema<ErrorEnvelope<>>(),
+                                                json_schema<Envelope<WebhookSecret>>(),
+                                                openapi()};
     for (const std::string& text : documents) {
         CAPTURE(text.substr(0, 80));
         CHECK(valid_json(text));
@@ -368,14 +389,17 @@ TEST_CASE("schema: documents are valid JSON and the same every time", "[schema]"
         simdjson::dom::element root;
         REQUIRE(parser.parse(documents[0]).get(root) == simdjson::SUCCESS);
         std::string_view pattern;
-        REQUIRE(root.at_pointer("/properties/primaryPhone/pattern").get(pattern) == simdjson::SUCCESS);
+        REQUIRE(root.at_pointer("/properties/primaryPhone/pattern").get(pattern) ==
+                simdjson::SUCCESS);
         CHECK(pattern == "^\\+[1-9][0-9]{1,14}$");
         std::string_view text_control;
-        REQUIRE(root.at_pointer("/properties/firstName/not/pattern").get(text_control) == simdjson::SUCCESS);
+        REQUIRE(root.at_pointer("/properties/firstName/not/pattern").get(text_control) ==
+                simdjson::SUCCESS);
         CHECK(text_control == "[\\u0000-\\u001F\\u007F]");
         std::uint64_t maximum = 0;
-        REQUIRE(root.at_pointer("/$defs/Collections/properties/totalBalance/maximum").get(maximum) ==
-                simdjson::SUCCESS);
+        REQUIRE(
+            root.at_pointer("/$defs/Collections/properties/totalBalance/maximum").get(maximum) ==
+            simdjson::SUCCESS);
         CHECK(maximum == 9007199254740992ULL);
     }
 }
@@ -390,8 +414,9 @@ TEST_CASE("schema: Json writes what it holds", "[schema]") {
     j["a"] = Json::array({1, "x"});
     j["raw"] = Json::raw(R"({"k":[1,2]})");
     j.append("s", "dup");
-    CHECK(j.dump() ==
-          R"({"s":"a\"b\\\u0001","n":1234.56,"i":-7,"b":false,"z":null,"a":[1,"x"],"raw":{"k":[1,2]},"s":"dup"})");
+    CHECK(
+        j.dump() ==
+        R"({"s":"a\"b\\\u0001","n":1234.56,"i":-7,"b":false,"z":null,"a":[1,"x"],"raw":{"k":[1,2]},"s":"dup"})");
     CHECK(j.erase("raw"));
     CHECK_FALSE(j.contains("raw"));
     CHECK(write(Json::array({Json::object()})) == "[{}]");
@@ -408,7 +433,8 @@ TEST_CASE("schema: nullable and non_nullable undo each other", "[schema]") {
     Json values = Json::object();
     values["type"] = "string";
     values["enum"] = Json::array({"A"});
-    CHECK(SchemaBuilder::nullable(values).dump() == R"({"type":["string","null"],"enum":["A",null]})");
+    CHECK(SchemaBuilder::nullable(values).dump() ==
+          R"({"type":["string","null"],"enum":["A",null]})");
     CHECK(SchemaBuilder::non_nullable(SchemaBuilder::nullable(values)) == values);
     Json null_only = Json::object();
     null_only["type"] = "null";
@@ -420,17 +446,18 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     CHECK(member(doc, "openapi").text() == "3.1.0");
     CHECK(member(member(doc, "info"), "version").text() == COLLECTCALL_VERSION_STRING);
     const Json& paths = member(doc, "paths");
-    CHECK(paths.keys() == std::vector<std::string>{
-                              "/healthz", "/api/v1/openapi.json", "/api/v1/customers",
-                              "/api/v1/customers/bulk", "/api/v1/customers/{customerId}",
-                              "/api/v1/customers/{customerId}/calls",
-                              "/api/v1/customers/{customerId}/cease-and-desist",
-                              "/api/v1/customers/{customerId}/deactivate",
-                              "/api/v1/customers/{customerId}/activate", "/api/v1/calls/{callId}",
-                              "/api/v1/webhook-secrets"});
+    CHECK(paths.keys() ==
+          std::vector<std::string>{"/healthz", "/api/v1/openapi.json", "/api/v1/customers",
+                                   "/api/v1/customers/bulk", "/api/v1/customers/{customerId}",
+                                   "/api/v1/customers/{customerId}/calls",
+                                   "/api/v1/customers/{customerId}/cease-and-desist",
+                                   "/api/v1/customers/{customerId}/deactivate",
+                                   "/api/v1/customers/{customerId}/activate",
+                                   "/api/v1/calls/{callId}", "/api/v1/webhook-secrets"});
 
     SECTION("security: bearer everywhere but the two bare documents") {
-        const Json& scheme = member(member(member(doc, "components"), "securitySchemes"), "bearerAuth");
+        const Json& scheme =
+            member(member(member(doc, "components"), "securitySchemes"), "bearerAuth");
         CHECK(member(scheme, "type").text() == "http");
         CHECK(member(scheme, "scheme").text() == "bearer");
         CHECK(member(doc, "security").size() == 1);
@@ -442,23 +469,29 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
         const Json& responses = member(post, "responses");
         CHECK(responses.keys() == std::vector<std::string>{"201", "400", "401", "409", "422", "413",
                                                            "415", "429", "431", "500", "503"});
-        const Json& created = member(member(member(responses, "201"), "content"), "application/json");
-        CHECK(member(member(created, "schema"), "$ref").text() == "#/components/schemas/Envelope_Customer");
+        const Json& created =
+            member(member(member(responses, "201"), "content"), "application/json");
+        CHECK(member(member(created, "schema"), "$ref").text() ==
+              "#/components/schemas/Envelope_Customer");
         const Json& bad = member(member(member(responses, "400"), "content"), "application/json");
         CHECK(member(member(bad, "schema"), "$ref").text() == "#/components/schemas/ErrorEnvelope");
         CHECK(member(member(responses, "400"), "headers").contains("X-Request-Id"));
         CHECK(member(member(responses, "401"), "headers").contains("WWW-Authenticate"));
         CHECK(member(member(responses, "429"), "headers").contains("Retry-After"));
-        const Json& body = member(member(member(post, "requestBody"), "content"), "application/json");
-        CHECK(member(member(body, "schema"), "$ref").text() == "#/components/schemas/CustomerCreate");
+        const Json& body =
+            member(member(member(post, "requestBody"), "content"), "application/json");
+        CHECK(member(member(body, "schema"), "$ref").text() ==
+              "#/components/schemas/CustomerCreate");
         CHECK(member(member(post, "parameters").values()[0], "$ref").text() ==
               "#/components/parameters/Idempotency-Key");
     }
     SECTION("a blocked call carries the call") {
         const Json& post = member(member(paths, "/api/v1/customers/{customerId}/calls"), "post");
-        const Json& blocked = member(member(member(member(post, "responses"), "422"), "content"), "application/json");
+        const Json& blocked =
+            member(member(member(member(post, "responses"), "422"), "content"), "application/json");
         const Json& one_of = member(member(blocked, "schema"), "oneOf");
-        CHECK(member(one_of.values()[0], "$ref").text() == "#/components/schemas/ErrorEnvelope_Call");
+        CHECK(member(one_of.values()[0], "$ref").text() ==
+              "#/components/schemas/ErrorEnvelope_Call");
         CHECK(member(member(post, "responses"), "403").contains("content"));
     }
     SECTION("PATCH takes merge-patch+json too") {
@@ -468,12 +501,32 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     }
     SECTION("every schema that a $ref names is there") {
         const Json& schemas = member(member(doc, "components"), "schemas");
-        for (std::string_view name :
-             {"CustomerCreate", "Customer", "CustomerPatch", "AddressPatch", "CollectionsPatch",
-              "Address", "Collections", "BulkCreateRequest", "BulkResult", "BulkItemResult",
-              "CallRequest", "Webhook", "Call", "CallDetails", "CallList", "ComplianceResult",
-              "Check", "WebhookSecret", "ErrorBody", "Error", "Envelope_Customer", "ErrorEnvelope",
-              "ErrorEnvelope_Call", "CustomerList", "HealthStatus", "CallWebhookEvent"}) {
+        for (std::string_view name : {"CustomerCreate",
+                                      "Customer",
+                                      "CustomerPatch",
+                                      "AddressPatch",
+                                      "CollectionsPatch",
+                                      "Address",
+                                      "Collections",
+                                      "BulkCreateRequest",
+                                      "BulkResult",
+                                      "BulkItemResult",
+                                      "CallRequest",
+                                      "Webhook",
+                                      "Call",
+                                      "CallDetails",
+                                      "CallList",
+                                      "ComplianceResult",
+                                      "Check",
+                                      "WebhookSecret",
+                                      "ErrorBody",
+                                      "Error",
+                                      "Envelope_Customer",
+                                      "ErrorEnvelope",
+                                      "ErrorEnvelope_Call",
+                                      "CustomerList",
+                                      "HealthStatus",
+                                      "CallWebhookEvent"}) {
             CAPTURE(name);
             CHECK(schemas.contains(name));
         }
@@ -493,7 +546,8 @@ TEST_CASE("openapi: the examples are valid for the library", "[schema][openapi]"
     CHECK(read<CustomerPatch>(openapi_examples::customer_patch, options).ok());
     auto bulk = read<BulkCreateRequest>(openapi_examples::bulk_request, options);
     REQUIRE(bulk.ok());
-    for (const auto& item : bulk.value().customers) CHECK(item.ok());
+    for (const auto& item : bulk.value().customers)
+        CHECK(item.ok());
     CHECK(read<BulkResult>(openapi_examples::bulk_result, options).ok());
     CHECK(read<CallRequest>(openapi_examples::call_request, options).ok());
     CHECK(read<Call>(openapi_examples::call, options).ok());

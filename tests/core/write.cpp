@@ -72,9 +72,9 @@ TEST_CASE("write: strings are escaped per RFC 8259") {
 TEST_CASE("write: valid UTF-8 passes through, invalid sequences become U+FFFD") {
     CHECK(write(std::string("José 李小龙 😀")) == "\"José 李小龙 😀\"");
     CHECK(write(std::string("a\xff")) == R"("a\ufffd")");
-    CHECK(write(std::string("\xc3")) == R"("\ufffd")");             // truncated
-    CHECK(write(std::string("\xc0\xaf")) == R"("\ufffd\ufffd")");   // overlong
-    CHECK(write(std::string("\xed\xa0\x80")) == R"("\ufffd\ufffd\ufffd")");  // surrogate
+    CHECK(write(std::string("\xc3")) == R"("\ufffd")");                                // truncated
+    CHECK(write(std::string("\xc0\xaf")) == R"("\ufffd\ufffd")");                      // overlong
+    CHECK(write(std::string("\xed\xa0\x80")) == R"("\ufffd\ufffd\ufffd")");            // surrogate
     CHECK(write(std::string("\xf4\x90\x80\x80")) == R"("\ufffd\ufffd\ufffd\ufffd")");  // > U+10FFFF
 }
 

@@ -30,8 +30,12 @@ void require(bool condition, std::string_view what, std::string_view detail = {}
     if (!condition) fail(*current, what, detail);
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 bool all_digits(std::string_view s) {
     for (char c : s) {
         if (!is_digit(c)) return false;
@@ -78,7 +82,8 @@ const T* check_identity(std::string_view text, Parse parse) {
     const std::string json = write(value);
     require(fuzz::is_utf8(json), "a written value is UTF-8", fuzz::printable(json));
     Result<T> back = read<T>(json, fuzz::options());
-    require(back.ok(), "a written value reads back", fuzz::printable(json) + "\n" + fuzz::describe(back.errors()));
+    require(back.ok(), "a written value reads back",
+            fuzz::printable(json) + "\n" + fuzz::describe(back.errors()));
     require(back.value() == value, "a written value reads back equal", fuzz::printable(json));
     kept.emplace(std::move(first).value());
     return &*kept;
@@ -103,8 +108,20 @@ std::u32string code_points(std::string_view text) {
 // Unicode 15 White_Space.
 bool is_white_space(char32_t c) {
     switch (c) {
-        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
-        case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+        case 0x09:
+        case 0x0A:
+        case 0x0B:
+        case 0x0C:
+        case 0x0D:
+        case 0x20:
+        case 0x85:
+        case 0xA0:
+        case 0x1680:
+        case 0x2028:
+        case 0x2029:
+        case 0x202F:
+        case 0x205F:
+        case 0x3000:
             return true;
         default:
             return c >= 0x2000 && c <= 0x200A;
@@ -112,7 +129,8 @@ bool is_white_space(char32_t c) {
 }
 
 void check_text(std::string_view text) {
-    const Text* value = check_identity<Text>(text, [](std::string_view t) { return Text::parse(t); });
+    const Text* value =
+        check_identity<Text>(text, [](std::string_view t) { return Text::parse(t); });
     bool expected = fuzz::is_utf8(text);
     if (expected) {
         const std::u32string cps = code_points(text);
@@ -133,19 +151,22 @@ void check_text(std::string_view text) {
 }
 
 void check_email(std::string_view text) {
-    const Email* value = check_identity<Email>(text, [](std::string_view t) { return Email::parse(t); });
+    const Email* value =
+        check_identity<Email>(text, [](std::string_view t) { return Email::parse(t); });
     if (value == nullptr) return;
     require(value->view() == text, "Email is stored as sent");
     require(text.size() <= Email::max_size, "Email: at most 254 characters");
     const std::size_t at = text.find('@');
-    require(at != 0 && at != std::string_view::npos && text.find('@', at + 1) == std::string_view::npos,
-            "Email: one @ after a non-empty local part");
+    require(
+        at != 0 && at != std::string_view::npos && text.find('@', at + 1) == std::string_view::npos,
+        "Email: one @ after a non-empty local part");
 }
 
 void check_e164(std::string_view text) {
-    const E164* value = check_identity<E164>(text, [](std::string_view t) { return E164::parse(t); });
-    const bool expected = text.size() >= 3 && text.size() <= 16 && text[0] == '+' && text[1] >= '1' &&
-                          text[1] <= '9' && all_digits(text.substr(2));
+    const E164* value =
+        check_identity<E164>(text, [](std::string_view t) { return E164::parse(t); });
+    const bool expected = text.size() >= 3 && text.size() <= 16 && text[0] == '+' &&
+                          text[1] >= '1' && text[1] <= '9' && all_digits(text.substr(2));
     require((value != nullptr) == expected, "E164: + then 2 to 15 digits, the first 1-9");
     if (value != nullptr) require(value->view() == text, "E164 is stored as sent");
 }
@@ -160,7 +181,8 @@ void check_zip(std::string_view text) {
 }
 
 void check_uuid(std::string_view text) {
-    const Uuid* value = check_identity<Uuid>(text, [](std::string_view t) { return Uuid::parse(t); });
+    const Uuid* value =
+        check_identity<Uuid>(text, [](std::string_view t) { return Uuid::parse(t); });
     bool expected = text.size() == 36;
     std::string lower;
     for (std::size_t i = 0; expected && i < text.size(); ++i) {
@@ -181,15 +203,18 @@ std::optional<std::chrono::sys_days> reference_date(std::string_view text) {
     const int y = std::stoi(std::string(text.substr(0, 4)));
     const auto m = static_cast<unsigned>(std::stoi(std::string(text.substr(5, 2))));
     const auto d = static_cast<unsigned>(std::stoi(std::string(text.substr(8, 2))));
-    const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
+    const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m},
+                                          std::chrono::day{d}};
     if (!ymd.ok() || y < 1900 || y > 2100) return std::nullopt;
     return std::chrono::sys_days{ymd};
 }
 
 void check_date(std::string_view text) {
-    const Date* value = check_identity<Date>(text, [](std::string_view t) { return Date::parse(t); });
+    const Date* value =
+        check_identity<Date>(text, [](std::string_view t) { return Date::parse(t); });
     const auto expected = reference_date(text);
-    require((value != nullptr) == expected.has_value(), "Date: a real date YYYY-MM-DD in 1900-2100");
+    require((value != nullptr) == expected.has_value(),
+            "Date: a real date YYYY-MM-DD in 1900-2100");
     if (value == nullptr) return;
     require(value->view() == text, "Date is stored as sent");
     require(value->days() == *expected, "Date: the day it names");
@@ -230,7 +255,8 @@ void check_url(std::string_view text) {
     require(value->scheme() == "http" || value->scheme() == "https", "Url: http or https");
     require(!value->host().empty(), "Url: a host");
     require(value->port() != 0, "Url: a port 1-65535");
-    require(!value->target().empty() && value->target().front() == '/', "Url: a target starting with /");
+    require(!value->target().empty() && value->target().front() == '/',
+            "Url: a target starting with /");
     require(value->target().find('#') == std::string_view::npos, "Url: the target has no fragment");
     for (char c : text) {
         require(static_cast<unsigned char>(c) > 0x20 && static_cast<unsigned char>(c) < 0x7F,
@@ -241,12 +267,14 @@ void check_url(std::string_view text) {
 void check_digits(std::string_view text) {
     const Digits<4>* value =
         check_identity<Digits<4>>(text, [](std::string_view t) { return Digits<4>::parse(t); });
-    require((value != nullptr) == (text.size() == 4 && all_digits(text)), "Digits<4>: four digits 0-9");
+    require((value != nullptr) == (text.size() == 4 && all_digits(text)),
+            "Digits<4>: four digits 0-9");
     if (value != nullptr) require(value->view() == text, "Digits is stored as sent");
 }
 
 void check_state(std::string_view text) {
-    const UsState* value = check_identity<UsState>(text, [](std::string_view t) { return UsState::parse(t); });
+    const UsState* value =
+        check_identity<UsState>(text, [](std::string_view t) { return UsState::parse(t); });
     if (value != nullptr) require(value->view() == text, "UsState is stored as sent");
 }
 
@@ -261,11 +289,13 @@ MoneyVerdict money_reference(std::string_view number) {
     if (negative) number.remove_prefix(1);
     std::size_t i = 0;
     std::string digits;
-    while (i < number.size() && is_digit(number[i])) digits += number[i++];
+    while (i < number.size() && is_digit(number[i]))
+        digits += number[i++];
     std::int64_t point = static_cast<std::int64_t>(digits.size());  // after this many digits
     if (i < number.size() && number[i] == '.') {
         ++i;
-        while (i < number.size() && is_digit(number[i])) digits += number[i++];
+        while (i < number.size() && is_digit(number[i]))
+            digits += number[i++];
     }
     std::int64_t exponent = 0;
     if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
@@ -299,7 +329,8 @@ MoneyVerdict money_reference(std::string_view number) {
     if (point <= 0) {
         return {{}, "0." + std::string(static_cast<std::size_t>(-point), '0') + significant};
     }
-    if (n <= point) return {{}, significant + std::string(static_cast<std::size_t>(point - n), '0')};
+    if (n <= point)
+        return {{}, significant + std::string(static_cast<std::size_t>(point - n), '0')};
     const auto p = static_cast<std::size_t>(point);
     return {{}, significant.substr(0, p) + "." + significant.substr(p)};
 }
@@ -311,25 +342,28 @@ void check_money(std::string_view text) {
                 "Money::parse refuses what is not a JSON number with format");
         return;
     }
-    const Money* value = check_identity<Money>(
-        text, [](std::string_view t) { return Money::from_json_number(t); });
+    const Money* value =
+        check_identity<Money>(text, [](std::string_view t) { return Money::from_json_number(t); });
     const Parsed<Money> parsed = Money::parse(text);
     require(parsed.ok() == (value != nullptr) && (!parsed.ok() || parsed.value() == *value),
             "Money::parse and from_json_number agree");
     const MoneyVerdict expected = money_reference(text);
     if (value == nullptr) {
         const Parsed<Money> refused = Money::from_json_number(text);
-        require(refused.problem().code == expected.code, "Money refuses for the reason of the reference",
-                "reference: " + std::string(expected.code.empty() ? "accepted " + expected.canonical
-                                                                 : std::string(expected.code)) +
+        require(refused.problem().code == expected.code,
+                "Money refuses for the reason of the reference",
+                "reference: " +
+                    std::string(expected.code.empty() ? "accepted " + expected.canonical
+                                                      : std::string(expected.code)) +
                     ", Money: " + std::string(refused.problem().code));
         return;
     }
     const std::string written = value->to_string();
-    require(expected.code.empty() && written == expected.canonical,
-            "Money has the exact value of the number, in plain notation",
-            "reference: " + (expected.code.empty() ? expected.canonical : std::string(expected.code)) +
-                ", Money: " + written);
+    require(
+        expected.code.empty() && written == expected.canonical,
+        "Money has the exact value of the number, in plain notation",
+        "reference: " + (expected.code.empty() ? expected.canonical : std::string(expected.code)) +
+            ", Money: " + written);
     require(is_json_number(written), "Money writes a JSON number", written);
 }
 
@@ -338,25 +372,49 @@ void check_money(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-    static constexpr std::string_view names[] = {"Text", "Email",     "E164",      "Zip",
-                                                 "Uuid", "Date",      "PastDate",  "Timestamp",
-                                                 "Url",  "Digits<4>", "UsState",   "Money"};
+    static constexpr std::string_view names[] = {"Text", "Email",     "E164",     "Zip",
+                                                 "Uuid", "Date",      "PastDate", "Timestamp",
+                                                 "Url",  "Digits<4>", "UsState",  "Money"};
     const std::size_t which = data[0] % std::size(names);
     const Context context{names[which], text};
     current = &context;
     switch (which) {
-        case 0: check_text(text); break;
-        case 1: check_email(text); break;
-        case 2: check_e164(text); break;
-        case 3: check_zip(text); break;
-        case 4: check_uuid(text); break;
-        case 5: check_date(text); break;
-        case 6: check_past_date(text); break;
-        case 7: check_timestamp(text); break;
-        case 8: check_url(text); break;
-        case 9: check_digits(text); break;
-        case 10: check_state(text); break;
-        default: check_money(text); break;
+        case 0:
+            check_text(text);
+            break;
+        case 1:
+            check_email(text);
+            break;
+        case 2:
+            check_e164(text);
+            break;
+        case 3:
+            check_zip(text);
+            break;
+        case 4:
+            check_uuid(text);
+            break;
+        case 5:
+            check_date(text);
+            break;
+        case 6:
+            check_past_date(text);
+            break;
+        case 7:
+            check_timestamp(text);
+            break;
+        case 8:
+            check_url(text);
+            break;
+        case 9:
+            check_digits(text);
+            break;
+        case 10:
+            check_state(text);
+            break;
+        default:
+            check_money(text);
+            break;
     }
     current = nullptr;
     return 0;

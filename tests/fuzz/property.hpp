@@ -62,7 +62,8 @@ inline std::string printable(std::string_view bytes, std::size_t limit = 2000) {
 inline std::string describe(const ErrorList& errors) {
     std::string out;
     for (const Error& e : errors) {
-        out += "  [" + printable(e.path) + "] " + printable(e.code) + ": " + printable(e.message) + "\n";
+        out += "  [" + printable(e.path) + "] " + printable(e.code) + ": " + printable(e.message) +
+               "\n";
     }
     return out;
 }
@@ -125,7 +126,8 @@ inline bool is_json_pointer(std::string_view path) {
     if (path.empty()) return true;
     if (path.front() != '/') return false;
     for (std::size_t i = 0; i < path.size(); ++i) {
-        if (path[i] == '~' && (i + 1 == path.size() || (path[i + 1] != '0' && path[i + 1] != '1'))) {
+        if (path[i] == '~' &&
+            (i + 1 == path.size() || (path[i + 1] != '0' && path[i + 1] != '1'))) {
             return false;
         }
     }
@@ -169,7 +171,7 @@ inline std::size_t nesting_depth(std::string_view json) {
 // The input, with simdjson's DOM reading of it: an independent judge of well-formedness and of
 // where error paths point.
 class Input {
-public:
+  public:
     // Empty input is passed on as a default-constructed view (a null pointer), which is what
     // read<T>({}) receives.
     Input(const std::uint8_t* data, std::size_t size)
@@ -186,7 +188,7 @@ public:
     [[nodiscard]] std::size_t depth() const noexcept { return depth_; }
     [[nodiscard]] const simdjson::dom::element& dom() const noexcept { return dom_; }
 
-private:
+  private:
     std::string_view text_;
     simdjson::dom::element dom_;
     simdjson::error_code dom_error_ = simdjson::UNINITIALIZED;
@@ -223,7 +225,8 @@ inline void check_errors(const Context& context, const Input& input, const Error
     if (errors.empty()) fail(context, "a failed read reports at least one error");
     bool malformed = false;
     for (const Error& e : errors) {
-        if (!is_json_pointer(e.path)) fail(context, "error path is a JSON Pointer", describe(errors));
+        if (!is_json_pointer(e.path))
+            fail(context, "error path is a JSON Pointer", describe(errors));
         if (!is_known_code(e.code)) fail(context, "error code is a known code", describe(errors));
         if (e.message.empty() || !is_utf8(e.message)) {
             fail(context, "error message is non-empty UTF-8", describe(errors));
@@ -311,7 +314,8 @@ struct RoundTrip<BulkCreateRequest> {
             } else {
                 check_errors(context, input, item.errors(), "/customers/" + std::to_string(i));
                 if (!(item_back.value() == item.value())) {
-                    fail(context, "what was kept of an invalid bulk item reads back equal", written);
+                    fail(context, "what was kept of an invalid bulk item reads back equal",
+                         written);
                 }
             }
         }
@@ -341,7 +345,8 @@ void check_model(std::string_view model, const Input& input) {
         check_errors(context, input, result.errors());
         return;
     }
-    if (!result.errors().empty()) fail(context, "a value comes without errors", describe(result.errors()));
+    if (!result.errors().empty())
+        fail(context, "a value comes without errors", describe(result.errors()));
     check_accepted(context, input);
     check_value(context, result.value());
 

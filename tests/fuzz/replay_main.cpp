@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "replay: cannot read %s\n", file.string().c_str());
             return 2;
         }
-        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
         // A heap copy of exactly the input's size, so that ASan sees any read past its end (and,
         // as under libFuzzer, never a null pointer).
         const std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[bytes.size()]);

@@ -99,8 +99,8 @@ TEST_CASE("faults: a database that cannot be written is 503, reads go on, then i
     CHECK(refused.status == 503);
     CHECK(refused.error_code() == "unavailable");
     CHECK(refused.header("Retry-After") == "1");
-    const Reply bulk = client.post("/api/v1/customers/bulk",
-                                   R"({"customers":[)" + customer_json("ro-2") + "]}");
+    const Reply bulk =
+        client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("ro-2") + "]}");
     CHECK(bulk.status == 503);
     // Reads go on while writes cannot (WAL).
     CHECK(client.get("/api/v1/customers?externalId=ro-0").size("/data/customers") == 1);

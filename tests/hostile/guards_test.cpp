@@ -52,8 +52,8 @@ TEST_CASE("idempotency: 8 concurrent requests with one key create one customer",
     }
     CHECK(created + in_flight == 8);
     CHECK(created >= 1);
-    CHECK(server.client(acme).get("/api/v1/customers?externalId=race-1").size(
-              "/data/customers") == 1);
+    CHECK(server.client(acme).get("/api/v1/customers?externalId=race-1").size("/data/customers") ==
+          1);
 }
 
 TEST_CASE("idempotency: bulk and validation failures replay byte for byte", "[idempotency]") {
@@ -90,21 +90,22 @@ TEST_CASE("idempotency: a key lives 24 hours", "[idempotency]") {
     LocalServer server([](ServerOptions& o) { o.now = frozen_time("2026-11-20T15:00:00Z"); });
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
-    REQUIRE(client.post("/api/v1/customers", customer_json("day-1"), "application/json",
-                        key("daily"))
-                .status == 201);
+    REQUIRE(
+        client.post("/api/v1/customers", customer_json("day-1"), "application/json", key("daily"))
+            .status == 201);
     const collectcall::Uuid account = collectcall::Uuid::parse(acme.id).value();
     const Sha256 other = sha256("another request");
     const auto at = [](const char* text) { return frozen_time(text); };
     // Within 24 h the key is taken; after, it is free again.
-    CHECK(server.store().begin_idempotent(account, "daily", other, at("2026-11-21T14:59:59Z"))
+    CHECK(server.store()
+              .begin_idempotent(account, "daily", other, at("2026-11-21T14:59:59Z"))
               .state == IdempotencyState::mismatch);
-    CHECK(server.store().begin_idempotent(account, "daily", other, at("2026-11-21T15:00:01Z"))
+    CHECK(server.store()
+              .begin_idempotent(account, "daily", other, at("2026-11-21T15:00:01Z"))
               .state == IdempotencyState::started);
 }
 
-TEST_CASE("rate limit: RateLimit-* headers on every answer, 429 with Retry-After",
-          "[limits]") {
+TEST_CASE("rate limit: RateLimit-* headers on every answer, 429 with Retry-After", "[limits]") {
     LocalServer server([](ServerOptions& o) { o.rate_limit = 2; });
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);

@@ -40,8 +40,7 @@ void check_envelope(const RawResponse& response, int status, const std::string& 
 
 }  // namespace
 
-TEST_CASE("hostile: a chunked body over the limit is 413 and the connection goes on",
-          "[hostile]") {
+TEST_CASE("hostile: a chunked body over the limit is 413 and the connection goes on", "[hostile]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
     RawConnection raw(server.port());
@@ -75,8 +74,9 @@ TEST_CASE("hostile: a body without Content-Length is no body (RFC 9112 6.3)", "[
         CHECK(garbage->status == 400);
         CHECK(garbage->body.find("\"success\":false") != std::string::npos);
     }
-    CHECK(server.client(acme).get("/api/v1/customers?externalId=no-length").size(
-              "/data/customers") == 0);
+    CHECK(
+        server.client(acme).get("/api/v1/customers?externalId=no-length").size("/data/customers") ==
+        0);
     check_serves(server, acme);
 }
 
@@ -128,9 +128,9 @@ TEST_CASE("hostile: a 100 KB header is 431 or a closed connection, never a hang"
         RawConnection raw(server.port());
         // cpp-httplib 0.11.4 reads a header line into a buffer of 8 KiB and fails the request
         // at the first longer line: the server answers 431 without reading the rest.
-        const bool sent = raw.send(request_head("GET", "/api/v1/customers?externalId=x",
-                                                acme.key, "X-Huge: " + std::string(100 * 1024, 'h') +
-                                                              "\r\n\r\n"));
+        const bool sent =
+            raw.send(request_head("GET", "/api/v1/customers?externalId=x", acme.key,
+                                  "X-Huge: " + std::string(100 * 1024, 'h') + "\r\n\r\n"));
         const auto response = raw.receive(std::chrono::seconds(5));
         if (response) {
             check_envelope(*response, 431, "headers_too_large");
@@ -271,8 +271,7 @@ TEST_CASE("hostile: quotes, SQL and HTML are stored and returned byte-exact", "[
     CHECK(fetched.header("Content-Type").rfind("application/json", 0) == 0);
 
     // The lookup matches the exact text only (the query is bound, never spliced).
-    const Reply found =
-        client.get("/api/v1/customers?externalId=x%27%20OR%201%3D1%3B%20--%20%22");
+    const Reply found = client.get("/api/v1/customers?externalId=x%27%20OR%201%3D1%3B%20--%20%22");
     REQUIRE(found.status == 200);
     REQUIRE(found.size("/data/customers") == 1);
     check_customer(found, "/data/customers/0");
@@ -290,12 +289,11 @@ TEST_CASE("hostile: NUL and other control characters are 400 at their path", "[h
     const Reply probe = client.post("/api/v1/customers", customer_json("shape"));
     REQUIRE(probe.status == 201);
     const std::string first_name = "\"firstName\":" + probe.raw("/data/firstName");
-    for (const std::string escaped : {"\\u0000", "a\\u0000b", "\\u0001", "x\\u001f", "\\u007f",
-                                      "a\\nb", "\\t", "\\r\\n"}) {
+    for (const std::string escaped :
+         {"\\u0000", "a\\u0000b", "\\u0001", "x\\u001f", "\\u007f", "a\\nb", "\\t", "\\r\\n"}) {
         INFO(escaped);
         std::string body = customer_json("ctl");
-        body.replace(body.find(first_name), first_name.size(),
-                     "\"firstName\":\"" + escaped + "\"");
+        body.replace(body.find(first_name), first_name.size(), "\"firstName\":\"" + escaped + "\"");
         const Reply r = client.post("/api/v1/customers", body);
         CHECK(r.status == 400);
         CHECK(r.error_code() == "validation_failed");
@@ -354,10 +352,18 @@ TEST_CASE("hostile: a bulk of 1000 invalid items is 200 with 1000 failures", "[h
     for (int i = 0; i < 1000; ++i) {
         if (i > 0) body += ',';
         switch (i % 4) {
-            case 0: body += "{}"; break;
-            case 1: body += customer_json("bad-" + std::to_string(i), R"(, "ssnLastFour": "12a4")"); break;
-            case 2: body += "42"; break;
-            default: body += customer_json("bad-" + std::to_string(i), {}, "5550123"); break;
+            case 0:
+                body += "{}";
+                break;
+            case 1:
+                body += customer_json("bad-" + std::to_string(i), R"(, "ssnLastFour": "12a4")");
+                break;
+            case 2:
+                body += "42";
+                break;
+            default:
+                body += customer_json("bad-" + std::to_string(i), {}, "5550123");
+                break;
         }
     }
     body += "]}";

@@ -21,26 +21,29 @@ std::string item(const std::string& external_id, const std::string& phone) {
 }  // namespace
 
 TEST_CASE("BulkCreateRequest: a bad item fails alone, with paths relative to the item") {
-    auto result = read<BulkCreateRequest>(R"({"customers":[)" + item("a", "+12025550100") + "," +
-                                          item("b", "12025550100") + "," + item("c", "+12025550101") +
-                                          "]}");
+    auto result =
+        read<BulkCreateRequest>(R"({"customers":[)" + item("a", "+12025550100") + "," +
+                                item("b", "12025550100") + "," + item("c", "+12025550101") + "]}");
     REQUIRE(result.ok());
     const auto& items = result.value().customers;
     REQUIRE(items.size() == 3);
     CHECK(items[0].ok());
     CHECK_FALSE(items[1].ok());
-    CHECK(items[1].errors() == collectcall::ErrorList{{"/primaryPhone", "format",
-                                                       "must be E.164: + then 2 to 15 digits, first digit 1-9"}});
+    CHECK(items[1].errors() ==
+          collectcall::ErrorList{{"/primaryPhone", "format",
+                                  "must be E.164: + then 2 to 15 digits, first digit 1-9"}});
     CHECK(items[1].value().externalId.view() == "b");  // the valid members of a failed item stay
     CHECK(items[2].ok());
-    CHECK(collectcall::validation_failure_summary(items[1].errors()) ==
-          "validation failed: /primaryPhone: must be E.164: + then 2 to 15 digits, first digit 1-9");
+    CHECK(
+        collectcall::validation_failure_summary(items[1].errors()) ==
+        "validation failed: /primaryPhone: must be E.164: + then 2 to 15 digits, first digit 1-9");
 }
 
 TEST_CASE("BulkCreateRequest: 1 to max_bulk_items customers") {
     auto empty = read<BulkCreateRequest>(R"({"customers":[]})");
     REQUIRE_FALSE(empty.ok());
-    CHECK(empty.errors() == collectcall::ErrorList{{"/customers", "length", "must have 1 to 1000 items"}});
+    CHECK(empty.errors() ==
+          collectcall::ErrorList{{"/customers", "length", "must have 1 to 1000 items"}});
 
     collectcall::ReadOptions two;
     two.max_bulk_items = 2;
@@ -86,7 +89,10 @@ TEST_CASE("BulkResult: created and failed items are written in their own shapes 
     failed.error = std::string("duplicate externalId: b");
     result.results = {ok, failed};
     const std::string json = write(result);
-    CHECK(json.rfind(R"({"summary":{"total":2,"succeeded":1,"failed":1},"results":[{"success":true,"customer":{)", 0) == 0);
+    CHECK(
+        json.rfind(
+            R"({"summary":{"total":2,"succeeded":1,"failed":1},"results":[{"success":true,"customer":{)",
+            0) == 0);
     CHECK(json.find(R"({"externalId":"b","success":false,"error":"duplicate externalId: b"})") !=
           std::string::npos);
     auto back = read<collectcall::BulkResult>(json);

@@ -15,7 +15,8 @@ using collectcall::write;
 namespace {
 std::vector<std::string> describe(const collectcall::ErrorList& errors) {
     std::vector<std::string> out;
-    for (const auto& e : errors) out.push_back(e.path + " " + e.code);
+    for (const auto& e : errors)
+        out.push_back(e.path + " " + e.code);
     return out;
 }
 }  // namespace
@@ -38,11 +39,11 @@ TEST_CASE("CallRequest: agentId required, webhook optional with url and secretId
     auto bad = read<collectcall::CallRequest>(
         R"({"webhook":{"url":"ftp://x","secretId":"nope"},"extra":true})");
     REQUIRE_FALSE(bad.ok());
-    CHECK(describe(bad.errors()) == std::vector<std::string>{"/webhook/url format",
-                                                             "/webhook/secretId format",
-                                                             "/extra unknown_field",
-                                                             "/agentId required"});
-    auto no_secret = read<collectcall::CallRequest>(R"({"agentId":"a","webhook":{"url":"http://x.io"}})");
+    CHECK(describe(bad.errors()) ==
+          std::vector<std::string>{"/webhook/url format", "/webhook/secretId format",
+                                   "/extra unknown_field", "/agentId required"});
+    auto no_secret =
+        read<collectcall::CallRequest>(R"({"agentId":"a","webhook":{"url":"http://x.io"}})");
     REQUIRE_FALSE(no_secret.ok());
     CHECK(describe(no_secret.errors()) == std::vector<std::string>{"/webhook/secretId required"});
 }

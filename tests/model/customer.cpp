@@ -17,8 +17,8 @@ using collectcall::write;
 
 namespace {
 
-const collectcall::ReadOptions options{
-    std::chrono::sys_days{std::chrono::year{2026} / 11 / 20}, 64, 1000};
+const collectcall::ReadOptions options{std::chrono::sys_days{std::chrono::year{2026} / 11 / 20}, 64,
+                                       1000};
 
 const std::string valid_customer = R"({
   "externalId": "ext-1001",
@@ -43,7 +43,8 @@ const std::string valid_customer = R"({
 
 std::vector<std::string> describe(const collectcall::ErrorList& errors) {
     std::vector<std::string> out;
-    for (const auto& e : errors) out.push_back(e.path + " " + e.code);
+    for (const auto& e : errors)
+        out.push_back(e.path + " " + e.code);
     return out;
 }
 
@@ -72,7 +73,8 @@ TEST_CASE("CustomerCreate: five different mistakes give five errors with their p
       "primaryPhone": "415-555-0100",
       "address": {"line1": "1 Main", "city": "Springfield", "state": "ZZ", "zip": "1234"},
       "dateOfBirth": "2023-02-29"
-    })", options);
+    })",
+                                       options);
     REQUIRE_FALSE(result.ok());
     CHECK(describe(result.errors()) == std::vector<std::string>{
                                            "/email format",
@@ -89,7 +91,8 @@ TEST_CASE("CustomerCreate: missing, unknown, duplicate, null and wrongly typed m
       "email": "a@b.c", "nickname": "Al",
       "address": {"line1": "1 Main", "city": "X", "state": "NY", "zip": "10001", "country": "US"},
       "collections": {"principalBalance": -1, "totalBalance": "100"}
-    })", options);
+    })",
+                                       options);
     REQUIRE_FALSE(result.ok());
     CHECK(describe(result.errors()) == std::vector<std::string>{
                                            "/externalId duplicate_field",
@@ -108,10 +111,12 @@ TEST_CASE("CustomerCreate: collections needs ssnLastFour and dateOfBirth, and to
     const std::string base = R"({"externalId":"e","firstName":"A","lastName":"B","email":"a@b.co",)"
                              R"("primaryPhone":"+12025550100","address":{"line1":"1","city":"C",)"
                              R"("state":"DC","zip":"20001"})";
-    auto missing_both = read<CustomerCreate>(base + R"(,"collections":{"totalBalance":1}})", options);
+    auto missing_both =
+        read<CustomerCreate>(base + R"(,"collections":{"totalBalance":1}})", options);
     REQUIRE_FALSE(missing_both.ok());
     CHECK(missing_both.errors() ==
-          collectcall::ErrorList{{"/collections", "conflict", "requires ssnLastFour and dateOfBirth"}});
+          collectcall::ErrorList{
+              {"/collections", "conflict", "requires ssnLastFour and dateOfBirth"}});
 
     auto missing_dob = read<CustomerCreate>(
         base + R"(,"ssnLastFour":"1234","collections":{"totalBalance":1}})", options);
@@ -120,7 +125,8 @@ TEST_CASE("CustomerCreate: collections needs ssnLastFour and dateOfBirth, and to
 
     // An invalid ssnLastFour has its own error and is not also reported as missing.
     auto bad_ssn = read<CustomerCreate>(
-        base + R"(,"ssnLastFour":"12a4","dateOfBirth":"1990-01-01","collections":{"totalBalance":1}})",
+        base +
+            R"(,"ssnLastFour":"12a4","dateOfBirth":"1990-01-01","collections":{"totalBalance":1}})",
         options);
     REQUIRE_FALSE(bad_ssn.ok());
     CHECK(describe(bad_ssn.errors()) == std::vector<std::string>{"/ssnLastFour format"});
@@ -128,7 +134,8 @@ TEST_CASE("CustomerCreate: collections needs ssnLastFour and dateOfBirth, and to
     auto no_total = read<CustomerCreate>(
         base + R"(,"ssnLastFour":"1234","dateOfBirth":"1990-01-01","collections":{}})", options);
     REQUIRE_FALSE(no_total.ok());
-    CHECK(describe(no_total.errors()) == std::vector<std::string>{"/collections/totalBalance required"});
+    CHECK(describe(no_total.errors()) ==
+          std::vector<std::string>{"/collections/totalBalance required"});
 
     auto null_collections = read<CustomerCreate>(base + R"(,"collections":null})", options);
     CHECK(null_collections.ok());
@@ -262,8 +269,8 @@ TEST_CASE("CustomerPatch: tri-state members, id and externalId not allowed") {
     CHECK(patch.value().address->zip.has_value());
     CHECK(patch.value().address->city.absent());
 
-    auto forbidden = read<collectcall::CustomerPatch>(
-        R"({"externalId":"new","id":"x","email":"bad"})", options);
+    auto forbidden =
+        read<collectcall::CustomerPatch>(R"({"externalId":"new","id":"x","email":"bad"})", options);
     REQUIRE_FALSE(forbidden.ok());
     CHECK(describe(forbidden.errors()) ==
           std::vector<std::string>{"/externalId not_allowed", "/id not_allowed", "/email format"});
@@ -271,7 +278,8 @@ TEST_CASE("CustomerPatch: tri-state members, id and externalId not allowed") {
     auto round = read<collectcall::CustomerPatch>(write(patch.value()), options);
     REQUIRE(round.ok());
     CHECK(round.value() == patch.value());
-    CHECK(write(patch.value()) == R"({"firstName":"Jo","middleName":null,"address":{"zip":"10001"}})");
+    CHECK(write(patch.value()) ==
+          R"({"firstName":"Jo","middleName":null,"address":{"zip":"10001"}})");
 }
 
 TEST_CASE("CustomerPatch: merged into a customer and validated as a whole") {
@@ -312,7 +320,8 @@ TEST_CASE("CustomerPatch: merged into a customer and validated as a whole") {
     SECTION("collections added to a customer without them must carry totalBalance") {
         CustomerCreate merged = stored.value();
         merged.collections.reset();
-        auto patch = read<collectcall::CustomerPatch>(R"({"collections":{"productType":"x"}})", options);
+        auto patch =
+            read<collectcall::CustomerPatch>(R"({"collections":{"productType":"x"}})", options);
         REQUIRE(patch.ok());
         CHECK(describe(collectcall::merge_patch(merged, patch.value())) ==
               std::vector<std::string>{"/collections/totalBalance required"});

@@ -101,7 +101,8 @@ bool verdict_customer_patch(const std::string& doc) {
         read<CustomerCreate>(stored_customer_json, read_options()).value();
     CustomerCreate merged = stored;
     ErrorList errors = merge_patch(merged, patch.value());
-    for (Error& e : validate(merged)) errors.push_back(std::move(e));
+    for (Error& e : validate(merged))
+        errors.push_back(std::move(e));
     return errors.empty();
 }
 
@@ -129,7 +130,9 @@ struct Model {
     std::size_t count = 0;
 };
 
-void line(const Json& value) { std::cout << value.dump() << '\n'; }
+void line(const Json& value) {
+    std::cout << value.dump() << '\n';
+}
 
 void emit(Model& model, std::string name, const Json& doc, std::string_view difference = {}) {
     const std::string text = doc.dump();
@@ -150,13 +153,15 @@ using Path = std::vector<std::string>;
 
 std::string path_name(const Path& path) {
     std::string name;
-    for (const std::string& p : path) name += "/" + p;
+    for (const std::string& p : path)
+        name += "/" + p;
     return name;
 }
 
 Json& at(Json& doc, const Path& path) {
     Json* node = &doc;
-    for (const std::string& key : path) node = &(*node)[key];
+    for (const std::string& key : path)
+        node = &(*node)[key];
     return *node;
 }
 
@@ -175,7 +180,8 @@ Json without(const Json& base, const Path& path) {
 
 std::string repeat(std::string_view s, std::size_t n) {
     std::string out;
-    for (std::size_t i = 0; i < n; ++i) out += s;
+    for (std::size_t i = 0; i < n; ++i)
+        out += s;
     return out;
 }
 
@@ -196,8 +202,10 @@ Edges slice(const Edges& edges, std::size_t from, std::size_t to) {
 }
 
 Edges wrong_types() {
-    return {{"type:number", 1},           {"type:true", true},
-            {"type:array", Json::array()}, {"type:object", Json::object()},
+    return {{"type:number", 1},
+            {"type:true", true},
+            {"type:array", Json::array()},
+            {"type:object", Json::object()},
             {"type:string-number", "12"}};
 }
 
@@ -214,7 +222,9 @@ Edges text_edges() {
         {"padded", " Ann "},
         {"nbsp-x", "\xC2\xA0x"},
         {"inner-space", "a b"},
-        {"line-separator-inside", "a\xE2\x80\xA8" "b"},
+        {"line-separator-inside",
+         "a\xE2\x80\xA8"
+         "b"},
         {"nel-inside", "x\xC2\x85"},
         {"empty", ""},
         {"space", " "},
@@ -226,7 +236,9 @@ Edges text_edges() {
         {"trailing-newline", "ab\n"},
         {"leading-newline", "\nab"},
         {"del", "x\x7F"},
-        {"unit-separator", "a\x1F" "b"},
+        {"unit-separator",
+         "a\x1F"
+         "b"},
         {"padded-200", " " + repeat("A", 200) + " ", "text-trimmed-length"},
         {"ideographic-padded-200", repeat("A", 200) + "\xE3\x80\x80", "text-trimmed-length"},
         {"padded-201", " " + repeat("A", 201) + " "},
@@ -290,7 +302,9 @@ Edges e164_edges() {
         {"dashes", "+1-202-555-0123"},
         {"parentheses", "+1(202)5550123"},
         {"letter", "+1202555012a"},
-        {"fullwidth-plus", "\xEF\xBC\x8B" "12025550123"},
+        {"fullwidth-plus",
+         "\xEF\xBC\x8B"
+         "12025550123"},
         {"fullwidth-digits", "+\xEF\xBC\x91\xEF\xBC\x92"},
         {"trailing-newline", "+12025550123\n"},
         {"type:number", Json::number("12025550123")},
@@ -333,11 +347,17 @@ Edges state_edges() {
 
 Edges digits4_edges() {
     return {
-        {"digits", "1234"},       {"zeros", "0000"},        {"three", "123"},
-        {"five", "12345"},        {"letter", "12a4"},       {"space", "12 4"},
+        {"digits", "1234"},
+        {"zeros", "0000"},
+        {"three", "123"},
+        {"five", "12345"},
+        {"letter", "12a4"},
+        {"space", "12 4"},
         {"fullwidth", "\xEF\xBC\x91\xEF\xBC\x92\xEF\xBC\x93\xEF\xBC\x94"},
-        {"empty", ""},            {"trailing-newline", "1234\n"},
-        {"type:number", 1234},    {"type:array", Json::array()},
+        {"empty", ""},
+        {"trailing-newline", "1234\n"},
+        {"type:number", 1234},
+        {"type:array", Json::array()},
     };
 }
 
@@ -614,7 +634,7 @@ Json full_customer() {
 }
 
 const std::vector<std::string_view> collections_money = {
-    "principalBalance",       "accruedInterestAmount",  "settlementAggregationRate",
+    "principalBalance",       "accruedInterestAmount",   "settlementAggregationRate",
     "itemizationBalance",     "postItemizationInterest", "postItemizationFees",
     "postItemizationCredits", "postItemizationPayments"};
 const std::vector<std::string_view> collections_text = {"originalCreditor", "originalAccountNumber",
@@ -627,7 +647,8 @@ void customer_members(Model& model, const Json& base, const Path& prefix, bool f
                       bool patch = false) {
     auto p = [&](std::initializer_list<std::string_view> tail) {
         Path path = prefix;
-        for (std::string_view t : tail) path.emplace_back(t);
+        for (std::string_view t : tail)
+            path.emplace_back(t);
         return path;
     };
     if (!patch) mutate(model, base, p({"externalId"}), text_edges());
@@ -650,21 +671,24 @@ void customer_members(Model& model, const Json& base, const Path& prefix, bool f
         const Edges some_dates = slice(past_date_edges(), 20, 100);
         mutate(model, base, p({"collections", "firstDelinquencyDate"}), some_dates);
         const Edges some_money = slice(money_edges(), 14, 22);
-        for (std::string_view m : collections_money) mutate(model, base, p({"collections", m}), some_money);
+        for (std::string_view m : collections_money)
+            mutate(model, base, p({"collections", m}), some_money);
         const Edges some_text = slice(text_edges(), 12, 18);
-        for (std::string_view m : collections_text) mutate(model, base, p({"collections", m}), some_text);
+        for (std::string_view m : collections_text)
+            mutate(model, base, p({"collections", m}), some_text);
     }
 }
 
 void customer_structure(Model& model, const Json& base, const Path& prefix) {
     auto p = [&](std::initializer_list<std::string_view> tail) {
         Path path = prefix;
-        for (std::string_view t : tail) path.emplace_back(t);
+        for (std::string_view t : tail)
+            path.emplace_back(t);
         return path;
     };
-    for (std::string_view m : {"externalId", "firstName", "middleName", "lastName", "email",
-                               "primaryPhone", "secondaryPhone", "address", "ssnLastFour",
-                               "dateOfBirth", "collections"}) {
+    for (std::string_view m :
+         {"externalId", "firstName", "middleName", "lastName", "email", "primaryPhone",
+          "secondaryPhone", "address", "ssnLastFour", "dateOfBirth", "collections"}) {
         structure(model, base, p({m}));
     }
     for (std::string_view m : {"line1", "line2", "city", "state", "zip"}) {
@@ -717,7 +741,8 @@ void customer_create_corpus(Model& model) {
 
     // Hand-picked.
     Json reordered = Json::object();
-    for (std::size_t i = full.keys().size(); i-- > 0;) reordered[full.keys()[i]] = full.values()[i];
+    for (std::size_t i = full.keys().size(); i-- > 0;)
+        reordered[full.keys()[i]] = full.values()[i];
     emit(model, "members in reverse order", reordered);
     Json dup = minimal;
     dup.append("firstName", "Bo");
@@ -728,26 +753,34 @@ void customer_create_corpus(Model& model) {
     Json dup_invalid = minimal;
     dup_invalid.append("email", "not an email");
     emit(model, "duplicate email, second invalid", dup_invalid);
-    emit(model, "lone surrogate in firstName", with(minimal, {"firstName"}, Json::raw(R"("\ud800")")),
-         "lone-surrogate");
+    emit(model, "lone surrogate in firstName",
+         with(minimal, {"firstName"}, Json::raw(R"("\ud800")")), "lone-surrogate");
     emit(model, "escaped pair in firstName",
          with(minimal, {"firstName"}, Json::raw(R"("\ud83d\ude42")")));
-    emit(model, "escaped control in firstName", with(minimal, {"firstName"}, Json::raw(R"("A\u0007")")));
-    emit(model, "escaped solidus in email", with(minimal, {"email"}, Json::raw(R"("a\/b@example.com")")));
+    emit(model, "escaped control in firstName",
+         with(minimal, {"firstName"}, Json::raw(R"("A\u0007")")));
+    emit(model, "escaped solidus in email",
+         with(minimal, {"email"}, Json::raw(R"("a\/b@example.com")")));
     emit(model, "everything null that may be",
-         with(with(with(with(with(with(minimal, {"middleName"}, nullptr), {"secondaryPhone"}, nullptr),
+         with(with(with(with(with(with(minimal, {"middleName"}, nullptr), {"secondaryPhone"},
+                                  nullptr),
                              {"ssnLastFour"}, nullptr),
                         {"dateOfBirth"}, nullptr),
                    {"collections"}, nullptr),
               {"address", "line2"}, nullptr));
-    emit(model, "readme example", Json::raw(
-        R"({"externalId": "c-1", "firstName": "Ann", "lastName": "Lee", "email": "ann@@example.com",)"
-        R"( "primaryPhone": "415-555-0100", "address": {"line1": "1 Main St", "city": "Austin",)"
-        R"( "state": "TX", "zip": "7870"}})"));
+    emit(
+        model, "readme example",
+        Json::raw(
+            R"({"externalId": "c-1", "firstName": "Ann", "lastName": "Lee", "email": "ann@@example.com",)"
+            R"( "primaryPhone": "415-555-0100", "address": {"line1": "1 Main St", "city": "Austin",)"
+            R"( "state": "TX", "zip": "7870"}})"));
     emit(model, "openapi example minimal", Json::raw(openapi_examples::customer_create_minimal));
-    emit(model, "openapi example collections", Json::raw(openapi_examples::customer_create_collections));
-    emit(model, "id is not a create member", with(minimal, {"id"}, "0b9e8c1a-52a7-4d7e-8f3c-6a1d2e3f4b5c"));
-    emit(model, "createdAt is not a create member", with(minimal, {"createdAt"}, "2026-11-20T15:00:00Z"));
+    emit(model, "openapi example collections",
+         Json::raw(openapi_examples::customer_create_collections));
+    emit(model, "id is not a create member",
+         with(minimal, {"id"}, "0b9e8c1a-52a7-4d7e-8f3c-6a1d2e3f4b5c"));
+    emit(model, "createdAt is not a create member",
+         with(minimal, {"createdAt"}, "2026-11-20T15:00:00Z"));
 }
 
 void customer_patch_corpus(Model& model) {
@@ -760,28 +793,31 @@ void customer_patch_corpus(Model& model) {
     customer_members(model, all, {}, true, true);
 
     // Absence is always fine in a patch; null is fine where the customer may lack the member.
-    for (std::string_view m : {"firstName", "middleName", "lastName", "email", "primaryPhone",
-                               "secondaryPhone", "address", "ssnLastFour", "dateOfBirth",
-                               "collections"}) {
+    for (std::string_view m :
+         {"firstName", "middleName", "lastName", "email", "primaryPhone", "secondaryPhone",
+          "address", "ssnLastFour", "dateOfBirth", "collections"}) {
         emit(model, "only /" + std::string(m) + "=null", with(empty, {std::string(m)}, nullptr),
              m == "ssnLastFour" || m == "dateOfBirth" ? "stored-state" : "");
         emit(model, "every member but /" + std::string(m), without(all, {std::string(m)}));
         for (const Edge& e : wrong_types()) {
-            emit(model, "only /" + std::string(m) + "=" + e.label, with(empty, {std::string(m)}, e.value));
+            emit(model, "only /" + std::string(m) + "=" + e.label,
+                 with(empty, {std::string(m)}, e.value));
         }
     }
     for (std::string_view m : {"line1", "line2", "city", "state", "zip"}) {
-        emit(model, "only /address/" + std::string(m) + "=null", with(empty, {"address", std::string(m)}, nullptr));
+        emit(model, "only /address/" + std::string(m) + "=null",
+             with(empty, {"address", std::string(m)}, nullptr));
         emit(model, "address without " + std::string(m), without(all, {"address", std::string(m)}));
-        emit(model, "only /address/" + std::string(m) + "=type:number", with(empty, {"address", std::string(m)}, 5));
+        emit(model, "only /address/" + std::string(m) + "=type:number",
+             with(empty, {"address", std::string(m)}, 5));
     }
-    for (std::string_view m :
-         {"totalBalance", "principalBalance", "originalCreditor", "chargeOffDate",
-          "firstDelinquencyDate", "settlementAggregationRate", "originalAccountNumber",
-          "productType"}) {
+    for (std::string_view m : {"totalBalance", "principalBalance", "originalCreditor",
+                               "chargeOffDate", "firstDelinquencyDate", "settlementAggregationRate",
+                               "originalAccountNumber", "productType"}) {
         emit(model, "only /collections/" + std::string(m) + "=null",
              with(empty, {"collections", std::string(m)}, nullptr));
-        emit(model, "collections without " + std::string(m), without(all, {"collections", std::string(m)}));
+        emit(model, "collections without " + std::string(m),
+             without(all, {"collections", std::string(m)}));
     }
     unknown_members(model, all, {});
     unknown_members(model, all, {"address"});
@@ -799,7 +835,8 @@ void customer_patch_corpus(Model& model) {
     emit(model, "empty", empty);
     emit(model, "openapi example", Json::raw(openapi_examples::customer_patch));
     emit(model, "clear collections and identity",
-         with(with(with(empty, {"collections"}, nullptr), {"ssnLastFour"}, nullptr), {"dateOfBirth"}, nullptr));
+         with(with(with(empty, {"collections"}, nullptr), {"ssnLastFour"}, nullptr),
+              {"dateOfBirth"}, nullptr));
     emit(model, "clear collections only", with(empty, {"collections"}, nullptr));
     emit(model, "set collections and clear ssnLastFour",
          with(with(empty, {"collections", "totalBalance"}, 5), {"ssnLastFour"}, nullptr));
@@ -807,7 +844,8 @@ void customer_patch_corpus(Model& model) {
          with(with(empty, {"collections", "principalBalance"}, 5), {"dateOfBirth"}, nullptr));
     emit(model, "empty collections and clear ssnLastFour",
          with(with(empty, {"collections"}, Json::object()), {"ssnLastFour"}, nullptr));
-    emit(model, "collections without totalBalance", with(empty, {"collections", "principalBalance"}, 7));
+    emit(model, "collections without totalBalance",
+         with(empty, {"collections", "principalBalance"}, 7));
     emit(model, "empty address", with(empty, {"address"}, Json::object()));
     emit(model, "empty collections", with(empty, {"collections"}, Json::object()));
     emit(model, "address line2 cleared", with(empty, {"address", "line2"}, nullptr));
@@ -853,7 +891,8 @@ void bulk_corpus(Model& model) {
         Json many = Json::object();
         Json& items = many["customers"];
         items = Json::array();
-        for (int i = 0; i < 1000; ++i) items.push_back(with(minimal, {"externalId"}, "crm-" + std::to_string(i)));
+        for (int i = 0; i < 1000; ++i)
+            items.push_back(with(minimal, {"externalId"}, "crm-" + std::to_string(i)));
         emit(model, "1000 items", many);
         items.push_back(minimal);
         emit(model, "1001 items", many);
@@ -862,8 +901,8 @@ void bulk_corpus(Model& model) {
     auto wrap = [&](const Json& customer) { return bulk_of({minimal, customer}); };
     auto mutate_item = [&](const Path& tail, const Edges& edges) {
         for (const Edge& e : edges) {
-            emit(model, "/customers/1" + path_name(tail) + "=" + e.label, wrap(with(full, tail, e.value)),
-                 e.difference);
+            emit(model, "/customers/1" + path_name(tail) + "=" + e.label,
+                 wrap(with(full, tail, e.value)), e.difference);
         }
     };
     mutate_item({"firstName"}, text_edges());
@@ -876,8 +915,10 @@ void bulk_corpus(Model& model) {
     mutate_item({"collections", "totalBalance"}, money_edges());
     for (std::string_view m : {"externalId", "firstName", "lastName", "email", "primaryPhone",
                                "address", "collections", "ssnLastFour"}) {
-        emit(model, "/customers/1 without " + std::string(m), wrap(without(full, {std::string(m)})));
-        emit(model, "/customers/1/" + std::string(m) + "=null", wrap(with(full, {std::string(m)}, nullptr)));
+        emit(model, "/customers/1 without " + std::string(m),
+             wrap(without(full, {std::string(m)})));
+        emit(model, "/customers/1/" + std::string(m) + "=null",
+             wrap(with(full, {std::string(m)}, nullptr)));
     }
     emit(model, "/customers/1 unknown member", wrap(with(full, {"extra"}, 1)));
     emit(model, "/customers/1/address unknown member", wrap(with(full, {"address", "extra"}, 1)));
@@ -910,8 +951,10 @@ void call_request_corpus(Model& model) {
     mutate(model, minimal, {"agentId"}, slice(text_edges(), 0, 26));
     mutate(model, full, {"webhook", "url"}, url_edges());
     mutate(model, full, {"webhook", "secretId"}, uuid_edges());
-    for (std::string_view m : {"agentId", "webhook"}) structure(model, full, {std::string(m)});
-    for (std::string_view m : {"url", "secretId"}) structure(model, full, {"webhook", std::string(m)});
+    for (std::string_view m : {"agentId", "webhook"})
+        structure(model, full, {std::string(m)});
+    for (std::string_view m : {"url", "secretId"})
+        structure(model, full, {"webhook", std::string(m)});
     unknown_members(model, full, {});
     unknown_members(model, full, {"webhook"});
     emit(model, "webhook empty", with(minimal, {"webhook"}, Json::object()));
@@ -971,7 +1014,8 @@ int main() {
     customer_patch_corpus(models[1]);
     bulk_corpus(models[2]);
     call_request_corpus(models[3]);
-    for (const Model& m : models) std::cerr << m.name << ": " << m.count << " documents\n";
+    for (const Model& m : models)
+        std::cerr << m.name << ": " << m.count << " documents\n";
     std::cout.flush();
     return std::cout ? 0 : 1;
 }

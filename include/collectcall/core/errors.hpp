@@ -50,8 +50,8 @@ struct Problem {
 // The outcome of validating one value: either a T or the Problem with it.
 template <class T>
 class Parsed {
-public:
-    Parsed(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Parsed(T value) : value_(std::move(value)) {}   // NOLINT: implicit by design
     Parsed(Problem problem) : problem_(problem) {}  // NOLINT: implicit by design
 
     [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
@@ -61,7 +61,7 @@ public:
     [[nodiscard]] T&& value() && { return std::move(*value_); }
     [[nodiscard]] const Problem& problem() const noexcept { return problem_; }
 
-private:
+  private:
     std::optional<T> value_;
     Problem problem_{};
 };
@@ -88,7 +88,7 @@ inline void append_pointer_index(std::string& pointer, std::size_t index) {
 // The result of `read<T>`: a fully valid T, or every error found in the document.
 template <class T>
 class Result {
-public:
+  public:
     // Two overloads rather than one by value: a result is built from a whole document's value,
     // and a by-value parameter would move it twice.
     explicit Result(const T& value) : value_(value) {}
@@ -107,7 +107,7 @@ public:
     [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
     [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
 
-private:
+  private:
     std::optional<T> value_;
     ErrorList errors_;
 };

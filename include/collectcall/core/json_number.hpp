@@ -15,18 +15,21 @@ constexpr bool is_json_number(std::string_view text) noexcept {
     if (text[i] == '0') {
         ++i;
     } else {
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     if (i < n && text[i] == '.') {
         ++i;
         if (!digit(i)) return false;
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     if (i < n && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
         if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
         if (!digit(i)) return false;
-        while (digit(i)) ++i;
+        while (digit(i))
+            ++i;
     }
     return i == n;
 }

@@ -27,8 +27,8 @@ namespace collectcall {
 namespace detail {
 
 template <class T>
-using merge_members =
-    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+using merge_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                               boost::describe::mod_inherited>;
 
 template <class T>
 concept MergeDescribed = boost::describe::has_describe_members<T>::value;
@@ -39,7 +39,8 @@ constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
     std::size_t found = boost::mp11::mp_size<merge_members<T>>::value;
     boost::mp11::mp_for_each<merge_members<T>>([&](auto D) {
-        if (std::string_view(D.name) == name && found == boost::mp11::mp_size<merge_members<T>>::value) {
+        if (std::string_view(D.name) == name &&
+            found == boost::mp11::mp_size<merge_members<T>>::value) {
             found = index;
         }
         ++index;
@@ -57,7 +58,7 @@ struct unwrap_optional<std::optional<T>> {
 };
 
 class PathScope {
-public:
+  public:
     PathScope(std::string& path, std::string_view token) : path_(path), size_(path.size()) {
         append_pointer_token(path_, token);
     }
@@ -65,7 +66,7 @@ public:
     PathScope(const PathScope&) = delete;
     PathScope& operator=(const PathScope&) = delete;
 
-private:
+  private:
     std::string& path_;
     std::size_t size_;
 };

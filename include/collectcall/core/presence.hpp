@@ -15,13 +15,13 @@ inline constexpr null_t null{};
 
 template <class T>
 class Patch {
-public:
+  public:
     using value_type = T;
     enum class State : unsigned char { absent, null, value };
 
     Patch() = default;
-    Patch(null_t) : state_(State::null) {}                                    // NOLINT
-    Patch(T value) : state_(State::value), value_(std::move(value)) {}       // NOLINT
+    Patch(null_t) : state_(State::null) {}                              // NOLINT
+    Patch(T value) : state_(State::value), value_(std::move(value)) {}  // NOLINT
 
     [[nodiscard]] State state() const noexcept { return state_; }
     [[nodiscard]] bool absent() const noexcept { return state_ == State::absent; }
@@ -45,7 +45,7 @@ public:
 
     friend bool operator==(const Patch&, const Patch&) = default;
 
-private:
+  private:
     State state_ = State::absent;
     std::optional<T> value_;
 };

@@ -16,10 +16,10 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -29,11 +29,11 @@
 #include <utility>
 #include <vector>
 
+#include <simdjson.h>
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
-#include <simdjson.h>
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/json_number.hpp"
@@ -46,8 +46,8 @@ namespace ondemand = simdjson::ondemand;
 
 // Every public data member of a described struct, bases first.
 template <class T>
-using described_members =
-    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                                   boost::describe::mod_inherited>;
 
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;
@@ -94,7 +94,7 @@ inline constexpr bool is_required_member_v =
 
 // What a cross-field check (collectcall_check) may ask about the members of one object.
 class MemberStates {
-public:
+  public:
     MemberStates(const std::string_view* names, std::size_t count, const bool* present,
                  const bool* failed)
         : names_(names), count_(count), present_(present), failed_(failed) {}
@@ -104,7 +104,7 @@ public:
     // The member was in the document and an error was reported inside it.
     [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
 
-private:
+  private:
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
         for (std::size_t i = 0; i < count_; ++i) {
             if (names_[i] == name) return flags[i];
@@ -118,7 +118,7 @@ private:
 };
 
 class Reader {
-public:
+  public:
     Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
         : begin_(json_begin), options_(options), doc_(doc) {}
 
@@ -149,7 +149,8 @@ public:
     [[nodiscard]] std::string current_path() const {
         std::string path;
         for (std::size_t i = 0; i < path_size_; ++i) {
-            const Segment& s = i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
             if (s.is_index) {
                 append_pointer_index(path, s.index);
             } else {
@@ -206,10 +207,17 @@ public:
         std::string_view token = detail::trim_json_space(value.raw_json_token());
         bool valid = false;
         switch (t) {
-            case ondemand::json_type::number: valid = is_json_number(token); break;
-            case ondemand::json_type::boolean: valid = token == "true" || token == "false"; break;
-            case ondemand::json_type::null: valid = token == "null"; break;
-            default: valid = true;
+            case ondemand::json_type::number:
+                valid = is_json_number(token);
+                break;
+            case ondemand::json_type::boolean:
+                valid = token == "true" || token == "false";
+                break;
+            case ondemand::json_type::null:
+                valid = token == "null";
+                break;
+            default:
+                valid = true;
         }
         if (!valid) malformed(token.data(), "invalid literal or number");
         return token;
@@ -253,7 +261,8 @@ public:
             case ondemand::json_type::object: {
                 const char* where = token_start(value);
                 ondemand::object object;
-                if (auto e = value.get_object().get(object)) malformed(where, simdjson::error_message(e));
+                if (auto e = value.get_object().get(object))
+                    malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto field_result : object) {
                     ondemand::field field;
@@ -268,7 +277,8 @@ public:
             case ondemand::json_type::array: {
                 const char* where = token_start(value);
                 ondemand::array array;
-                if (auto e = value.get_array().get(array)) malformed(where, simdjson::error_message(e));
+                if (auto e = value.get_array().get(array))
+                    malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto element_result : array) {
                     ondemand::value element;
@@ -285,11 +295,12 @@ public:
                 }
                 break;
             }
-            default: scalar_token(value, t);
+            default:
+                scalar_token(value, t);
         }
     }
 
-private:
+  private:
     struct Segment {
         std::string_view key;
         std::size_t index;
@@ -404,7 +415,8 @@ struct member_lookup {
     static constexpr std::size_t n = names.size();
     static constexpr std::size_t max_length = [] {
         std::size_t longest = 0;
-        for (std::string_view name : names) longest = std::max(longest, name.size());
+        for (std::string_view name : names)
+            longest = std::max(longest, name.size());
         return longest;
     }();
     // Member indices ordered by name length (declaration order within a length)...
@@ -423,7 +435,8 @@ struct member_lookup {
         std::array<std::size_t, max_length + 2> first{};
         for (std::size_t length = 0; length <= max_length; ++length) {
             std::size_t count = 0;
-            for (std::string_view name : names) count += name.size() == length ? 1 : 0;
+            for (std::string_view name : names)
+                count += name.size() == length ? 1 : 0;
             first[length + 1] = first[length] + count;
         }
         return first;
@@ -453,7 +466,8 @@ std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reade
             if (std::memcmp(raw, names[i].data(), length) == 0) return i;
         }
     }
-    if (auto e = field.unescaped_key().get(unescaped)) reader.malformed(raw, simdjson::error_message(e));
+    if (auto e = field.unescaped_key().get(unescaped))
+        reader.malformed(raw, simdjson::error_message(e));
     for (std::size_t i = 0; i < n; ++i) {
         if (names[i] == unescaped) return i;
     }
@@ -473,7 +487,8 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     }
     const char* where = Reader::token_start(value);
     ondemand::object object;
-    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     const std::size_t before = reader.error_count();
 
@@ -523,7 +538,9 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         }
     });
 
-    if constexpr (requires(const MemberStates& states) { collectcall_check(out, states, reader); }) {
+    if constexpr (requires(const MemberStates& states) {
+                      collectcall_check(out, states, reader);
+                  }) {
         MemberStates states(names.data(), n, present, failed);
         collectcall_check(out, states, reader);
     }

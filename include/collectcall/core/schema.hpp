@@ -65,18 +65,18 @@ namespace collectcall {
 // A JSON value that keeps the order of object members, for building documents such as schemas.
 // Numbers are kept as their text, so that 9007199254740992 or 0.1 are written as given.
 class Json {
-public:
+  public:
     enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
 
     Json() = default;
-    Json(std::nullptr_t) {}                                                           // NOLINT
-    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}                       // NOLINT
-    Json(const char* text) : kind_(Kind::string), text_(text) {}                      // NOLINT
-    Json(std::string_view text) : kind_(Kind::string), text_(text) {}                 // NOLINT
-    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}           // NOLINT
+    Json(std::nullptr_t) {}                                                  // NOLINT
+    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
+    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
+    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
+    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
     template <class Int>
-        requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>)
-    Json(Int value) : kind_(Kind::number) {  // NOLINT
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
+        : kind_(Kind::number) {  // NOLINT
         char digits[24];
         auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
         text_.assign(digits, end);
@@ -129,7 +129,9 @@ public:
     [[nodiscard]] const Json* find(std::string_view key) const noexcept {
         return const_cast<Json*>(this)->find(key);
     }
-    [[nodiscard]] bool contains(std::string_view key) const noexcept { return find(key) != nullptr; }
+    [[nodiscard]] bool contains(std::string_view key) const noexcept {
+        return find(key) != nullptr;
+    }
     bool erase(std::string_view key) {
         for (std::size_t i = 0; i < keys_.size(); ++i) {
             if (keys_[i] == key) {
@@ -164,11 +166,19 @@ public:
     // Compact JSON.
     void write(Writer& writer) const {
         switch (kind_) {
-            case Kind::null: writer.null(); return;
-            case Kind::boolean: writer.boolean(boolean_); return;
+            case Kind::null:
+                writer.null();
+                return;
+            case Kind::boolean:
+                writer.boolean(boolean_);
+                return;
             case Kind::number:
-            case Kind::raw: writer.raw(text_); return;
-            case Kind::string: writer.string(text_); return;
+            case Kind::raw:
+                writer.raw(text_);
+                return;
+            case Kind::string:
+                writer.string(text_);
+                return;
             case Kind::array:
                 writer.raw('[');
                 for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -202,7 +212,7 @@ public:
                a.keys_ == b.keys_ && a.values_ == b.values_;
     }
 
-private:
+  private:
     explicit Json(Kind kind) : kind_(kind) {}
 
     Kind kind_ = Kind::null;
@@ -247,7 +257,8 @@ inline std::string schema_name_from(std::string_view spelled) {
     // An anonymous namespace is spelled differently by each compiler; it is left out like any
     // other qualifier.
     std::string qualified(spelled);
-    for (std::string_view anonymous : {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
+    for (std::string_view anonymous :
+         {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
         for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
             qualified.erase(at, anonymous.size());
         }
@@ -305,7 +316,7 @@ inline constexpr bool has_patch_members_v = []<template <class...> class L, clas
 // Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
 // document's components/schemas) of the described structs it refers to.
 class SchemaBuilder {
-public:
+  public:
     // `definitions_prefix` is what a $ref puts before a definition's name.
     explicit SchemaBuilder(std::string definitions_prefix = "#/$defs/")
         : prefix_(std::move(definitions_prefix)) {}
@@ -329,7 +340,9 @@ public:
     std::string define();
 
     // The $ref of a definition name.
-    [[nodiscard]] std::string ref(std::string_view name) const { return prefix_ + std::string(name); }
+    [[nodiscard]] std::string ref(std::string_view name) const {
+        return prefix_ + std::string(name);
+    }
 
     // The definitions collected so far, in the order they were first needed.
     [[nodiscard]] const Json& definitions() const noexcept { return definitions_; }
@@ -346,7 +359,7 @@ public:
     template <class Target>
     void patch_of();
 
-private:
+  private:
     template <class T>
     Json build_object();
     template <class T>
@@ -410,7 +423,8 @@ inline std::string url() {
     const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
     const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
     auto repeat = [](const std::string& what, int lo, int hi) {
-        return "(?:" + what + "){" + std::to_string(lo) + (lo == hi ? "" : "," + std::to_string(hi)) + "}";
+        return "(?:" + what + "){" + std::to_string(lo) +
+               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
     };
     // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
     // ending in a dotted quad (two groups).
@@ -437,11 +451,11 @@ inline std::string url() {
     const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
                                   "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
     const std::string port =
-        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
+        ")";
     const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
     return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
-           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char +
-           "*)?$";
+           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
 }
 
 }  // namespace schema_patterns
@@ -615,8 +629,8 @@ inline Json SchemaBuilder::non_nullable(Json schema) {
         }
         return schema;
     }
-    if (Json* any = schema.find("anyOf"); any != nullptr && schema.keys().size() == 1 &&
-                                          any->size() == 2) {
+    if (Json* any = schema.find("anyOf");
+        any != nullptr && schema.keys().size() == 1 && any->size() == 2) {
         const Json* second = any->values()[1].find("type");
         if (second != nullptr && second->is_string() && second->text() == "null") {
             return std::move(any->values()[0]);
@@ -646,7 +660,8 @@ std::string SchemaBuilder::define() {
     // A name already taken by another type gets a number.
     const std::string base = schema_name<T>();
     std::string name = base;
-    for (int n = 2; definitions_.contains(name); ++n) name = base + std::to_string(n);
+    for (int n = 2; definitions_.contains(name); ++n)
+        name = base + std::to_string(n);
     named_.emplace_back(key, name);
     // Reserved first, so that a struct that refers to itself finds its name.
     definitions_[name] = Json::object();
@@ -745,7 +760,8 @@ Json SchemaBuilder::build_other() {
 
 // ---- Documents --------------------------------------------------------------------------------
 
-inline constexpr std::string_view json_schema_dialect = "https://json-schema.org/draft/2020-12/schema";
+inline constexpr std::string_view json_schema_dialect =
+    "https://json-schema.org/draft/2020-12/schema";
 
 // The schema of T as a value: for a described struct the object schema itself, with the
 // structs it refers to under $defs.

@@ -13,7 +13,7 @@ namespace collectcall {
 
 template <class T>
 class Validated {
-public:
+  public:
     Validated() = default;
     explicit Validated(T value) : value_(std::move(value)) {}
 
@@ -32,12 +32,15 @@ public:
         const std::size_t before = reader.error_count();
         read_value(reader, value, out.value_);
         out.errors_ = reader.split_errors(before);
-        for (Error& e : out.errors_) e.path.erase(0, prefix.size());
+        for (Error& e : out.errors_)
+            e.path.erase(0, prefix.size());
         return true;
     }
-    friend void collectcall_write(Writer& writer, const Validated& v) { write_value(writer, v.value_); }
+    friend void collectcall_write(Writer& writer, const Validated& v) {
+        write_value(writer, v.value_);
+    }
 
-private:
+  private:
     T value_{};
     ErrorList errors_;
 };

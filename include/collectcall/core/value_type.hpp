@@ -3,7 +3,8 @@
 //
 //   StringValue:        static Parsed<T> parse(std::string_view text);          t.view()
 //   ContextStringValue: static Parsed<T> parse(std::string_view, const ReadOptions&); t.view()
-//   NumberValue:        static Parsed<T> from_json_number(std::string_view token); t.append_json(out)
+//   NumberValue:        static Parsed<T> from_json_number(std::string_view token);
+//   t.append_json(out)
 //
 // `from_json_number` receives the number's own text, already checked against the JSON number
 // grammar, so a type can keep it exactly (Money never goes through a double).

@@ -35,11 +35,13 @@ namespace detail {
 // non-ASCII byte (checked to be part of a well-formed UTF-8 sequence).
 inline constexpr auto escape_class = [] {
     std::array<unsigned char, 256> table{};
-    for (int c = 0; c < 0x20; ++c) table[c] = 1;
+    for (int c = 0; c < 0x20; ++c)
+        table[c] = 1;
     table['"'] = 1;
     table['\\'] = 1;
     table[0x7f] = 1;
-    for (int c = 0x80; c < 0x100; ++c) table[c] = 2;
+    for (int c = 0x80; c < 0x100; ++c)
+        table[c] = 2;
     return table;
 }();
 
@@ -84,7 +86,7 @@ struct is_vector_w<std::vector<T, A>> : std::true_type {};
 }  // namespace detail
 
 class Writer {
-public:
+  public:
     explicit Writer(std::string& out) : out_(out) {}
 
     [[nodiscard]] std::string& buffer() noexcept { return out_; }
@@ -108,7 +110,8 @@ public:
         std::size_t run = 0;  // start of the bytes not yet copied
         std::size_t i = 0;
         while (i < n) {
-            while (i + 8 <= n && !detail::any_needs_escape(s + i)) i += 8;
+            while (i + 8 <= n && !detail::any_needs_escape(s + i))
+                i += 8;
             if (i == n) break;
             const unsigned char kind = detail::escape_class[s[i]];
             if (kind == 0) {
@@ -129,20 +132,34 @@ public:
         out_.push_back('"');
     }
 
-private:
+  private:
     void escape(unsigned char c, unsigned char kind) {
         if (kind == 2) {
             out_.append("\\ufffd");
             return;
         }
         switch (c) {
-            case '"': out_.append("\\\""); return;
-            case '\\': out_.append("\\\\"); return;
-            case '\n': out_.append("\\n"); return;
-            case '\r': out_.append("\\r"); return;
-            case '\t': out_.append("\\t"); return;
-            case '\b': out_.append("\\b"); return;
-            case '\f': out_.append("\\f"); return;
+            case '"':
+                out_.append("\\\"");
+                return;
+            case '\\':
+                out_.append("\\\\");
+                return;
+            case '\n':
+                out_.append("\\n");
+                return;
+            case '\r':
+                out_.append("\\r");
+                return;
+            case '\t':
+                out_.append("\\t");
+                return;
+            case '\b':
+                out_.append("\\b");
+                return;
+            case '\f':
+                out_.append("\\f");
+                return;
             default: {
                 static constexpr char hex[] = "0123456789abcdef";
                 const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
@@ -179,7 +196,8 @@ struct member_key {
         std::array<char, size> t{};
         t[0] = ',';
         t[1] = '"';
-        for (std::size_t i = 0; i + 4 < size; ++i) t[2 + i] = D::name[i];
+        for (std::size_t i = 0; i + 4 < size; ++i)
+            t[2 + i] = D::name[i];
         t[size - 2] = '"';
         t[size - 1] = ':';
         return t;
@@ -188,8 +206,8 @@ struct member_key {
 
 template <class T>
 void write_object(Writer& writer, const T& value) {
-    using Members =
-        boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
+    using Members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                             boost::describe::mod_inherited>;
     writer.raw('{');
     bool first = true;
     boost::mp11::mp_for_each<Members>([&](auto D) {

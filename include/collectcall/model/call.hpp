@@ -46,7 +46,8 @@ struct Call {
 
     friend bool operator==(const Call&, const Call&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Call, (), (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+BOOST_DESCRIBE_STRUCT(Call, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
 
 struct CallEvent {
     std::string type;  // call-created, call-ended

@@ -87,9 +87,11 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
 inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    auto usable = [&](std::string_view name) { return members.present(name) || members.failed(name); };
-    std::string_view message = collections_conflict(
-        members.present("collections"), usable("ssnLastFour"), usable("dateOfBirth"));
+    auto usable = [&](std::string_view name) {
+        return members.present(name) || members.failed(name);
+    };
+    std::string_view message = collections_conflict(members.present("collections"),
+                                                    usable("ssnLastFour"), usable("dateOfBirth"));
     if (!message.empty()) reader.member_error("collections", codes::conflict, message);
 }
 
@@ -100,8 +102,7 @@ inline ErrorList validate(const CustomerCreate& customer) {
         collections_conflict(customer.collections.has_value(), customer.ssnLastFour.has_value(),
                              customer.dateOfBirth.has_value());
     if (!message.empty()) {
-        errors.push_back(
-            Error{"/collections", std::string(codes::conflict), std::string(message)});
+        errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
     }
     return errors;
 }

@@ -86,8 +86,9 @@ inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
 }
 
 inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
-    s["description"] = "Members of the address to change; line1, city, state and zip cannot be "
-                       "cleared.";
+    s["description"] =
+        "Members of the address to change; line1, city, state and zip cannot be "
+        "cleared.";
     s.patch_of<Address>();
 }
 
@@ -167,7 +168,8 @@ inline constexpr std::string_view customer_patch =
     R"({"email":"ann@example.org","secondaryPhone":null,"address":{"line2":"Suite 300"}})";
 
 inline constexpr std::string_view bulk_request =
-    R"({"customers":[)" R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
+    R"({"customers":[)"
+    R"({"externalId":"crm-10001","firstName":"Ann","lastName":"Lee",)"
     R"("email":"ann.lee@example.com","primaryPhone":"+15125550100","address":{"line1":)"
     R"("1 Congress Ave","city":"Austin","state":"TX","zip":"78701"}},)"
     R"({"externalId":"crm-10001","firstName":"Cy","lastName":"Moe","email":"cy@example.com",)"
@@ -283,7 +285,7 @@ inline Json error_example(const ErrorCase& c, Json data = nullptr) {
 // document (this header is part of the umbrella header).
 template <class Schemas = SchemaBuilder>
 class Builder {
-public:
+  public:
     Builder() : schemas_("#/components/schemas/") {}
 
     template <class T>
@@ -295,7 +297,8 @@ public:
 
     // A success response: the envelope of T.
     template <class T>
-    Json success(std::string_view description, std::initializer_list<std::pair<std::string_view, Json>> examples = {}) {
+    Json success(std::string_view description,
+                 std::initializer_list<std::pair<std::string_view, Json>> examples = {}) {
         Json response = Json::object();
         response["description"] = description;
         response["headers"]["X-Request-Id"] = request_id_header();
@@ -321,7 +324,8 @@ public:
         response["headers"]["X-Request-Id"] = request_id_header();
         for (std::string_view code : codes) {
             if (code == "unauthorized") {
-                response["headers"]["WWW-Authenticate"] = ref_to("#/components/headers/WWW-Authenticate");
+                response["headers"]["WWW-Authenticate"] =
+                    ref_to("#/components/headers/WWW-Authenticate");
             } else if (code == "rate_limited") {
                 response["headers"]["Retry-After"] = ref_to("#/components/headers/Retry-After");
             }
@@ -383,18 +387,22 @@ public:
 
     [[nodiscard]] const Json& definitions() const { return schemas_.definitions(); }
 
-private:
+  private:
     Schemas schemas_;
 };
 
-inline Json example_value(std::string_view text) { return Json::raw(text); }
+inline Json example_value(std::string_view text) {
+    return Json::raw(text);
+}
 
-inline Json parameter_ref(std::string_view name) { return ref_to("#/components/parameters/" + std::string(name)); }
+inline Json parameter_ref(std::string_view name) {
+    return ref_to("#/components/parameters/" + std::string(name));
+}
 
 // The errors every authenticated operation can give, and those of a body.
 template <class B>
 void add_common_errors(B& b, Json& responses, bool body, bool post,
-                              std::initializer_list<std::string_view> extra_400 = {}) {
+                       std::initializer_list<std::string_view> extra_400 = {}) {
     if (body || post || extra_400.size() != 0) {
         responses["400"] = body ? b.error({"malformed_json", "validation_failed", "bad_request"})
                                 : b.error({"validation_failed"});
@@ -450,7 +458,8 @@ Json openapi_value() {
     doc["security"] = Json::array({std::move(bearer)});
 
     Json tags = Json::array();
-    for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+    for (auto [name, description] :
+         std::initializer_list<std::pair<std::string_view, std::string_view>>{
              {"customers", "Customer records: create one or many, read, update"},
              {"calls", "Agent calls and their compliance checks"},
              {"webhooks", "Secrets that sign call-event deliveries"},
@@ -481,7 +490,8 @@ Json openapi_value() {
         Json& ok = op["responses"]["200"];
         ok["description"] = "The server is up.";
         ok["content"]["application/json"]["schema"] = b.schema<wire::HealthStatus>();
-        ok["content"]["application/json"]["examples"]["ok"]["value"] = example_value(R"({"status":"ok"})");
+        ok["content"]["application/json"]["examples"]["ok"]["value"] =
+            example_value(R"({"status":"ok"})");
         paths["/healthz"]["get"] = std::move(op);
     }
     {  // GET /api/v1/openapi.json
@@ -503,8 +513,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["201"] = b.success<Customer>(
             "The customer was created.",
-            {{"created", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                   std::string(openapi_examples::customer) + "}")}});
+            {{"created",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::customer) + "}")}});
         add_common_errors(b, responses, true, true);
         responses["409"] = b.error({"duplicate_external_id", "idempotency_key_in_flight"});
 
@@ -530,8 +543,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["200"] = b.success<BulkResult>(
             "Every item was processed; see results[].success.",
-            {{"partial", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                   std::string(openapi_examples::bulk_result) + "}")}});
+            {{"partial",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::bulk_result) + "}")}});
         add_common_errors(b, responses, true, true);
         paths["/api/v1/customers/bulk"]["post"] = std::move(post);
     }
@@ -542,7 +558,8 @@ Json openapi_value() {
         get_responses["404"] = b.error({"not_found"});
         add_common_errors(b, get_responses, false, false);
 
-        Json patch = operation("updateCustomer", "customers", "Update a customer (JSON Merge Patch)");
+        Json patch =
+            operation("updateCustomer", "customers", "Update a customer (JSON Merge Patch)");
         patch["description"] =
             "RFC 7396 applied to the stored customer, then the merged customer is validated as a "
             "whole: null on a required member is `not_allowed`, clearing ssnLastFour or "
@@ -573,8 +590,11 @@ Json openapi_value() {
         Json& responses = post["responses"];
         responses["201"] = b.success<Call>(
             "The call was placed.",
-            {{"placed", Json::raw(std::string(R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
-                                  std::string(openapi_examples::call) + "}")}});
+            {{"placed",
+              Json::raw(
+                  std::string(
+                      R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)") +
+                  std::string(openapi_examples::call) + "}")}});
         responses["403"] = b.error({"agent_not_assigned"});
         responses["404"] = b.error({"not_found"});
         add_common_errors(b, responses, true, true);
@@ -642,7 +662,8 @@ Json openapi_value() {
             "\".\" + timestamp + \".\" + body)> (Standard Webhooks). The HMAC key is the 32 bytes "
             "after whsec_, base64-decoded. A non-2xx answer or a timeout (10 s) is retried.";
         Json parameters = Json::array();
-        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
                  {"X-Webhook-Timestamp", "Unix time in seconds of the delivery"},
                  {"X-Webhook-Signature", "sha256= and the hex HMAC-SHA256 of timestamp.body"},
                  {"webhook-id", "Unique per message: the key to drop duplicate deliveries"},
@@ -667,10 +688,13 @@ Json openapi_value() {
     components["schemas"] = b.definitions();
     {
         Json& parameters = components["parameters"];
-        for (auto [name, description] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
-                 {"customerId", "The service-assigned customer id. Anything that is not a UUID is "
-                                "404, like an unknown id."},
-                 {"callId", "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"customerId",
+                  "The service-assigned customer id. Anything that is not a UUID is "
+                  "404, like an unknown id."},
+                 {"callId",
+                  "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
             Json& p = parameters[name];
             p["name"] = name;
             p["in"] = "path";
@@ -682,7 +706,8 @@ Json openapi_value() {
         external["name"] = "externalId";
         external["in"] = "query";
         external["required"] = true;
-        external["description"] = "The customer's identifier in the caller's system (400 without it).";
+        external["description"] =
+            "The customer's identifier in the caller's system (400 without it).";
         external["schema"] = b.schema<Text>();
         Json& key = parameters["Idempotency-Key"];
         key["name"] = "Idempotency-Key";

@@ -46,8 +46,10 @@ class Email {
     // One table lookup per character rather than a search of the specials.
     static constexpr auto local_chars = [] {
         std::array<bool, 256> table{};
-        for (int c = 0; c < 256; ++c) table[c] = detail::is_alnum(static_cast<char>(c));
-        for (char c : std::string_view(".!#$%&'*+/=?^_`{|}~-")) table[static_cast<unsigned char>(c)] = true;
+        for (int c = 0; c < 256; ++c)
+            table[c] = detail::is_alnum(static_cast<char>(c));
+        for (char c : std::string_view(".!#$%&'*+/=?^_`{|}~-"))
+            table[static_cast<unsigned char>(c)] = true;
         return table;
     }();
 

@@ -83,8 +83,9 @@ class Uuid {
     static constexpr auto hex_digits = [] {
         std::array<std::uint8_t, 256> table{};
         for (int c = 0; c < 256; ++c) {
-            table[c] = detail::is_hex(static_cast<char>(c)) ? detail::hex_value(static_cast<char>(c))
-                                                            : not_hex;
+            table[c] = detail::is_hex(static_cast<char>(c))
+                           ? detail::hex_value(static_cast<char>(c))
+                           : not_hex;
         }
         return table;
     }();
