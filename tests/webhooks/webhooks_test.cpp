@@ -266,7 +266,13 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
     CHECK(list.str("/data/calls/0/id") == calls[3].str("/data/id"));
     CHECK(list.str("/data/calls/1/id") == calls[0].str("/data/id"));
 
-    // Everything delivered, each message once.
+    // Everything delivered, each message once. The receiver can hold a delivery a moment before
+    // the server records its answer, so wait for the outbox to say so.
+    CHECK(eventually([&] {
+        const auto rows = outbox(server.db_path());
+        return std::all_of(rows.begin(), rows.end(),
+                           [](const OutboxRow& r) { return r.state == "delivered"; });
+    }));
     for (const OutboxRow& row : outbox(server.db_path())) {
         CHECK(row.state == "delivered");
         CHECK(row.attempts == 1);
