@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The example server under load: starts collectcall-server on a fresh database and drives it with
+# wrk on loopback (POST /customers, POST /customers/bulk with 100 items, PATCH, POST calls), and,
+# in the same run, the minimal cpp-httplib server of ceiling.cpp as the ceiling of this HTTP
+# stack. Writes the figures as JSON for benchmarks/report.py. Called by benchmarks/run.sh.
+#
+#   benchmarks/server/run.sh BUILD_DIR OUT.json [--quick]
+#
+# Environment: DURATION (seconds per scenario, default 10; 3 with --quick), CONNECTIONS
+# (default 16), WRK_THREADS (default 2).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+build=$1
+out=$2
+quick=${3:-}
+python=/usr/bin/python3
+
+duration=${DURATION:-10}
+[[ "$quick" == --quick ]] && duration=${DURATION:-3}
+connections=${CONNECTIONS:-16}
+wrk_threads=${WRK_THREADS:-2}
+server_bin="$build/examples/server/collectcall-server"
+ceiling_bin="$build/benchmarks/collectcall_bench_ceiling"
+
+not_measured() {
+  "$python" - "$out" "$1" <<'PY'
+import json, sys
+json.dump({"status": "not measured", "reason": sys.argv[2]}, open(sys.argv[1], "w"), indent=2)
+PY
+  echo "server benchmark not measured: $1" >&2
+  exit 0
+}
+command -v wrk >/dev/null || not_measured "wrk is not installed (COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh)"
+command -v curl >/dev/null || not_measured "curl is not installed"
+[[ -x "$server_bin" ]] || not_measured "the example server was not built ($server_bin)"
+[[ -x "$ceiling_bin" ]] || not_measured "the ceiling server was not built (cpp-httplib not found)"
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+  "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_for() {  # URL
+  for _ in $(seq 1 100); do
+    curl -s -o /dev/null "$1" && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+# A fresh database and account; the clock frozen inside respectful hours in New York, the rate
+# limit off (wrk would otherwise be measuring 429s).
+db="$work/bench.db"
+credentials=$("$server_bin" init --db "$db" --account bench)
+api_key=$(echo "$credentials" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["apiKey"])')
+agent_id=$(echo "$credentials" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["agentId"])')
+port=$(free_port)
+"$server_bin" serve --db "$db" --listen "127.0.0.1:$port" --rate-limit 0 \
+  --now 2026-11-20T17:00:00Z --quiet >"$work/server.log" 2>&1 &
+pids+=($!)
+base="http://127.0.0.1:$port"
+wait_for "$base/healthz"
+
+# Customers for PATCH and calls: 5000, created through the bulk endpoint.
+"$python" - "$base" "$api_key" "$work/ids" <<'PY'
+import json, sys, urllib.request
+base, key, ids_path = sys.argv[1:4]
+ids = []
+for batch in range(50):
+    customers = []
+    for i in range(100):
+        n = batch * 100 + i
+        customers.append({
+            "externalId": f"seed-{n}", "firstName": "Ann", "lastName": "Lee",
+            "email": f"ann.lee{n}@example.com", "primaryPhone": f"+1212555{n % 10000:04d}",
+            "address": {"line1": "1 Main St", "city": "New York", "state": "NY", "zip": "10001"},
+            "ssnLastFour": "1234", "dateOfBirth": "1980-01-01",
+            "collections": {"totalBalance": 100.5}})
+    request = urllib.request.Request(
+        base + "/api/v1/customers/bulk", data=json.dumps({"customers": customers}).encode(),
+        headers={"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        data = json.load(response)["data"]
+    ids += [r["customer"]["id"] for r in data["results"] if r["success"]]
+if len(ids) != 5000:
+    sys.exit(f"seeding created {len(ids)} customers, not 5000")
+open(ids_path, "w").write("\n".join(ids) + "\n")
+PY
+
+run_id="r$(date +%s)"
+run_scenario() {  # NAME SCRIPT URL [ARGS...]
+  local name=$1 script=$2 url=$3
+  shift 3
+  cat "$here/common.lua" "$here/$script" >"$work/$name.lua"
+  echo "-- $name: wrk -t$wrk_threads -c$connections -d${duration}s" >&2
+  wrk -t"$wrk_threads" -c"$connections" -d"${duration}s" --latency -s "$work/$name.lua" "$url" \
+    -- "$@" >"$work/$name.out" 2>&1 || true
+  grep -E "Requests/sec|Latency|Non-2xx|Socket errors" "$work/$name.out" >&2 || true
+}
+
+ceiling_port=$(free_port)
+"$ceiling_bin" "$ceiling_port" >"$work/ceiling.log" 2>&1 &
+ceiling_pid=$!
+pids+=($ceiling_pid)
+wait_for "http://127.0.0.1:$ceiling_port/"
+run_scenario ceiling ceiling.lua "http://127.0.0.1:$ceiling_port"
+kill "$ceiling_pid" 2>/dev/null || true
+
+run_scenario post_customers post_customers.lua "$base" "$run_id" "$api_key"
+run_scenario post_bulk post_bulk.lua "$base" "$run_id" "$api_key"
+run_scenario patch patch.lua "$base" "$run_id" "$api_key" "$work/ids"
+run_scenario post_calls post_calls.lua "$base" "$run_id" "$api_key" "$work/ids" "$agent_id" "$wrk_threads"
+
+"$python" - "$work" "$out" "$duration" "$connections" "$wrk_threads" <<'PY'
+import json, re, subprocess, sys
+from pathlib import Path
+work, out, duration, connections, threads = Path(sys.argv[1]), sys.argv[2], *map(int, sys.argv[3:6])
+scenarios = [
+    ("ceiling", "minimal cpp-httplib server, fixed body (POST)", {201}, 1),
+    ("post_customers", "POST /customers (new externalId each)", {201}, 1),
+    ("post_bulk", "POST /customers/bulk, 100 new customers", {200}, 100),
+    ("patch", "PATCH /customers/{id} (merge patch)", {200}, 1),
+    ("post_calls", "POST /customers/{id}/calls (422 once a customer had 4)", {201, 422}, 1),
+]
+result = {"status": "measured", "duration_s": duration, "connections": connections,
+          "threads": threads, "scenarios": [], "notes": []}
+version = subprocess.run(["wrk", "-v"], capture_output=True, text=True)
+match = re.search(r"wrk ([0-9][^ ]*)", version.stdout + version.stderr)
+result["wrk_version"] = match.group(1) if match else ""
+for name, description, expected, items in scenarios:
+    text = (work / f"{name}.out").read_text()
+    line = next((l for l in text.splitlines() if l.startswith("WRK_JSON ")), None)
+    if line is None:
+        result["notes"].append(f"{name}: wrk produced no result: {text.strip()[:300]}")
+        continue
+    w = json.loads(line[len("WRK_JSON "):])
+    statuses = {int(k): v for k, v in w["statuses"].items()}
+    unexpected = sum(n for code, n in statuses.items() if code not in expected)
+    seconds = w["duration_us"] / 1e6
+    result["scenarios"].append({
+        "name": name, "description": description, "connections": connections,
+        "requests": w["requests"], "requests_per_second": w["requests"] / seconds,
+        "items_per_request": items,
+        "latency_p50_ms": w["p50_us"] / 1000, "latency_p90_ms": w["p90_us"] / 1000,
+        "latency_p99_ms": w["p99_us"] / 1000, "latency_max_ms": w["max_us"] / 1000,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+        "non_2xx": unexpected,
+        "socket_errors": w["connect_errors"] + w["read_errors"] + w["write_errors"] + w["timeouts"],
+    })
+calls = next((s for s in result["scenarios"] if s["name"] == "post_calls"), None)
+if calls:
+    result["notes"].append(
+        f"POST calls: {calls['statuses'].get('201', 0)} calls placed (201) and "
+        f"{calls['statuses'].get('422', 0)} refused by compliance (422, expected once a customer "
+        "had its 4 calls of the day; 5000 customers were seeded).")
+json.dump(result, open(out, "w"), indent=2)
+PY
+echo "wrote $out" >&2
