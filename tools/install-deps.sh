@@ -11,7 +11,7 @@ packages=(
   nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
-  packages+=(libbenchmark-dev wrk)
+  packages+=(libbenchmark-dev wrk python3-matplotlib)
 fi
 packages+=(${COLLECTCALL_EXTRA_PACKAGES:-})
 
