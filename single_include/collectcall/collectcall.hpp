@@ -631,10 +631,31 @@ class Reader {
 
     // Every member and element read is pushed and popped, so this stays inline and allocation
     // free up to a depth no real document reaches; deeper paths spill into a vector.
-    void push(std::string_view key) { push_segment(Segment{key, 0, false}); }
-    void push(std::size_t index) { push_segment(Segment{{}, index, true}); }
+    // The fields are stored one by one: building a Segment first and copying it makes the
+    // compiler reload it through the stack, which stalls store forwarding on every member.
+    void push(std::string_view key) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.key = key;
+            s.is_index = false;
+        } else {
+            deep_path_.push_back(Segment{key, 0, false});
+        }
+        ++path_size_;
+    }
+    void push(std::size_t index) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.index = index;
+            s.is_index = true;
+        } else {
+            deep_path_.push_back(Segment{{}, index, true});
+        }
+        ++path_size_;
+    }
     void pop() noexcept {
-        if (--path_size_ >= inline_segments) deep_path_.pop_back();
+        if (--path_size_ >= inline_segments) [[unlikely]]
+            deep_path_.pop_back();
     }
 
     // Structural errors: stop reading. The offset is into the caller's text.
@@ -776,15 +797,6 @@ class Reader {
         bool is_index;
     };
     static constexpr std::size_t inline_segments = 24;
-
-    void push_segment(const Segment& segment) {
-        if (path_size_ < inline_segments) {
-            inline_path_[path_size_] = segment;
-        } else {
-            deep_path_.push_back(segment);
-        }
-        ++path_size_;
-    }
 
     const char* begin_;
     const ReadOptions& options_;
@@ -1034,10 +1046,18 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
             }
             return true;
         }
-        typename T::value_type inner{};
-        if (!read_value(reader, value, inner)) return false;
-        out = std::move(inner);
-        return true;
+        if constexpr (is_optional_v<T>) {
+            // Read in place: no temporary to move from (and no stall reloading it).
+            if (!out.has_value()) out.emplace();
+            if (read_value(reader, value, *out)) return true;
+            out.reset();
+            return false;
+        } else {
+            typename T::value_type inner{};
+            if (!read_value(reader, value, inner)) return false;
+            out = std::move(inner);
+            return true;
+        }
     } else if constexpr (std::is_same_v<T, NotAllowed>) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
@@ -1894,6 +1914,7 @@ class E164 {
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -1916,6 +1937,13 @@ class Email {
     // not allowed. 254 is the longest address that fits SMTP's 256-octet path with its <>.
     // Nothing is folded: the local part is case-sensitive by RFC 5321.
     static Parsed<Email> parse(std::string_view text) {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Email(text);
+    }
+
+    // The same verdict as parse() without building a value (parse() copies the text, which
+    // allocates beyond the short-string buffer): nullopt when `text` is a valid address.
+    static constexpr std::optional<Problem> check(std::string_view text) noexcept {
         if (text.size() > max_size) return Problem{codes::length, "must be at most 254 characters"};
         constexpr Problem bad{codes::format, "must be an e-mail address like name@example.com"};
         const std::size_t at = text.find('@');
@@ -1924,7 +1952,7 @@ class Email {
             if (!is_local_char(c)) return bad;
         }
         if (!is_domain(text.substr(at + 1))) return bad;
-        return Email(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return text_; }
@@ -2185,7 +2213,7 @@ class Text {
     // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
     // control characters, and control characters are refused wherever they appear.
     static Parsed<Text> parse(std::string_view text) {
-        if (Parsed<Text> printable = parse_printable_ascii(text); printable.ok()) return printable;
+        if (is_valid_printable_ascii(text)) return Text(text);
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -2221,8 +2249,7 @@ class Text {
     // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
     // characters, and the only white space is ' '. Anything else (including every text with a
     // problem) is left to the general path, so this answers only "valid".
-    static Parsed<Text> parse_printable_ascii(std::string_view text) {
-        constexpr Problem not_printable_ascii{};
+    static bool is_valid_printable_ascii(std::string_view text) noexcept {
         unsigned char low = 0xFF;  // a min/max reduction without early exit, so it vectorises
         unsigned char high = 0;
         for (char c : text) {
@@ -2230,11 +2257,10 @@ class Text {
             low = u < low ? u : low;
             high = u > high ? u : high;
         }
-        if (low < 0x20 || high > 0x7E) return not_printable_ascii;
+        if (low < 0x20 || high > 0x7E) return false;
         const std::size_t first = text.find_first_not_of(' ');
-        if (first == std::string_view::npos) return not_printable_ascii;
-        if (text.find_last_not_of(' ') - first >= max_code_points) return not_printable_ascii;
-        return Text(text);
+        if (first == std::string_view::npos) return false;
+        return text.find_last_not_of(' ') - first < max_code_points;
     }
 
     // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the

@@ -35,6 +35,7 @@ TEST_CASE("Email accepts what the WHATWG grammar accepts", "[types][email]") {
     const auto parsed = Email::parse(text);
     REQUIRE(parsed.ok());
     CHECK(parsed.value().view() == text);
+    CHECK_FALSE(Email::check(text).has_value());
 }
 
 TEST_CASE("Email rejects what the WHATWG grammar rejects", "[types][email]") {
@@ -49,6 +50,10 @@ TEST_CASE("Email rejects what the WHATWG grammar rejects", "[types][email]") {
     REQUIRE_FALSE(parsed.ok());
     CHECK(parsed.problem().code == collectcall::codes::format);
     CHECK(parsed.problem().message == "must be an e-mail address like name@example.com");
+    const auto problem = Email::check(text);
+    REQUIRE(problem.has_value());
+    CHECK(problem->code == parsed.problem().code);
+    CHECK(problem->message == parsed.problem().message);
 }
 
 TEST_CASE("Email is at most 254 characters", "[types][email]") {
@@ -58,6 +63,8 @@ TEST_CASE("Email is at most 254 characters", "[types][email]") {
     REQUIRE_FALSE(too_long.ok());
     CHECK(too_long.problem().code == collectcall::codes::length);
     CHECK(too_long.problem().message == "must be at most 254 characters");
+    REQUIRE(Email::check(address_of_size(255)).has_value());
+    CHECK(Email::check(address_of_size(255))->code == collectcall::codes::length);
 }
 
 TEST_CASE("Email keeps the address as sent and compares it exactly", "[types][email]") {

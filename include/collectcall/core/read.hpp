@@ -162,10 +162,31 @@ class Reader {
 
     // Every member and element read is pushed and popped, so this stays inline and allocation
     // free up to a depth no real document reaches; deeper paths spill into a vector.
-    void push(std::string_view key) { push_segment(Segment{key, 0, false}); }
-    void push(std::size_t index) { push_segment(Segment{{}, index, true}); }
+    // The fields are stored one by one: building a Segment first and copying it makes the
+    // compiler reload it through the stack, which stalls store forwarding on every member.
+    void push(std::string_view key) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.key = key;
+            s.is_index = false;
+        } else {
+            deep_path_.push_back(Segment{key, 0, false});
+        }
+        ++path_size_;
+    }
+    void push(std::size_t index) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.index = index;
+            s.is_index = true;
+        } else {
+            deep_path_.push_back(Segment{{}, index, true});
+        }
+        ++path_size_;
+    }
     void pop() noexcept {
-        if (--path_size_ >= inline_segments) deep_path_.pop_back();
+        if (--path_size_ >= inline_segments) [[unlikely]]
+            deep_path_.pop_back();
     }
 
     // Structural errors: stop reading. The offset is into the caller's text.
@@ -307,15 +328,6 @@ class Reader {
         bool is_index;
     };
     static constexpr std::size_t inline_segments = 24;
-
-    void push_segment(const Segment& segment) {
-        if (path_size_ < inline_segments) {
-            inline_path_[path_size_] = segment;
-        } else {
-            deep_path_.push_back(segment);
-        }
-        ++path_size_;
-    }
 
     const char* begin_;
     const ReadOptions& options_;
@@ -565,10 +577,18 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
             }
             return true;
         }
-        typename T::value_type inner{};
-        if (!read_value(reader, value, inner)) return false;
-        out = std::move(inner);
-        return true;
+        if constexpr (is_optional_v<T>) {
+            // Read in place: no temporary to move from (and no stall reloading it).
+            if (!out.has_value()) out.emplace();
+            if (read_value(reader, value, *out)) return true;
+            out.reset();
+            return false;
+        } else {
+            typename T::value_type inner{};
+            if (!read_value(reader, value, inner)) return false;
+            out = std::move(inner);
+            return true;
+        }
     } else if constexpr (std::is_same_v<T, NotAllowed>) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,13 @@ class Email {
     // not allowed. 254 is the longest address that fits SMTP's 256-octet path with its <>.
     // Nothing is folded: the local part is case-sensitive by RFC 5321.
     static Parsed<Email> parse(std::string_view text) {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Email(text);
+    }
+
+    // The same verdict as parse() without building a value (parse() copies the text, which
+    // allocates beyond the short-string buffer): nullopt when `text` is a valid address.
+    static constexpr std::optional<Problem> check(std::string_view text) noexcept {
         if (text.size() > max_size) return Problem{codes::length, "must be at most 254 characters"};
         constexpr Problem bad{codes::format, "must be an e-mail address like name@example.com"};
         const std::size_t at = text.find('@');
@@ -35,7 +43,7 @@ class Email {
             if (!is_local_char(c)) return bad;
         }
         if (!is_domain(text.substr(at + 1))) return bad;
-        return Email(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return text_; }

@@ -36,7 +36,7 @@ class Text {
     // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
     // control characters, and control characters are refused wherever they appear.
     static Parsed<Text> parse(std::string_view text) {
-        if (Parsed<Text> printable = parse_printable_ascii(text); printable.ok()) return printable;
+        if (is_valid_printable_ascii(text)) return Text(text);
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -72,8 +72,7 @@ class Text {
     // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
     // characters, and the only white space is ' '. Anything else (including every text with a
     // problem) is left to the general path, so this answers only "valid".
-    static Parsed<Text> parse_printable_ascii(std::string_view text) {
-        constexpr Problem not_printable_ascii{};
+    static bool is_valid_printable_ascii(std::string_view text) noexcept {
         unsigned char low = 0xFF;  // a min/max reduction without early exit, so it vectorises
         unsigned char high = 0;
         for (char c : text) {
@@ -81,11 +80,10 @@ class Text {
             low = u < low ? u : low;
             high = u > high ? u : high;
         }
-        if (low < 0x20 || high > 0x7E) return not_printable_ascii;
+        if (low < 0x20 || high > 0x7E) return false;
         const std::size_t first = text.find_first_not_of(' ');
-        if (first == std::string_view::npos) return not_printable_ascii;
-        if (text.find_last_not_of(' ') - first >= max_code_points) return not_printable_ascii;
-        return Text(text);
+        if (first == std::string_view::npos) return false;
+        return text.find_last_not_of(' ') - first < max_code_points;
     }
 
     // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the
