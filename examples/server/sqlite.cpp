@@ -128,8 +128,25 @@ Query& Query::bind_optional(int index, const std::optional<std::string_view>& te
     return text ? bind(index, *text) : bind_null(index);
 }
 
+std::mutex& writer_turn() {
+    static std::mutex turn;
+    return turn;
+}
+
+namespace {
+// Whether this thread has the turn through a Transaction (BEGIN IMMEDIATE itself is a write to
+// sqlite3_stmt_readonly, and runs while the connection is still in autocommit mode).
+thread_local bool has_turn = false;
+}  // namespace
+
 bool Query::step() {
-    const int rc = sqlite3_step(statement_.handle());
+    sqlite3_stmt* stmt = statement_.handle();
+    std::unique_lock<std::mutex> turn;
+    if (!has_turn && !sqlite3_stmt_readonly(stmt) &&
+        sqlite3_get_autocommit(sqlite3_db_handle(stmt)) != 0) {
+        turn = std::unique_lock(writer_turn());  // a write outside a transaction
+    }
+    const int rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     statement_.connection().fail(rc, "step failed");
@@ -162,11 +179,18 @@ std::span<const unsigned char> Query::blob(int column) const {
     return {static_cast<const unsigned char*>(data), static_cast<std::size_t>(size)};
 }
 
-Transaction::Transaction(Connection& connection) : connection_(connection) {
-    Query(connection_, "BEGIN IMMEDIATE").run();
+Transaction::Transaction(Connection& connection) : turn_(writer_turn()), connection_(connection) {
+    has_turn = true;
+    try {
+        Query(connection_, "BEGIN IMMEDIATE").run();
+    } catch (...) {
+        has_turn = false;
+        throw;
+    }
 }
 
 Transaction::~Transaction() {
+    has_turn = false;  // the turn itself is released after this body, by turn_
     if (!open_) return;
     try {
         Query(connection_, "ROLLBACK").run();
@@ -179,6 +203,8 @@ Transaction::~Transaction() {
 void Transaction::commit() {
     Query(connection_, "COMMIT").run();
     open_ = false;
+    has_turn = false;
+    turn_.unlock();
 }
 
 }  // namespace collectcall::server::sqlite
