@@ -21,6 +21,11 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+bool is_b64token_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+}
+
 }  // namespace
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -126,13 +131,23 @@ std::optional<std::string_view> bearer_token(const httplib::Request& request) {
     if (request.get_header_value_count("Authorization") != 1) return std::nullopt;
     const auto it = request.headers.find("Authorization");
     const std::string_view value = it->second;
+    // RFC 6750 section 2.1: credentials = "Bearer" 1*SP b64token. The server takes exactly one
+    // space: a token with white space or anything else around or inside it is refused rather
+    // than guessed at.
     constexpr std::string_view scheme = "bearer";
-    if (value.size() <= scheme.size() || !iequals(value.substr(0, scheme.size()), scheme) ||
+    if (value.size() <= scheme.size() + 1 || !iequals(value.substr(0, scheme.size()), scheme) ||
         value[scheme.size()] != ' ') {
         return std::nullopt;
     }
-    std::string_view token = trim(value.substr(scheme.size()));
-    if (token.empty()) return std::nullopt;
+    const std::string_view token = value.substr(scheme.size() + 1);
+    // b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+    std::size_t i = 0;
+    while (i < token.size() && is_b64token_char(token[i]))
+        ++i;
+    if (i == 0) return std::nullopt;
+    while (i < token.size() && token[i] == '=')
+        ++i;
+    if (i != token.size()) return std::nullopt;
     return token;
 }
 
