@@ -243,11 +243,13 @@ def markdown(context, medians, server, plot_name: str | None, run_note: str) -> 
     w(f"- libphonenumber: {context.get('libphonenumber', 'not found')}")
     w(f"- {run_note}")
     w("")
-    w("**These figures come from a shared 2-core virtual machine on which other builds were "
-      "running at the same time.** Each benchmark is repeated and the median is used; ratios "
-      "are between benchmarks of the same run, which keeps them meaningful, but absolute times "
-      "are pessimistic and the ratios carry noise of roughly ±15%. Re-run on a quiet machine "
-      "for figures to quote.")
+    load = context.get("load_avg", [])
+    busy = bool(load) and load[0] > 0.5 * max(cores, 1)
+    w(("**The machine was busy when the run started** (load average above half its cores): "
+       if busy else "") +
+      "each benchmark is repeated and the median is used, and ratios are between benchmarks of "
+      "the same run, which keeps them comparable; absolute times depend on the machine, and on "
+      "a virtual machine shared with other work the ratios carry noise of roughly ±10%.")
     w("")
     w("## Targets")
     w("")

@@ -28,7 +28,11 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("simdjson_version", SIMDJSON_STRINGIFY(SIMDJSON_VERSION));
     benchmark::AddCustomContext("simdjson_ondemand_kernel", ondemand);
     benchmark::AddCustomContext("simdjson_dom_kernel", dom);
+#ifdef __clang__
+    benchmark::AddCustomContext("compiler", "clang " __clang_version__);
+#else
     benchmark::AddCustomContext("compiler", "GCC " __VERSION__);
+#endif
     benchmark::AddCustomContext("cxx_flags", COLLECTCALL_BENCH_CXX_FLAGS);
     benchmark::AddCustomContext("corpus_customer_bytes", std::to_string(c.customer.size()));
     benchmark::AddCustomContext("corpus_bulk1000_bytes", std::to_string(c.bulk1000.size()));
