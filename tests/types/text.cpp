@@ -100,3 +100,35 @@ TEST_CASE("Text equality is exact, white space included", "[types][text]") {
     CHECK(Text::parse("Ann").value() != Text::parse(" Ann").value());
     CHECK(Text::parse("José").value() != Text::parse("Jose\u0301").value());
 }
+
+TEST_CASE("Text judges every pair of bytes the same at every place of a word", "[types][text]") {
+    // The printable-ASCII fast path works on eight bytes at a time; a pair of bytes at each
+    // place within and across words must get the verdict of the byte-by-byte rule: two
+    // printable ASCII bytes pass, a control byte is a control character, any other byte on its
+    // own (or two that are not one UTF-8 character) is not valid UTF-8.
+    const auto printable = [](unsigned b) { return b >= 0x20 && b <= 0x7E; };
+    const auto control = [](unsigned b) { return b < 0x20 || b == 0x7F; };
+    for (std::size_t at : {0U, 3U, 6U, 7U, 8U, 14U, 15U}) {
+        for (unsigned first = 0; first < 256; ++first) {
+            for (unsigned second = 0; second < 256; ++second) {
+                std::string text(17, 'a');
+                text[at] = static_cast<char>(first);
+                text[at + 1] = static_cast<char>(second);
+                const auto parsed = Text::parse(text);
+                if (printable(first) && printable(second)) {
+                    if (!parsed.ok()) FAIL("refused " << first << ", " << second << " at " << at);
+                } else if (first >= 0x80 || second >= 0x80) {
+                    // Valid only as one two-byte character (U+0080-U+07FF).
+                    const bool two_byte =
+                        first >= 0xC2 && first <= 0xDF && second >= 0x80 && second <= 0xBF;
+                    if (parsed.ok() != two_byte)
+                        FAIL("wrong verdict on " << first << ", " << second << " at " << at);
+                } else if (control(first) || control(second)) {
+                    if (parsed.ok() ||
+                        parsed.problem().message != "control characters are not allowed")
+                        FAIL("did not refuse " << first << ", " << second << " at " << at);
+                }
+            }
+        }
+    }
+}

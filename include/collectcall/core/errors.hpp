@@ -51,8 +51,10 @@ struct Problem {
 template <class T>
 class Parsed {
   public:
-    Parsed(T value) : value_(std::move(value)) {}   // NOLINT: implicit by design
-    Parsed(Problem problem) : problem_(problem) {}  // NOLINT: implicit by design
+    // Two overloads rather than one by value: that would copy a small value type once more.
+    Parsed(const T& value) : value_(value) {}        // NOLINT: implicit by design
+    Parsed(T&& value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+    Parsed(Problem problem) : problem_(problem) {}   // NOLINT: implicit by design
 
     [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
     explicit operator bool() const noexcept { return ok(); }

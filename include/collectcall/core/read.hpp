@@ -286,8 +286,8 @@ class Reader {
                     malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto field_result : object) {
-                    ondemand::field field;
-                    if (auto e = std::move(field_result).get(field)) malformed(e);
+                    if (auto e = field_result.error()) malformed(e);
+                    ondemand::field&& field = std::move(field_result).value_unsafe();
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) malformed(e);
                     skip(field.value());
@@ -302,8 +302,8 @@ class Reader {
                     malformed(where, simdjson::error_message(e));
                 enter(where);
                 for (auto element_result : array) {
-                    ondemand::value element;
-                    if (auto e = std::move(element_result).get(element)) malformed(e);
+                    if (auto e = element_result.error()) malformed(e);
+                    ondemand::value&& element = std::move(element_result).value_unsafe();
                     skip(element);
                 }
                 leave();
@@ -402,8 +402,8 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     out.clear();
     std::size_t index = 0;
     for (auto element_result : array) {
-        ondemand::value element;
-        if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+        if (auto e = element_result.error()) reader.malformed(e);
+        ondemand::value&& element = std::move(element_result).value_unsafe();
         reader.push(index++);
         if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
             bool b = false;
@@ -509,8 +509,10 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     bool failed[n + 1] = {};
     std::size_t hint = 0;  // the member expected next
     for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+        // Used where it is rather than copied out with get(): the copy of a field just built
+        // member by member stalls on store forwarding (here and in every loop of this file).
+        if (auto e = field_result.error()) reader.malformed(e);
+        ondemand::field&& field = std::move(field_result).value_unsafe();
         std::string_view unescaped;
         const std::size_t i = match_member<T>(field, hint, reader, unescaped);
         if (i == n) {
@@ -708,8 +710,8 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
         if (auto e = doc.get_array().get(root)) reader.malformed(e);
         std::size_t count = 0;
         for (auto element_result : root) {
-            ondemand::value element;
-            if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+            if (auto e = element_result.error()) reader.malformed(e);
+            ondemand::value&& element = std::move(element_result).value_unsafe();
             if (count++ != 0) reader.malformed(Reader::token_start(element), "trailing content");
             read_value(reader, element, value);
         }

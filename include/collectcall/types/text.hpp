@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -73,14 +75,26 @@ class Text {
     // characters, and the only white space is ' '. Anything else (including every text with a
     // problem) is left to the general path, so this answers only "valid".
     static bool is_valid_printable_ascii(std::string_view text) noexcept {
-        unsigned char low = 0xFF;  // a min/max reduction without early exit, so it vectorises
-        unsigned char high = 0;
-        for (char c : text) {
-            const auto u = static_cast<unsigned char>(c);
-            low = u < low ? u : low;
-            high = u > high ? u : high;
+        // Eight bytes at a time: a byte is outside 0x20-0x7E when its high bit is set, when
+        // subtracting 0x20 borrows (below 0x20) or when adding 1 carries into the high bit
+        // (0x7F). Borrows and carries may cross into a neighbour byte only from a byte that is
+        // itself outside the range, so the verdict for the word is exact.
+        constexpr std::uint64_t ones = 0x0101010101010101;
+        constexpr std::uint64_t highs = 0x8080808080808080;
+        const char* p = text.data();
+        const std::size_t n = text.size();
+        std::uint64_t outside = 0;
+        std::size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + i, 8);
+            outside |= (w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs;
         }
-        if (low < 0x20 || high > 0x7E) return false;
+        for (; i < n; ++i) {
+            const auto u = static_cast<unsigned char>(p[i]);
+            outside |= static_cast<std::uint64_t>(u < 0x20 || u > 0x7E);
+        }
+        if (outside != 0) return false;
         const std::size_t first = text.find_first_not_of(' ');
         if (first == std::string_view::npos) return false;
         return text.find_last_not_of(' ') - first < max_code_points;
