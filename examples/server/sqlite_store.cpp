@@ -251,10 +251,25 @@ class SqliteStore::Lease {
     std::unique_ptr<Connection> connection_;
 };
 
+class SqliteStore::WriterLease {
+  public:
+    explicit WriterLease(SqliteStore& store) : lock_(store.writer_mutex_), store_(store) {}
+    Connection& operator*() const { return *store_.writer_; }
+
+  private:
+    std::unique_lock<std::mutex> lock_;
+    SqliteStore& store_;
+};
+
 SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     auto db = open_connection();
     migrate(*db);
     idle_.push_back(std::move(db));
+    writer_ = open_connection();
+}
+
+SqliteStore::WriterLease SqliteStore::writer() {
+    return WriterLease(*this);
 }
 
 SqliteStore::~SqliteStore() = default;
@@ -307,7 +322,7 @@ void SqliteStore::migrate(Connection& db) {
 }
 
 void SqliteStore::forget_requests_in_flight() {
-    auto db = lease();
+    auto db = writer();
     Query(*db, "DELETE FROM idempotency_keys WHERE status IS NULL").run();
 }
 
@@ -320,7 +335,7 @@ void SqliteStore::check() {
 // --- Accounts --------------------------------------------------------------------------------
 
 Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now) {
-    auto db = lease();
+    auto db = writer();
     Transaction tx(*db);
     const std::string created = timestamp_text(now);
 
@@ -422,7 +437,7 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
 // --- Customers -------------------------------------------------------------------------------
 
 bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
-    auto db = lease();
+    auto db = writer();
     Query q(*db, insert_customer_sql);
     bind_customer_insert(q, account, customer);
     q.run();
@@ -431,7 +446,7 @@ bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& cus
 
 std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
                                                 std::span<const StoredCustomer> customers) {
-    auto db = lease();
+    auto db = writer();
     std::vector<bool> created;
     created.reserve(customers.size());
     Transaction tx(*db);
@@ -471,7 +486,7 @@ std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
 
 std::optional<StoredCustomer> SqliteStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
-    auto db = lease();
+    auto db = writer();
     Transaction tx(*db);
     std::optional<StoredCustomer> stored;
     {
@@ -502,7 +517,7 @@ std::optional<StoredCustomer> SqliteStore::update_customer(
 
 std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid& customer,
                                                 Time since, const CallDecider& decide) {
-    auto db = lease();
+    auto db = writer();
     // The write lock is held from the count to the insert: concurrent calls to one customer are
     // decided one after the other, so the daily limit cannot be overrun by a race.
     Transaction tx(*db);
@@ -577,7 +592,7 @@ std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid
 
 bool SqliteStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
                            std::string_view ended_reason, std::int64_t duration_ms, Time at) {
-    auto db = lease();
+    auto db = writer();
     Transaction tx(*db);
     Query(*db,
           "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
@@ -609,7 +624,7 @@ std::vector<CallInProgress> SqliteStore::calls_in_progress() {
 
 void SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
                                         std::string_view secret, Time now) {
-    auto db = lease();
+    auto db = writer();
     Query(*db,
           "INSERT INTO webhook_secrets (id, account_id, secret, created_at) VALUES (?, ?, ?, ?)")
         .bind(1, id.view())
@@ -631,7 +646,7 @@ std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account,
 
 IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                const Sha256& fingerprint, Time now) {
-    auto db = lease();
+    auto db = writer();
     Transaction tx(*db);
     {
         Query q(*db,
@@ -673,7 +688,7 @@ IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_
 
 void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
                                     const StoredResponse& response) {
-    auto db = lease();
+    auto db = writer();
     Query(*db,
           "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
           "WHERE account_id = ? AND key = ?")
@@ -686,7 +701,7 @@ void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
 }
 
 void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
-    auto db = lease();
+    auto db = writer();
     Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status IS NULL")
         .bind(1, account.view())
         .bind(2, key)

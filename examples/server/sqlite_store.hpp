@@ -76,13 +76,21 @@ class SqliteStore final : public Store {
 
   private:
     class Lease;
+    class WriterLease;
     Lease lease();
+    // The one connection every write of this store goes through, one writer at a time. SQLite
+    // admits one writer anyway; with a single connection for it, that connection's page cache
+    // stays valid from one write to the next (another connection's commit would invalidate it,
+    // and every write would begin by reading its pages again).
+    WriterLease writer();
     std::unique_ptr<sqlite::Connection> open_connection();
     void migrate(sqlite::Connection& db);
 
     SqliteOptions options_;
     std::mutex mutex_;
     std::vector<std::unique_ptr<sqlite::Connection>> idle_;
+    std::mutex writer_mutex_;
+    std::unique_ptr<sqlite::Connection> writer_;
 };
 
 }  // namespace collectcall::server

@@ -108,6 +108,7 @@ TEST_CASE("Text judges every pair of bytes the same at every place of a word", "
     // own (or two that are not one UTF-8 character) is not valid UTF-8.
     const auto printable = [](unsigned b) { return b >= 0x20 && b <= 0x7E; };
     const auto control = [](unsigned b) { return b < 0x20 || b == 0x7F; };
+    std::size_t judged = 0;
     for (std::size_t at : {0U, 3U, 6U, 7U, 8U, 14U, 15U}) {
         for (unsigned first = 0; first < 256; ++first) {
             for (unsigned second = 0; second < 256; ++second) {
@@ -128,7 +129,9 @@ TEST_CASE("Text judges every pair of bytes the same at every place of a word", "
                         parsed.problem().message != "control characters are not allowed")
                         FAIL("did not refuse " << first << ", " << second << " at " << at);
                 }
+                ++judged;
             }
         }
     }
+    CHECK(judged == 7 * 256 * 256);
 }
