@@ -15,7 +15,7 @@ using namespace std::chrono;
 // SplitMix64: tiny, fully specified, so the corpus is the same with every standard library
 // (std::uniform_int_distribution is not).
 class Rng {
-public:
+  public:
     explicit Rng(std::uint64_t seed) : state_(seed) {}
     std::uint64_t next() {
         std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
@@ -25,14 +25,16 @@ public:
     }
     // Uniform enough in [0, n) for a corpus.
     std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-    int between(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::size_t>(hi - lo + 1))); }
+    int between(int lo, int hi) {
+        return lo + static_cast<int>(below(static_cast<std::size_t>(hi - lo + 1)));
+    }
     bool chance(int percent) { return below(100) < static_cast<std::size_t>(percent); }
     template <class T, std::size_t N>
     const T& pick(const std::array<T, N>& items) {
         return items[below(N)];
     }
 
-private:
+  private:
     std::uint64_t state_;
 };
 
@@ -69,7 +71,9 @@ Json Json::raw(std::string token) {
     j.token = std::move(token);
     return j;
 }
-Json Json::null() { return raw("null"); }
+Json Json::null() {
+    return raw("null");
+}
 
 Json& Json::set(std::string_view key, Json value) {
     for (auto& [k, v] : members) {
@@ -116,7 +120,9 @@ Json Json::string(std::string_view text) {
 
 void serialize(const Json& value, std::string& out, bool reversed) {
     switch (value.kind) {
-        case Json::Kind::scalar: out += value.token; return;
+        case Json::Kind::scalar:
+            out += value.token;
+            return;
         case Json::Kind::array: {
             out += '[';
             for (std::size_t i = 0; i < value.items.size(); ++i) {
@@ -149,45 +155,50 @@ std::string to_text(const Json& value, bool reversed = false) {
 }
 
 constexpr std::array<std::string_view, 24> first_names{
-    "Maria", "James", "José", "Mary", "Robert", "Zoë", "Michael", "Linda", "William", "Björk",
-    "David", "Elizabeth", "Chen", "Priya", "Oluwaseun", "Anne-Marie", "Jean Luc", "Siobhán",
-    "Mohammed", "Ngozi", "Łukasz", "Ana Lucía", "Kenji", "Fatima"};
+    "Maria",    "James", "José",      "Mary",       "Robert",   "Zoë",
+    "Michael",  "Linda", "William",   "Björk",      "David",    "Elizabeth",
+    "Chen",     "Priya", "Oluwaseun", "Anne-Marie", "Jean Luc", "Siobhán",
+    "Mohammed", "Ngozi", "Łukasz",    "Ana Lucía",  "Kenji",    "Fatima"};
 constexpr std::array<std::string_view, 24> last_names{
-    "Gonzalez", "Smith", "Johnson", "O'Brien", "Williams", "Brown", "Nguyen", "García",
-    "Müller", "Miller", "Davis", "Rodríguez", "Martinez", "Hernández", "Lopez", "Wilson",
-    "Anderson", "Thomas", "Taylor", "李", "Moore", "Jackson", "Van der Berg", "Søndergaard"};
+    "Gonzalez", "Smith",     "Johnson", "O'Brien", "Williams",     "Brown",
+    "Nguyen",   "García",    "Müller",  "Miller",  "Davis",        "Rodríguez",
+    "Martinez", "Hernández", "Lopez",   "Wilson",  "Anderson",     "Thomas",
+    "Taylor",   "李",        "Moore",   "Jackson", "Van der Berg", "Søndergaard"};
 constexpr std::array<std::string_view, 12> email_locals{
-    "maria.gonzalez", "jsmith", "jose_garcia", "mary.j+bills", "rob", "zoe.w",
-    "m.brown1975", "linda_w", "will.i.am", "bjork", "d.davis", "eliz.taylor"};
+    "maria.gonzalez", "jsmith",  "jose_garcia", "mary.j+bills", "rob",     "zoe.w",
+    "m.brown1975",    "linda_w", "will.i.am",   "bjork",        "d.davis", "eliz.taylor"};
 constexpr std::array<std::string_view, 8> email_domains{
-    "example.com", "mail.example.org", "example.net", "corp.example.co.uk",
+    "example.com",           "mail.example.org", "example.net",   "corp.example.co.uk",
     "xn--bcher-kva.example", "example-mail.com", "inbox.example", "example.io"};
 constexpr std::array<std::string_view, 16> streets{
-    "Elm Street", "Main St", "Oak Avenue", "Maple Dr", "Cedar Lane", "Pine Road",
-    "Washington Blvd", "Lakeview Terrace", "Sunset Boulevard", "Park Place",
-    "Calle de la Paz", "Riverside Drive", "Church St", "Mill Road", "Highland Ave", "5th Avenue"};
+    "Elm Street",       "Main St",    "Oak Avenue",      "Maple Dr",
+    "Cedar Lane",       "Pine Road",  "Washington Blvd", "Lakeview Terrace",
+    "Sunset Boulevard", "Park Place", "Calle de la Paz", "Riverside Drive",
+    "Church St",        "Mill Road",  "Highland Ave",    "5th Avenue"};
 constexpr std::array<std::string_view, 16> cities{
-    "Springfield", "Chicago", "New York", "San José", "Houston", "Phoenix", "Philadelphia",
-    "San Antonio", "Coeur d'Alene", "Dallas", "Austin", "Jacksonville", "Honolulu", "Anchorage",
-    "San Juan", "Hagåtña"};
+    "Springfield",  "Chicago",     "New York",      "San José", "Houston", "Phoenix",
+    "Philadelphia", "San Antonio", "Coeur d'Alene", "Dallas",   "Austin",  "Jacksonville",
+    "Honolulu",     "Anchorage",   "San Juan",      "Hagåtña"};
 constexpr std::array<std::string_view, 62> states{
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
     "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
     "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
     "WI", "WY", "DC", "PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW", "AA", "AE", "AP"};
 constexpr std::array<std::string_view, 10> creditors{
-    "First National Bank", "Acme Credit Union", "Northwind Financial", "Contoso Card Services",
-    "Banco Popular", "Fabrikam Auto Finance", "Tailspin Medical Group", "Woodgrove Bank",
-    "Litware Telecom", "Proseware \"Premier\" Lending"};
-constexpr std::array<std::string_view, 6> products{"credit_card", "auto_loan", "medical",
-                                                   "personal_loan", "telecom", "utility"};
+    "First National Bank",          "Acme Credit Union", "Northwind Financial",
+    "Contoso Card Services",        "Banco Popular",     "Fabrikam Auto Finance",
+    "Tailspin Medical Group",       "Woodgrove Bank",    "Litware Telecom",
+    "Proseware \"Premier\" Lending"};
+constexpr std::array<std::string_view, 6> products{"credit_card",   "auto_loan", "medical",
+                                                   "personal_loan", "telecom",   "utility"};
 constexpr std::array<std::string_view, 6> original_products{
-    "Visa Platinum", "Mastercard Gold", "Auto Loan 60m", "Hospital Services",
-    "Personal Line of Credit", "Mobile Postpaid"};
+    "Visa Platinum",     "Mastercard Gold",         "Auto Loan 60m",
+    "Hospital Services", "Personal Line of Credit", "Mobile Postpaid"};
 
 std::string digits(Rng& rng, int count) {
     std::string out;
-    for (int i = 0; i < count; ++i) out += static_cast<char>('0' + rng.below(10));
+    for (int i = 0; i < count; ++i)
+        out += static_cast<char>('0' + rng.below(10));
     return out;
 }
 
@@ -226,10 +237,14 @@ std::string money(Rng& rng, int max_dollars, bool plain = false) {
     const int dollars = rng.between(0, max_dollars);
     const int cents = rng.between(0, 99);
     switch (plain ? 9 : rng.below(10)) {
-        case 0: return std::to_string(dollars);
-        case 1: return std::to_string(dollars) + ".00";
-        case 2: return std::to_string(dollars) + "." + two(static_cast<unsigned>(cents)) + "e0";
-        default: return std::to_string(dollars) + "." + two(static_cast<unsigned>(cents));
+        case 0:
+            return std::to_string(dollars);
+        case 1:
+            return std::to_string(dollars) + ".00";
+        case 2:
+            return std::to_string(dollars) + "." + two(static_cast<unsigned>(cents)) + "e0";
+        default:
+            return std::to_string(dollars) + "." + two(static_cast<unsigned>(cents));
     }
 }
 
@@ -268,7 +283,8 @@ Json collections(Rng& rng, bool typical) {
 Json customer(Rng& rng, std::size_t index, bool full) {
     const bool with_collections = full || rng.chance(60);
     Json c = Json::object();
-    c.set("externalId", Json::string("crm-" + std::to_string(100000 + index) + "-" + digits(rng, 4)));
+    c.set("externalId",
+          Json::string("crm-" + std::to_string(100000 + index) + "-" + digits(rng, 4)));
     c.set("firstName", Json::string(rng.pick(first_names)));
     if (full || rng.chance(40)) {
         c.set("middleName", Json::string(rng.pick(first_names)));
@@ -276,8 +292,9 @@ Json customer(Rng& rng, std::size_t index, bool full) {
         c.set("middleName", Json::null());
     }
     c.set("lastName", Json::string(rng.pick(last_names)));
-    c.set("email", Json::string(std::string(rng.pick(email_locals)) + std::to_string(rng.below(1000)) +
-                                "@" + std::string(rng.pick(email_domains))));
+    c.set("email",
+          Json::string(std::string(rng.pick(email_locals)) + std::to_string(rng.below(1000)) + "@" +
+                       std::string(rng.pick(email_domains))));
     c.set("primaryPhone", Json::string(phone(rng)));
     if (full || rng.chance(50)) {
         c.set("secondaryPhone", Json::string(phone(rng)));
@@ -296,7 +313,8 @@ Json customer(Rng& rng, std::size_t index, bool full) {
     }
     address.set("city", Json::string(rng.pick(cities)));
     address.set("state", Json::string(rng.pick(states)));
-    address.set("zip", Json::string(rng.chance(50) ? digits(rng, 5) : digits(rng, 5) + "-" + digits(rng, 4)));
+    address.set("zip", Json::string(rng.chance(50) ? digits(rng, 5)
+                                                   : digits(rng, 5) + "-" + digits(rng, 4)));
     c.set("address", std::move(address));
     if (with_collections || rng.chance(50)) c.set("ssnLastFour", Json::string(digits(rng, 4)));
     if (with_collections || rng.chance(50)) {
@@ -316,7 +334,8 @@ void shuffle_keys(Json& value, Rng& rng) {
     for (std::size_t i = value.members.size(); i > 1; --i) {
         std::swap(value.members[i - 1], value.members[rng.below(i)]);
     }
-    for (auto& [key, member] : value.members) shuffle_keys(member, rng);
+    for (auto& [key, member] : value.members)
+        shuffle_keys(member, rng);
 }
 
 // Valid but unusual values that every reader must still accept.
@@ -324,16 +343,27 @@ void add_edge_values(Json& c, Rng& rng) {
     switch (rng.below(6)) {
         case 0:  // 200 code points, 400 bytes, with white space around that is not counted
             c.set("firstName", Json::string("  " + [] {
-                std::string s;
-                for (int i = 0; i < 200; ++i) s += "é";
-                return s;
-            }() + " "));
+                      std::string s;
+                      for (int i = 0; i < 200; ++i)
+                          s += "é";
+                      return s;
+                  }() + " "));
             break;
-        case 1: c.set("lastName", Json::string("O\"Neil \\ Smith")); break;
-        case 2: c.set("email", Json::string("a@b")); break;
-        case 3: c.set("primaryPhone", Json::string("+123456789012345")); break;
-        case 4: c.set("dateOfBirth", Json::string("1900-01-01")); break;
-        default: c.set("middleName", Json::string("\u00a0Lee\u3000")); break;
+        case 1:
+            c.set("lastName", Json::string("O\"Neil \\ Smith"));
+            break;
+        case 2:
+            c.set("email", Json::string("a@b"));
+            break;
+        case 3:
+            c.set("primaryPhone", Json::string("+123456789012345"));
+            break;
+        case 4:
+            c.set("dateOfBirth", Json::string("1900-01-01"));
+            break;
+        default:
+            c.set("middleName", Json::string("\u00a0Lee\u3000"));
+            break;
     }
 }
 
@@ -352,23 +382,24 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
     // Looked up when used: adding members to `c` may move the address.
     const auto address = [&c]() -> Json& { return *c.find("address"); };
     switch (fault) {
-        case Fault::none: break;
+        case Fault::none:
+            break;
         case Fault::e164: {
             constexpr std::array<std::string_view, 6> bad{
-                "+0123456789", "2125550123", "+1 212 555 0123", "+1234567890123456", "+1",
-                "+1212555012a"};
+                "+0123456789",       "2125550123", "+1 212 555 0123",
+                "+1234567890123456", "+1",         "+1212555012a"};
             c.set(rng.chance(70) ? "primaryPhone" : "secondaryPhone", Json::string(rng.pick(bad)));
             break;
         }
         case Fault::zip: {
-            constexpr std::array<std::string_view, 6> bad{"1234", "123456", "12345-123",
-                                                          "12345 1234", "1234a", "١٢٣٤٥"};
+            constexpr std::array<std::string_view, 6> bad{"1234",       "123456", "12345-123",
+                                                          "12345 1234", "1234a",  "١٢٣٤٥"};
             address().set("zip", Json::string(rng.pick(bad)));
             break;
         }
         case Fault::date_format: {
             constexpr std::array<std::string_view, 6> bad{"2023-02-29", "2024-04-31", "2024-13-01",
-                                                          "2024-1-05", "12/31/1980", "1980-00-10"};
+                                                          "2024-1-05",  "12/31/1980", "1980-00-10"};
             c.set("dateOfBirth", Json::string(rng.pick(bad)));
             break;
         }
@@ -391,9 +422,13 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
             break;
         }
         case Fault::email: {
-            constexpr std::array<std::string_view, 7> bad{
-                "a..b@", "ann@", "@example.com", "ann@-x.com", "ann smith@example.com",
-                "ann@x_y.com", "ann@example.com."};
+            constexpr std::array<std::string_view, 7> bad{"a..b@",
+                                                          "ann@",
+                                                          "@example.com",
+                                                          "ann@-x.com",
+                                                          "ann smith@example.com",
+                                                          "ann@x_y.com",
+                                                          "ann@example.com."};
             c.set("email", Json::string(rng.pick(bad)));
             break;
         }
@@ -427,12 +462,12 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
             break;
         }
         case Fault::money_range:
-            ensure_collections(c, rng).set("totalBalance",
-                                           Json::raw(rng.chance(50) ? "1e17" : "20000000000000000"));
+            ensure_collections(c, rng).set(
+                "totalBalance", Json::raw(rng.chance(50) ? "1e17" : "20000000000000000"));
             break;
         case Fault::missing_required: {
-            constexpr std::array<std::string_view, 6> top{"externalId", "firstName", "lastName",
-                                                          "email", "primaryPhone", "address"};
+            constexpr std::array<std::string_view, 6> top{"externalId", "firstName",    "lastName",
+                                                          "email",      "primaryPhone", "address"};
             if (rng.chance(70)) {
                 c.erase(rng.pick(top));
             } else {
@@ -449,19 +484,37 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
         }
         case Fault::wrong_type:
             switch (rng.below(6)) {
-                case 0: c.set("firstName", Json::raw("42")); break;
-                case 1: ensure_collections(c, rng).set("totalBalance", Json::string("100")); break;
-                case 2: c.set("address", Json::string("1 Main St")); break;
-                case 3: c.set("dateOfBirth", Json::raw("19800101")); break;
-                case 4: c.set("collections", Json::raw("[]")); break;
-                default: c.set("ssnLastFour", Json::raw("1234")); break;
+                case 0:
+                    c.set("firstName", Json::raw("42"));
+                    break;
+                case 1:
+                    ensure_collections(c, rng).set("totalBalance", Json::string("100"));
+                    break;
+                case 2:
+                    c.set("address", Json::string("1 Main St"));
+                    break;
+                case 3:
+                    c.set("dateOfBirth", Json::raw("19800101"));
+                    break;
+                case 4:
+                    c.set("collections", Json::raw("[]"));
+                    break;
+                default:
+                    c.set("ssnLastFour", Json::raw("1234"));
+                    break;
             }
             break;
         case Fault::unknown_member:
             switch (rng.below(3)) {
-                case 0: c.set("nickname", Json::string("Bob")); break;
-                case 1: address().set("county", Json::string("Cook")); break;
-                default: ensure_collections(c, rng).set("currency", Json::string("USD")); break;
+                case 0:
+                    c.set("nickname", Json::string("Bob"));
+                    break;
+                case 1:
+                    address().set("county", Json::string("Cook"));
+                    break;
+                default:
+                    ensure_collections(c, rng).set("currency", Json::string("USD"));
+                    break;
             }
             break;
         case Fault::duplicate_member:
@@ -485,10 +538,13 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
         case Fault::malformed: {
             std::string text = to_text(c);
             switch (rng.below(4)) {
-                case 0: return text.substr(0, text.size() / 2);  // truncated
-                case 1: return text.substr(0, text.size() - 1) + ",}";  // trailing comma
-                case 2: return text + " x";  // trailing garbage
-                default: {  // a bare word where a value belongs
+                case 0:
+                    return text.substr(0, text.size() / 2);  // truncated
+                case 1:
+                    return text.substr(0, text.size() - 1) + ",}";  // trailing comma
+                case 2:
+                    return text + " x";  // trailing garbage
+                default: {               // a bare word where a value belongs
                     const std::size_t at = text.find("\"firstName\":");
                     return text.substr(0, at + 12) + "Ann" + text.substr(text.find(',', at));
                 }
@@ -514,12 +570,29 @@ std::string make_bulk(Rng& rng, std::size_t count) {
 }  // namespace
 
 std::string_view fault_name(Fault fault) {
-    constexpr std::array<std::string_view, fault_count> names{
-        "none", "e164", "zip", "date_format", "date_future", "date_year", "ssn_last_four",
-        "email", "text_blank", "text_long", "text_control", "state", "money_negative",
-        "money_range", "missing_required", "required_null", "wrong_type", "unknown_member",
-        "duplicate_member", "collections_conflict", "collections_missing_total", "malformed",
-        "invalid_utf8"};
+    constexpr std::array<std::string_view, fault_count> names{"none",
+                                                              "e164",
+                                                              "zip",
+                                                              "date_format",
+                                                              "date_future",
+                                                              "date_year",
+                                                              "ssn_last_four",
+                                                              "email",
+                                                              "text_blank",
+                                                              "text_long",
+                                                              "text_control",
+                                                              "state",
+                                                              "money_negative",
+                                                              "money_range",
+                                                              "missing_required",
+                                                              "required_null",
+                                                              "wrong_type",
+                                                              "unknown_member",
+                                                              "duplicate_member",
+                                                              "collections_conflict",
+                                                              "collections_missing_total",
+                                                              "malformed",
+                                                              "invalid_utf8"};
     return names[static_cast<std::size_t>(fault)];
 }
 
@@ -569,15 +642,15 @@ const ValidatorInputs& validator_inputs() {
             const bool bad = i % 8 == 5;
             in.e164.push_back(bad ? std::string(i % 16 == 5 ? "+1 212 555 0199" : "+0445550199")
                                   : phone(rng));
-            in.zip.push_back(bad ? std::string(i % 16 == 5 ? "1234" : "12345-12")
-                                 : (rng.chance(50) ? digits(rng, 5)
-                                                   : digits(rng, 5) + "-" + digits(rng, 4)));
+            in.zip.push_back(
+                bad ? std::string(i % 16 == 5 ? "1234" : "12345-12")
+                    : (rng.chance(50) ? digits(rng, 5) : digits(rng, 5) + "-" + digits(rng, 4)));
             in.date.push_back(bad ? std::string(i % 16 == 5 ? "2023-02-29" : "1980-13-01")
                                   : past_date(rng, 1900, 2025));
-            in.email.push_back(bad ? std::string(i % 16 == 5 ? "ann@example..com" : "ann smith@x.io")
-                                   : std::string(rng.pick(email_locals)) +
-                                         std::to_string(rng.below(1000)) + "@" +
-                                         std::string(rng.pick(email_domains)));
+            in.email.push_back(
+                bad ? std::string(i % 16 == 5 ? "ann@example..com" : "ann smith@x.io")
+                    : std::string(rng.pick(email_locals)) + std::to_string(rng.below(1000)) + "@" +
+                          std::string(rng.pick(email_domains)));
             std::string uuid;
             constexpr std::string_view hex = "0123456789abcdef";
             for (int k = 0; k < 32; ++k) {

@@ -24,7 +24,8 @@ inline collectcall::ReadOptions read_options(const Corpus& c) {
 
 inline collectcall::Uuid numbered_uuid(std::uint64_t n) {
     collectcall::Uuid::Bytes bytes{};
-    for (std::size_t i = 0; i < 8; ++i) bytes[15 - i] = static_cast<std::uint8_t>(n >> (8 * i));
+    for (std::size_t i = 0; i < 8; ++i)
+        bytes[15 - i] = static_cast<std::uint8_t>(n >> (8 * i));
     bytes[0] = 0x5e;
     bytes[6] = 0x40;  // version 4
     bytes[8] = 0x80;  // RFC variant

@@ -35,8 +35,8 @@ using members_of = boost::describe::describe_members<T, boost::describe::mod_pub
 
 // value_to<T> for the described peer structs (found by ADL in namespace peers).
 template <class T>
-    requires boost::describe::has_describe_members<T>::value
-boost::json::result<T> tag_invoke(boost::json::try_value_to_tag<T>, const boost::json::value& jv) {
+requires boost::describe::has_describe_members<T>::value boost::json::result<T> tag_invoke(
+    boost::json::try_value_to_tag<T>, const boost::json::value& jv) {
     const boost::json::object* object = jv.if_object();
     if (object == nullptr) return boost::system::error_code(boost::json::error::not_object);
     T out{};
@@ -85,7 +85,8 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& jv, const BulkI
     boost::json::object& object = jv.emplace_object();
     if (r.externalId) object.emplace("externalId", *r.externalId);
     object.emplace("success", r.success);
-    if (r.customer) object.emplace("customer", boost::json::value_from(*r.customer, object.storage()));
+    if (r.customer)
+        object.emplace("customer", boost::json::value_from(*r.customer, object.storage()));
     if (r.error) object.emplace("error", *r.error);
     if (r.details) object.emplace("details", boost::json::value_from(*r.details, object.storage()));
 }

@@ -14,7 +14,8 @@ inline double to_double(const collectcall::Money& m) {
     // Exact for the corpus's amounts (few significant digits, few decimals): one correctly
     // rounded division, the same double a correct parser makes of the decimal text.
     double scale = 1;
-    for (unsigned i = 0; i < m.scale(); ++i) scale *= 10;
+    for (unsigned i = 0; i < m.scale(); ++i)
+        scale *= 10;
     return static_cast<double>(m.significand()) / scale;
 }
 
@@ -89,7 +90,8 @@ inline BulkResult to_peer(const collectcall::BulkResult& r) {
         if (item.error.has_value()) o.error = *item.error;
         if (item.details.has_value()) {
             o.details.emplace();
-            for (const collectcall::Error& e : *item.details) o.details->push_back({e.path, e.code, e.message});
+            for (const collectcall::Error& e : *item.details)
+                o.details->push_back({e.path, e.code, e.message});
         }
     }
     return out;

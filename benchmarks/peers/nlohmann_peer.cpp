@@ -43,8 +43,7 @@ struct Binder {
         bind(j, out.emplace());
     }
     template <class T>
-        requires boost::describe::has_describe_members<T>::value
-    void bind(const json& j, T& out) {
+    requires boost::describe::has_describe_members<T>::value void bind(const json& j, T& out) {
         if (!j.is_object()) return void(++errors);
         std::size_t found = 0;
         boost::mp11::mp_for_each<members_of<T>>([&](auto D) {
@@ -83,7 +82,8 @@ json to_json_value(const T& value) {
         return value ? to_json_value(*value) : json(nullptr);
     } else if constexpr (std::is_same_v<T, std::vector<Error>>) {
         json j = json::array();
-        for (const Error& e : value) j.push_back(to_json_value(e));
+        for (const Error& e : value)
+            j.push_back(to_json_value(e));
         return j;
     } else {
         return json(value);
@@ -129,13 +129,16 @@ bool read(std::string_view text, const Options& options, BulkCreateRequest& out)
     return !out.customers.empty() && out.customers.size() <= options.max_bulk_items;
 }
 
-std::string write(const Customer& value) { return to_json_value(value).dump(); }
+std::string write(const Customer& value) {
+    return to_json_value(value).dump();
+}
 
 std::string write(const BulkResult& value) {
     json j = json::object();
     j["summary"] = to_json_value(value.summary);
     json& results = j["results"] = json::array();
-    for (const BulkItemResult& r : value.results) results.push_back(to_json_value(r));
+    for (const BulkItemResult& r : value.results)
+        results.push_back(to_json_value(r));
     return j.dump();
 }
 

@@ -11,7 +11,9 @@
 namespace peers::libphonenumber {
 
 #ifdef COLLECTCALL_HAVE_LIBPHONENUMBER
-bool available() { return true; }
+bool available() {
+    return true;
+}
 
 bool valid_number(std::string_view text) {
     using i18n::phonenumbers::PhoneNumberUtil;
@@ -23,8 +25,12 @@ bool valid_number(std::string_view text) {
     return util->IsValidNumber(number);
 }
 #else
-bool available() { return false; }
-bool valid_number(std::string_view) { return false; }
+bool available() {
+    return false;
+}
+bool valid_number(std::string_view) {
+    return false;
+}
 #endif
 
 }  // namespace peers::libphonenumber

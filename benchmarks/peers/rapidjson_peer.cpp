@@ -7,11 +7,11 @@
 #include <string_view>
 #include <type_traits>
 
-#include <boost/describe/members.hpp>
-#include <boost/mp11/algorithm.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <boost/describe/members.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include "peers/peers.hpp"
 #include "peers/rules.hpp"
@@ -55,8 +55,7 @@ struct Binder {
         bind(v, out.emplace());
     }
     template <class T>
-        requires boost::describe::has_describe_members<T>::value
-    void bind(const Value& v, T& out) {
+    requires boost::describe::has_describe_members<T>::value void bind(const Value& v, T& out) {
         using Members = members_of<T>;
         constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
         constexpr auto& names = member_names<T>;
@@ -65,7 +64,8 @@ struct Binder {
         for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
             const std::string_view key(m->name.GetString(), m->name.GetStringLength());
             std::size_t i = 0;
-            while (i < n && names[i] != key) ++i;
+            while (i < n && names[i] != key)
+                ++i;
             if (i == n || seen[i]) {  // unknown or duplicate
                 ++errors;
                 continue;
@@ -121,8 +121,12 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 void write_value(Writer& w, const std::string& s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
-void write_value(Writer& w, double v) { w.Double(v); }
-void write_value(Writer& w, std::int64_t v) { w.Int64(v); }
+void write_value(Writer& w, double v) {
+    w.Double(v);
+}
+void write_value(Writer& w, std::int64_t v) {
+    w.Int64(v);
+}
 void write_value(Writer& w, const BulkItemResult& r);
 template <class T>
 void write_value(Writer& w, const std::optional<T>& v);
@@ -130,8 +134,8 @@ template <class T>
 void write_value(Writer& w, const std::vector<T>& v);
 
 template <class T>
-    requires boost::describe::has_describe_members<T>::value
-void write_value(Writer& w, const T& value) {
+requires boost::describe::has_describe_members<T>::value void write_value(Writer& w,
+                                                                          const T& value) {
     w.StartObject();
     boost::mp11::mp_for_each<members_of<T>>([&](auto D) {
         w.Key(D.name);
@@ -152,7 +156,8 @@ void write_value(Writer& w, const std::optional<T>& v) {
 template <class T>
 void write_value(Writer& w, const std::vector<T>& v) {
     w.StartArray();
-    for (const T& item : v) write_value(w, item);
+    for (const T& item : v)
+        write_value(w, item);
     w.EndArray();
 }
 
@@ -209,7 +214,11 @@ bool read(std::string_view text, const Options& options, BulkCreateRequest& out)
     });
 }
 
-std::string write(const Customer& value) { return write_document(value); }
-std::string write(const BulkResult& value) { return write_document(value); }
+std::string write(const Customer& value) {
+    return write_document(value);
+}
+std::string write(const BulkResult& value) {
+    return write_document(value);
+}
 
 }  // namespace peers::rapidjson_dom

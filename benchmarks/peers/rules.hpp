@@ -15,7 +15,9 @@
 
 namespace peers::rules {
 
-constexpr bool digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool digit(char c) {
+    return c >= '0' && c <= '9';
+}
 constexpr bool alnum(char c) {
     return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
@@ -51,7 +53,8 @@ inline bool date(std::string_view s) {
     }
     const auto n = [&](std::size_t at, std::size_t len) {
         unsigned v = 0;
-        for (std::size_t i = at; i < at + len; ++i) v = v * 10 + static_cast<unsigned>(s[i] - '0');
+        for (std::size_t i = at; i < at + len; ++i)
+            v = v * 10 + static_cast<unsigned>(s[i] - '0');
         return v;
     };
     const std::chrono::year_month_day ymd{std::chrono::year{static_cast<int>(n(0, 4))},
@@ -65,7 +68,8 @@ inline bool past_date(std::string_view s, std::chrono::sys_days today) {
     if (!date(s)) return false;
     const auto n = [&](std::size_t at, std::size_t len) {
         unsigned v = 0;
-        for (std::size_t i = at; i < at + len; ++i) v = v * 10 + static_cast<unsigned>(s[i] - '0');
+        for (std::size_t i = at; i < at + len; ++i)
+            v = v * 10 + static_cast<unsigned>(s[i] - '0');
         return v;
     };
     const std::chrono::sys_days day{std::chrono::year{static_cast<int>(n(0, 4))} /
@@ -80,12 +84,14 @@ constexpr bool email(std::string_view s) {
     if (s.size() > 254) return false;
     std::size_t i = 0;
     constexpr std::string_view local_specials = ".!#$%&'*+/=?^_`{|}~-";
-    while (i < s.size() && (alnum(s[i]) || local_specials.find(s[i]) != std::string_view::npos)) ++i;
+    while (i < s.size() && (alnum(s[i]) || local_specials.find(s[i]) != std::string_view::npos))
+        ++i;
     if (i == 0 || i == s.size() || s[i] != '@') return false;
     ++i;
     while (true) {  // one label per turn
         const std::size_t start = i;
-        while (i < s.size() && (alnum(s[i]) || s[i] == '-')) ++i;
+        while (i < s.size() && (alnum(s[i]) || s[i] == '-'))
+            ++i;
         const std::size_t length = i - start;
         if (length == 0 || length > 63 || s[start] == '-' || s[i - 1] == '-') return false;
         if (i == s.size()) return true;
@@ -115,7 +121,8 @@ constexpr long next_code_point(std::string_view s, std::size_t& i) {
     std::size_t size = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
     if (size == 0 || i + size > s.size()) return -1;
     long cp = size == 1 ? lead : lead & (0x7F >> size);
-    for (std::size_t k = 1; k < size; ++k) cp = cp << 6 | (b(i + k) & 0x3F);
+    for (std::size_t k = 1; k < size; ++k)
+        cp = cp << 6 | (b(i + k) & 0x3F);
     i += size;
     return cp;
 }
@@ -145,7 +152,9 @@ constexpr bool text(std::string_view s) {
 }
 
 // >= 0 (so -0 passes), at most 2^53. Finite: no peer parser produces NaN or infinity.
-constexpr bool amount(double v) { return v >= 0 && v <= 9007199254740992.0; }
+constexpr bool amount(double v) {
+    return v >= 0 && v <= 9007199254740992.0;
+}
 
 // Every rule of the model on a bound customer; returns the number of fields that break one.
 inline int validate(const CustomerCreate& c, const Options& options) {

@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
     }
     const int port = std::atoi(argv[1]);
     const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
-    const std::size_t threads =
-        argc > 2 ? static_cast<std::size_t>(std::atoi(argv[2])) : std::max<std::size_t>(16, 4 * cores);
+    const std::size_t threads = argc > 2 ? static_cast<std::size_t>(std::atoi(argv[2]))
+                                         : std::max<std::size_t>(16, 4 * cores);
 
     static const std::string body =
         R"({"requestId":"5e000000-0000-4000-8000-000000000001","success":true,"data":{)"

@@ -33,7 +33,9 @@ void* allocate_aligned(std::size_t size, std::align_val_t alignment) {
 }  // namespace
 
 namespace bench {
-std::uint64_t allocations() noexcept { return count; }
+std::uint64_t allocations() noexcept {
+    return count;
+}
 }  // namespace bench
 
 // The C allocator, for code that calls it directly.
@@ -50,11 +52,17 @@ void* realloc(void* pointer, std::size_t size) noexcept {
     ++count;
     return __libc_realloc(pointer, size);
 }
-void free(void* pointer) noexcept { __libc_free(pointer); }
+void free(void* pointer) noexcept {
+    __libc_free(pointer);
+}
 }
 
-void* operator new(std::size_t size) { return allocate(size); }
-void* operator new[](std::size_t size) { return allocate(size); }
+void* operator new(std::size_t size) {
+    return allocate(size);
+}
+void* operator new[](std::size_t size) {
+    return allocate(size);
+}
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
     ++count;
     return __libc_malloc(size == 0 ? 1 : size);
@@ -78,15 +86,39 @@ void* operator new[](std::size_t size, std::align_val_t alignment, const std::no
     return __libc_memalign(static_cast<std::size_t>(alignment), size == 0 ? 1 : size);
 }
 
-void operator delete(void* p) noexcept { __libc_free(p); }
-void operator delete[](void* p) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete(void* p) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p) noexcept {
+    __libc_free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    __libc_free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+    __libc_free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+    __libc_free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+    __libc_free(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+    __libc_free(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+    __libc_free(p);
+}

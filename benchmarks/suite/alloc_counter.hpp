@@ -12,7 +12,7 @@ namespace bench {
 std::uint64_t allocations() noexcept;
 
 class AllocationCounter {
-public:
+  public:
     AllocationCounter() : start_(allocations()) {}
     // Sets the "allocs" counter to the allocations per iteration since construction.
     void report(benchmark::State& state) const {
@@ -21,7 +21,7 @@ public:
         state.counters["allocs"] = benchmark::Counter(iterations > 0 ? count / iterations : 0);
     }
 
-private:
+  private:
     std::uint64_t start_;
 };
 

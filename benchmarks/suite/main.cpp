@@ -20,11 +20,12 @@ int main(int argc, char** argv) {
     const std::string ondemand = SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION);
     const std::string dom = simdjson::get_active_implementation()->name();
     const corpus::Corpus& c = corpus::get();
-    std::fprintf(stderr,
-                 "simdjson %s: On-Demand kernel (collectcall::read) %s, DOM kernel (parse_only) %s\n"
-                 "corpus: seed %llx, customer %zu bytes, bulk1000 %zu bytes\n",
-                 SIMDJSON_STRINGIFY(SIMDJSON_VERSION), ondemand.c_str(), dom.c_str(),
-                 static_cast<unsigned long long>(c.seed), c.customer.size(), c.bulk1000.size());
+    std::fprintf(
+        stderr,
+        "simdjson %s: On-Demand kernel (collectcall::read) %s, DOM kernel (parse_only) %s\n"
+        "corpus: seed %llx, customer %zu bytes, bulk1000 %zu bytes\n",
+        SIMDJSON_STRINGIFY(SIMDJSON_VERSION), ondemand.c_str(), dom.c_str(),
+        static_cast<unsigned long long>(c.seed), c.customer.size(), c.bulk1000.size());
     benchmark::AddCustomContext("simdjson_version", SIMDJSON_STRINGIFY(SIMDJSON_VERSION));
     benchmark::AddCustomContext("simdjson_ondemand_kernel", ondemand);
     benchmark::AddCustomContext("simdjson_dom_kernel", dom);

@@ -116,8 +116,10 @@ void register_read_benchmarks() {
     register_document("customer", &c.customer, false);
     register_document("customer_reversed", &c.customer_reversed, false);
     register_document("bulk1000", &c.bulk1000, true);
-    benchmark::RegisterBenchmark("parse_only/customer/simdjson_dom", parse_simdjson_dom, &c.customer);
-    benchmark::RegisterBenchmark("parse_only/bulk1000/simdjson_dom", parse_simdjson_dom, &c.bulk1000);
+    benchmark::RegisterBenchmark("parse_only/customer/simdjson_dom", parse_simdjson_dom,
+                                 &c.customer);
+    benchmark::RegisterBenchmark("parse_only/bulk1000/simdjson_dom", parse_simdjson_dom,
+                                 &c.bulk1000);
 }
 
 }  // namespace bench

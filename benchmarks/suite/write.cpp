@@ -56,11 +56,14 @@ void register_value(const std::string& name, const CC* value, const Peer* peer_v
                       value, [](const CC& v) { return collectcall::write(v); });
     using PeerWrite = std::string (*)(const Peer&);
     RegisterBenchmark((prefix + std::string(peers::nlohmann_json::name)).c_str(),
-                      write_value<Peer, PeerWrite>, peer_value, PeerWrite(&peers::nlohmann_json::write));
+                      write_value<Peer, PeerWrite>, peer_value,
+                      PeerWrite(&peers::nlohmann_json::write));
     RegisterBenchmark((prefix + std::string(peers::boost_json::name)).c_str(),
-                      write_value<Peer, PeerWrite>, peer_value, PeerWrite(&peers::boost_json::write));
+                      write_value<Peer, PeerWrite>, peer_value,
+                      PeerWrite(&peers::boost_json::write));
     RegisterBenchmark((prefix + std::string(peers::rapidjson_dom::name)).c_str(),
-                      write_value<Peer, PeerWrite>, peer_value, PeerWrite(&peers::rapidjson_dom::write));
+                      write_value<Peer, PeerWrite>, peer_value,
+                      PeerWrite(&peers::rapidjson_dom::write));
 }
 
 }  // namespace
