@@ -7,11 +7,11 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3 curl ca-certificates tzdata
   g++-12 clang-16 libclang-rt-16-dev
   libboost1.81-dev libsimdjson-dev catch2 libcpp-httplib-dev libsqlite3-dev libssl-dev
-  libhowardhinnant-date-dev python3-jsonschema
+  libhowardhinnant-date-dev python3-jsonschema wrk jq  # wrk and jq: the short soak in CI
   nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
-  packages+=(libbenchmark-dev wrk python3-matplotlib)
+  packages+=(libbenchmark-dev python3-matplotlib)
 fi
 packages+=(${COLLECTCALL_EXTRA_PACKAGES:-})
 
