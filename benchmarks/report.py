@@ -331,7 +331,16 @@ def server_markdown(server: dict | None) -> str:
         lines.append(f"| {label} | {measured} | {required} | {shown} |")
     for note in server.get("notes", []):
         lines += ["", note]
+    lines += ["", DURABILITY_NOTE]
     return "\n".join(lines)
+
+
+DURABILITY_NOTE = """What the example server does that the ceiling does not: every request is authenticated
+(SHA-256 of the key), read and validated, and every write is durable before it is answered
+(SQLite in WAL mode with `synchronous = FULL`: each commit waits for `fdatasync` of the WAL).
+Writers of the process take turns on one connection (`examples/server/sqlite_store.hpp`), so
+POST throughput is bounded by commits per second of the disk, not by the HTTP stack; the figures
+above are what that design gives on this machine, with wrk and the server sharing its cores."""
 
 
 PEER_NOTES = """## What each peer checks
