@@ -699,12 +699,15 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
     buffer[length - 1] = ']';
     std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
 
+    // One object returned on every path, so that it is constructed in the caller (NRVO).
+    Result<T> result(std::in_place);
     ondemand::document doc;
     if (auto e = state.parser.iterate(buffer, length, needed).get(doc)) {
-        return Result<T>(detail::malformed_error(0, simdjson::error_message(e)));
+        result.set_errors(detail::malformed_error(0, simdjson::error_message(e)));
+        return result;
     }
     Reader reader(buffer + 1, options, &doc);
-    T value{};
+    T& value = result.value();
     try {
         ondemand::array root;
         if (auto e = doc.get_array().get(root)) reader.malformed(e);
@@ -721,10 +724,11 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
             reader.malformed(rest, "trailing content");
         }
     } catch (const detail::Malformed& m) {
-        return Result<T>(detail::malformed_error(std::min(m.offset, json.size()), m.what));
+        result.set_errors(detail::malformed_error(std::min(m.offset, json.size()), m.what));
+        return result;
     }
-    if (reader.error_count() != 0) return Result<T>(reader.take_errors());
-    return Result<T>(std::move(value));
+    if (reader.error_count() != 0) result.set_errors(reader.take_errors());
+    return result;
 }
 
 }  // namespace collectcall
