@@ -434,7 +434,9 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 //
 // returning true when `out` holds a valid value and otherwise reporting through
 // `reader.error(code, message)`. Types meeting StringValue / NumberValue (value_type.hpp) need
-// nothing at all.
+// nothing at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
+// `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
+// place through it rather than through a Parsed<T>.
 
 #include <algorithm>
 #include <array>
@@ -1073,6 +1075,27 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
         return false;
+    } else if constexpr (
+        requires(std::string_view t) {
+            { T::parse_into(t, out) } -> std::same_as<std::optional<Problem>>;
+        } ||
+        requires(std::string_view t, const ReadOptions& o) {
+            { T::parse_into(t, o, out) } -> std::same_as<std::optional<Problem>>;
+        }) {
+        // A value type that can parse into an existing value: no Parsed<T> to move from.
+        auto text = reader.string(value);
+        if (!text) return false;
+        std::optional<Problem> problem;
+        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
+            problem = T::parse_into(*text, out);
+        } else {
+            problem = T::parse_into(*text, reader.options(), out);
+        }
+        if (problem) {
+            reader.error(problem->code, problem->message);
+            return false;
+        }
+        return true;
     } else if constexpr (StringValue<T> || ContextStringValue<T>) {
         auto text = reader.string(value);
         if (!text) return false;
@@ -1553,6 +1576,7 @@ class Validated {
 #include <cassert>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 // ---- begin collectcall/types/detail/ascii.hpp ----
@@ -1669,6 +1693,8 @@ constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
 
 }  // namespace detail
 
+class PastDate;
+
 // 16 bytes aligned to 16: a Date is copied with one vector move. At its natural 14 bytes the
 // compiler copies it as two overlapping 8-byte halves, and every copy of a Date just built stalls
 // on store forwarding (several per date read).
@@ -1687,6 +1713,21 @@ class alignas(16) Date {
     // field is documented as YYYY-MM-DD, and 20240229 or 2024-2-29 are more likely mistakes.
     static Parsed<Date> parse(std::string_view text) noexcept {
         detail::CivilDate date;
+        if (std::optional<Problem> problem = check(text, date)) return *problem;
+        return Date(date);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Date& out) noexcept {
+        detail::CivilDate date;
+        if (std::optional<Problem> problem = check(text, date)) return problem;
+        out.assign(date);
+        return std::nullopt;
+    }
+
+    // The verdict of parse(), and the date it reads when valid.
+    static std::optional<Problem> check(std::string_view text, detail::CivilDate& date) noexcept {
         if (!detail::scan_date_shape(text, date)) {
             return Problem{codes::format, "must be a date YYYY-MM-DD"};
         }
@@ -1700,7 +1741,7 @@ class alignas(16) Date {
             return Problem{codes::range, "year must be between 1900 and 2100"};
         }
         if (!detail::is_real_date(date)) return impossible();
-        return Date(date);
+        return std::nullopt;
     }
 
     // Precondition: the year of `days` is within 1900-2100.
@@ -1731,14 +1772,18 @@ class alignas(16) Date {
     friend bool operator==(const Date&, const Date&) = default;
 
   private:
+    friend class PastDate;  // PastDate::parse_into writes its date in place
+
     static constexpr Problem impossible() noexcept {
         return {codes::format, "must be a real calendar date YYYY-MM-DD"};
     }
 
-    explicit Date(const detail::CivilDate& date) noexcept
-        : year_(static_cast<std::int16_t>(date.year)),
-          month_(static_cast<std::uint8_t>(date.month)),
-          day_(static_cast<std::uint8_t>(date.day)) {
+    explicit Date(const detail::CivilDate& date) noexcept { assign(date); }
+
+    void assign(const detail::CivilDate& date) noexcept {
+        year_ = static_cast<std::int16_t>(date.year);
+        month_ = static_cast<std::uint8_t>(date.month);
+        day_ = static_cast<std::uint8_t>(date.day);
         detail::write_digits(text_.data(), static_cast<unsigned>(date.year), 4);
         text_[4] = '-';
         detail::write_digits(text_.data() + 5, date.month, 2);
@@ -1769,6 +1814,20 @@ class PastDate {
             return Problem{codes::range, "must not be in the future"};
         }
         return PastDate(date.value());
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, const ReadOptions& options,
+                                             PastDate& out) {
+        detail::CivilDate civil;
+        if (std::optional<Problem> problem = Date::check(text, civil)) return problem;
+        const std::chrono::sys_days day = std::chrono::year{civil.year} /
+                                          std::chrono::month{civil.month} /
+                                          std::chrono::day{civil.day};
+        if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
+        out.date_.assign(civil);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return date_.view(); }
@@ -1957,6 +2016,14 @@ class Email {
     static Parsed<Email> parse(std::string_view text) {
         if (std::optional<Problem> problem = check(text)) return *problem;
         return Email(text);
+    }
+
+    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Email& out) {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.text_.assign(text.data(), text.size());
+        return std::nullopt;
     }
 
     // The same verdict as parse() without building a value (parse() copies the text, which
@@ -2200,6 +2267,7 @@ class Money {
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -2233,7 +2301,21 @@ class Text {
     // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
     // control characters, and control characters are refused wherever they appear.
     static Parsed<Text> parse(std::string_view text) {
-        if (is_valid_printable_ascii(text)) return Text(text);
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Text(text);
+    }
+
+    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Text& out) {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.text_.assign(text.data(), text.size());
+        return std::nullopt;
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    static std::optional<Problem> check(std::string_view text) noexcept {
+        if (is_valid_printable_ascii(text)) return std::nullopt;
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -2257,7 +2339,7 @@ class Text {
         if (end - first > max_code_points) {
             return Problem{codes::length, "must be at most 200 characters"};
         }
-        return Text(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return text_; }

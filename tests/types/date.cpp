@@ -138,3 +138,36 @@ TEST_CASE("PastDate needs the read context", "[types][date]") {
     STATIC_REQUIRE_FALSE(collectcall::StringValue<PastDate>);
     STATIC_REQUIRE(std::is_trivially_copyable_v<PastDate>);
 }
+
+TEST_CASE("Date and PastDate parse_into agree with parse and change nothing on failure",
+          "[types][date]") {
+    collectcall::ReadOptions options;
+    options.today = sys_days{2025y / June / 15};
+    const auto text = GENERATE(as<std::string_view>{}, "2024-02-29", "1900-01-01", "2025-06-15",
+                               "2025-06-16", "2100-12-31", "2023-02-29", "1899-12-31", "2024-13-01",
+                               "2024-1-01", "", "2024-02-2x");
+    INFO(text);
+    const auto parsed = Date::parse(text);
+    Date date = Date::parse("2000-01-01").value();
+    const auto problem = Date::parse_into(text, date);
+    REQUIRE(problem.has_value() != parsed.ok());
+    if (parsed.ok()) {
+        CHECK(date == parsed.value());
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(problem->message == parsed.problem().message);
+        CHECK(date.view() == "2000-01-01");
+    }
+
+    const auto past = PastDate::parse(text, options);
+    PastDate past_date = PastDate::parse("2000-01-01", options).value();
+    const auto past_problem = PastDate::parse_into(text, options, past_date);
+    REQUIRE(past_problem.has_value() != past.ok());
+    if (past.ok()) {
+        CHECK(past_date == past.value());
+    } else {
+        CHECK(past_problem->code == past.problem().code);
+        CHECK(past_problem->message == past.problem().message);
+        CHECK(past_date.view() == "2000-01-01");
+    }
+}

@@ -73,3 +73,19 @@ TEST_CASE("Email keeps the address as sent and compares it exactly", "[types][em
     CHECK(a == Email::parse("Ann@Example.com").value());
     CHECK(a != Email::parse("ann@example.com").value());
 }
+
+TEST_CASE("Email parse_into agrees with parse and changes nothing on failure", "[types][email]") {
+    const auto text = GENERATE(as<std::string>{}, "a@b", "name@example.com", "", "a@b.", "a b@x",
+                               address_of_size(255));
+    INFO(text);
+    const auto parsed = Email::parse(text);
+    Email value = Email::parse("before@example.com").value();
+    const auto problem = Email::parse_into(text, value);
+    REQUIRE(problem.has_value() != parsed.ok());
+    if (parsed.ok()) {
+        CHECK(value == parsed.value());
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(value.view() == "before@example.com");
+    }
+}

@@ -135,3 +135,21 @@ TEST_CASE("Text judges every pair of bytes the same at every place of a word", "
     }
     CHECK(judged == 7 * 256 * 256);
 }
+
+TEST_CASE("Text parse_into agrees with parse and changes nothing on failure", "[types][text]") {
+    const auto text = GENERATE(as<std::string>{}, "Ann", " Ann ", "José", "", "   ", "a\tb",
+                               std::string(201, 'x'), std::string(200, 'x'), "\xC3", "李小龙");
+    INFO(text);
+    const auto parsed = Text::parse(text);
+    Text value = Text::parse("before").value();
+    const auto problem = Text::parse_into(text, value);
+    REQUIRE(problem.has_value() != parsed.ok());
+    CHECK(Text::check(text).has_value() == problem.has_value());
+    if (parsed.ok()) {
+        CHECK(value == parsed.value());
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(problem->message == parsed.problem().message);
+        CHECK(value.view() == "before");
+    }
+}

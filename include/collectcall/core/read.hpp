@@ -11,7 +11,9 @@
 //
 // returning true when `out` holds a valid value and otherwise reporting through
 // `reader.error(code, message)`. Types meeting StringValue / NumberValue (value_type.hpp) need
-// nothing at all.
+// nothing at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
+// `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
+// place through it rather than through a Parsed<T>.
 #pragma once
 
 #include <algorithm>
@@ -595,6 +597,27 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
         return false;
+    } else if constexpr (
+        requires(std::string_view t) {
+            { T::parse_into(t, out) } -> std::same_as<std::optional<Problem>>;
+        } ||
+        requires(std::string_view t, const ReadOptions& o) {
+            { T::parse_into(t, o, out) } -> std::same_as<std::optional<Problem>>;
+        }) {
+        // A value type that can parse into an existing value: no Parsed<T> to move from.
+        auto text = reader.string(value);
+        if (!text) return false;
+        std::optional<Problem> problem;
+        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
+            problem = T::parse_into(*text, out);
+        } else {
+            problem = T::parse_into(*text, reader.options(), out);
+        }
+        if (problem) {
+            reader.error(problem->code, problem->message);
+            return false;
+        }
+        return true;
     } else if constexpr (StringValue<T> || ContextStringValue<T>) {
         auto text = reader.string(value);
         if (!text) return false;

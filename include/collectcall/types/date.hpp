@@ -5,6 +5,7 @@
 #include <cassert>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
@@ -50,6 +51,8 @@ constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
 
 }  // namespace detail
 
+class PastDate;
+
 // 16 bytes aligned to 16: a Date is copied with one vector move. At its natural 14 bytes the
 // compiler copies it as two overlapping 8-byte halves, and every copy of a Date just built stalls
 // on store forwarding (several per date read).
@@ -68,6 +71,21 @@ class alignas(16) Date {
     // field is documented as YYYY-MM-DD, and 20240229 or 2024-2-29 are more likely mistakes.
     static Parsed<Date> parse(std::string_view text) noexcept {
         detail::CivilDate date;
+        if (std::optional<Problem> problem = check(text, date)) return *problem;
+        return Date(date);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Date& out) noexcept {
+        detail::CivilDate date;
+        if (std::optional<Problem> problem = check(text, date)) return problem;
+        out.assign(date);
+        return std::nullopt;
+    }
+
+    // The verdict of parse(), and the date it reads when valid.
+    static std::optional<Problem> check(std::string_view text, detail::CivilDate& date) noexcept {
         if (!detail::scan_date_shape(text, date)) {
             return Problem{codes::format, "must be a date YYYY-MM-DD"};
         }
@@ -81,7 +99,7 @@ class alignas(16) Date {
             return Problem{codes::range, "year must be between 1900 and 2100"};
         }
         if (!detail::is_real_date(date)) return impossible();
-        return Date(date);
+        return std::nullopt;
     }
 
     // Precondition: the year of `days` is within 1900-2100.
@@ -112,14 +130,18 @@ class alignas(16) Date {
     friend bool operator==(const Date&, const Date&) = default;
 
   private:
+    friend class PastDate;  // PastDate::parse_into writes its date in place
+
     static constexpr Problem impossible() noexcept {
         return {codes::format, "must be a real calendar date YYYY-MM-DD"};
     }
 
-    explicit Date(const detail::CivilDate& date) noexcept
-        : year_(static_cast<std::int16_t>(date.year)),
-          month_(static_cast<std::uint8_t>(date.month)),
-          day_(static_cast<std::uint8_t>(date.day)) {
+    explicit Date(const detail::CivilDate& date) noexcept { assign(date); }
+
+    void assign(const detail::CivilDate& date) noexcept {
+        year_ = static_cast<std::int16_t>(date.year);
+        month_ = static_cast<std::uint8_t>(date.month);
+        day_ = static_cast<std::uint8_t>(date.day);
         detail::write_digits(text_.data(), static_cast<unsigned>(date.year), 4);
         text_[4] = '-';
         detail::write_digits(text_.data() + 5, date.month, 2);
@@ -150,6 +172,20 @@ class PastDate {
             return Problem{codes::range, "must not be in the future"};
         }
         return PastDate(date.value());
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, const ReadOptions& options,
+                                             PastDate& out) {
+        detail::CivilDate civil;
+        if (std::optional<Problem> problem = Date::check(text, civil)) return problem;
+        const std::chrono::sys_days day = std::chrono::year{civil.year} /
+                                          std::chrono::month{civil.month} /
+                                          std::chrono::day{civil.day};
+        if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
+        out.date_.assign(civil);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return date_.view(); }

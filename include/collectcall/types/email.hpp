@@ -32,6 +32,14 @@ class Email {
         return Email(text);
     }
 
+    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Email& out) {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.text_.assign(text.data(), text.size());
+        return std::nullopt;
+    }
+
     // The same verdict as parse() without building a value (parse() copies the text, which
     // allocates beyond the short-string buffer): nullopt when `text` is a valid address.
     static constexpr std::optional<Problem> check(std::string_view text) noexcept {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,7 +39,21 @@ class Text {
     // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
     // control characters, and control characters are refused wherever they appear.
     static Parsed<Text> parse(std::string_view text) {
-        if (is_valid_printable_ascii(text)) return Text(text);
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Text(text);
+    }
+
+    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Text& out) {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.text_.assign(text.data(), text.size());
+        return std::nullopt;
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    static std::optional<Problem> check(std::string_view text) noexcept {
+        if (is_valid_printable_ascii(text)) return std::nullopt;
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -62,7 +77,7 @@ class Text {
         if (end - first > max_code_points) {
             return Problem{codes::length, "must be at most 200 characters"};
         }
-        return Text(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return text_; }
