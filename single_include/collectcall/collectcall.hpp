@@ -712,16 +712,22 @@ class Reader {
                 valid = is_json_number(token);
                 break;
             case ondemand::json_type::boolean:
-                valid = token == "true" || token == "false";
+                valid = is_literal(token, "true") || is_literal(token, "false");
                 break;
             case ondemand::json_type::null:
-                valid = token == "null";
+                valid = is_literal(token, "null");
                 break;
             default:
                 valid = true;
         }
         if (!valid) malformed(token.data(), "invalid literal or number");
         return token;
+    }
+
+    // A comparison at the literal's compile-time length, which needs no call to memcmp.
+    template <std::size_t N>
+    static bool is_literal(std::string_view token, const char (&literal)[N]) noexcept {
+        return token.size() == N - 1 && std::memcmp(token.data(), literal, N - 1) == 0;
     }
 
     // Reads a string, reporting a type error for anything else.
@@ -1133,7 +1139,7 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
             reader.type_error(value, t, "must be true or false");
             return false;
         }
-        out = reader.scalar_token(value, t) == "true";
+        out = Reader::is_literal(reader.scalar_token(value, t), "true");
         return true;
     } else if constexpr (std::is_same_v<T, null_t>) {
         ondemand::json_type t = reader.type_of(value);
@@ -2837,6 +2843,12 @@ class Url {
 
 namespace collectcall {
 
+namespace detail {
+constexpr std::size_t us_state_index(char first, char second) noexcept {
+    return static_cast<std::size_t>(first - 'A') * 26 + static_cast<std::size_t>(second - 'A');
+}
+}  // namespace detail
+
 class UsState {
   public:
     // An empty placeholder (view() is empty), so that structs holding an UsState can be built
@@ -2861,10 +2873,8 @@ class UsState {
                               "must be a two-letter USPS state code in uppercase, e.g. NY"};
         if (text.size() != 2 || !detail::is_upper(text[0]) || !detail::is_upper(text[1]))
             return bad;
-        for (std::size_t i = 0; i < all_codes.size(); i += 2) {
-            if (all_codes.substr(i, 2) == text) return UsState(text);
-        }
-        return bad;
+        if (!known[detail::us_state_index(text[0], text[1])]) return bad;
+        return UsState(text);
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -2875,6 +2885,14 @@ class UsState {
     friend bool operator==(const UsState&, const UsState&) = default;
 
   private:
+    // One flag per pair of uppercase letters: a lookup rather than a search of the list.
+    static constexpr std::array<bool, 26 * 26> known = [] {
+        std::array<bool, 26 * 26> table{};
+        for (std::size_t i = 0; i < all_codes.size(); i += 2)
+            table[detail::us_state_index(all_codes[i], all_codes[i + 1])] = true;
+        return table;
+    }();
+
     explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
     std::array<char, 2> data_{};

@@ -46,3 +46,20 @@ TEST_CASE("UsState equality and storage", "[types][us_state]") {
     CHECK(UsState::parse("NY").value() != UsState::parse("NJ").value());
     STATIC_REQUIRE(std::is_trivially_copyable_v<UsState>);
 }
+
+TEST_CASE("UsState accepts exactly the listed codes among all pairs of uppercase letters",
+          "[types][us_state]") {
+    std::size_t accepted = 0;
+    for (char a = 'A'; a <= 'Z'; ++a) {
+        for (char b = 'A'; b <= 'Z'; ++b) {
+            const std::string code{a, b};
+            bool listed = false;
+            for (std::size_t i = 0; i < collectcall::UsState::all_codes.size(); i += 2)
+                listed = listed || collectcall::UsState::all_codes.substr(i, 2) == code;
+            INFO(code);
+            CHECK(collectcall::UsState::parse(code).ok() == listed);
+            accepted += listed ? 1 : 0;
+        }
+    }
+    CHECK(accepted == 62);
+}

@@ -234,16 +234,22 @@ class Reader {
                 valid = is_json_number(token);
                 break;
             case ondemand::json_type::boolean:
-                valid = token == "true" || token == "false";
+                valid = is_literal(token, "true") || is_literal(token, "false");
                 break;
             case ondemand::json_type::null:
-                valid = token == "null";
+                valid = is_literal(token, "null");
                 break;
             default:
                 valid = true;
         }
         if (!valid) malformed(token.data(), "invalid literal or number");
         return token;
+    }
+
+    // A comparison at the literal's compile-time length, which needs no call to memcmp.
+    template <std::size_t N>
+    static bool is_literal(std::string_view token, const char (&literal)[N]) noexcept {
+        return token.size() == N - 1 && std::memcmp(token.data(), literal, N - 1) == 0;
     }
 
     // Reads a string, reporting a type error for anything else.
@@ -655,7 +661,7 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
             reader.type_error(value, t, "must be true or false");
             return false;
         }
-        out = reader.scalar_token(value, t) == "true";
+        out = Reader::is_literal(reader.scalar_token(value, t), "true");
         return true;
     } else if constexpr (std::is_same_v<T, null_t>) {
         ondemand::json_type t = reader.type_of(value);

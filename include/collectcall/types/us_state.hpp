@@ -10,6 +10,12 @@
 
 namespace collectcall {
 
+namespace detail {
+constexpr std::size_t us_state_index(char first, char second) noexcept {
+    return static_cast<std::size_t>(first - 'A') * 26 + static_cast<std::size_t>(second - 'A');
+}
+}  // namespace detail
+
 class UsState {
   public:
     // An empty placeholder (view() is empty), so that structs holding an UsState can be built
@@ -34,10 +40,8 @@ class UsState {
                               "must be a two-letter USPS state code in uppercase, e.g. NY"};
         if (text.size() != 2 || !detail::is_upper(text[0]) || !detail::is_upper(text[1]))
             return bad;
-        for (std::size_t i = 0; i < all_codes.size(); i += 2) {
-            if (all_codes.substr(i, 2) == text) return UsState(text);
-        }
-        return bad;
+        if (!known[detail::us_state_index(text[0], text[1])]) return bad;
+        return UsState(text);
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -48,6 +52,14 @@ class UsState {
     friend bool operator==(const UsState&, const UsState&) = default;
 
   private:
+    // One flag per pair of uppercase letters: a lookup rather than a search of the list.
+    static constexpr std::array<bool, 26 * 26> known = [] {
+        std::array<bool, 26 * 26> table{};
+        for (std::size_t i = 0; i < all_codes.size(); i += 2)
+            table[detail::us_state_index(all_codes[i], all_codes[i + 1])] = true;
+        return table;
+    }();
+
     explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
     std::array<char, 2> data_{};
