@@ -135,3 +135,39 @@ TEST_CASE("Money meets the number-value contract and holds no heap state", "[typ
     STATIC_REQUIRE(std::is_trivially_copyable_v<Money>);
     STATIC_REQUIRE(noexcept(Money::parse("")));
 }
+
+TEST_CASE("Money's plain fast path agrees with the general reading", "[types][money]") {
+    // "e0" keeps the value and sends the text through the general reading; every plain text up
+    // to the fast path's limits (and past them) must get the same verdict and value both ways.
+    std::uint64_t state = 12345;
+    const auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<unsigned>(state >> 33);
+    };
+    std::size_t compared = 0;
+    for (int n = 0; n < 20000; ++n) {
+        std::string text;
+        const unsigned int_digits = next() % 18;  // 0 (no integer part) to 17 digits
+        for (unsigned i = 0; i < int_digits; ++i)
+            text +=
+                static_cast<char>('0' + (i == 0 && next() % 4 != 0 ? 1 + next() % 9 : next() % 10));
+        if (next() % 3 != 0) {
+            text += '.';
+            const unsigned decimals = next() % 7;  // 0 (malformed) to 6
+            for (unsigned i = 0; i < decimals; ++i)
+                text += static_cast<char>('0' + (next() % 3 == 0 ? 0 : next() % 10));
+        }
+        INFO(text);
+        const auto fast = Money::parse(text);
+        const auto general = Money::parse(text + "e0");
+        REQUIRE(fast.ok() == general.ok());
+        if (fast.ok()) {
+            CHECK(fast.value() == general.value());
+            CHECK(fast.value().to_string() == general.value().to_string());
+        } else {
+            CHECK(fast.problem().code == general.problem().code);
+        }
+        ++compared;
+    }
+    CHECK(compared == 20000);
+}
