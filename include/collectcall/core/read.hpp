@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -461,6 +462,42 @@ struct member_lookup {
         }
         return first;
     }();
+    // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
+    // bytes that count: a key is compared in at most a few loads, whatever the name's length.
+    static constexpr std::size_t words = (max_length + 1 + 7) / 8;
+    struct Key {
+        std::array<std::uint64_t, words> word{};
+        std::array<std::uint64_t, words> mask{};
+    };
+    static constexpr std::array<Key, n> keys = [] {
+        std::array<Key, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                const auto byte =
+                    static_cast<unsigned char>(b < names[i].size() ? names[i][b] : '"');
+                table[i].word[b / 8] |= std::uint64_t{byte} << (8 * (b % 8));
+                table[i].mask[b / 8] |= std::uint64_t{0xFF} << (8 * (b % 8));
+            }
+        }
+        return table;
+    }();
+    // Whether the key at `raw` (in the padded input: reading up to `words` words is safe) is
+    // name i.
+    static bool is(const char* raw, std::size_t i) noexcept {
+        if constexpr (std::endian::native == std::endian::little) {
+            const Key& key = keys[i];
+            std::uint64_t differ = 0;
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t loaded = 0;
+                std::memcpy(&loaded, raw + 8 * w, 8);
+                differ |= (loaded ^ key.word[w]) & key.mask[w];
+            }
+            return differ == 0;
+        } else {
+            const std::string_view name = names[i];
+            return raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0;
+        }
+    }
 };
 
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
@@ -475,15 +512,12 @@ std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reade
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
     const char* raw = field.key().raw();
-    if (hint < n) {
-        const std::string_view name = names[hint];
-        if (raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0) return hint;
-    }
+    if (hint < n && Lookup::is(raw, hint)) return hint;
     if (const void* quote = std::memchr(raw, '"', Lookup::max_length + 1)) {
         const auto length = static_cast<std::size_t>(static_cast<const char*>(quote) - raw);
         for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
             const std::size_t i = Lookup::by_length[k];
-            if (std::memcmp(raw, names[i].data(), length) == 0) return i;
+            if (Lookup::is(raw, i)) return i;
         }
     }
     if (auto e = field.unescaped_key().get(unescaped))
