@@ -1090,7 +1090,8 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
     if constexpr (requires { collectcall_read(reader, value, out); }) {
         return collectcall_read(reader, value, out);
     } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
-        if (reader.type_of(value) == ondemand::json_type::null) {
+        // Only null starts with 'n' (what else does is malformed, which scalar_token reports).
+        if (*Reader::token_start(value) == 'n') {
             reader.scalar_token(value, ondemand::json_type::null);
             if constexpr (is_optional_v<T>) {
                 out.reset();
