@@ -4,11 +4,16 @@
 #
 #   tools/fuzz.sh [SECONDS] [TARGET...]
 #
-# SECONDS is per target (default 60); TARGETs default to all (customer bulk call envelope values).
-# Each target starts from its seed corpus (tests/fuzz/corpus/<target>/) plus what earlier runs
-# found (build/fuzz/corpus/<target>/, kept between runs). A crash, leak, timeout or property
+# SECONDS is per target (default 60); TARGETs default to all (customer bulk call envelope values
+# server). Each target starts from its seed corpus (tests/fuzz/corpus/<target>/) plus what earlier
+# runs found (build/fuzz/corpus/<target>/, kept between runs), with the dictionary
+# tests/fuzz/<target>.dict if there is one, else tests/fuzz/json.dict. Inputs are at most 8 KiB,
+# for `server` 20 KiB (enough to go over cpp-httplib's 8 KiB limits on a header line and on the
+# request target). A crash, leak, timeout or property
 # violation stops that target and is saved in build/fuzz/artifacts/<target>/; copy it to
 # tests/fuzz/regressions/<target>/ so that the replay test (ctest -R fuzz_replay) keeps it fixed.
+# The server target needs the example server, so the build is configured with the examples; only
+# the fuzz_ targets (and what they link) are built.
 # Environment: COLLECTCALL_FUZZ_JOBS (build jobs, default: the number of CPUs),
 # COLLECTCALL_FUZZ_BUILD_DIR (default build/fuzz).
 set -euo pipefail
@@ -17,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(customer bulk call envelope values)
+[[ ${#targets[@]} -eq 0 ]] && targets=(customer bulk call envelope values server)
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
   echo "usage: tools/fuzz.sh [SECONDS] [TARGET...]" >&2
   exit 2
@@ -27,7 +32,7 @@ tools/install-deps.sh
 
 build=${COLLECTCALL_FUZZ_BUILD_DIR:-build/fuzz}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 \
-  -DCOLLECTCALL_FUZZ=ON -DCOLLECTCALL_SANITIZE=OFF -DCOLLECTCALL_BUILD_EXAMPLES=OFF \
+  -DCOLLECTCALL_FUZZ=ON -DCOLLECTCALL_SANITIZE=OFF -DCOLLECTCALL_BUILD_EXAMPLES=ON \
   -DCOLLECTCALL_BUILD_BENCHMARKS=OFF -DCOLLECTCALL_INSTALL=OFF >/dev/null
 cmake --build "$build" -j "${COLLECTCALL_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 
@@ -40,8 +45,12 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   echo "== fuzz_$target: $seconds s" >&2
   log="$build/fuzz_$target.log"
+  dict=tests/fuzz/$target.dict
+  [[ -f "$dict" ]] || dict=tests/fuzz/json.dict
+  max_len=8192
+  [[ "$target" == server ]] && max_len=20480
   if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-       -max_len=8192 -dict=tests/fuzz/json.dict -artifact_prefix="$artifacts/" \
+       -max_len="$max_len" -dict="$dict" -artifact_prefix="$artifacts/" \
        -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
     grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$log" >&2 || true
   else

@@ -131,6 +131,16 @@ Uuid uuid_of(std::string_view text) {
     return parsed ? std::move(parsed).value() : new_uuid();
 }
 
+// The API serves whole documents. cpp-httplib 0.11 would cut any response, errors included, to
+// the byte ranges of a Range header (a 400 answered with two bytes of its JSON); RFC 9110
+// section 14.2 lets a server ignore Range, so the ranges cpp-httplib parsed are dropped before it
+// applies them, and the response says that none are served. (The request is cpp-httplib's own
+// non-const object; only its hooks see it const.)
+void serve_whole(const httplib::Request& request, httplib::Response& response) {
+    const_cast<httplib::Request&>(request).ranges.clear();
+    if (!response.has_header("Accept-Ranges")) response.set_header("Accept-Ranges", "none");
+}
+
 void send_json(httplib::Response& response, int status, std::string body) {
     response.status = status;
     response.body = std::move(body);
@@ -332,6 +342,7 @@ void Api::install(httplib::Server& server) {
             exchange.active = true;
             exchange.start = std::chrono::steady_clock::now();
             response.set_header("X-Request-Id", std::string(new_uuid().view()));
+            serve_whole(request, response);
             // Customer data is personal: no cache along the way may keep it.
             response.set_header("Cache-Control", "no-store");
             response.set_header("X-Content-Type-Options", "nosniff");
@@ -373,6 +384,10 @@ void Api::install(httplib::Server& server) {
 
 void Api::complete_error(const httplib::Request& request, httplib::Response& response) {
     const std::string id = ensure_request_id(response);
+    // cpp-httplib could not read the request: where the next one would begin is unknown (after
+    // a bad request line it has not even read the header lines), so the connection ends here.
+    http::close_connection(response);
+    serve_whole(request, response);
     int status = response.status;
     std::string_view code = error_code::bad_request;
     std::string message = "the request could not be parsed";
@@ -399,6 +414,10 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
             code = error_code::unsupported_media_type;
             message = "unsupported content encoding";
             break;
+        case 416:
+            // A Range header cpp-httplib could not parse (one it can parse is ignored).
+            message = "the Range header could not be parsed; the API serves no ranges";
+            break;
         case 404:
             code = error_code::not_found;
             message = "no such route";
@@ -424,8 +443,9 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         const std::size_t limit =
             ctx.route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
         http::Body body = http::read_body(request, response, reader, limit, config_.drain_limit);
-        // Whatever the answer, a connection with unread request bytes cannot go on.
-        if (body.unread_rest) response.set_header("Connection", "close");
+        // Whatever the answer, a connection with unread request bytes cannot go on: they would
+        // be read as the next request.
+        if (body.unread_rest) http::close_connection(response);
 
         std::size_t header_bytes = 0;
         for (const auto& [name, value] : request.headers)

@@ -1,6 +1,7 @@
 #include "http.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include <collectcall/core/write.hpp>
 #include <collectcall/types/timestamp.hpp>
@@ -34,6 +35,21 @@ bool iequals(std::string_view a, std::string_view b) {
         if (lower(a[i]) != lower(b[i])) return false;
     }
     return true;
+}
+
+namespace {
+thread_local bool close_requested = false;
+}  // namespace
+
+void close_connection(httplib::Response& response) {
+    if (response.get_header_value("Connection") != "close") {
+        response.set_header("Connection", "close");
+    }
+    close_requested = true;
+}
+
+bool take_close_connection() noexcept {
+    return std::exchange(close_requested, false);
 }
 
 bool declares_body(const httplib::Request& request) {

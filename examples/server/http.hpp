@@ -51,6 +51,16 @@ std::optional<std::string_view> bearer_token(const httplib::Request& request);
 
 bool iequals(std::string_view a, std::string_view b);
 
+// Ends the connection of the request being served on this thread once its response is written:
+// sets `Connection: close` on the response and tells the server's connection loop (server.cpp),
+// which closes the connection instead of reading another request from it. (cpp-httplib 0.11
+// itself closes only when the *request* asked for it: the header alone would be a promise the
+// server does not keep, and bytes a client sent after the head, such as an unread body, would be
+// read as the next request.)
+void close_connection(httplib::Response& response);
+// Whether close_connection was called on this thread since the last call; clears the request.
+bool take_close_connection() noexcept;
+
 // One JSON line per request on stderr: what an operator needs to find a request, never a key
 // or a body.
 void access_log(const httplib::Request& request, const httplib::Response& response,

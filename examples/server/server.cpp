@@ -1,16 +1,24 @@
 #include "server.hpp"
 
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include <httplib.h>
 
+#include "http.hpp"
 #include "simulated_dialer.hpp"
 #include "sqlite_store.hpp"
 
@@ -18,10 +26,155 @@ namespace collectcall::server {
 
 namespace {
 
-// cpp-httplib 0.11 listens with a backlog of 5, compiled into the library; a burst of clients
-// connecting at once would wait for SYN retries. The listening socket is protected state.
+// One accepted connection. Its read buffer lives as long as the connection, so that bytes one
+// read brought in past the end of a request are the start of the next one (cpp-httplib 0.11.4
+// makes a stream per request and drops them: requests pipelined into one segment were lost).
+// Every read and write waits at most its timeout.
+class ConnectionStream final : public httplib::Stream {
+  public:
+    ConnectionStream(socket_t sock, std::chrono::milliseconds read_timeout,
+                     std::chrono::milliseconds write_timeout)
+        : sock_(sock), read_timeout_(read_timeout), write_timeout_(write_timeout) {}
+
+    bool is_readable() const override { return buffered() || wait(POLLIN, read_timeout_); }
+    bool is_writable() const override { return wait(POLLOUT, write_timeout_); }
+
+    ssize_t read(char* ptr, size_t size) override {
+        if (!buffered()) {
+            if (!wait(POLLIN, read_timeout_)) return -1;
+            ssize_t n = 0;
+            do {
+                n = ::recv(sock_, buffer_.data(), buffer_.size(), 0);
+            } while (n < 0 && errno == EINTR);
+            if (n <= 0) return n;
+            begin_ = 0;
+            end_ = static_cast<std::size_t>(n);
+        }
+        const std::size_t n = std::min(size, end_ - begin_);
+        std::copy_n(buffer_.data() + begin_, n, ptr);
+        begin_ += n;
+        return static_cast<ssize_t>(n);
+    }
+
+    // All of it, or -1: cpp-httplib writes a whole response body with one call.
+    ssize_t write(const char* ptr, size_t size) override {
+        std::size_t sent = 0;
+        while (sent < size) {
+            if (!wait(POLLOUT, write_timeout_)) return -1;
+            const ssize_t n = ::send(sock_, ptr + sent, size - sent, MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return -1;
+            sent += static_cast<std::size_t>(n);
+        }
+        return static_cast<ssize_t>(size);
+    }
+
+    void get_remote_ip_and_port(std::string& ip, int& port) const override {
+        address_of(::getpeername, ip, port);
+    }
+    void get_local_ip_and_port(std::string& ip, int& port) const override {
+        address_of(::getsockname, ip, port);
+    }
+    socket_t socket() const override { return sock_; }
+
+    // Waits up to `timeout` for the next request to begin (its first bytes, or the end of the
+    // connection, which the next read reports), checking `stopping` every 100 ms.
+    template <class Stopping>
+    bool wait_for_request(std::chrono::milliseconds timeout, const Stopping& stopping) const {
+        if (buffered()) return true;
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (!stopping()) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return false;
+            if (wait(POLLIN, std::min(left, std::chrono::milliseconds(100)))) return true;
+        }
+        return false;
+    }
+
+  private:
+    [[nodiscard]] bool buffered() const noexcept { return begin_ < end_; }
+
+    bool wait(short events, std::chrono::milliseconds timeout) const {
+        pollfd entry{sock_, events, 0};
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (true) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            const int rc =
+                ::poll(&entry, 1, static_cast<int>(std::max<long long>(0, left.count())));
+            if (rc > 0) return true;  // ready, or an error or hang-up the next call reports
+            if (rc == 0 || errno != EINTR) return false;
+        }
+    }
+
+    template <class Get>
+    void address_of(Get get, std::string& ip, int& port) const {
+        sockaddr_storage address{};
+        socklen_t length = sizeof address;
+        ip.clear();
+        port = 0;
+        if (get(sock_, reinterpret_cast<sockaddr*>(&address), &length) != 0) return;
+        char host[NI_MAXHOST];
+        char service[NI_MAXSERV];
+        if (::getnameinfo(reinterpret_cast<sockaddr*>(&address), length, host, sizeof host, service,
+                          sizeof service, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+            ip = host;
+            port = std::atoi(service);
+        }
+    }
+
+    socket_t sock_;
+    std::chrono::milliseconds read_timeout_;
+    std::chrono::milliseconds write_timeout_;
+    std::array<char, 4096> buffer_{};
+    std::size_t begin_ = 0;
+    std::size_t end_ = 0;
+};
+
+// A connection whose client sent `input` and then nothing more (serve_bytes); what the server
+// writes is collected. cpp-httplib reads a request head byte by byte and a body by its framing,
+// so after one request the position is the start of the next.
+class MemoryStream final : public httplib::Stream {
+  public:
+    explicit MemoryStream(std::string_view input) : input_(input) {}
+
+    bool is_readable() const override { return position_ < input_.size(); }
+    bool is_writable() const override { return true; }
+    ssize_t read(char* ptr, size_t size) override {
+        const std::size_t n = std::min(size, input_.size() - position_);
+        std::copy_n(input_.data() + position_, n, ptr);
+        position_ += n;
+        return static_cast<ssize_t>(n);  // 0: the client sends nothing more
+    }
+    ssize_t write(const char* ptr, size_t size) override {
+        output_.append(ptr, size);
+        return static_cast<ssize_t>(size);
+    }
+    void get_remote_ip_and_port(std::string& ip, int& port) const override {
+        ip = "127.0.0.1";
+        port = 0;
+    }
+    void get_local_ip_and_port(std::string& ip, int& port) const override {
+        ip = "127.0.0.1";
+        port = 0;
+    }
+    socket_t socket() const override { return INVALID_SOCKET; }
+
+    [[nodiscard]] std::size_t position() const noexcept { return position_; }
+    [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
+
+  private:
+    std::string_view input_;
+    std::size_t position_ = 0;
+    std::string output_;
+};
+
 class HttpServer final : public httplib::Server {
   public:
+    // cpp-httplib 0.11 listens with a backlog of 5, compiled into the library; a burst of
+    // clients connecting at once would wait for SYN retries. The listening socket is protected
+    // state.
     void widen_backlog() {
         ::listen(svr_sock_, SOMAXCONN);
         // cpp-httplib gives every accepted connection a worker thread until its first request
@@ -36,6 +189,79 @@ class HttpServer final : public httplib::Server {
     void close_unserved() {
         const auto sock = svr_sock_.exchange(INVALID_SOCKET);
         if (sock != INVALID_SOCKET) ::close(sock);
+    }
+
+    // The requests of one connection, one after the other, for as long as it is kept alive.
+    // `next_request()` says whether another one begins; the loop ends when it says no, when a
+    // response ends the connection (the request asked for it, or the server did:
+    // http::close_connection), when a response could not be written, or after `max_requests`
+    // (the last is answered with Connection: close). `answered()` runs after each response.
+    // True when it ended on a response: the client may still be sending.
+    template <class NextRequest, class Answered>
+    bool serve_connection(httplib::Stream& stream, std::size_t max_requests,
+                          const NextRequest& next_request, const Answered& answered) {
+        for (std::size_t served = 0; served < max_requests; ++served) {
+            if (!next_request()) return false;
+            (void)http::take_close_connection();  // nothing asked of this request yet
+            bool request_closes = false;
+            const bool written =
+                process_request(stream, served + 1 == max_requests, request_closes, nullptr);
+            answered();
+            const bool server_closes = http::take_close_connection();
+            if (!written || request_closes || server_closes) return true;
+        }
+        return true;
+    }
+
+  private:
+    // Each accepted connection, on its worker thread: cpp-httplib's own loop (0.11.4) reads on
+    // after a response with Connection: close (the rest of a body the server did not read was
+    // then served as a request) and loses requests pipelined into one segment.
+    bool process_and_close_socket(socket_t sock) override {
+        const auto milliseconds = [](time_t sec, time_t usec) {
+            return std::chrono::milliseconds(sec * 1000 + usec / 1000);
+        };
+        ConnectionStream stream(sock, milliseconds(read_timeout_sec_, read_timeout_usec_),
+                                milliseconds(write_timeout_sec_, write_timeout_usec_));
+        const auto keep_alive = std::chrono::seconds(keep_alive_timeout_sec_);
+        // stop() closes the listening socket: a kept-alive connection ends before its next
+        // request.
+        const auto stopping = [this] { return svr_sock_ == INVALID_SOCKET; };
+        const bool ended_on_response = serve_connection(
+            stream, keep_alive_max_count_,
+            [&] { return !stopping() && stream.wait_for_request(keep_alive, stopping); }, [] {});
+        if (ended_on_response) {
+            close_lingering(sock);
+        } else {
+            ::shutdown(sock, SHUT_RDWR);
+            ::close(sock);
+        }
+        return true;
+    }
+
+    // Closes a connection whose client may still be sending (the rest of a body the server did
+    // not read, requests after the last one served) without destroying the last response: a
+    // close() with unread bytes in the socket sends a reset, and a reset may overtake response
+    // bytes still on their way. The write side is shut first (the client sees the end of the
+    // stream after the response), then what the client sends is read and thrown away until it
+    // closes too, for at most a second.
+    static void close_lingering(socket_t sock) {
+        ::shutdown(sock, SHUT_WR);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        std::array<char, 4096> sink{};
+        while (true) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) break;
+            pollfd entry{sock, POLLIN, 0};
+            const int ready = ::poll(&entry, 1, static_cast<int>(left.count()));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready <= 0) break;
+            const ssize_t n = ::recv(sock, sink.data(), sink.size(), 0);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+        }
+        ::close(sock);
     }
 };
 
@@ -126,6 +352,26 @@ void Server::run() {
     running_ = true;
     if (!stopping_) http_->listen_after_bind();
     running_ = false;
+}
+
+std::vector<Server::Exchange> Server::serve_bytes(std::string_view bytes,
+                                                  std::size_t max_requests) {
+    MemoryStream stream(bytes);
+    std::vector<Exchange> exchanges;
+    std::size_t start = 0;
+    static_cast<HttpServer&>(*http_).serve_connection(
+        stream, max_requests,
+        [&] {
+            start = stream.position();
+            return stream.is_readable();
+        },
+        [&] {
+            std::string response = stream.take_output();
+            if (response.empty()) return;  // the end of the input: no request
+            exchanges.push_back(
+                Exchange{bytes.substr(start, stream.position() - start), std::move(response)});
+        });
+    return exchanges;
 }
 
 void Server::stop() {

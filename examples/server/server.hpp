@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "api.hpp"
 #include "clock.hpp"
@@ -66,6 +68,22 @@ class Server {
     void stop();
 
     [[nodiscard]] std::size_t threads() const noexcept { return threads_; }
+
+    // One answer of serve_bytes: the bytes of the input it answered (a view into that input)
+    // and the response as written, including an interim "100 Continue" before it.
+    struct Exchange {
+        std::string_view request;
+        std::string response;
+    };
+    // Serves `bytes` as everything one connection sends, without a socket: the requests in it
+    // (kept alive, pipelined) go through cpp-httplib's request handling, the API and the same
+    // connection loop as a socket's, one after the other, until the input is used up, a
+    // response ends the connection (Connection: close, or a request the server could not read)
+    // or `max_requests` were answered (the last is answered as the last of a kept-alive
+    // connection). The client sends nothing more: a request cut short meets the end of the
+    // stream. Any thread, with or without run(); the fuzz target of tests/fuzz/ and tests use
+    // it.
+    std::vector<Exchange> serve_bytes(std::string_view bytes, std::size_t max_requests = 16);
 
   private:
     ServerOptions options_;

@@ -7,11 +7,16 @@
 Each model target gets small valid documents of its models and invalid variants of them (a
 member missing, of the wrong type or badly formatted, unknown and duplicate members, escapes,
 Unicode, numbers at the edges, malformed JSON). The values target gets texts for each value type,
-prefixed with the byte that selects the type (fuzz_values.cpp). The files are deterministic.
+prefixed with the byte that selects the type (fuzz_values.cpp). The server target gets what a
+client connection sends: a request to each route of docs/server.md, and malformed, oversized,
+chunked, pipelined and otherwise unusual ones, with the placeholders of fuzz_server.cpp (@KEY@,
+@ID@, @AGENT@) where the API key, the customer's id and the agentId go. The files are
+deterministic.
 """
 
 import argparse
 import copy
+import gzip
 import hashlib
 import json
 import re
@@ -374,6 +379,147 @@ def raw_docs() -> dict:
     }
 
 
+# What fuzz_server.cpp puts in place of each placeholder is this many bytes long (an API key,
+# a UUID), so that a seed's Content-Length is right once they are replaced.
+PLACEHOLDERS = {b"@KEY@": 64, b"@ID@": 36, b"@AGENT@": 36}
+
+
+def served_length(data: bytes) -> int:
+    return len(data) + sum(data.count(p) * (n - len(p)) for p, n in PLACEHOLDERS.items())
+
+
+def request(method: str, target: str, body=None, headers=(), key: str = "@KEY@",
+            content_type: str = "application/json", length: bool = True) -> bytes:
+    """One HTTP/1.1 request; `body` (str or bytes) gets a Content-Length unless told otherwise."""
+    lines = [f"{method} {target} HTTP/1.1", "Host: fuzz"]
+    if key is not None:
+        lines.append(f"Authorization: Bearer {key}")
+    data = b""
+    if body is not None:
+        data = body if isinstance(body, bytes) else body.encode("utf-8")
+        if content_type:
+            lines.append(f"Content-Type: {content_type}")
+        if length:
+            lines.append(f"Content-Length: {served_length(data)}")
+    lines.extend(headers)
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + data
+
+
+def chunked(*chunks: bytes) -> bytes:
+    return b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
+
+
+SERVER_CUSTOMER = {
+    "externalId": "seed-1", "firstName": "Ann", "lastName": "Lee", "email": "ann@example.com",
+    "primaryPhone": "+12125550123",
+    "address": {"line1": "1 Main St", "city": "New York", "state": "NY", "zip": "10001"},
+}
+
+
+def server_docs() -> dict:
+    customers = "/api/v1/customers"
+    one = "/api/v1/customers/@ID@"
+    customer = compact(SERVER_CUSTOMER)
+    other = compact(dict(SERVER_CUSTOMER, externalId="seed-2"))
+    unknown_id = "/api/v1/customers/" + UUID
+    call = compact({"agentId": "@AGENT@"})
+    docs = {
+        # Every route of docs/server.md.
+        "healthz": request("GET", "/healthz", key=None),
+        "openapi": request("GET", "/api/v1/openapi.json", key=None),
+        "create": request("POST", customers, customer),
+        "create-collections": request("POST", customers, compact(dict(
+            CUSTOMER_CREATE, externalId="seed-3", primaryPhone="+12125550124",
+            address=SERVER_CUSTOMER["address"]))),
+        "create-idempotent-twice": request("POST", customers, other,
+                                           ["Idempotency-Key: seed-key-1"]) * 2,
+        "bulk": request("POST", customers + "/bulk", compact({"customers": [
+            dict(SERVER_CUSTOMER, externalId="seed-bulk-1"),
+            dict(SERVER_CUSTOMER, externalId="seed-bulk-2", email="nope"), {}, 5]})),
+        "bulk-empty": request("POST", customers + "/bulk", '{"customers":[]}'),
+        "get": request("GET", one),
+        "get-unknown": request("GET", unknown_id),
+        "get-not-uuid": request("GET", customers + "/not-a-uuid"),
+        "lookup": request("GET", customers + "?externalId=fuzz-1"),
+        "lookup-missing": request("GET", customers),
+        "lookup-unknown-param": request("GET", customers + "?externalId=a&externalId=b&x=1"),
+        "patch": request("PATCH", one, '{"middleName":"Q","address":{"line2":null}}',
+                         content_type="application/merge-patch+json"),
+        "patch-invalid": request("PATCH", one, '{"lastName":null,"email":"x"}'),
+        "call": request("POST", one + "/calls", call),
+        "call-agent-unknown": request("POST", one + "/calls", compact({"agentId": "agent-7"})),
+        "call-webhook": request("POST", one + "/calls", compact({
+            "agentId": "@AGENT@",
+            "webhook": {"url": "https://203.0.113.7/hook", "secretId": UUID}})),
+        "call-webhook-private": request("POST", one + "/calls", compact({
+            "agentId": "@AGENT@", "webhook": {"url": "http://127.0.0.1:9/x", "secretId": UUID}})),
+        "calls": request("GET", one + "/calls"),
+        "call-get-unknown": request("GET", "/api/v1/calls/" + UUID),
+        "deactivate-activate": request("POST", one + "/deactivate", "")
+        + request("POST", one + "/activate", "{}"),
+        "cease-and-desist-unknown": request("POST", unknown_id + "/cease-and-desist", None),
+        "cease-and-desist-body": request("POST", unknown_id + "/cease-and-desist", '{"x":1}'),
+        "webhook-secret": request("POST", "/api/v1/webhook-secrets", None),
+        "webhook-secret-empty-object": request("POST", "/api/v1/webhook-secrets", "{}"),
+        # HTTP itself.
+        "head-customer": request("HEAD", one),
+        "head-healthz": request("HEAD", "/healthz", key=None),
+        "pipelined": request("GET", "/healthz", key=None) + request("GET", one)
+        + request("POST", customers, "{"),
+        "expect-continue": request("POST", customers, other, ["Expect: 100-continue"]),
+        "http-1.0": b"GET /healthz HTTP/1.0\r\n\r\n",
+        "connection-close": request("GET", one, headers=["Connection: close"])
+        + request("GET", "/healthz", key=None),
+        "chunked": request("POST", customers, None, ["Content-Type: application/json",
+                                                     "Transfer-Encoding: chunked"])
+        + chunked(customer[:20].encode(), customer[20:].encode()),
+        "chunked-broken": request("POST", customers, None, ["Content-Type: application/json",
+                                                            "Transfer-Encoding: chunked"])
+        + b"zz\r\n{}\r\n0\r\n\r\n",
+        "gzip": request("POST", customers, gzip.compress(customer.encode(), mtime=0),
+                        ["Content-Encoding: gzip"]),
+        "accept-encoding": request("GET", one, headers=["Accept-Encoding: gzip, br"])
+        + request("POST", customers, "{", ["Accept-Encoding: gzip"]),
+        "range": request("GET", one, headers=["Range: bytes=0-1"])
+        + request("POST", customers, "{", ["Range: bytes=0-1,4-"]),
+        "encoding-unknown": request("POST", customers, customer, ["Content-Encoding: compress"]),
+        "body-on-get": request("GET", one, "{}") + request("GET", "/healthz", key=None),
+        "body-short": request("POST", customers, customer, ["Content-Length: 5000"],
+                              length=False),
+        "no-content-length": request("POST", customers, customer, length=False),
+        "length-over-limit": request("POST", customers, "{}", ["Content-Length: 2097152"],
+                                     length=False),
+        # Malformed.
+        "bad-request-line": b"GARBAGE\r\n\r\n",
+        "bad-method": b"BREW /healthz HTTP/1.1\r\nHost: fuzz\r\n\r\n",
+        "bad-version": b"GET /healthz HTTP/2.0\r\nHost: fuzz\r\n\r\n",
+        "bad-header-line": b"GET /healthz HTTP/1.1\r\nno colon here\r\n\r\n",
+        "lf-only": b"GET /healthz HTTP/1.1\nHost: fuzz\n\n",
+        "huge-header": request("GET", one, headers=["X-Huge: " + "h" * 9000]),
+        "many-headers": request("GET", one, headers=[f"X-Line-{i}: " + "l" * 1000
+                                                     for i in range(8)]),
+        "uri-too-long": request("GET", customers + "?externalId=" + "x" * 8200),
+        "path-traversal": request("GET", "/api/v1/customers/..%2F..%2Fetc%2Fpasswd"),
+        "path-invalid-utf8": request("GET", "/api/v1/customers/%FF%FE"),
+        "bad-json": request("POST", customers, '{"externalId":'),
+        "wrong-content-type": request("POST", customers, customer, content_type="text/plain"),
+        "charset-latin1": request("POST", customers, customer,
+                                  content_type="application/json; charset=latin1"),
+        "no-key": request("GET", one, key=None),
+        "empty-key": request("GET", one, key=""),
+        "padded-key": request("GET", one, key="   @KEY@"),
+        "wrong-key": request("GET", one, key="cck_0123456789abcdef_" + "A" * 43),
+        "two-keys": request("GET", one, headers=["Authorization: Bearer @KEY@"]),
+        "method-not-allowed": request("DELETE", customers, None),
+        "put": request("PUT", one, customer),
+        "options": request("OPTIONS", "/api/v1/customers", key=None),
+        "unknown-route": request("GET", "/api/v2/customers"),
+        "idempotency-key-bad": request("POST", customers, other, ["Idempotency-Key: "]),
+        "nul-in-header": request("GET", one, headers=["X-Nul: a\x00b"]),
+    }
+    return docs
+
+
 def corpus() -> dict:
     files = {}
     for target, docs in [("customer", customer_docs()), ("bulk", bulk_docs()),
@@ -383,6 +529,8 @@ def corpus() -> dict:
             files[f"{target}/{name}"] = data
     for name, data in value_docs().items():
         files[f"values/{name}"] = data
+    for name, data in server_docs().items():
+        files[f"server/{name}"] = data
     return files
 
 

@@ -80,6 +80,75 @@ TEST_CASE("hostile: a body without Content-Length is no body (RFC 9112 6.3)", "[
     check_serves(server, acme);
 }
 
+TEST_CASE("hostile: bytes the server did not read are never served as a request", "[hostile]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    const std::string body = customer_json("smuggled");
+    const std::string smuggled = request_head("POST", "/api/v1/customers", acme.key,
+                                              "Content-Type: application/json\r\nContent-Length: " +
+                                                  std::to_string(body.size()) + "\r\n\r\n") +
+                                 body;
+    // A GET with a body: the server does not read the body, so it answers and ends the
+    // connection. Whether the body comes with the head or after the answer (as a proxy that
+    // forwards it would send it), the request in it is never run.
+    for (const bool after_answer : {false, true}) {
+        INFO("body after the answer: " << after_answer);
+        RawConnection raw(server.port());
+        const std::string head =
+            request_head("GET", "/api/v1/customers?externalId=x", acme.key,
+                         "Content-Length: " + std::to_string(smuggled.size()) + "\r\n\r\n");
+        REQUIRE(raw.send(after_answer ? head : head + smuggled));
+        const auto response = raw.receive();
+        REQUIRE(response);
+        CHECK(response->status == 200);
+        CHECK(response->header("connection") == "close");
+        if (after_answer) (void)raw.send(smuggled);  // the server may be gone already
+        CHECK(raw.closed_by_peer(std::chrono::seconds(5)));
+    }
+    // A request line the server cannot read ends the connection too: what follows it (here a
+    // whole request) is not read as requests.
+    {
+        RawConnection raw(server.port());
+        REQUIRE(raw.send("BREW /pot HTTP/1.1\r\n" + smuggled));
+        const auto response = raw.receive();
+        REQUIRE(response);
+        check_envelope(*response, 400, "bad_request");
+        CHECK(response->header("connection") == "close");
+        CHECK(raw.closed_by_peer(std::chrono::seconds(5)));
+    }
+    CHECK(
+        server.client(acme).get("/api/v1/customers?externalId=smuggled").size("/data/customers") ==
+        0);
+    check_serves(server, acme);
+}
+
+TEST_CASE("hostile: requests pipelined in one segment are all answered, in order", "[hostile]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    RawConnection raw(server.port());
+    std::string requests;
+    for (int i = 0; i < 3; ++i) {
+        const std::string body = customer_json("pipelined-" + std::to_string(i));
+        requests += request_head("POST", "/api/v1/customers", acme.key,
+                                 "Content-Type: application/json\r\nContent-Length: " +
+                                     std::to_string(body.size()) + "\r\n\r\n") +
+                    body;
+    }
+    requests += request_head("GET", "/api/v1/customers?externalId=pipelined-2", acme.key, "\r\n");
+    REQUIRE(raw.send(requests));
+    for (int i = 0; i < 3; ++i) {
+        const auto response = raw.receive(std::chrono::seconds(3));
+        REQUIRE(response);
+        CHECK(response->status == 201);
+        CHECK(response->body.find("pipelined-" + std::to_string(i)) != std::string::npos);
+    }
+    const auto lookup = raw.receive(std::chrono::seconds(3));
+    REQUIRE(lookup);
+    CHECK(lookup->status == 200);
+    CHECK(lookup->body.find("pipelined-2") != std::string::npos);
+    check_serves(server, acme);
+}
+
 TEST_CASE("hostile: slow headers are cut off after the read timeout, others are served",
           "[hostile]") {
     LocalServer server([](ServerOptions& o) {
