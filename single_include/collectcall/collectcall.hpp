@@ -1559,13 +1559,43 @@ void write_to(std::string& out, const T& value) {
     write_value(writer, value);
 }
 
+namespace detail {
+
+// A buffer per thread that keeps its capacity, so that write() allocates once, for the exact
+// size of its result, instead of growing a string step by step.
+struct WriteScratch {
+    std::string buffer;
+    bool in_use = false;  // a collectcall_write hook may itself call write()
+};
+
+inline WriteScratch& write_scratch() {
+    thread_local WriteScratch scratch;
+    return scratch;
+}
+
+}  // namespace detail
+
 // The compact JSON of `value`.
 template <class T>
 std::string write(const T& value) {
-    std::string out;
-    out.reserve(256);
-    write_to(out, value);
-    return out;
+    detail::WriteScratch& scratch = detail::write_scratch();
+    if (scratch.in_use) {
+        std::string out;
+        write_to(out, value);
+        return out;
+    }
+    struct Release {
+        detail::WriteScratch& s;
+        ~Release() {
+            s.in_use = false;
+            // A very large document's buffer is not kept for the life of the thread.
+            if (s.buffer.capacity() > (std::size_t{1} << 20)) std::string().swap(s.buffer);
+        }
+    } release{scratch};
+    scratch.in_use = true;
+    scratch.buffer.clear();
+    write_to(scratch.buffer, value);
+    return std::string(scratch.buffer);
 }
 
 }  // namespace collectcall
