@@ -51,6 +51,10 @@ int serve(const Command& command) {
     // A client that goes away mid-response must not kill the process (cpp-httplib sends
     // without MSG_NOSIGNAL).
     signal(SIGPIPE, SIG_IGN);
+    // A file that may not grow any more (the file size limit, RLIMIT_FSIZE or `ulimit -f`) must
+    // fail the write with EFBIG, which SQLite reports as an I/O error and the API as 503, like a
+    // full disk: by default the kernel kills the process with SIGXFSZ instead.
+    signal(SIGXFSZ, SIG_IGN);
 
     Server server(command.server);
     if (!server.store().has_accounts()) {

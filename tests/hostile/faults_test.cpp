@@ -1,9 +1,11 @@
 // Faults: the process killed in the middle of a bulk import, storage that cannot be written.
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <string>
 #include <thread>
@@ -112,4 +114,80 @@ TEST_CASE("faults: a database that cannot be written is 503, reads go on, then i
     CHECK(client.post("/api/v1/customers", customer_json("ro-1")).status == 201);
     CHECK(client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("ro-2") + "]}")
               .integer("/data/summary/succeeded") == 1);
+}
+
+TEST_CASE("faults: a file system that refuses every write is 503, reads go on, then it recovers",
+          "[faults][process]") {
+    TempDir dir;
+    const std::string db = dir.file("full.db");
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    const std::string key = account.str("/apiKey");
+    REQUIRE_FALSE(key.empty());
+    ChildServer server(db, {"--quiet"});
+    Client client("127.0.0.1", server.port(), key);
+    REQUIRE(client.post("/api/v1/customers", customer_json("full-0")).status == 201);
+
+    // The kernel refuses to write any file of the server past its first byte (RLIMIT_FSIZE):
+    // every write SQLite makes fails with EFBIG, as on a full disk, and the server, which
+    // ignores SIGXFSZ, gets the error instead of being killed.
+    rlimit normal{};
+    REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, nullptr, &normal) == 0);
+    const rlimit full{1, normal.rlim_max};
+    REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, &full, nullptr) == 0);
+
+    const Reply refused = client.post("/api/v1/customers", customer_json("full-1"));
+    CHECK(refused.status == 503);
+    CHECK(refused.error_code() == "unavailable");
+    CHECK(refused.header("Retry-After") == "1");
+    CHECK(refused.body.find("full.db") == std::string::npos);  // no internals
+    const Reply bulk =
+        client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("full-2") + "]}");
+    CHECK(bulk.status == 503);
+    CHECK(bulk.error_code() == "unavailable");
+    CHECK(bulk.header("Retry-After") == "1");
+    // Reads go on, and so does the probe.
+    const Reply read = client.get("/api/v1/customers?externalId=full-0");
+    CHECK(read.status == 200);
+    CHECK(read.size("/data/customers") == 1);
+    CHECK(Client("127.0.0.1", server.port()).get("/healthz").status == 200);
+    // Still refused on the next attempt: nothing was half-written in between.
+    CHECK(client.post("/api/v1/customers", customer_json("full-1")).status == 503);
+
+    // A disk that fills up in the middle of a transaction: the write-ahead log may grow by
+    // 32 KiB, far less than a bulk of 500 customers needs, so some of its pages are written and
+    // then a write fails.
+    const auto wal_size = std::filesystem::file_size(db + "-wal");
+    const rlimit almost_full{wal_size + 32 * 1024, normal.rlim_max};
+    REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, &almost_full, nullptr) == 0);
+    std::string big = R"({"customers":[)";
+    for (int i = 0; i < 500; ++i) {
+        if (i > 0) big += ',';
+        big += collections_customer_json("full-big-" + std::to_string(i));
+    }
+    big += "]}";
+    const Reply big_bulk = client.post("/api/v1/customers/bulk", big);
+    CHECK(big_bulk.status == 503);
+    CHECK(big_bulk.error_code() == "unavailable");
+    CHECK(client.get("/api/v1/customers?externalId=full-0").size("/data/customers") == 1);
+
+    // The disk has room again: the same process serves writes, and nothing of the refused
+    // requests was stored.
+    REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, &normal, nullptr) == 0);
+    CHECK(client.get("/api/v1/customers?externalId=full-1").size("/data/customers") == 0);
+    CHECK(client.get("/api/v1/customers?externalId=full-2").size("/data/customers") == 0);
+    CHECK(client.post("/api/v1/customers", customer_json("full-1")).status == 201);
+    CHECK(
+        client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("full-2") + "]}")
+            .integer("/data/summary/succeeded") == 1);
+    CHECK(client.get("/api/v1/customers?externalId=full-0").size("/data/customers") == 1);
+    CHECK(client.get("/api/v1/customers?externalId=full-2").size("/data/customers") == 1);
+    for (const int i : {0, 250, 499}) {
+        CHECK(client.get("/api/v1/customers?externalId=full-big-" + std::to_string(i))
+                  .size("/data/customers") == 0);
+    }
+    CHECK(client.post("/api/v1/customers/bulk", big).integer("/data/summary/succeeded") == 500);
+
+    // It never restarted: it stops as it would have, on SIGTERM.
+    server.signal(SIGTERM);
+    CHECK(server.wait() == 0);
 }
