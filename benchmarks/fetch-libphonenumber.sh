@@ -14,7 +14,7 @@ mkdir -p "$root/debs"
 root=$(cd "$root" && pwd)
 
 # The headers and libraries to link, plus any runtime library of theirs not installed here.
-packages=(libphonenumber-dev libphonenumber8 libgeocoding8 libprotobuf-dev)
+packages=(libphonenumber-dev libphonenumber8 libgeocoding8 libprotobuf-dev libabsl-dev)
 for runtime in libprotobuf32 libabsl20220623 libicu72; do
   dpkg-query -W -f='${Status}' "$runtime" 2>/dev/null | grep -q "install ok installed" ||
     packages+=("$runtime")

@@ -220,10 +220,10 @@ def markdown(context, medians, server, plot_name: str | None, run_note: str) -> 
       "(`tests/bench_fairness`, run by ctest and by `benchmarks/run.sh` before measuring) checks "
       "that every peer accepts and rejects exactly the documents collectcall does.")
     w("")
-    w("Reproduce with one command (about 15 minutes on two cores):")
+    w("Reproduce with one command (about 10 minutes on two cores, build included):")
     w("")
     w("```sh")
-    w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark, the peers, wrk")
+    w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark, matplotlib")
     w("benchmarks/run.sh")
     w("```")
     w("")
@@ -246,8 +246,8 @@ def markdown(context, medians, server, plot_name: str | None, run_note: str) -> 
     load = context.get("load_avg", [])
     busy = bool(load) and load[0] > 0.5 * max(cores, 1)
     w(("**The machine was busy when the run started** (load average above half its cores): "
-       if busy else "") +
-      "each benchmark is repeated and the median is used, and ratios are between benchmarks of "
+       "e" if busy else "E") +
+      "ach benchmark is repeated and the median is used, and ratios are between benchmarks of "
       "the same run, which keeps them comparable; absolute times depend on the machine, and on "
       "a virtual machine shared with other work the ratios carry noise of roughly ±10%.")
     w("")
