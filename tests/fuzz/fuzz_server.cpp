@@ -185,11 +185,15 @@ bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
-// Whether cpp-httplib may have read the request as a HEAD: its first space-separated token.
+// Whether cpp-httplib may have read the request as a HEAD: the first token of its request line
+// is the method, even when the rest of the line is malformed ("HEAD\r\n" is a 400 without a
+// body). Errs on the side of yes (any white space ends the token), which only excuses a
+// missing body.
 bool may_be_head(std::string_view request) {
-    while (!request.empty() && request.front() == ' ')
+    const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!request.empty() && (request.front() == ' ' || request.front() == '\t'))
         request.remove_prefix(1);
-    return request.rfind("HEAD ", 0) == 0;
+    return request.rfind("HEAD", 0) == 0 && (request.size() == 4 || is_space(request[4]));
 }
 
 struct Parsed {
