@@ -2002,6 +2002,7 @@ class Digits {
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 
@@ -2018,12 +2019,18 @@ class E164 {
     // Rewriting a number into E.164 needs its country's dialling plan, which is the caller's
     // business; silently "fixing" one could dial the wrong person.
     static Parsed<E164> parse(std::string_view text) noexcept {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return E164(text);
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    static constexpr std::optional<Problem> check(std::string_view text) noexcept {
         constexpr Problem bad{codes::format,
                               "must be E.164: + then 2 to 15 digits, first digit 1-9"};
         if (text.size() < min_size || text.size() > max_size) return bad;
         if (text[0] != '+' || text[1] < '1' || text[1] > '9') return bad;
         if (!detail::all_digits(text.substr(2))) return bad;
-        return E164(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), size_}; }

@@ -65,3 +65,14 @@ TEST_CASE("E164 holds its digits inline and validates without throwing", "[types
     STATIC_REQUIRE(std::is_trivially_copyable_v<E164>);
     STATIC_REQUIRE(noexcept(E164::parse("")));
 }
+
+TEST_CASE("E164::check gives the verdict of parse", "[types][e164]") {
+    const auto text =
+        GENERATE(as<std::string_view>{}, "+12125550123", "+44", "+4", "+0123", "12125550123",
+                 "+1212555012a", "+1234567890123456", "+123456789012345", "", "+");
+    INFO(text);
+    const auto parsed = E164::parse(text);
+    const auto problem = E164::check(text);
+    CHECK(problem.has_value() != parsed.ok());
+    if (problem) CHECK(problem->message == parsed.problem().message);
+}
