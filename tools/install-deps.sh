@@ -9,6 +9,8 @@ packages=(
   libboost1.81-dev libsimdjson-dev catch2 libcpp-httplib-dev libsqlite3-dev libssl-dev
   libhowardhinnant-date-dev python3-jsonschema wrk jq  # wrk and jq: the short soak in CI
   nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
+  libpq-dev postgresql  # the server's PostgreSQL store, and the cluster its tests run on
+  prometheus-cpp-dev    # the server's /metrics
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
   packages+=(libbenchmark-dev python3-matplotlib)

@@ -49,7 +49,7 @@ bool parse_listen(std::string_view text, std::string& host, int& port) {
 }  // namespace
 
 std::string usage() {
-    return R"(collectcall-server: the collectcall customer and agent-call API on SQLite
+    return R"(collectcall-server: the collectcall customer and agent-call API on SQLite or PostgreSQL
 
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
@@ -83,8 +83,10 @@ serve
 openapi
   Prints the OpenAPI 3.1 document of the API (also served at GET /api/v1/openapi.json).
 
-Both init and serve use ./collectcall.db when --db is not given. SIGTERM or SIGINT stops the server
-after the requests in flight are answered.
+Both init and serve use ./collectcall.db (SQLite) when --db is not given. --db also takes a
+PostgreSQL URI, postgresql://USER@HOST:PORT/DBNAME: then any number of server processes share
+that database, and init and serve create or migrate its schema. SIGTERM or SIGINT stops the
+server after the requests in flight are answered.
 )";
 }
 
@@ -148,7 +150,7 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
         }
         if (option == "--db") {
             const auto v = value();
-            if (!v || v->empty()) return fail("--db needs a path");
+            if (!v || v->empty()) return fail("--db needs a path or a postgresql:// URI");
             command.server.db_path = std::string(*v);
         } else if (!serve && option == "--account") {
             const auto v = value();
@@ -211,6 +213,12 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             const auto n = v ? parse_integer<int>(*v, 1, 1'000'000) : std::nullopt;
             if (!n) return fail("--max-bulk-items needs a positive number");
             command.server.api.max_bulk_items = static_cast<std::size_t>(*n);
+        } else if (serve && option == "--lease-ms") {
+            // Not in the usage text: tests shorten the PostgreSQL leases with it.
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 100, 3'600'000) : std::nullopt;
+            if (!n) return fail("--lease-ms needs a number of milliseconds (100 to 3600000)");
+            command.server.lease = std::chrono::milliseconds{*n};
         } else if (serve && option == "--busy-timeout-ms") {
             const auto v = value();
             const auto n = v ? parse_integer<int>(*v, 0, 600'000) : std::nullopt;

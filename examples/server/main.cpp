@@ -14,6 +14,8 @@
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"
+#include "postgres.hpp"
+#include "postgres_store.hpp"
 #include "sqlite_store.hpp"
 
 namespace {
@@ -31,13 +33,33 @@ AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers)
     return setup;
 }
 
+std::unique_ptr<Store> open_for_init(const ServerOptions& options) {
+    if (pg::is_uri(options.db_path)) {
+        PostgresOptions postgres = postgres_options(options);
+        postgres.pool_size = 2;
+        return std::make_unique<PostgresStore>(postgres);
+    }
+    return std::make_unique<SqliteStore>(SqliteOptions{options.db_path, options.busy_timeout_ms});
+}
+
 int init(const Command& command) {
-    SqliteStore store(SqliteOptions{command.server.db_path, command.server.busy_timeout_ms});
+    const std::unique_ptr<Store> opened = open_for_init(command.server);
+    Store& store = *opened;
     const Clock clock;
     const Credentials credentials =
         store.create_credentials(setup_for(command.account, command.caller_numbers), clock.now());
     std::cout << collectcall::write(credentials) << std::endl;
     return 0;
+}
+
+// The database as the banner shows it: a PostgreSQL URI without its password.
+std::string shown_database(const std::string& db) {
+    if (!pg::is_uri(db)) return db;
+    const auto scheme = db.find("://") + 3;
+    const auto at = db.find('@', scheme);
+    const auto colon = db.find(':', scheme);
+    if (at == std::string::npos || colon == std::string::npos || colon > at) return db;
+    return db.substr(0, colon) + ":***" + db.substr(at);
 }
 
 int serve(const Command& command) {
@@ -69,8 +91,9 @@ int serve(const Command& command) {
     const std::string& host = command.server.host;
     const bool v6 = host.find(':') != std::string::npos;
     std::cout << "collectcall-server: listening on http://" << (v6 ? "[" : "") << host
-              << (v6 ? "]" : "") << ":" << port << " (database " << command.server.db_path << ", "
-              << server.threads() << " threads)" << std::endl;
+              << (v6 ? "]" : "") << ":" << port << " (database "
+              << shown_database(command.server.db_path) << ", " << server.threads() << " threads)"
+              << std::endl;
 
     std::atomic<bool> done{false};
     std::thread waiter([&] {

@@ -19,6 +19,8 @@
 #include <httplib.h>
 
 #include "http.hpp"
+#include "postgres.hpp"
+#include "postgres_store.hpp"
 #include "simulated_dialer.hpp"
 #include "sqlite_store.hpp"
 
@@ -266,10 +268,27 @@ class HttpServer final : public httplib::Server {
 };
 
 std::unique_ptr<Store> open_store(const ServerOptions& options) {
+    if (pg::is_uri(options.db_path)) {
+        auto store = std::make_unique<PostgresStore>(postgres_options(options));
+        // Requests in flight in another process are that process's: nothing to forget here
+        // (keys of a process that died expire on their own).
+        store->start_heartbeat();
+        return store;
+    }
     auto store =
         std::make_unique<SqliteStore>(SqliteOptions{options.db_path, options.busy_timeout_ms});
     store->forget_requests_in_flight();
     return store;
+}
+
+std::unique_ptr<WebhookOutbox> open_outbox(const ServerOptions& options) {
+    if (pg::is_uri(options.db_path)) {
+        PostgresOptions postgres = postgres_options(options);
+        postgres.pool_size = options.webhook_workers + 2;
+        return open_postgres_outbox(postgres);
+    }
+    return std::make_unique<SqliteWebhookOutbox>(
+        SqliteOptions{options.db_path, options.busy_timeout_ms});
 }
 
 DeliveryOptions delivery_options(const ServerOptions& options) {
@@ -293,12 +312,20 @@ std::size_t worker_count(std::size_t requested) {
 
 }  // namespace
 
+PostgresOptions postgres_options(const ServerOptions& options) {
+    PostgresOptions postgres;
+    postgres.uri = options.db_path;
+    // A connection for each worker thread, the dialer and the heartbeat.
+    postgres.pool_size = worker_count(options.threads) + 4;
+    postgres.lease = options.lease;
+    return postgres;
+}
+
 Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     : options_(std::move(options)),
       store_(store ? std::move(store) : open_store(options_)),
       clock_(options_.now),
-      outbox_(std::make_unique<SqliteWebhookOutbox>(
-          SqliteOptions{options_.db_path, options_.busy_timeout_ms})),
+      outbox_(open_outbox(options_)),
       delivery_(std::make_unique<WebhookDelivery>(*outbox_, delivery_options(options_))),
       dialer_(std::make_unique<SimulatedDialer>(
           *store_, clock_, std::chrono::milliseconds{options_.call_step_ms},

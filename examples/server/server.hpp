@@ -46,8 +46,16 @@ struct ServerOptions {
     std::chrono::seconds read_timeout{10};
     std::chrono::seconds keep_alive_timeout{5};
     int busy_timeout_ms = 5000;
+    // PostgreSQL: how long a process's claim on a webhook message or a call in progress lasts
+    // without renewal (API.md section 12); tests shorten it (serve --lease-ms, not documented).
+    std::chrono::milliseconds lease{60'000};
     ApiConfig api;
 };
+
+// The PostgreSQL options of a server's options (its --db is a postgresql:// URI), with a
+// connection pool sized for its worker threads.
+struct PostgresOptions;
+PostgresOptions postgres_options(const ServerOptions& options);
 
 class Server {
   public:

@@ -18,6 +18,9 @@ std::uint64_t fnv1a(std::string_view text) {
     return h;
 }
 
+// How often the dialer looks for calls in progress that a stopped process left behind.
+constexpr std::chrono::seconds takeover_interval{1};
+
 struct ReasonShape {
     std::string_view reason;
     std::int64_t min_ms;  // durations of this ending lie in [min_ms, max_ms)
@@ -90,16 +93,35 @@ void SimulatedDialer::stop() {
 
 void SimulatedDialer::run() {
     std::unique_lock lock(mutex_);
+    auto next_takeover = std::chrono::steady_clock::now() + takeover_interval;
     while (!stopping_) {
-        if (pending_.empty()) {
-            wake_.wait(lock);
+        if (std::chrono::steady_clock::now() >= next_takeover) {
+            // Calls another process of a shared database left behind become this one's.
+            lock.unlock();
+            std::vector<CallInProgress> orphans;
+            try {
+                orphans = store_.take_over_calls();
+            } catch (const std::exception& e) {
+                if (log_) {
+                    std::cerr << "collectcall-server: taking over calls failed: " << e.what()
+                              << std::endl;
+                }
+            }
+            lock.lock();
+            for (const CallInProgress& call : orphans) {
+                pending_.push(
+                    Pending{std::chrono::steady_clock::now() + step_, call.account, call.id});
+            }
+            next_takeover = std::chrono::steady_clock::now() + takeover_interval;
+        }
+        const auto due =
+            pending_.empty() ? next_takeover : std::min(next_takeover, pending_.top().due);
+        if (std::chrono::steady_clock::now() < due) {
+            wake_.wait_until(lock, due);
             continue;
         }
+        if (pending_.empty() || std::chrono::steady_clock::now() < pending_.top().due) continue;
         const Pending next = pending_.top();
-        if (std::chrono::steady_clock::now() < next.due) {
-            wake_.wait_until(lock, next.due);
-            continue;
-        }
         pending_.pop();
         lock.unlock();
         finish(next);

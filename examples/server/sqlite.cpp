@@ -157,6 +157,10 @@ void Query::run() {
     }
 }
 
+int Query::columns() const {
+    return sqlite3_column_count(statement_.handle());
+}
+
 bool Query::is_null(int column) const {
     return sqlite3_column_type(statement_.handle(), column) == SQLITE_NULL;
 }

@@ -96,6 +96,7 @@ class Query {
     // Runs a statement that returns no row.
     void run();
 
+    [[nodiscard]] int columns() const;
     [[nodiscard]] bool is_null(int column) const;
     [[nodiscard]] std::string_view text(int column) const;
     [[nodiscard]] std::int64_t integer(int column) const;

@@ -159,6 +159,10 @@ class Store {
     // Every account's calls still in progress, oldest first: a dialer picks them up when the
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }
+    // Calls in progress that another process of a shared database left behind (it stopped, or
+    // its lease ran out) and that are this process's from now on. A dialer asks now and then; a
+    // store that only one process uses has none.
+    [[nodiscard]] virtual std::vector<CallInProgress> take_over_calls() { return {}; }
 
     virtual void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                        Time now) = 0;

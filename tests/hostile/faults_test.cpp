@@ -29,8 +29,8 @@ Reply parse(const std::string& json) {
 
 TEST_CASE("faults: SIGKILL during a 1000-item bulk leaves all of it or none of it",
           "[faults][process]") {
-    TempDir dir;
-    const std::string db = dir.file("bulk.db");
+    Database database;
+    const std::string db = database.uri();
     const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
     const std::string key = account.str("/apiKey");
     REQUIRE_FALSE(key.empty());
@@ -85,7 +85,7 @@ TEST_CASE("faults: SIGKILL during a 1000-item bulk leaves all of it or none of i
 }
 
 TEST_CASE("faults: a database that cannot be written is 503, reads go on, then it recovers",
-          "[faults]") {
+          "[faults][sqlite]") {
     LocalServer server([](collectcall::server::ServerOptions& o) { o.busy_timeout_ms = 100; });
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
@@ -117,9 +117,9 @@ TEST_CASE("faults: a database that cannot be written is 503, reads go on, then i
 }
 
 TEST_CASE("faults: a file system that refuses every write is 503, reads go on, then it recovers",
-          "[faults][process]") {
-    TempDir dir;
-    const std::string db = dir.file("full.db");
+          "[faults][process][sqlite]") {
+    Database database;
+    const std::string db = database.uri();
     const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
     const std::string key = account.str("/apiKey");
     REQUIRE_FALSE(key.empty());

@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "harness.hpp"
+#include "postgres.hpp"
+#include "postgres_store.hpp"
 #include "sqlite.hpp"
 #include "sqlite_store.hpp"
 
@@ -15,11 +17,20 @@ using namespace collectcall::server;
 
 namespace {
 
-// A Store that forwards to SQLite, with hooks a test can use to hold or break an operation:
-// the Store interface is the seam a second backend would use too.
+std::unique_ptr<Store> open_store(const std::string& db) {
+    if (pg::is_uri(db)) {
+        PostgresOptions options;
+        options.uri = db;
+        return std::make_unique<PostgresStore>(options);
+    }
+    return std::make_unique<SqliteStore>(SqliteOptions{db, 5000});
+}
+
+// A Store that forwards to the suite's store (SQLite or PostgreSQL), with hooks a test can use
+// to hold or break an operation.
 class HookedStore final : public Store {
   public:
-    explicit HookedStore(const std::string& path) : inner_(SqliteOptions{path, 5000}) {}
+    explicit HookedStore(const std::string& db) : owned_(open_store(db)), inner_(*owned_) {}
 
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
@@ -97,7 +108,8 @@ class HookedStore final : public Store {
     }
 
   private:
-    SqliteStore inner_;
+    std::unique_ptr<Store> owned_;
+    Store& inner_;
 };
 
 HookedStore* hooked = nullptr;
@@ -229,7 +241,8 @@ TEST_CASE("an unexpected fault is 500 internal with nothing leaked", "[faults]")
     CHECK(client.get("/api/v1/customers/00000000-0000-4000-8000-000000000000").status == 404);
 }
 
-TEST_CASE("a database locked too long is 503 unavailable, and the key is not burnt", "[faults]") {
+TEST_CASE("a database locked too long is 503 unavailable, and the key is not burnt",
+          "[faults][sqlite]") {
     LocalServer server([](ServerOptions& o) { o.busy_timeout_ms = 100; });
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);

@@ -10,13 +10,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 #include "crypto.hpp"
+#include "postgres.hpp"
+#include "sqlite.hpp"
 #include "sqlite_store.hpp"
 
 extern char** environ;
@@ -41,6 +45,98 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
     std::error_code ignored;
     fs::remove_all(path_, ignored);
+}
+
+// --- Database ----------------------------------------------------------------------------------
+
+bool on_postgres() {
+    const char* store = std::getenv("COLLECTCALL_TEST_STORE");
+    return store != nullptr && std::string_view(store) == "postgres";
+}
+
+namespace {
+
+std::string test_pg_uri() {
+    const char* uri = std::getenv("COLLECTCALL_TEST_PG_URI");
+    if (uri == nullptr || *uri == '\0') {
+        throw std::runtime_error("COLLECTCALL_TEST_PG_URI is not set");
+    }
+    return uri;
+}
+
+}  // namespace
+
+std::optional<int> store_preflight() {
+    if (!on_postgres()) return std::nullopt;
+    const char* ci = std::getenv("CI");
+    const char* require = std::getenv("COLLECTCALL_REQUIRE_PG");
+    const bool required = (ci != nullptr && *ci != '\0' && std::string_view(ci) != "0") ||
+                          (require != nullptr && std::string_view(require) == "1");
+    std::string problem;
+    const char* uri = std::getenv("COLLECTCALL_TEST_PG_URI");
+    if (uri == nullptr || *uri == '\0') {
+        problem =
+            "COLLECTCALL_TEST_PG_URI is not set (tools/test.sh starts a throwaway cluster "
+            "when PostgreSQL 15 is installed)";
+    } else {
+        try {
+            pg::Connection probe(uri);
+            (void)probe.run("SELECT 1");
+        } catch (const std::exception& e) {
+            problem = std::string("cannot use COLLECTCALL_TEST_PG_URI: ") + e.what();
+        }
+    }
+    if (problem.empty()) return std::nullopt;
+    if (required) {
+        std::cerr << "FAILED: this run of the suite is on PostgreSQL, and " << problem << "\n";
+        return 1;
+    }
+    std::cerr << "SKIPPED: this run of the suite is on PostgreSQL, and " << problem << "\n";
+    return 77;
+}
+
+Database::Database() {
+    if (!on_postgres()) {
+        uri_ = dir_.file("test.db");
+        return;
+    }
+    std::array<unsigned char, 8> bytes{};
+    random_bytes(bytes);
+    schema_ = "test_" + hex(bytes);
+    const std::string base = test_pg_uri();
+    pg::Connection(base).run("CREATE SCHEMA " + schema_);
+    uri_ = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+           schema_;
+}
+
+Database::~Database() {
+    if (schema_.empty()) return;
+    try {
+        pg::Connection(test_pg_uri()).run("DROP SCHEMA " + schema_ + " CASCADE");
+    } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): the cluster is thrown away
+    }
+}
+
+std::vector<std::vector<std::string>> Database::rows(const std::string& sql) const {
+    std::vector<std::vector<std::string>> rows;
+    if (postgres()) {
+        pg::Connection db(uri_);
+        const pg::Result r = db.run(sql);
+        for (int i = 0; i < r.rows(); ++i) {
+            auto& row = rows.emplace_back();
+            for (int c = 0; c < r.columns(); ++c)
+                row.emplace_back(r.text(i, c));
+        }
+        return rows;
+    }
+    sqlite::Connection db(uri_, false, 5000);
+    sqlite::Query q(db, sql.c_str());
+    while (q.step()) {
+        auto& row = rows.emplace_back();
+        for (int c = 0; c < q.columns(); ++c)
+            row.emplace_back(q.is_null(c) ? std::string_view() : q.text(c));
+    }
+    return rows;
 }
 
 // --- Reply -------------------------------------------------------------------------------------
@@ -177,17 +273,16 @@ Reply Client::send(const std::string& method, const std::string& path, const std
 // --- LocalServer -------------------------------------------------------------------------------
 
 LocalServer::LocalServer(const Tweak& tweak,
-                         std::function<std::unique_ptr<Store>(const std::string&)> make_store)
-    : db_path_(dir_.file("test.db")) {
+                         std::function<std::unique_ptr<Store>(const std::string&)> make_store) {
     ServerOptions options;
-    options.db_path = db_path_;
+    options.db_path = database_.uri();
     options.port = 0;
     options.threads = 24;
     options.api.access_log = false;
     options.api.allow_private_webhooks = true;
     if (tweak) tweak(options);
     std::unique_ptr<Store> store;
-    if (make_store) store = make_store(db_path_);
+    if (make_store) store = make_store(database_.uri());
     server_ = std::make_unique<Server>(options, std::move(store));
     port_ = server_->bind();
     thread_ = std::thread([this] { server_->run(); });

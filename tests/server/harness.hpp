@@ -37,6 +37,37 @@ class TempDir {
     fs::path path_;
 };
 
+// True when the suite runs against PostgreSQL: COLLECTCALL_TEST_STORE=postgres, with the
+// database in COLLECTCALL_TEST_PG_URI (main() checks that it is there).
+bool on_postgres();
+
+// Run by each suite's main() first. On PostgreSQL without a database to run on: nullopt when
+// there is one; otherwise the exit code, after saying why on stderr: 77 (ctest reports the run
+// as skipped) on a developer's machine, 1 (failed) in CI (CI or COLLECTCALL_REQUIRE_PG set).
+std::optional<int> store_preflight();
+
+// The database of one test: a SQLite file in a temporary directory or, when the suite runs on
+// PostgreSQL, a schema of its own in the test database (dropped at the end), named by a URI
+// whose search_path selects it.
+class Database {
+  public:
+    Database();
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+    // What --db takes.
+    [[nodiscard]] const std::string& uri() const { return uri_; }
+    [[nodiscard]] bool postgres() const { return !schema_.empty(); }
+    // The rows of a query, each column as text (NULL as ""), for tests that look at what the
+    // server stored. Plain SQL that both databases understand.
+    [[nodiscard]] std::vector<std::vector<std::string>> rows(const std::string& sql) const;
+
+  private:
+    TempDir dir_;
+    std::string schema_;
+    std::string uri_;
+};
+
 // An HTTP reply with its body parsed (when it is JSON).
 struct Reply {
     int status = 0;
@@ -109,7 +140,8 @@ class LocalServer {
     ~LocalServer();
 
     [[nodiscard]] int port() const { return port_; }
-    [[nodiscard]] const std::string& db_path() const { return db_path_; }
+    [[nodiscard]] const std::string& db_path() const { return database_.uri(); }
+    [[nodiscard]] const Database& database() const { return database_; }
     [[nodiscard]] collectcall::server::Store& store() { return server_->store(); }
 
     Account create_account(const std::string& name, std::vector<std::string> caller_numbers = {});
@@ -119,8 +151,7 @@ class LocalServer {
     [[nodiscard]] Client anonymous() const { return Client("127.0.0.1", port_); }
 
   private:
-    TempDir dir_;
-    std::string db_path_;
+    Database database_;
     std::unique_ptr<collectcall::server::Server> server_;
     int port_ = 0;
     std::thread thread_;

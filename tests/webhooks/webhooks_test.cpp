@@ -18,7 +18,6 @@
 #include "harness.hpp"
 #include "receiver.hpp"
 #include "simulated_dialer.hpp"
-#include "sqlite.hpp"
 
 using namespace test;
 using namespace collectcall::server;
@@ -88,17 +87,13 @@ struct OutboxRow {
     std::string last_error;
 };
 
-std::vector<OutboxRow> outbox(const std::string& db_path) {
-    sqlite::Connection db(db_path, false, 5000);
-    sqlite::Query q(db,
-                    "SELECT o.message_id, o.call_id, e.type, o.state, o.attempts, "
-                    "COALESCE(o.last_error, '') FROM webhook_outbox o JOIN call_events e "
-                    "ON e.call_id = o.call_id AND e.seq = o.event_seq ORDER BY o.seq");
+std::vector<OutboxRow> outbox(const Database& database) {
     std::vector<OutboxRow> rows;
-    while (q.step()) {
-        rows.push_back(OutboxRow{std::string(q.text(0)), std::string(q.text(1)),
-                                 std::string(q.text(2)), std::string(q.text(3)), q.integer(4),
-                                 std::string(q.text(5))});
+    for (const auto& row :
+         database.rows("SELECT o.message_id, o.call_id, e.type, o.state, o.attempts, "
+                       "COALESCE(o.last_error, '') FROM webhook_outbox o JOIN call_events e "
+                       "ON e.call_id = o.call_id AND e.seq = o.event_seq ORDER BY o.seq")) {
+        rows.push_back(OutboxRow{row[0], row[1], row[2], row[3], std::stoll(row[4]), row[5]});
     }
     return rows;
 }
@@ -269,11 +264,11 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
     // Everything delivered, each message once. The receiver can hold a delivery a moment before
     // the server records its answer, so wait for the outbox to say so.
     CHECK(eventually([&] {
-        const auto rows = outbox(server.db_path());
+        const auto rows = outbox(server.database());
         return std::all_of(rows.begin(), rows.end(),
                            [](const OutboxRow& r) { return r.state == "delivered"; });
     }));
-    for (const OutboxRow& row : outbox(server.db_path())) {
+    for (const OutboxRow& row : outbox(server.database())) {
         CHECK(row.state == "delivered");
         CHECK(row.attempts == 1);
         CHECK(ids.count(row.message_id) == 1);
@@ -309,10 +304,10 @@ TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[w
     // Both events wait in the outbox, each after a failed attempt; call-ended waits behind
     // call-created.
     REQUIRE(eventually([&] {
-        const auto rows = outbox(server.db_path());
+        const auto rows = outbox(server.database());
         return rows.size() == 2 && rows[0].attempts >= 2;
     }));
-    const auto pending = outbox(server.db_path());
+    const auto pending = outbox(server.database());
     CHECK(pending[0].state == "pending");
     CHECK(pending[0].last_error.find("127.0.0.1") != std::string::npos);
     CHECK(pending[1].attempts == 0);
@@ -326,10 +321,10 @@ TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[w
     for (const Delivery& d : deliveries)
         check_signed(d);
     REQUIRE(eventually([&] {
-        const auto rows = outbox(server.db_path());
+        const auto rows = outbox(server.database());
         return rows[0].state == "delivered" && rows[1].state == "delivered";
     }));
-    const auto rows = outbox(server.db_path());
+    const auto rows = outbox(server.database());
     CHECK(rows[0].attempts >= 3);
     CHECK(rows[0].message_id == deliveries[0].header("webhook-id"));
     CHECK(rows[1].message_id == deliveries[1].header("webhook-id"));
@@ -348,7 +343,7 @@ TEST_CASE("a non-2xx answer is retried with the same webhook-id", "[webhooks]") 
 
     REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 2; }));
     REQUIRE(eventually([&] {
-        const auto rows = outbox(server.db_path());
+        const auto rows = outbox(server.database());
         return !rows.empty() && rows[0].last_error.find("HTTP 503") != std::string::npos;
     }));
     receiver.answer(200);
@@ -382,12 +377,12 @@ TEST_CASE("an attempt without an answer in time is cut off and retried", "[webho
     place_call(client, customer, acme.agent, hook_url(receiver.port()), secret.id);
 
     REQUIRE(eventually([&] {
-        const auto rows = outbox(server.db_path());
+        const auto rows = outbox(server.database());
         return rows.size() == 2 && rows[0].state == "delivered" && rows[1].state == "delivered";
     }));
     // Delivered by the retry, well before the slow answer came.
     CHECK(std::chrono::steady_clock::now() - started < 1800ms);
-    const auto rows = outbox(server.db_path());
+    const auto rows = outbox(server.database());
     CHECK(rows[0].attempts == 2);
     REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 3; }));
     // The late one arrived too: at least once, and the receiver dedupes on webhook-id.
@@ -421,8 +416,8 @@ TEST_CASE("a slow receiver holds up neither the API nor other receivers", "[webh
 }
 
 TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webhooks][process]") {
-    TempDir dir;
-    const std::string db = dir.file("kill.db");
+    Database database;
+    const std::string db = database.uri();
     const ProcessResult init = run_binary({"init", "--db", db, "--account", "acme"});
     REQUIRE(init.exit_code == 0);
     simdjson::dom::parser parser;
@@ -433,9 +428,13 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
 
     const int port = unused_port();
     const auto options = [](const char* step_ms) {
-        return std::vector<std::string>{
+        std::vector<std::string> args{
             "--allow-private-webhooks", "--now", frozen,   "--call-step-ms", step_ms,
             "--webhook-backoff-scale",  "0.001", "--quiet"};
+        // On PostgreSQL the killed process's calls and messages are taken over when its leases
+        // run out: short ones here.
+        if (on_postgres()) args.insert(args.end(), {"--lease-ms", "500"});
+        return args;
     };
 
     // Calls end in the first run (both events pending) or only after the restart (the dialer
@@ -456,7 +455,7 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
         }
         const std::size_t expected = ends_before_kill ? 6 : 3;
         REQUIRE(eventually([&] {
-            const auto rows = outbox(db);
+            const auto rows = outbox(database);
             return rows.size() == expected &&
                    std::all_of(rows.begin(), rows.end(), [](const OutboxRow& r) {
                        return r.type == "call-ended" || r.attempts >= 1;
@@ -465,7 +464,7 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
         first.signal(SIGKILL);
         CHECK(first.wait() == 128 + SIGKILL);
     }
-    const auto before = outbox(db);
+    const auto before = outbox(database);
     for (const OutboxRow& row : before)
         CHECK(row.state == "pending");
 
@@ -473,7 +472,7 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
     ChildServer second(db, options("50"));
     REQUIRE(receiver.wait_for([](const auto& d) { return first_arrivals(d).size() >= 6; }));
     REQUIRE(eventually([&] {
-        const auto rows = outbox(db);
+        const auto rows = outbox(database);
         return rows.size() == 6 && std::all_of(rows.begin(), rows.end(), [](const OutboxRow& r) {
                    return r.state == "delivered";
                });
@@ -482,7 +481,7 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
     // Every message the outbox ever held arrived at least once, signed, created before ended.
     const auto deliveries = receiver.deliveries();
     const std::vector<std::string> arrived = first_arrivals(deliveries);
-    for (const OutboxRow& row : outbox(db)) {
+    for (const OutboxRow& row : outbox(database)) {
         CHECK(std::find(arrived.begin(), arrived.end(), row.message_id) != arrived.end());
     }
     for (const Delivery& d : deliveries)
@@ -561,7 +560,7 @@ TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][
         std::string::npos);
 
     CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 0);
-    CHECK(outbox(server.db_path()).empty());
+    CHECK(outbox(server.database()).empty());
 }
 
 TEST_CASE("with --allow-private-webhooks, local networks are allowed but metadata is not",
@@ -614,13 +613,13 @@ TEST_CASE(
                                         hook_url(receiver.port(), "127.0.0.1", "https"), secret.id)
                                  .str("/data/id");
     REQUIRE(eventually([&] {
-        for (const OutboxRow& row : outbox(server.db_path())) {
+        for (const OutboxRow& row : outbox(server.database())) {
             if (row.call_id == call && row.attempts >= 2) return true;
         }
         return false;
     }));
     CHECK(receiver.deliveries().size() == 2);
-    for (const OutboxRow& row : outbox(server.db_path())) {
+    for (const OutboxRow& row : outbox(server.database())) {
         if (row.call_id == call) CHECK(row.state == "pending");
     }
 }

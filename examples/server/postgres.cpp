@@ -1,0 +1,216 @@
+#include "postgres.hpp"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstring>
+
+namespace collectcall::server::pg {
+
+bool is_uri(std::string_view db) {
+    return db.starts_with("postgresql://") || db.starts_with("postgres://");
+}
+
+// --- Result ----------------------------------------------------------------------------------
+
+Result::~Result() {
+    if (result_ != nullptr) PQclear(result_);
+}
+
+Result& Result::operator=(Result&& other) noexcept {
+    if (this != &other) {
+        if (result_ != nullptr) PQclear(result_);
+        result_ = std::exchange(other.result_, nullptr);
+    }
+    return *this;
+}
+
+int Result::rows() const {
+    return result_ == nullptr ? 0 : PQntuples(result_);
+}
+
+int Result::columns() const {
+    return result_ == nullptr ? 0 : PQnfields(result_);
+}
+
+std::string_view Result::text(int row, int column) const {
+    return {PQgetvalue(result_, row, column),
+            static_cast<std::size_t>(PQgetlength(result_, row, column))};
+}
+
+bool Result::is_null(int row, int column) const {
+    return PQgetisnull(result_, row, column) != 0;
+}
+
+std::int64_t Result::integer(int row, int column) const {
+    const std::string_view t = text(row, column);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (ec != std::errc{} || end != t.data() + t.size()) {
+        throw StoreError("stored data is not readable: not an integer", false);
+    }
+    return value;
+}
+
+std::int64_t Result::affected() const {
+    const char* n = result_ == nullptr ? "" : PQcmdTuples(result_);
+    std::int64_t value = 0;
+    std::from_chars(n, n + std::strlen(n), value);
+    return value;
+}
+
+// --- Params ----------------------------------------------------------------------------------
+
+Params& Params::add(std::string_view value) {
+    offsets_.push_back(static_cast<std::ptrdiff_t>(bytes_.size()));
+    bytes_.append(value);
+    bytes_.push_back('\0');  // libpq reads text parameters up to their NUL
+    return *this;
+}
+
+Params& Params::add(std::int64_t value) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    return add(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+
+Params& Params::add_null() {
+    offsets_.push_back(-1);
+    return *this;
+}
+
+// --- Connection ------------------------------------------------------------------------------
+
+Connection::Connection(const std::string& uri) {
+    conn_ = PQconnectdb(uri.c_str());
+    if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+        std::string message = conn_ != nullptr ? PQerrorMessage(conn_) : "out of memory";
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        if (conn_ != nullptr) PQfinish(conn_);
+        conn_ = nullptr;
+        throw StoreError("cannot connect to PostgreSQL: " + message, true);
+    }
+    // Every commit waits for its WAL flush (the default; said here so that a server-wide
+    // setting cannot turn acknowledged writes into lost ones), and notices stay off stderr.
+    exec("SET synchronous_commit = on");
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);
+}
+
+Connection::~Connection() {
+    if (conn_ != nullptr) PQfinish(conn_);
+}
+
+bool Connection::broken() const {
+    return conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK;
+}
+
+bool Connection::in_transaction() const {
+    return conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE;
+}
+
+void Connection::fail(pg_result* result, std::string_view what) {
+    const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    std::string message = std::string(what) + ": ";
+    const char* text = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+    message += (text != nullptr && *text != '\0') ? text : PQerrorMessage(conn_);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+        message.pop_back();
+    const std::string_view code = state != nullptr ? state : "";
+    if (result != nullptr) PQclear(result);
+    if (code == "23505") throw UniqueViolation(message, false);
+    if (code == "40001" || code == "40P01") throw Retry(message, true);
+    // Connection lost (08), out of resources such as disk or connections (53), the server
+    // shutting down or unavailable (57P), a read-only transaction or standby (25006): an
+    // operator fixes these, a client retries.
+    const bool unavailable = code.empty() || code.starts_with("08") || code.starts_with("53") ||
+                             code.starts_with("57P") || code == "25006" || broken();
+    throw StoreError(message, unavailable);
+}
+
+void Connection::exec(const char* sql) {
+    pg_result* result = PQexec(conn_, sql);
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
+    PQclear(result);
+}
+
+Result Connection::query(const char* sql) {
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end()) {
+        std::string name = "s" + std::to_string(prepared_.size());
+        pg_result* prepared = PQprepare(conn_, name.c_str(), sql, 0, nullptr);
+        if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail(prepared, "PostgreSQL prepare");
+        PQclear(prepared);
+        it = prepared_.emplace(sql, std::move(name)).first;
+    }
+    params_.values_.clear();
+    for (const std::ptrdiff_t offset : params_.offsets_) {
+        params_.values_.push_back(offset < 0 ? nullptr : params_.bytes_.data() + offset);
+    }
+    pg_result* result =
+        PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(params_.values_.size()),
+                       params_.values_.data(), nullptr, nullptr, 0);
+    params_.clear();
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
+    return Result(result);
+}
+
+Result Connection::run(const std::string& sql) {
+    pg_result* result = PQexec(conn_, sql.c_str());
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
+    return Result(result);
+}
+
+// --- Pool ------------------------------------------------------------------------------------
+
+Pool::Lease::~Lease() {
+    if (pool_ != nullptr && connection_) pool_->give_back(std::move(connection_));
+}
+
+Pool::Lease Pool::lease() {
+    {
+        std::unique_lock lock(mutex_);
+        available_.wait(lock, [&] { return !idle_.empty() || open_ < size_; });
+        if (!idle_.empty()) {
+            auto connection = std::move(idle_.back());
+            idle_.pop_back();
+            return Lease(*this, std::move(connection));
+        }
+        ++open_;
+    }
+    try {
+        return Lease(*this, std::make_unique<Connection>(uri_));
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        --open_;
+        available_.notify_one();
+        throw;
+    }
+}
+
+void Pool::give_back(std::unique_ptr<Connection> connection) {
+    // A connection left inside a transaction (an exception between BEGIN and its end) or broken
+    // is closed; the next lease opens a fresh one.
+    if (connection->in_transaction() && !connection->broken()) rollback(*connection);
+    std::lock_guard lock(mutex_);
+    if (connection->broken() || connection->in_transaction()) {
+        connection.reset();
+        --open_;
+    } else {
+        idle_.push_back(std::move(connection));
+    }
+    available_.notify_one();
+}
+
+void Pool::rollback(Connection& connection) noexcept {
+    try {
+        if (!connection.broken()) connection.exec("ROLLBACK");
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the connection is dropped when broken
+    }
+}
+
+}  // namespace collectcall::server::pg

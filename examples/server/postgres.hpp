@@ -1,0 +1,176 @@
+// A thin RAII layer over libpq: connections that prepare each statement once and keep it,
+// results, a pool sized for the worker threads, and transactions that are retried when
+// PostgreSQL reports a deadlock or a serialization failure. Errors are StoreError (sqlite.hpp):
+// a lost connection, a server shutting down or out of disk is `unavailable` (503).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sqlite.hpp"  // StoreError
+
+struct pg_conn;
+struct pg_result;
+
+namespace collectcall::server::pg {
+
+// True when `db` names a PostgreSQL database (a postgresql:// or postgres:// URI).
+bool is_uri(std::string_view db);
+
+// A unique index refused a row (SQLSTATE 23505).
+class UniqueViolation : public StoreError {
+  public:
+    using StoreError::StoreError;
+};
+
+// A deadlock or serialization failure: the transaction may simply be run again.
+class Retry : public StoreError {
+  public:
+    using StoreError::StoreError;
+};
+
+class Result {
+  public:
+    Result() = default;
+    explicit Result(pg_result* result) : result_(result) {}
+    ~Result();
+    Result(Result&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
+    Result& operator=(Result&& other) noexcept;
+    Result(const Result&) = delete;
+    Result& operator=(const Result&) = delete;
+
+    [[nodiscard]] int rows() const;
+    [[nodiscard]] int columns() const;
+    [[nodiscard]] bool empty() const { return rows() == 0; }
+    [[nodiscard]] std::string_view text(int row, int column) const;
+    [[nodiscard]] bool is_null(int row, int column) const;
+    [[nodiscard]] std::int64_t integer(int row, int column) const;
+    // The number of rows an INSERT, UPDATE or DELETE touched.
+    [[nodiscard]] std::int64_t affected() const;
+
+  private:
+    pg_result* result_ = nullptr;
+};
+
+// Parameters of one statement, all sent as text. The bytes live in one buffer that the
+// connection reuses from statement to statement.
+class Params {
+  public:
+    Params& add(std::string_view value);
+    Params& add(std::int64_t value);
+    Params& add_null();
+
+  private:
+    friend class Connection;
+    void clear() {
+        bytes_.clear();
+        offsets_.clear();
+    }
+    std::string bytes_;
+    std::vector<std::ptrdiff_t> offsets_;  // -1: NULL
+    std::vector<const char*> values_;
+};
+
+// One connection. Not thread-safe: used by one thread at a time (see Pool).
+class Connection {
+  public:
+    explicit Connection(const std::string& uri);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    // Runs statements without parameters (several may be given, separated by ';').
+    void exec(const char* sql);
+    // The parameters of the next `query`; empty.
+    Params& params() {
+        params_.clear();
+        return params_;
+    }
+    // Runs `sql` with the parameters last set through params(). `sql` must be a string literal:
+    // its address is the key of the statement prepared for it on first use.
+    Result query(const char* sql);
+    // Runs `sql` once, without parameters and without preparing it (tools and tests).
+    Result run(const std::string& sql);
+
+    [[nodiscard]] bool broken() const;
+    [[nodiscard]] bool in_transaction() const;
+
+  private:
+    [[noreturn]] void fail(pg_result* result, std::string_view what);
+
+    pg_conn* conn_ = nullptr;
+    Params params_;
+    std::unordered_map<const char*, std::string> prepared_;
+};
+
+// Connections for the threads of one process: at most `size` open at once, a thread waits for
+// one when all are taken. Connections are opened when first needed and reopened after a failure.
+class Pool {
+  public:
+    Pool(std::string uri, std::size_t size) : uri_(std::move(uri)), size_(size) {}
+
+    class Lease {
+      public:
+        Lease(Pool& pool, std::unique_ptr<Connection> connection)
+            : pool_(&pool), connection_(std::move(connection)) {}
+        ~Lease();
+        Lease(Lease&& other) noexcept
+            : pool_(other.pool_), connection_(std::move(other.connection_)) {}
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        Lease& operator=(Lease&&) = delete;
+        Connection& operator*() const { return *connection_; }
+        Connection* operator->() const { return connection_.get(); }
+
+      private:
+        Pool* pool_;
+        std::unique_ptr<Connection> connection_;
+    };
+
+    Lease lease();
+    [[nodiscard]] const std::string& uri() const { return uri_; }
+
+    // Runs `work(connection)` in a transaction and commits; runs it again (at most a few times)
+    // when PostgreSQL reports a deadlock or a serialization failure. Whatever `work` throws rolls
+    // the transaction back.
+    template <class Work>
+    auto transaction(Work&& work) {
+        for (int attempt = 1;; ++attempt) {
+            auto connection = lease();
+            try {
+                connection->exec("BEGIN");
+                auto result = work(*connection);
+                connection->exec("COMMIT");
+                return result;
+            } catch (const Retry&) {
+                rollback(*connection);
+                if (attempt >= 8) throw;
+            } catch (...) {
+                rollback(*connection);
+                throw;
+            }
+        }
+    }
+
+  private:
+    static void rollback(Connection& connection) noexcept;
+    void give_back(std::unique_ptr<Connection> connection);
+
+    std::string uri_;
+    std::size_t size_;
+    std::mutex mutex_;
+    std::condition_variable available_;
+    std::vector<std::unique_ptr<Connection>> idle_;
+    std::size_t open_ = 0;
+};
+
+}  // namespace collectcall::server::pg

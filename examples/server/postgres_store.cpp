@@ -1,0 +1,941 @@
+#include "postgres_store.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <unordered_set>
+#include <utility>
+
+namespace collectcall::server {
+
+namespace {
+
+using pg::Connection;
+using pg::Result;
+
+constexpr std::int64_t idempotency_lifetime_ms = 24LL * 60 * 60 * 1000;
+// A request answers within its timeouts; a key still without an answer after this long belongs
+// to a process that died (the database's clock: the server's may be frozen).
+constexpr const char* in_flight_expiry = "120 seconds";
+
+// Each entry moves the schema from version i to i + 1. Append only.
+constexpr const char* migrations[] = {
+    R"sql(
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    window_start_minutes INTEGER NOT NULL DEFAULT 480,
+    window_end_minutes INTEGER NOT NULL DEFAULT 1260,
+    max_calls_per_day INTEGER NOT NULL DEFAULT 4,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE api_keys (
+    key_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE agents (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    created_at TEXT NOT NULL
+);
+CREATE TABLE caller_numbers (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    position INTEGER NOT NULL,
+    number TEXT NOT NULL,
+    PRIMARY KEY (account_id, position),
+    UNIQUE (account_id, number)
+);
+CREATE TABLE customers (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    external_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    active BOOLEAN NOT NULL DEFAULT TRUE,
+    cease_and_desist BOOLEAN NOT NULL DEFAULT FALSE,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX customers_by_external_id ON customers (account_id, external_id);
+CREATE TABLE server_processes (
+    id TEXT PRIMARY KEY,
+    heartbeat TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE calls (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    agent_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    to_number TEXT NOT NULL,
+    from_number TEXT NOT NULL,
+    compliance TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    status TEXT NOT NULL,
+    ended_reason TEXT,
+    duration_ms BIGINT,
+    webhook_url TEXT,
+    webhook_secret_id TEXT,
+    owner TEXT
+);
+CREATE INDEX calls_by_customer ON calls (account_id, customer_id, created_ms);
+CREATE INDEX calls_in_progress ON calls (seq) WHERE status = 'in-progress';
+CREATE TABLE call_events (
+    call_id TEXT NOT NULL REFERENCES calls(id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (call_id, seq)
+);
+CREATE TABLE webhook_secrets (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    started TIMESTAMPTZ NOT NULL DEFAULT now(),
+    status INTEGER,
+    response TEXT,
+    request_id TEXT,
+    PRIMARY KEY (account_id, key)
+);
+CREATE TABLE webhook_outbox (
+    seq BIGSERIAL PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    call_id TEXT NOT NULL REFERENCES calls(id),
+    event_seq INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_ms BIGINT NOT NULL DEFAULT 0,
+    last_error TEXT,
+    done_ms BIGINT,
+    lease_owner TEXT,
+    lease_until TIMESTAMPTZ,
+    UNIQUE (call_id, event_seq)
+);
+CREATE INDEX webhook_outbox_pending ON webhook_outbox (call_id, seq) WHERE state = 'pending';
+)sql",
+};
+
+constexpr int migration_count = static_cast<int>(std::size(migrations));
+static_assert(migration_count == PostgresStore::schema_version);
+
+std::int64_t to_ms(Time t) {
+    return t.time_since_epoch().count();
+}
+
+std::string timestamp_text(Time t) {
+    return std::string(Timestamp::from_time(t).view());
+}
+
+[[noreturn]] void corrupt(std::string_view what) {
+    throw StoreError("stored data is not readable: " + std::string(what), false);
+}
+
+template <class T>
+T parse_column(std::string_view text, std::string_view what) {
+    auto parsed = T::parse(text);
+    if (!parsed) corrupt(what);
+    return std::move(parsed).value();
+}
+
+const ReadOptions& stored_read_options() {
+    static const ReadOptions options = [] {
+        ReadOptions o;
+        o.today = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
+        return o;
+    }();
+    return options;
+}
+
+bool boolean(const Result& r, int row, int column) {
+    return r.text(row, column) == "t";
+}
+
+constexpr const char* customer_columns =
+    "id, body, thread_id, active, cease_and_desist, created_at, updated_at";
+
+StoredCustomer customer_from_row(const Result& r, int row) {
+    StoredCustomer stored;
+    auto body = read<CustomerCreate>(r.text(row, 1), stored_read_options());
+    if (!body) corrupt("customer");
+    static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
+    stored.customer.id = parse_column<Uuid>(r.text(row, 0), "customer id");
+    stored.thread_id = parse_column<Uuid>(r.text(row, 2), "thread id");
+    stored.active = boolean(r, row, 3);
+    stored.cease_and_desist = boolean(r, row, 4);
+    stored.customer.createdAt = parse_column<Timestamp>(r.text(row, 5), "createdAt");
+    stored.customer.updatedAt = parse_column<Timestamp>(r.text(row, 6), "updatedAt");
+    return stored;
+}
+
+const char* bool_text(bool b) {
+    return b ? "t" : "f";
+}
+
+// Appends `value` to a PostgreSQL array literal being built in `out`, quoted and escaped.
+void append_array_element(std::string& out, std::string_view value) {
+    out.push_back(out.size() == 1 ? '"' : ',');
+    if (out.back() == ',') out.push_back('"');
+    for (const char c : value) {
+        if (c == '"' || c == '\\') out.push_back('\\');
+        out.push_back(c);
+    }
+    out.push_back('"');
+}
+
+constexpr const char* insert_customer_sql =
+    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
+    "body, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+    "ON CONFLICT (account_id, external_id) DO NOTHING";
+
+// Every item of a bulk request in one statement: arrays of the columns, unnested in request
+// order. ON CONFLICT DO NOTHING skips a duplicate of a stored customer and of an earlier item;
+// the ids of the rows inserted come back.
+constexpr const char* insert_customers_sql =
+    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
+    "body, created_at, updated_at) "
+    "SELECT u.id, $1, u.external_id, u.thread_id, u.active, u.cease_and_desist, u.body, "
+    "u.created_at, u.updated_at FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], "
+    "$6::boolean[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS u(id, external_id, "
+    "thread_id, active, cease_and_desist, body, created_at, updated_at, n) ORDER BY u.n "
+    "ON CONFLICT (account_id, external_id) DO NOTHING RETURNING id";
+
+constexpr const char* call_columns =
+    "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, "
+    "ended_reason, duration_ms";
+
+CallDetails call_from_row(const Result& r, int row) {
+    CallDetails call;
+    call.id = parse_column<Uuid>(r.text(row, 0), "call id");
+    call.threadId = parse_column<Uuid>(r.text(row, 1), "thread id");
+    call.toPhoneNumber = parse_column<E164>(r.text(row, 2), "toPhoneNumber");
+    call.fromPhoneNumber = parse_column<E164>(r.text(row, 3), "fromPhoneNumber");
+    auto compliance = read<ComplianceResult>(r.text(row, 4), stored_read_options());
+    if (!compliance) corrupt("compliance");
+    call.compliance = std::move(compliance).value();
+    call.createdAt = parse_column<Timestamp>(r.text(row, 5), "createdAt");
+    call.customerId = parse_column<Uuid>(r.text(row, 6), "customer id");
+    call.status = std::string(r.text(row, 7));
+    if (!r.is_null(row, 8)) call.endedReason = std::string(r.text(row, 8));
+    if (!r.is_null(row, 9)) call.durationMs = r.integer(row, 9);
+    return call;
+}
+
+void load_events(Connection& db, CallDetails& call) {
+    db.params().add(call.id.view());
+    const Result events =
+        db.query("SELECT type, created_at FROM call_events WHERE call_id = $1 ORDER BY seq");
+    for (int i = 0; i < events.rows(); ++i) {
+        call.events.push_back(
+            CallEvent{std::string(events.text(i, 0)),
+                      parse_column<Timestamp>(events.text(i, 1), "event createdAt")});
+    }
+}
+
+// The event and, when the call has a webhook, its outbox message, in the caller's transaction.
+void insert_event(Connection& db, std::string_view call_id, std::string_view type, Time at) {
+    db.params().add(call_id).add(type).add(timestamp_text(at));
+    const Result event = db.query(
+        "INSERT INTO call_events (call_id, seq, type, created_at) VALUES ($1, "
+        "(SELECT COALESCE(MAX(seq), 0) + 1 FROM call_events WHERE call_id = $1), $2, $3) "
+        "RETURNING seq");
+    db.params().add(call_id).add(event.integer(0, 0));
+    db.query(
+        "INSERT INTO webhook_outbox (message_id, call_id, event_seq) "
+        "SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), id, $2::integer "
+        "FROM calls WHERE id = $1 AND webhook_url IS NOT NULL");
+}
+
+std::string lease_interval(std::chrono::milliseconds lease) {
+    return std::to_string(lease.count()) + " milliseconds";
+}
+
+}  // namespace
+
+PostgresStore::PostgresStore(PostgresOptions options)
+    : options_(std::move(options)),
+      pool_(options_.uri, std::max<std::size_t>(2, options_.pool_size)),
+      process_id_(std::string(new_uuid().view())) {
+    migrate();
+}
+
+PostgresStore::~PostgresStore() {
+    {
+        std::lock_guard lock(heartbeat_mutex_);
+        stopping_ = true;
+    }
+    heartbeat_wake_.notify_all();
+    if (heartbeat_.joinable()) {
+        heartbeat_.join();
+        // Stopping cleanly: the calls in progress go to the other processes at once rather
+        // than after the lease.
+        try {
+            auto db = pool_.lease();
+            db->params().add(process_id_);
+            db->query("DELETE FROM server_processes WHERE id = $1");
+        } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): leases run out
+        }
+    }
+}
+
+void PostgresStore::migrate() {
+    auto db = pool_.lease();
+    // One process migrates at a time (per schema: the lock's key is the schema's name); the
+    // others wait and then find the schema up to date.
+    db->exec("SELECT pg_advisory_lock(7213, hashtext(current_schema()))");
+    try {
+        db->exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+        std::int64_t version = 0;
+        {
+            const Result r = db->query("SELECT MAX(version) FROM schema_version");
+            if (!r.empty() && !r.is_null(0, 0)) version = r.integer(0, 0);
+        }
+        if (version > schema_version) {
+            throw StoreError("the database has schema version " + std::to_string(version) +
+                                 ", newer than this server's (" + std::to_string(schema_version) +
+                                 ")",
+                             false);
+        }
+        for (auto v = version; v < schema_version; ++v) {
+            db->exec("BEGIN");
+            db->exec(migrations[v]);
+            db->params().add(v + 1);
+            db->query("INSERT INTO schema_version (version) VALUES ($1::integer)");
+            db->exec("COMMIT");
+        }
+    } catch (...) {
+        if (db->in_transaction()) db->exec("ROLLBACK");
+        db->exec("SELECT pg_advisory_unlock(7213, hashtext(current_schema()))");
+        throw;
+    }
+    db->exec("SELECT pg_advisory_unlock(7213, hashtext(current_schema()))");
+}
+
+void PostgresStore::start_heartbeat() {
+    beat();
+    heartbeat_ = std::thread([this] {
+        std::unique_lock lock(heartbeat_mutex_);
+        while (!stopping_) {
+            heartbeat_wake_.wait_for(lock, options_.lease / 4, [&] { return stopping_; });
+            if (stopping_) break;
+            lock.unlock();
+            try {
+                beat();
+            } catch (const std::exception& e) {
+                std::cerr << "collectcall-server: PostgreSQL heartbeat failed: " << e.what()
+                          << std::endl;
+            }
+            lock.lock();
+        }
+    });
+}
+
+void PostgresStore::beat() {
+    auto db = pool_.lease();
+    db->params().add(process_id_);
+    db->query(
+        "INSERT INTO server_processes (id, heartbeat) VALUES ($1, now()) "
+        "ON CONFLICT (id) DO UPDATE SET heartbeat = now()");
+    // Processes silent for a day are gone for good.
+    db->query("DELETE FROM server_processes WHERE heartbeat < now() - interval '1 day'");
+}
+
+void PostgresStore::check() {
+    auto db = pool_.lease();
+    db->params();
+    db->query("SELECT 1");
+}
+
+// --- Accounts --------------------------------------------------------------------------------
+
+Credentials PostgresStore::create_credentials(const AccountSetup& setup, Time now) {
+    return pool_.transaction([&](Connection& db) {
+        const std::string created = timestamp_text(now);
+        const Uuid fresh = new_uuid();
+        db.params().add(fresh.view()).add(setup.name).add(created);
+        db.query(
+            "INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (name) DO NOTHING");
+        // The account's row is locked: two inits of one account number their callers in turn.
+        db.params().add(setup.name);
+        const Result r = db.query("SELECT id FROM accounts WHERE name = $1 FOR UPDATE");
+        const Uuid account = parse_column<Uuid>(r.text(0, 0), "account id");
+
+        std::vector<E164> numbers = setup.caller_numbers;
+        if (numbers.empty() && setup.fallback_caller_number) {
+            db.params().add(account.view());
+            if (db.query("SELECT 1 FROM caller_numbers WHERE account_id = $1 LIMIT 1").empty()) {
+                numbers.push_back(*setup.fallback_caller_number);
+            }
+        }
+        for (const E164& number : numbers) {
+            db.params().add(account.view()).add(number.view());
+            db.query(
+                "INSERT INTO caller_numbers (account_id, position, number) VALUES ($1, "
+                "(SELECT COALESCE(MAX(position), 0) + 1 FROM caller_numbers WHERE account_id = "
+                "$1), $2) ON CONFLICT DO NOTHING");
+        }
+        const ApiKey key = generate_api_key();
+        db.params().add(key.key_id).add(account.view()).add(hex(key.hash)).add(created);
+        db.query(
+            "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) "
+            "VALUES ($1, $2, $3, $4)");
+        const Uuid agent = new_uuid();
+        db.params().add(agent.view()).add(account.view()).add(created);
+        db.query("INSERT INTO agents (id, account_id, created_at) VALUES ($1, $2, $3)");
+        return Credentials{account, key.text, std::string(agent.view())};
+    });
+}
+
+bool PostgresStore::has_accounts() {
+    auto db = pool_.lease();
+    db->params();
+    return !db->query("SELECT 1 FROM accounts LIMIT 1").empty();
+}
+
+namespace {
+
+std::optional<Sha256> from_hex(std::string_view text) {
+    Sha256 out{};
+    if (text.size() != out.size() * 2) return std::nullopt;
+    const auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        return -1;
+    };
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const int hi = digit(text[2 * i]);
+        const int lo = digit(text[2 * i + 1]);
+        if (hi < 0 || lo < 0) return std::nullopt;
+        out[i] = static_cast<unsigned char>(hi * 16 + lo);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<KeyRecord> PostgresStore::find_api_key(std::string_view key_id) {
+    auto db = pool_.lease();
+    db->params().add(key_id);
+    const Result r = db->query("SELECT account_id, key_hash FROM api_keys WHERE key_id = $1");
+    if (r.empty()) return std::nullopt;
+    KeyRecord record;
+    record.account_id = parse_column<Uuid>(r.text(0, 0), "account id");
+    const auto hash = from_hex(r.text(0, 1));
+    if (!hash) corrupt("key hash");
+    record.hash = *hash;
+    return record;
+}
+
+bool PostgresStore::agent_assigned(const Uuid& account, std::string_view agent) {
+    auto db = pool_.lease();
+    db->params().add(agent).add(account.view());
+    return !db->query("SELECT 1 FROM agents WHERE id = $1 AND account_id = $2").empty();
+}
+
+AccountSettings PostgresStore::account_settings(const Uuid& account) {
+    auto db = pool_.lease();
+    AccountSettings settings;
+    db->params().add(account.view());
+    const Result r = db->query(
+        "SELECT window_start_minutes, window_end_minutes, max_calls_per_day FROM accounts "
+        "WHERE id = $1");
+    if (!r.empty()) {
+        settings.window_start_minutes = static_cast<int>(r.integer(0, 0));
+        settings.window_end_minutes = static_cast<int>(r.integer(0, 1));
+        settings.max_calls_per_day = static_cast<int>(r.integer(0, 2));
+    }
+    db->params().add(account.view());
+    const Result numbers =
+        db->query("SELECT number FROM caller_numbers WHERE account_id = $1 ORDER BY position");
+    for (int i = 0; i < numbers.rows(); ++i) {
+        settings.caller_numbers.push_back(parse_column<E164>(numbers.text(i, 0), "number"));
+    }
+    return settings;
+}
+
+// --- Customers -------------------------------------------------------------------------------
+
+bool PostgresStore::insert_customer(const Uuid& account, const StoredCustomer& s) {
+    auto db = pool_.lease();
+    const Customer& c = s.customer;
+    db->params()
+        .add(c.id.view())
+        .add(account.view())
+        .add(c.externalId.view())
+        .add(s.thread_id.view())
+        .add(bool_text(s.active))
+        .add(bool_text(s.cease_and_desist))
+        .add(write(static_cast<const CustomerCreate&>(c)))
+        .add(c.createdAt.view())
+        .add(c.updatedAt.view());
+    return db->query(insert_customer_sql).affected() == 1;
+}
+
+std::vector<bool> PostgresStore::insert_customers(const Uuid& account,
+                                                  std::span<const StoredCustomer> customers) {
+    if (customers.empty()) return {};
+    std::array<std::string, 8> columns;
+    for (std::string& column : columns)
+        column = "{";
+    for (const StoredCustomer& s : customers) {
+        const Customer& c = s.customer;
+        append_array_element(columns[0], c.id.view());
+        append_array_element(columns[1], c.externalId.view());
+        append_array_element(columns[2], s.thread_id.view());
+        append_array_element(columns[3], bool_text(s.active));
+        append_array_element(columns[4], bool_text(s.cease_and_desist));
+        append_array_element(columns[5], write(static_cast<const CustomerCreate&>(c)));
+        append_array_element(columns[6], c.createdAt.view());
+        append_array_element(columns[7], c.updatedAt.view());
+    }
+    for (std::string& column : columns)
+        column.push_back('}');
+
+    std::unordered_set<std::string_view> inserted;
+    // One statement is one transaction; two overlapping bulk requests that wait on each other's
+    // rows are a deadlock PostgreSQL breaks, and the loser runs again.
+    const Result r = pool_.transaction([&](Connection& db) {
+        auto& p = db.params().add(account.view());
+        for (const std::string& column : columns)
+            p.add(column);
+        return db.query(insert_customers_sql);
+    });
+    for (int i = 0; i < r.rows(); ++i)
+        inserted.insert(r.text(i, 0));
+    std::vector<bool> created;
+    created.reserve(customers.size());
+    for (const StoredCustomer& s : customers) {
+        created.push_back(inserted.count(s.customer.id.view()) != 0);
+    }
+    return created;
+}
+
+std::optional<StoredCustomer> PostgresStore::find_customer(const Uuid& account, const Uuid& id) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view());
+    const Result r = db->query(
+        "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+        "FROM customers WHERE id = $1 AND account_id = $2");
+    if (r.empty()) return std::nullopt;
+    return customer_from_row(r, 0);
+}
+
+std::optional<StoredCustomer> PostgresStore::find_customer_by_external_id(
+    const Uuid& account, std::string_view external_id) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(external_id);
+    const Result r = db->query(
+        "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+        "FROM customers WHERE account_id = $1 AND external_id = $2");
+    if (r.empty()) return std::nullopt;
+    return customer_from_row(r, 0);
+}
+
+std::optional<StoredCustomer> PostgresStore::update_customer(
+    const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
+    return pool_.transaction([&](Connection& db) -> std::optional<StoredCustomer> {
+        db.params().add(id.view()).add(account.view());
+        const Result r = db.query(
+            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+            "FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
+        if (r.empty()) return std::nullopt;
+        StoredCustomer stored = customer_from_row(r, 0);
+        if (change(stored)) {
+            db.params()
+                .add(write(static_cast<const CustomerCreate&>(stored.customer)))
+                .add(bool_text(stored.active))
+                .add(bool_text(stored.cease_and_desist))
+                .add(stored.customer.updatedAt.view())
+                .add(id.view())
+                .add(account.view());
+            db.query(
+                "UPDATE customers SET body = $1, active = $2, cease_and_desist = $3, "
+                "updated_at = $4 WHERE id = $5 AND account_id = $6");
+        }
+        return stored;
+    });
+}
+
+// --- Calls -----------------------------------------------------------------------------------
+
+std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uuid& customer,
+                                                  Time since, const CallDecider& decide) {
+    return pool_.transaction([&](Connection& db) -> std::optional<CallPlan> {
+        // The customer's row stays locked until the commit: a concurrent call to the same
+        // customer, in this process or another, waits here and then counts this one.
+        db.params().add(customer.view()).add(account.view());
+        const Result r = db.query(
+            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+            "FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
+        if (r.empty()) return std::nullopt;
+        const StoredCustomer stored = customer_from_row(r, 0);
+
+        std::vector<Time> placed;
+        db.params().add(account.view()).add(customer.view()).add(to_ms(since));
+        const Result calls = db.query(
+            "SELECT created_ms FROM calls WHERE account_id = $1 AND customer_id = $2 AND "
+            "created_ms >= $3 ORDER BY created_ms");
+        for (int i = 0; i < calls.rows(); ++i) {
+            placed.push_back(Time{std::chrono::milliseconds{calls.integer(i, 0)}});
+        }
+        CallPlan plan = decide(stored, placed);
+        if (!plan.place) return plan;
+
+        const Call& call = plan.call;
+        auto& p = db.params()
+                      .add(call.id.view())
+                      .add(account.view())
+                      .add(customer.view())
+                      .add(plan.agent_id)
+                      .add(call.threadId.view())
+                      .add(call.toPhoneNumber.view())
+                      .add(call.fromPhoneNumber.view())
+                      .add(write(call.compliance))
+                      .add(call.createdAt.view())
+                      .add(to_ms(call.createdAt.time()));
+        if (plan.webhook) {
+            p.add(plan.webhook->url.view()).add(plan.webhook->secretId.view());
+        } else {
+            p.add_null().add_null();
+        }
+        p.add(process_id_);
+        db.query(
+            "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, to_number, "
+            "from_number, compliance, created_at, created_ms, status, webhook_url, "
+            "webhook_secret_id, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+            "'in-progress', $11, $12, $13)");
+        insert_event(db, call.id.view(), "call-created", call.createdAt.time());
+        return plan;
+    });
+}
+
+std::optional<CallDetails> PostgresStore::find_call(const Uuid& account, const Uuid& id) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view());
+    const Result r = db->query(
+        "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
+        "status, ended_reason, duration_ms FROM calls WHERE id = $1 AND account_id = $2");
+    if (r.empty()) return std::nullopt;
+    CallDetails call = call_from_row(r, 0);
+    load_events(*db, call);
+    return call;
+}
+
+std::vector<CallDetails> PostgresStore::list_calls(const Uuid& account, const Uuid& customer) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(customer.view());
+    const Result r = db->query(
+        "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
+        "status, ended_reason, duration_ms FROM calls WHERE account_id = $1 AND "
+        "customer_id = $2 ORDER BY created_ms DESC, seq DESC");
+    std::vector<CallDetails> calls;
+    for (int i = 0; i < r.rows(); ++i) {
+        calls.push_back(call_from_row(r, i));
+        load_events(*db, calls.back());
+    }
+    return calls;
+}
+
+bool PostgresStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
+                             std::string_view ended_reason, std::int64_t duration_ms, Time at) {
+    return pool_.transaction([&](Connection& db) {
+        db.params()
+            .add(status)
+            .add(ended_reason)
+            .add(duration_ms)
+            .add(id.view())
+            .add(account.view());
+        if (db.query("UPDATE calls SET status = $1, ended_reason = $2, duration_ms = $3 "
+                     "WHERE id = $4 AND account_id = $5 AND status = 'in-progress'")
+                .affected() != 1) {
+            return false;
+        }
+        insert_event(db, id.view(), "call-ended", at);
+        return true;
+    });
+}
+
+namespace {
+
+std::vector<CallInProgress> calls_of(const Result& r) {
+    std::vector<CallInProgress> calls;
+    for (int i = 0; i < r.rows(); ++i) {
+        calls.push_back(CallInProgress{parse_column<Uuid>(r.text(i, 0), "account id"),
+                                       parse_column<Uuid>(r.text(i, 1), "call id")});
+    }
+    return calls;
+}
+
+}  // namespace
+
+std::vector<CallInProgress> PostgresStore::calls_in_progress() {
+    return take_over_calls();
+}
+
+std::vector<CallInProgress> PostgresStore::take_over_calls() {
+    auto db = pool_.lease();
+    // Calls whose owner stopped (its row is gone) or whose heartbeat is older than the lease
+    // become this process's. The claim is one UPDATE: two processes never take the same call.
+    const std::string lease = lease_interval(options_.lease);
+    db->params().add(process_id_).add(lease);
+    const Result r = db->query(
+        "UPDATE calls SET owner = $1 WHERE seq IN (SELECT c.seq FROM calls c "
+        "WHERE c.status = 'in-progress' AND (c.owner IS NULL OR (c.owner <> $1 AND NOT EXISTS "
+        "(SELECT 1 FROM server_processes p WHERE p.id = c.owner AND p.heartbeat > now() - "
+        "$2::interval))) ORDER BY c.seq LIMIT 10000 FOR UPDATE SKIP LOCKED) "
+        "RETURNING account_id, id");
+    return calls_of(r);
+}
+
+// --- Webhook secrets -------------------------------------------------------------------------
+
+void PostgresStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                          std::string_view secret, Time now) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view()).add(secret).add(timestamp_text(now));
+    db->query(
+        "INSERT INTO webhook_secrets (id, account_id, secret, created_at) "
+        "VALUES ($1, $2, $3, $4)");
+}
+
+std::optional<std::string> PostgresStore::find_webhook_secret(const Uuid& account, const Uuid& id) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view());
+    const Result r =
+        db->query("SELECT secret FROM webhook_secrets WHERE id = $1 AND account_id = $2");
+    if (r.empty()) return std::nullopt;
+    return std::string(r.text(0, 0));
+}
+
+// --- Idempotency -----------------------------------------------------------------------------
+
+IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::string_view key,
+                                                 const Sha256& fingerprint, Time now) {
+    const std::string print = hex(fingerprint);
+    return pool_.transaction([&](Connection& db) {
+        db.params().add(account.view()).add(key).add(print).add(to_ms(now));
+        const bool fresh = db.query(
+                                 "INSERT INTO idempotency_keys (account_id, key, fingerprint, "
+                                 "created_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
+                               .affected() == 1;
+        if (!fresh) {
+            // Someone holds the key: its row is locked while this transaction decides.
+            db.params().add(account.view()).add(key).add(in_flight_expiry);
+            const Result r = db.query(
+                "SELECT fingerprint, created_ms, status, response, request_id, "
+                "started < now() - $3::interval FROM idempotency_keys "
+                "WHERE account_id = $1 AND key = $2 FOR UPDATE");
+            const bool expired = r.empty() ||
+                                 r.integer(0, 1) <= to_ms(now) - idempotency_lifetime_ms ||
+                                 (r.is_null(0, 2) && boolean(r, 0, 5));
+            if (!expired) {
+                IdempotencyBegin result;
+                const auto stored = from_hex(r.text(0, 0));
+                if (!stored || !equal_constant_time(*stored, fingerprint)) {
+                    result.state = IdempotencyState::mismatch;
+                } else if (r.is_null(0, 2)) {
+                    result.state = IdempotencyState::in_flight;
+                } else {
+                    result.state = IdempotencyState::replay;
+                    result.response.status = static_cast<int>(r.integer(0, 2));
+                    result.response.body = std::string(r.text(0, 3));
+                    result.response.request_id = std::string(r.text(0, 4));
+                }
+                return result;
+            }
+            db.params().add(account.view()).add(key).add(print).add(to_ms(now));
+            db.query(
+                "INSERT INTO idempotency_keys (account_id, key, fingerprint, created_ms) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, key) DO UPDATE SET "
+                "fingerprint = EXCLUDED.fingerprint, created_ms = EXCLUDED.created_ms, "
+                "started = now(), status = NULL, response = NULL, request_id = NULL");
+        }
+        // Expired keys of the account go with the next new one.
+        db.params().add(account.view()).add(to_ms(now) - idempotency_lifetime_ms);
+        db.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND created_ms <= $2");
+        return IdempotencyBegin{IdempotencyState::started, {}};
+    });
+}
+
+void PostgresStore::finish_idempotent(const Uuid& account, std::string_view key,
+                                      const StoredResponse& response) {
+    auto db = pool_.lease();
+    db->params()
+        .add(std::int64_t{response.status})
+        .add(response.body)
+        .add(response.request_id)
+        .add(account.view())
+        .add(key);
+    db->query(
+        "UPDATE idempotency_keys SET status = $1, response = $2, request_id = $3 "
+        "WHERE account_id = $4 AND key = $5");
+}
+
+void PostgresStore::abandon_idempotent(const Uuid& account, std::string_view key) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(key);
+    db->query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL");
+}
+
+// --- The outbox ------------------------------------------------------------------------------
+
+namespace {
+
+class PostgresOutbox final : public WebhookOutbox {
+  public:
+    explicit PostgresOutbox(const PostgresOptions& options)
+        : pool_(options.uri, std::max<std::size_t>(2, options.pool_size)),
+          process_id_(std::string(new_uuid().view())),
+          lease_(lease_interval(options.lease)) {}
+
+    ~PostgresOutbox() override {
+        // Stopping cleanly: the messages this process claimed go to the others at once.
+        try {
+            auto db = pool_.lease();
+            db->params().add(process_id_);
+            db->query(
+                "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL "
+                "WHERE lease_owner = $1 AND state = 'pending'");
+        } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): leases run out
+        }
+    }
+    PostgresOutbox(const PostgresOutbox&) = delete;
+    PostgresOutbox& operator=(const PostgresOutbox&) = delete;
+
+    std::vector<OutboxHead> heads(std::size_t limit) override {
+        auto db = pool_.lease();
+        const std::int64_t now_ms = unix_ms();
+        // The first pending message of each call that is due, not claimed by a live lease of
+        // another process: claimed (or the claim renewed) for this process. Rows another
+        // process is claiming right now are skipped, not waited for.
+        db->params()
+            .add(process_id_)
+            .add(lease_)
+            .add(now_ms)
+            .add(static_cast<std::int64_t>(std::min<std::size_t>(limit, 256)));
+        const Result claimed = db->query(
+            "UPDATE webhook_outbox o SET lease_owner = $1, lease_until = now() + $2::interval "
+            "FROM (SELECT h.seq FROM webhook_outbox h WHERE h.state = 'pending' "
+            "AND h.next_attempt_ms <= $3 "
+            "AND (h.lease_owner IS NULL OR h.lease_owner = $1 OR h.lease_until < now()) "
+            "AND h.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = h.call_id "
+            "AND p.state = 'pending') ORDER BY h.next_attempt_ms, h.seq LIMIT $4 "
+            "FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq "
+            "RETURNING o.seq, o.call_id, (SELECT c.webhook_url FROM calls c WHERE c.id = "
+            "o.call_id), o.next_attempt_ms");
+        std::vector<OutboxHead> heads;
+        for (int i = 0; i < claimed.rows(); ++i) {
+            heads.push_back(OutboxHead{claimed.integer(i, 0), std::string(claimed.text(i, 1)),
+                                       std::string(claimed.text(i, 2)), claimed.integer(i, 3)});
+        }
+        std::sort(heads.begin(), heads.end(), [](const OutboxHead& a, const OutboxHead& b) {
+            return std::pair(a.next_attempt_ms, a.seq) < std::pair(b.next_attempt_ms, b.seq);
+        });
+        // The soonest message not yet due, so that delivery knows when to look again.
+        db->params().add(now_ms);
+        const Result next = db->query(
+            "SELECT seq, call_id, '', next_attempt_ms FROM webhook_outbox "
+            "WHERE state = 'pending' AND next_attempt_ms > $1 ORDER BY next_attempt_ms LIMIT 1");
+        if (!next.empty()) {
+            heads.push_back(OutboxHead{next.integer(0, 0), std::string(next.text(0, 1)), "",
+                                       next.integer(0, 3)});
+        }
+        return heads;
+    }
+
+    std::optional<OutboxMessage> load(std::int64_t seq) override {
+        auto db = pool_.lease();
+        db->params().add(seq).add(process_id_);
+        const Result r = db->query(
+            "SELECT o.message_id, o.attempts, e.type, e.created_at, c.id, c.customer_id, "
+            "c.thread_id, c.status, c.ended_reason, c.duration_ms, c.webhook_url, s.secret "
+            "FROM webhook_outbox o "
+            "JOIN calls c ON c.id = o.call_id "
+            "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
+            "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND "
+            "s.account_id = c.account_id "
+            "WHERE o.seq = $1 AND o.state = 'pending' AND o.lease_owner = $2");
+        if (r.empty()) return std::nullopt;
+
+        CallWebhookEvent event;
+        event.type = std::string(r.text(0, 2));
+        event.createdAt = parse_column<Timestamp>(r.text(0, 3), "event createdAt");
+        event.id = parse_column<Uuid>(r.text(0, 4), "call id");
+        event.customerId = parse_column<Uuid>(r.text(0, 5), "customer id");
+        event.threadId = parse_column<Uuid>(r.text(0, 6), "thread id");
+        if (event.type == "call-created") {
+            event.status = "in-progress";
+        } else {
+            event.status = std::string(r.text(0, 7));
+            if (event.type == "call-ended" && !r.is_null(0, 8)) {
+                event.callEnded = CallEnded{std::string(r.text(0, 8)),
+                                            r.is_null(0, 9) ? std::int64_t{0} : r.integer(0, 9)};
+            }
+        }
+        OutboxMessage message;
+        message.seq = seq;
+        message.message_id = std::string(r.text(0, 0));
+        message.attempts = static_cast<int>(r.integer(0, 1));
+        message.url = std::string(r.text(0, 10));
+        if (!r.is_null(0, 11)) message.secret = std::string(r.text(0, 11));
+        message.body = write(event);
+        return message;
+    }
+
+    void delivered(std::int64_t seq, std::int64_t now_ms) override {
+        auto db = pool_.lease();
+        db->params().add(now_ms).add(seq);
+        db->query(
+            "UPDATE webhook_outbox SET state = 'delivered', attempts = attempts + 1, "
+            "done_ms = $1, last_error = NULL, lease_owner = NULL, lease_until = NULL "
+            "WHERE seq = $2 AND state = 'pending'");
+    }
+
+    void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
+                std::string_view error, std::int64_t now_ms) override {
+        auto db = pool_.lease();
+        // The claim ends with the attempt: the retry goes to whichever process is free then.
+        if (next_attempt_ms) {
+            db->params().add(*next_attempt_ms).add(error).add(seq);
+            db->query(
+                "UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_ms = $1, "
+                "last_error = $2, lease_owner = NULL, lease_until = NULL "
+                "WHERE seq = $3 AND state = 'pending'");
+        } else {
+            db->params().add(now_ms).add(error).add(seq);
+            db->query(
+                "UPDATE webhook_outbox SET state = 'failed', attempts = attempts + 1, "
+                "done_ms = $1, last_error = $2, lease_owner = NULL, lease_until = NULL "
+                "WHERE seq = $3 AND state = 'pending'");
+        }
+    }
+
+  private:
+    static std::int64_t unix_ms() {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    }
+
+    pg::Pool pool_;
+    std::string process_id_;
+    std::string lease_;
+};
+
+}  // namespace
+
+std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options) {
+    return std::make_unique<PostgresOutbox>(options);
+}
+
+}  // namespace collectcall::server

@@ -1,0 +1,269 @@
+// Several server processes on one PostgreSQL database (API.md section 12): every guarantee
+// holds across them. Runs only in the suite's PostgreSQL run ([postgres]).
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <future>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness.hpp"
+#include "receiver.hpp"
+
+using namespace test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char* frozen = "2026-11-20T15:00:00Z";  // 09:00 in Chicago: calls are allowed
+
+struct Credentials {
+    std::string key;
+    std::string agent;
+};
+
+Credentials init(const std::string& db) {
+    const ProcessResult init = run_binary({"init", "--db", db, "--account", "acme"});
+    REQUIRE(init.exit_code == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element json;
+    REQUIRE(parser.parse(init.out).get(json) == simdjson::SUCCESS);
+    return Credentials{std::string(json["apiKey"].get_string().value()),
+                       std::string(json["agentId"].get_string().value())};
+}
+
+std::vector<std::string> server_args(const char* call_step_ms) {
+    return {"--now",          frozen,       "--allow-private-webhooks",
+            "--call-step-ms", call_step_ms, "--webhook-backoff-scale",
+            "0.001",          "--lease-ms", "1000",
+            "--quiet"};
+}
+
+std::string call_body(const std::string& agent, int port, const std::string& secret_id) {
+    return R"({"agentId":")" + agent + R"(","webhook":{"url":"http://127.0.0.1:)" +
+           std::to_string(port) + R"(/hooks","secretId":")" + secret_id + R"("}})";
+}
+
+// Runs `count` requests at once, request i on process i % processes; their replies.
+template <class Send>
+std::vector<Reply> at_once(int count, const Send& send) {
+    std::atomic<int> ready{0};
+    std::vector<std::future<Reply>> futures;
+    for (int i = 0; i < count; ++i) {
+        futures.push_back(std::async(std::launch::async, [&, i] {
+            ++ready;
+            while (ready < count)
+                std::this_thread::yield();
+            return send(i);
+        }));
+    }
+    std::vector<Reply> replies;
+    for (auto& f : futures)
+        replies.push_back(f.get());
+    return replies;
+}
+
+int successes(const std::vector<Reply>& replies) {
+    return static_cast<int>(std::count_if(replies.begin(), replies.end(), [](const Reply& r) {
+        return r.parsed && r.boolean("/success");
+    }));
+}
+
+std::int64_t count(const Database& database, const std::string& sql) {
+    return std::stoll(database.rows(sql).at(0).at(0));
+}
+
+}  // namespace
+
+TEST_CASE("three processes on one database behave as one server", "[postgres][process]") {
+    REQUIRE(on_postgres());
+    Database database;
+    const std::string db = database.uri();
+    const Credentials acme = init(db);
+    std::vector<std::unique_ptr<ChildServer>> servers;
+    for (int i = 0; i < 3; ++i)
+        servers.push_back(std::make_unique<ChildServer>(db, server_args("200")));
+    const auto client = [&](int i) {
+        return Client("127.0.0.1", servers[static_cast<std::size_t>(i) % 3]->port(), acme.key);
+    };
+
+    SECTION("32 concurrent creates of one externalId: exactly one succeeds") {
+        const auto replies = at_once(
+            32, [&](int i) { return client(i).post("/api/v1/customers", customer_json("same")); });
+        CHECK(successes(replies) == 1);
+        for (const Reply& r : replies) {
+            if (!r.boolean("/success")) CHECK(r.status == 409);
+        }
+        CHECK(count(database, "SELECT COUNT(*) FROM customers WHERE external_id = 'same'") == 1);
+    }
+
+    SECTION("12 concurrent calls to one customer: exactly 4 are placed") {
+        const Reply created = client(0).post("/api/v1/customers", customer_json("busy"));
+        REQUIRE(created.boolean("/success"));
+        const std::string path = "/api/v1/customers/" + created.str("/data/id") + "/calls";
+        const auto replies = at_once(12, [&](int i) {
+            return client(i).post(path, R"({"agentId":")" + acme.agent + R"("})");
+        });
+        CHECK(successes(replies) == 4);
+        for (const Reply& r : replies) {
+            if (!r.boolean("/success")) CHECK(r.error_code() == "compliance_failed");
+        }
+        CHECK(count(database, "SELECT COUNT(*) FROM calls") == 4);
+    }
+
+    SECTION("overlapping bulk requests on two processes create each externalId once") {
+        const auto bulk = [](int from, int to, int step) {
+            std::string body = R"({"customers":[)";
+            for (int i = from; i != to; i += step) {
+                if (i != from) body += ',';
+                body += customer_json("bulk-" + std::to_string(i));
+            }
+            return body + "]}";
+        };
+        // Overlapping in opposite orders: the second request's items run backwards through the
+        // shared range, which makes the two transactions wait on each other.
+        const std::string first = bulk(0, 300, 1);
+        const std::string second = bulk(449, 149, -1);
+        for (int round = 0; round < 3; ++round) {
+            (void)database.rows("DELETE FROM customers");
+            const auto replies = at_once(2, [&](int i) {
+                return client(i).post("/api/v1/customers/bulk", i == 0 ? first : second);
+            });
+            REQUIRE(replies[0].status == 200);
+            REQUIRE(replies[1].status == 200);
+            CHECK(replies[0].integer("/data/summary/succeeded") +
+                      replies[1].integer("/data/summary/succeeded") ==
+                  450);
+            CHECK(count(database, "SELECT COUNT(DISTINCT external_id) FROM customers") == 450);
+            CHECK(count(database, "SELECT COUNT(*) FROM customers") == 450);
+        }
+    }
+
+    SECTION("an Idempotency-Key retry on another process replays the first answer") {
+        const httplib::Headers key{{"Idempotency-Key", "retry-elsewhere"}};
+        const Reply first =
+            client(0).post("/api/v1/customers", customer_json("idem"), "application/json", key);
+        REQUIRE(first.boolean("/success"));
+        for (int i = 1; i < 3; ++i) {
+            const Reply again =
+                client(i).post("/api/v1/customers", customer_json("idem"), "application/json", key);
+            CHECK(again.status == first.status);
+            CHECK(again.body == first.body);
+        }
+        // A different body under the key is refused on every process.
+        CHECK(client(2)
+                  .post("/api/v1/customers", customer_json("other"), "application/json", key)
+                  .error_code() == "idempotency_key_reused");
+        CHECK(count(database, "SELECT COUNT(*) FROM customers WHERE external_id = 'idem'") == 1);
+    }
+
+    SECTION("webhooks of calls placed on every process are each delivered once") {
+        const Reply secret = client(0).post("/api/v1/webhook-secrets", "", "");
+        REQUIRE(secret.boolean("/success"));
+        Receiver receiver(secret.str("/data/secret"));
+        std::vector<std::string> calls;
+        for (int i = 0; i < 9; ++i) {
+            const Reply created =
+                client(i).post("/api/v1/customers", customer_json("hook-" + std::to_string(i)));
+            REQUIRE(created.boolean("/success"));
+            const Reply call =
+                client(i).post("/api/v1/customers/" + created.str("/data/id") + "/calls",
+                               call_body(acme.agent, receiver.port(), secret.str("/data/id")));
+            REQUIRE(call.boolean("/success"));
+            calls.push_back(call.str("/data/id"));
+        }
+        // Each call: call-created and call-ended, 18 messages in all.
+        REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 18; }, 20s));
+        std::this_thread::sleep_for(1500ms);  // a duplicate would arrive within a poll or two
+        const auto deliveries = receiver.deliveries();
+        std::map<std::string, int> times;
+        for (const Delivery& d : deliveries) {
+            CHECK(d.standard_ok);
+            ++times[d.header("webhook-id")];
+        }
+        CHECK(times.size() == 18);
+        for (const auto& [id, n] : times) {
+            INFO(id);
+            CHECK(n == 1);
+        }
+        CHECK(count(database,
+                    "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'delivered' AND "
+                    "attempts = 1") == 18);
+    }
+}
+
+TEST_CASE("the outbox messages a killed process held are delivered by another after the lease",
+          "[postgres][process]") {
+    REQUIRE(on_postgres());
+    Database database;
+    const std::string db = database.uri();
+    const Credentials acme = init(db);
+    // Calls do not end during the test: their call-created messages are the only ones.
+    ChildServer first(db, server_args("600000"));
+    Client client("127.0.0.1", first.port(), acme.key);
+    const Reply secret = client.post("/api/v1/webhook-secrets", "", "");
+    REQUIRE(secret.boolean("/success"));
+    Receiver receiver(secret.str("/data/secret"));
+    receiver.delay(3s, 3);  // the first process's attempts hang until it is killed
+
+    for (int i = 0; i < 3; ++i) {
+        const Reply created =
+            client.post("/api/v1/customers", customer_json("kill-" + std::to_string(i)));
+        REQUIRE(created.boolean("/success"));
+        REQUIRE(client
+                    .post("/api/v1/customers/" + created.str("/data/id") + "/calls",
+                          call_body(acme.agent, receiver.port(), secret.str("/data/id")))
+                    .boolean("/success"));
+    }
+    // The first process has claimed all three and is in the middle of sending them.
+    const auto claimed = [&] {
+        return count(database,
+                     "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending' AND "
+                     "lease_owner IS NOT NULL AND lease_until > now()");
+    };
+    for (int i = 0; i < 100 && claimed() < 3; ++i)
+        std::this_thread::sleep_for(20ms);
+    REQUIRE(claimed() == 3);
+    std::this_thread::sleep_for(200ms);
+
+    const auto owners = database.rows("SELECT DISTINCT owner FROM calls");
+    REQUIRE(owners.size() == 1);
+    const std::string killed_owner = owners[0][0];
+
+    ChildServer second(db, server_args("600000"));
+    first.signal(SIGKILL);
+    CHECK(first.wait() == 128 + SIGKILL);
+
+    // The second process takes them over once the lease (1 s) has run out.
+    const auto delivered = [&] {
+        return count(database, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'delivered'");
+    };
+    for (int i = 0; i < 500 && delivered() < 3; ++i)
+        std::this_thread::sleep_for(20ms);
+    CHECK(delivered() == 3);
+    // And the calls the killed process had in progress are the second's now.
+    CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE status = 'in-progress'") == 3);
+    const auto taken_over = [&] {
+        return count(database, "SELECT COUNT(*) FROM calls WHERE owner <> '" + killed_owner + "'");
+    };
+    for (int i = 0; i < 200 && taken_over() < 3; ++i)
+        std::this_thread::sleep_for(20ms);
+    CHECK(taken_over() == 3);
+    // Each message reached the receiver from the second process (after the hung attempts).
+    REQUIRE(receiver.wait_for(
+        [](const auto& d) {
+            return std::count_if(d.begin(), d.end(),
+                                 [](const Delivery& x) { return x.answered == 200; }) >= 3;
+        },
+        10s));
+    std::set<std::string> ids;
+    for (const Delivery& d : receiver.deliveries())
+        ids.insert(d.header("webhook-id"));
+    CHECK(ids.size() == 3);
+}
