@@ -14,6 +14,8 @@
 // - calls in progress: each belongs to the process that placed it, which renews a heartbeat;
 //   when a process stops or its heartbeat is older than the lease, another process's dialer
 //   takes its calls over.
+// - rate limits: each process adds its count of each key's requests to a shared table once a
+//   second and charges its own buckets with the others' (SharedRateLimits).
 // - writes are acknowledged after COMMIT with synchronous_commit on.
 // - the schema is created and migrated under pg_advisory_lock, safe when several processes
 //   start at once.
@@ -26,8 +28,10 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "postgres.hpp"
+#include "rate_limit.hpp"
 #include "store.hpp"
 #include "webhook_outbox.hpp"
 
@@ -47,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 1;
+    static constexpr int schema_version = 2;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -101,6 +105,30 @@ class PostgresStore final : public Store {
     std::condition_variable heartbeat_wake_;
     bool stopping_ = false;
     std::thread heartbeat_;
+};
+
+// Shares the request counts of `limiter` with the other processes of the database, once a
+// second, on a thread of its own, until destroyed.
+class SharedRateLimits {
+  public:
+    SharedRateLimits(const PostgresOptions& options, RateLimiter& limiter);
+    ~SharedRateLimits();
+    SharedRateLimits(const SharedRateLimits&) = delete;
+    SharedRateLimits& operator=(const SharedRateLimits&) = delete;
+
+    // One exchange (the thread runs it every second).
+    void exchange();
+
+  private:
+    RateLimiter& limiter_;
+    pg::Pool pool_;
+    std::string process_id_;
+    std::unordered_map<std::string, long> mine_;    // this process's total per key
+    std::unordered_map<std::string, long> others_;  // the others' total per key, as last seen
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::thread thread_;
 };
 
 // The webhook outbox on a database a PostgresStore has migrated; it claims messages for this

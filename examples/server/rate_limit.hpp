@@ -1,6 +1,10 @@
 // Requests per second per API key (`serve --rate-limit N`, API.md section 10): a token bucket
 // per key that holds 2N tokens and gains N per second, so a client may burst to twice its rate
 // and then keeps the rate. 0 turns limiting off.
+//
+// Several processes on one database share their counts (postgres_store.hpp): each takes what
+// its own requests used (take_used) and charges its buckets with what the others' used (charge)
+// once a second, so that a key's rate holds across processes with a lag of about a second.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace collectcall::server {
 
@@ -46,12 +51,13 @@ class RateLimiter {
         decision.allowed = bucket.tokens >= 1;
         if (decision.allowed) {
             bucket.tokens -= 1;
+            ++used_[std::string(key)];
         } else {
             decision.retry_after =
                 std::max(1L, static_cast<long>(std::ceil((1 - bucket.tokens) / rate_)));
         }
         decision.limit = static_cast<long>(capacity_);
-        decision.remaining = static_cast<long>(std::floor(bucket.tokens));
+        decision.remaining = std::max(0L, static_cast<long>(std::floor(bucket.tokens)));
         decision.reset = static_cast<long>(std::ceil((capacity_ - bucket.tokens) / rate_));
         return decision;
     }
@@ -62,6 +68,21 @@ class RateLimiter {
         const Decision decision = check(key, now);
         if (decision.allowed) return std::nullopt;
         return decision.retry_after;
+    }
+
+    // The requests each key was allowed here since the last call.
+    std::unordered_map<std::string, long> take_used() {
+        std::lock_guard lock(mutex_);
+        return std::exchange(used_, {});
+    }
+
+    // Takes `requests` made elsewhere with `key` from its bucket (which may go below zero, down
+    // to minus its capacity: the debt is paid back at the rate).
+    void charge(std::string_view key, long requests, Clock::time_point now = Clock::now()) {
+        if (!enabled() || requests <= 0) return;
+        std::lock_guard lock(mutex_);
+        auto [it, inserted] = buckets_.try_emplace(std::string(key), Bucket{capacity_, now});
+        it->second.tokens = std::max(-capacity_, it->second.tokens - static_cast<double>(requests));
     }
 
   private:
@@ -76,6 +97,7 @@ class RateLimiter {
     // One entry per key that has made a request: bounded by the number of issued keys, since
     // only authenticated requests reach the limiter.
     std::unordered_map<std::string, Bucket> buckets_;
+    std::unordered_map<std::string, long> used_;  // since take_used; keys as buckets_
 };
 
 }  // namespace collectcall::server

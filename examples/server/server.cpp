@@ -331,6 +331,9 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
           *store_, clock_, std::chrono::milliseconds{options_.call_step_ms},
           [delivery = delivery_.get()] { delivery->notify(); }, options_.api.access_log)),
       limiter_(options_.rate_limit),
+      shared_limits_(pg::is_uri(options_.db_path) && limiter_.enabled()
+                         ? std::make_unique<SharedRateLimits>(postgres_options(options_), limiter_)
+                         : nullptr),
       api_(*store_, clock_, *dialer_, limiter_, options_.api),
       threads_(worker_count(options_.threads)),
       http_(std::make_unique<HttpServer>()) {

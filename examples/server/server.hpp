@@ -25,6 +25,8 @@ class Server;
 
 namespace collectcall::server {
 
+class SharedRateLimits;
+
 struct ServerOptions {
     std::string db_path = "collectcall.db";
     std::string host = "127.0.0.1";
@@ -101,6 +103,7 @@ class Server {
     std::unique_ptr<WebhookDelivery> delivery_;
     std::unique_ptr<Dialer> dialer_;
     RateLimiter limiter_;
+    std::unique_ptr<SharedRateLimits> shared_limits_;  // PostgreSQL: counts across processes
     Api api_;
     std::size_t threads_;
     std::unique_ptr<httplib::Server> http_;

@@ -267,3 +267,45 @@ TEST_CASE("the outbox messages a killed process held are delivered by another af
         ids.insert(d.header("webhook-id"));
     CHECK(ids.size() == 3);
 }
+
+TEST_CASE("a key's rate limit holds across processes", "[postgres][process][limits]") {
+    REQUIRE(on_postgres());
+    Database database;
+    const std::string db = database.uri();
+    const Credentials acme = init(db);
+    // 5 requests per second, bursts of 10: per process alone, two processes would allow twice
+    // that.
+    std::vector<std::unique_ptr<ChildServer>> servers;
+    for (int i = 0; i < 2; ++i) {
+        auto args = server_args("200");
+        args.insert(args.end(), {"--rate-limit", "5"});
+        servers.push_back(std::make_unique<ChildServer>(db, args));
+    }
+    std::vector<Client> clients;
+    for (const auto& server : servers)
+        clients.emplace_back("127.0.0.1", server->port(), acme.key);
+
+    // 20 requests a second, alternating between the processes, for 6 seconds.
+    int allowed = 0;
+    int refused = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 120; ++i) {
+        std::this_thread::sleep_until(start + i * 50ms);
+        const Reply r =
+            clients[static_cast<std::size_t>(i % 2)].get("/api/v1/customers?externalId=nobody");
+        if (r.status == 429) {
+            ++refused;
+            CHECK(!r.header("Retry-After").empty());
+        } else {
+            CHECK(r.status == 200);
+            ++allowed;
+        }
+    }
+    // One bucket of 10 and 5 a second for 6 s is 40. The counts lag by a second: at first
+    // both processes spend their own burst before they see the other's (10 more), and each
+    // allows up to a second's rate before it sees the other's requests (about 10 more): ~50.
+    // Counted per process alone it would be 2 x (10 + 30) = 80.
+    INFO("allowed " << allowed << ", refused " << refused);
+    CHECK(allowed >= 35);
+    CHECK(allowed <= 62);
+}
