@@ -108,6 +108,9 @@ bool is_body_method(std::string_view method) {
 struct Exchange {
     bool active = false;
     std::chrono::steady_clock::time_point start;
+    // The route it matched, for the metrics: strings of the route table, or literals.
+    std::string_view method = "other";
+    std::string_view route = "unmatched";
 };
 thread_local Exchange exchange;
 
@@ -304,6 +307,8 @@ Match find_route(std::span<const Route> routes, std::string_view method, std::st
 std::span<const Api::Route> Api::route_table() {
     static const std::array routes{
         Route{"GET", "/healthz", &Api::health, false},
+        Route{"GET", "/readyz", &Api::ready, false},
+        Route{"GET", "/metrics", &Api::metrics_document, false},
         Route{"GET", "/api/v1/openapi.json", &Api::openapi_document, false},
         Route{"POST", "/api/v1/customers", &Api::create_customer, true, BodyKind::json},
         Route{"GET", "/api/v1/customers", &Api::find_customers},
@@ -341,6 +346,8 @@ void Api::install(httplib::Server& server) {
         [this](const httplib::Request& request, httplib::Response& response) {
             exchange.active = true;
             exchange.start = std::chrono::steady_clock::now();
+            exchange.method = "other";
+            exchange.route = "unmatched";
             response.set_header("X-Request-Id", std::string(new_uuid().view()));
             serve_whole(request, response);
             // Customer data is personal: no cache along the way may keep it.
@@ -377,6 +384,10 @@ void Api::install(httplib::Server& server) {
         std::optional<std::chrono::nanoseconds> duration;
         if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
         exchange.active = false;
+        if (config_.metrics != nullptr) {
+            config_.metrics->request(exchange.method, exchange.route, response.status,
+                                     duration.value_or(std::chrono::nanoseconds{0}));
+        }
         if (config_.access_log)
             http::access_log(request, response, request_id_of(response), duration);
     });
@@ -435,6 +446,10 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                    const httplib::ContentReader* reader) {
     const std::string request_id(request_id_of(response));
     const Match match = find_route(route_table(), request.method, request.path);
+    if (match.route != nullptr) {
+        exchange.method = match.route->method;
+        exchange.route = match.route->pattern;
+    }
     static const Route no_route{};
     Context ctx{request,    response, match.route != nullptr ? *match.route : no_route,
                 request_id, {},       match.id,
@@ -541,6 +556,7 @@ bool Api::authenticate(Context& ctx) {
         ctx.response.set_header("RateLimit-Reset", std::to_string(rate.reset));
     }
     if (!rate.allowed) {
+        if (config_.metrics != nullptr) config_.metrics->rate_limited();
         ctx.response.set_header("Retry-After", std::to_string(rate.retry_after));
         ctx.fail(429, error_code::rate_limited,
                  "too many requests; retry after " + std::to_string(rate.retry_after) + " s");
@@ -624,13 +640,27 @@ void Api::openapi_document(Context& ctx) {
 }
 
 void Api::health(Context& ctx) {
-    // Bare (API.md section 1): a probe reads only the status.
+    // Bare (API.md section 1): a probe reads only the status. Liveness: the process answers;
+    // whether it can serve is /readyz's question.
+    send_json(ctx.response, 200, write(HealthStatus{"ok"}));
+}
+
+void Api::ready(Context& ctx) {
+    // Readiness: the store answers a trivial read. A load balancer takes a process whose
+    // database is unreachable out of rotation without restarting it.
     try {
         store_.check();
-        send_json(ctx.response, 200, write(HealthStatus{"ok"}));
+        send_json(ctx.response, 200, write(HealthStatus{"ready"}));
     } catch (const StoreError&) {
         send_json(ctx.response, 503, write(HealthStatus{"unavailable"}));
     }
+}
+
+void Api::metrics_document(Context& ctx) {
+    // Bare, no key, like healthz: what a Prometheus scraper expects.
+    if (config_.metrics == nullptr) return ctx.fail(404, error_code::not_found, "no such route");
+    ctx.response.status = 200;
+    ctx.response.set_content(config_.metrics->text(), "text/plain; version=0.0.4; charset=utf-8");
 }
 
 namespace {

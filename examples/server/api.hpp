@@ -15,6 +15,7 @@
 
 #include "clock.hpp"
 #include "dialer.hpp"
+#include "metrics.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
 
@@ -36,6 +37,9 @@ struct ApiConfig {
     // starts at most 25 hours before any instant in it (UTC-12 and a DST change).
     std::chrono::hours call_history{48};
     bool access_log = true;
+    // Requests, rate limiting and what the server registers are counted here (GET /metrics)
+    // when set.
+    Metrics* metrics = nullptr;
 };
 
 class Api {
@@ -61,6 +65,8 @@ class Api {
 
     // Endpoints.
     void health(Context& ctx);
+    void ready(Context& ctx);
+    void metrics_document(Context& ctx);
     void openapi_document(Context& ctx);
     void create_customer(Context& ctx);
     void find_customers(Context& ctx);

@@ -930,6 +930,13 @@ class PostgresOutbox final : public WebhookOutbox {
         }
     }
 
+    std::int64_t pending() override {
+        auto db = pool_.lease();
+        db->params();
+        return db->query("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'")
+            .integer(0, 0);
+    }
+
   private:
     static std::int64_t unix_ms() {
         return std::chrono::duration_cast<std::chrono::milliseconds>(

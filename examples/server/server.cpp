@@ -302,6 +302,11 @@ DeliveryOptions delivery_options(const ServerOptions& options) {
     return delivery;
 }
 
+ApiConfig with_metrics(ApiConfig config, Metrics& metrics) {
+    config.metrics = &metrics;
+    return config;
+}
+
 std::size_t worker_count(std::size_t requested) {
     if (requested != 0) return requested;
     // cpp-httplib gives a connection its thread for as long as it is kept alive, and requests
@@ -323,9 +328,10 @@ PostgresOptions postgres_options(const ServerOptions& options) {
 
 Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     : options_(std::move(options)),
-      store_(store ? std::move(store) : open_store(options_)),
+      metrics_(std::make_unique<Metrics>()),
+      store_(metered(store ? std::move(store) : open_store(options_), *metrics_)),
       clock_(options_.now),
-      outbox_(open_outbox(options_)),
+      outbox_(metered(open_outbox(options_), *metrics_)),
       delivery_(std::make_unique<WebhookDelivery>(*outbox_, delivery_options(options_))),
       dialer_(std::make_unique<SimulatedDialer>(
           *store_, clock_, std::chrono::milliseconds{options_.call_step_ms},
@@ -334,7 +340,7 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       shared_limits_(pg::is_uri(options_.db_path) && limiter_.enabled()
                          ? std::make_unique<SharedRateLimits>(postgres_options(options_), limiter_)
                          : nullptr),
-      api_(*store_, clock_, *dialer_, limiter_, options_.api),
+      api_(*store_, clock_, *dialer_, limiter_, with_metrics(options_.api, *metrics_)),
       threads_(worker_count(options_.threads)),
       http_(std::make_unique<HttpServer>()) {
     httplib::Server& http = *http_;

@@ -14,6 +14,7 @@
 #include "api.hpp"
 #include "clock.hpp"
 #include "dialer.hpp"
+#include "metrics.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
 #include "webhook_delivery.hpp"
@@ -97,6 +98,7 @@ class Server {
 
   private:
     ServerOptions options_;
+    std::unique_ptr<Metrics> metrics_;  // first: the store and the outbox report to it
     std::unique_ptr<Store> store_;
     Clock clock_;
     std::unique_ptr<WebhookOutbox> outbox_;

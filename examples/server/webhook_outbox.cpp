@@ -116,4 +116,10 @@ void SqliteWebhookOutbox::failed(std::int64_t seq, std::optional<std::int64_t> n
     }
 }
 
+std::int64_t SqliteWebhookOutbox::pending() {
+    std::lock_guard lock(mutex_);
+    Query q(db_, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'");
+    return q.step() ? q.integer(0) : 0;
+}
+
 }  // namespace collectcall::server

@@ -53,6 +53,8 @@ class WebhookOutbox {
     // An attempt failed: try again at `next_attempt_ms`, or give up when nullopt.
     virtual void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
                         std::string_view error, std::int64_t now_ms) = 0;
+    // How many messages are still to deliver (the metrics' outbox depth); negative: unknown.
+    virtual std::int64_t pending() { return -1; }
 };
 
 // The outbox in the server's SQLite database, on a connection of its own. The file must have
@@ -66,6 +68,7 @@ class SqliteWebhookOutbox final : public WebhookOutbox {
     void delivered(std::int64_t seq, std::int64_t now_ms) override;
     void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
                 std::string_view error, std::int64_t now_ms) override;
+    std::int64_t pending() override;
 
   private:
     std::mutex mutex_;  // one connection, used by one thread at a time

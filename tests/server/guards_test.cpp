@@ -34,8 +34,12 @@ class HookedStore final : public Store {
 
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
+    std::function<void()> before_check;
 
-    void check() override { inner_.check(); }
+    void check() override {
+        if (before_check) before_check();
+        inner_.check();
+    }
     Credentials create_credentials(const AccountSetup& setup, Time now) override {
         return inner_.create_credentials(setup, now);
     }
@@ -239,6 +243,17 @@ TEST_CASE("an unexpected fault is 500 internal with nothing leaked", "[faults]")
     hooked->before_find_customer = nullptr;
     // The server goes on.
     CHECK(client.get("/api/v1/customers/00000000-0000-4000-8000-000000000000").status == 404);
+}
+
+TEST_CASE("readyz is 503 while the store cannot be read; healthz stays 200", "[faults]") {
+    LocalServer server = hooked_server();
+    hooked->before_check = [] { throw StoreError("the database is gone", true); };
+    const Reply ready = server.anonymous().get("/readyz");
+    CHECK(ready.status == 503);
+    CHECK(ready.body == R"({"status":"unavailable"})");
+    CHECK(server.anonymous().get("/healthz").status == 200);
+    hooked->before_check = nullptr;
+    CHECK(server.anonymous().get("/readyz").status == 200);
 }
 
 TEST_CASE("a database locked too long is 503 unavailable, and the key is not burnt",

@@ -1,6 +1,7 @@
 // The wire: envelope, request ids, authentication, routing, media types, body and header
 // limits (API.md sections 1 to 3).
 #include <catch2/catch.hpp>
+#include <optional>
 
 #include <set>
 
@@ -42,6 +43,75 @@ TEST_CASE("healthz is bare and needs no key", "[http]") {
     CHECK(health.status == 200);
     CHECK(health.body == R"({"status":"ok"})");
     CHECK(is_uuid_v4(health.header("X-Request-Id")));
+}
+
+TEST_CASE("readyz checks the store; both probes are bare and need no key", "[http]") {
+    LocalServer server;
+    const Reply ready = server.anonymous().get("/readyz");
+    CHECK(ready.status == 200);
+    CHECK(ready.body == R"({"status":"ready"})");
+}
+
+namespace {
+
+// The value of the sample `series` (name and labels exactly as exposed) in a metrics text.
+std::optional<double> sample(const std::string& text, const std::string& series) {
+    std::size_t at = 0;
+    while ((at = text.find(series + ' ', at)) != std::string::npos) {
+        if (at == 0 || text[at - 1] == '\n') return std::stod(text.substr(at + series.size() + 1));
+        at += series.size();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("metrics: requests by route and status, latency, commits, rate limiting", "[http]") {
+    LocalServer server([](collectcall::server::ServerOptions& o) { o.rate_limit = 1; });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    REQUIRE(client.post("/api/v1/customers", customer_json("m-1")).status == 201);
+    REQUIRE(client.post("/api/v1/customers", customer_json("m-1")).status == 409);
+    // The burst of the rate limit (2) is spent: the next request is refused.
+    REQUIRE(client.get("/api/v1/customers/not-an-id").status == 429);
+
+    const Reply metrics = server.anonymous().get("/metrics");
+    REQUIRE(metrics.status == 200);
+    CHECK(metrics.header("Content-Type").rfind("text/plain; version=0.0.4", 0) == 0);
+    CHECK_FALSE(metrics.parsed);  // bare text, no envelope
+    const std::string& text = metrics.body;
+    CHECK(
+        sample(
+            text,
+            R"(collectcall_http_requests_total{method="POST",route="/api/v1/customers",status="201"})") ==
+        1);
+    CHECK(
+        sample(
+            text,
+            R"(collectcall_http_requests_total{method="POST",route="/api/v1/customers",status="409"})") ==
+        1);
+    // By route pattern, never by path: the id does not make a series of its own.
+    CHECK(
+        sample(
+            text,
+            R"(collectcall_http_requests_total{method="GET",route="/api/v1/customers/{id}",status="429"})") ==
+        1);
+    CHECK(text.find("not-an-id") == std::string::npos);
+    CHECK(
+        sample(
+            text,
+            R"(collectcall_http_request_duration_seconds_count{method="POST",route="/api/v1/customers"})") ==
+        2);
+    CHECK(sample(text, "collectcall_rate_limited_total") == 1);
+    // Two inserts (one refused as a duplicate) and the account's credentials.
+    CHECK(sample(text, "collectcall_store_commits_total") >= 2);
+    CHECK(sample(text, "collectcall_store_commit_items_count") >= 2);
+    CHECK(sample(text, "collectcall_webhook_outbox_pending") == 0);
+    // The scrape itself counts on the next one.
+    CHECK(
+        sample(server.anonymous().get("/metrics").body,
+               R"(collectcall_http_requests_total{method="GET",route="/metrics",status="200"})") ==
+        1);
 }
 
 TEST_CASE("the OpenAPI document is served bare and without a key", "[http]") {

@@ -1,0 +1,284 @@
+#include "metrics.hpp"
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+namespace collectcall::server {
+
+namespace {
+
+using prometheus::BuildCounter;
+using prometheus::BuildGauge;
+using prometheus::BuildHistogram;
+
+double seconds(std::chrono::nanoseconds d) {
+    return std::chrono::duration<double>(d).count();
+}
+
+const prometheus::Histogram::BucketBoundaries& latency_buckets() {
+    static const prometheus::Histogram::BucketBoundaries buckets{
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    return buckets;
+}
+
+}  // namespace
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+    requests_ = &BuildCounter()
+                     .Name("collectcall_http_requests_total")
+                     .Help("Requests answered, by method, route and status")
+                     .Register(*registry_);
+    durations_ = &BuildHistogram()
+                      .Name("collectcall_http_request_duration_seconds")
+                      .Help("Time from reading a request to its answer, by method and route")
+                      .Register(*registry_);
+    rate_limited_ = &BuildCounter()
+                         .Name("collectcall_rate_limited_total")
+                         .Help("Requests refused by the rate limit (429)")
+                         .Register(*registry_)
+                         .Add({});
+    commits_ = &BuildCounter()
+                    .Name("collectcall_store_commits_total")
+                    .Help("Write transactions of the store")
+                    .Register(*registry_)
+                    .Add({});
+    commit_seconds_ = &BuildHistogram()
+                           .Name("collectcall_store_commit_seconds")
+                           .Help("Duration of each write transaction, commit included")
+                           .Register(*registry_)
+                           .Add({}, latency_buckets());
+    commit_items_ = &BuildHistogram()
+                         .Name("collectcall_store_commit_items")
+                         .Help("Items stored by each write transaction (customers of a bulk)")
+                         .Register(*registry_)
+                         .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 5, 10, 50, 100, 250,
+                                                                          500, 1000});
+    outbox_pending_ = &BuildGauge()
+                           .Name("collectcall_webhook_outbox_pending")
+                           .Help("Webhook messages still to deliver")
+                           .Register(*registry_)
+                           .Add({});
+    deliveries_ = &BuildCounter()
+                       .Name("collectcall_webhook_deliveries_total")
+                       .Help("Webhook delivery attempts by outcome (delivered, retry, failed)")
+                       .Register(*registry_);
+}
+
+Metrics::~Metrics() = default;
+
+void Metrics::request(std::string_view method, std::string_view route, int status,
+                      std::chrono::nanoseconds duration) {
+    prometheus::Counter* counter = nullptr;
+    prometheus::Histogram* histogram = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        auto& c = request_counters_[{{method, route}, status}];
+        if (c == nullptr) {
+            c = &requests_->Add({{"method", std::string(method)},
+                                 {"route", std::string(route)},
+                                 {"status", std::to_string(status)}});
+        }
+        counter = c;
+        auto& h = request_histograms_[{method, route}];
+        if (h == nullptr) {
+            h = &durations_->Add({{"method", std::string(method)}, {"route", std::string(route)}},
+                                 latency_buckets());
+        }
+        histogram = h;
+    }
+    counter->Increment();
+    histogram->Observe(seconds(duration));
+}
+
+void Metrics::rate_limited() {
+    rate_limited_->Increment();
+}
+
+void Metrics::commit(std::size_t items, std::chrono::nanoseconds duration) {
+    commits_->Increment();
+    commit_seconds_->Observe(seconds(duration));
+    commit_items_->Observe(static_cast<double>(items));
+}
+
+void Metrics::delivery(std::string_view outcome) {
+    prometheus::Counter* counter = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = delivery_counters_.find(outcome);
+        if (it == delivery_counters_.end()) {
+            it = delivery_counters_
+                     .emplace(std::string(outcome),
+                              &deliveries_->Add({{"outcome", std::string(outcome)}}))
+                     .first;
+        }
+        counter = it->second;
+    }
+    counter->Increment();
+}
+
+void Metrics::set_outbox_depth(std::function<std::int64_t()> depth) {
+    std::lock_guard lock(mutex_);
+    outbox_depth_ = std::move(depth);
+}
+
+std::string Metrics::text() {
+    std::function<std::int64_t()> depth;
+    {
+        std::lock_guard lock(mutex_);
+        depth = outbox_depth_;
+    }
+    if (depth) {
+        try {
+            const std::int64_t pending = depth();
+            if (pending >= 0) outbox_pending_->Set(static_cast<double>(pending));
+        } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): the last value stays
+        }
+    }
+    return prometheus::TextSerializer().Serialize(registry_->Collect());
+}
+
+// --- Decorators ------------------------------------------------------------------------------
+
+namespace {
+
+// Each write method of a store is one transaction.
+template <class Work>
+auto timed(Metrics& metrics, std::size_t items, const Work& work) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = work();
+    metrics.commit(items, std::chrono::steady_clock::now() - start);
+    return result;
+}
+
+class MeteredStore final : public Store {
+  public:
+    MeteredStore(std::unique_ptr<Store> inner, Metrics& metrics)
+        : inner_(std::move(inner)), metrics_(metrics) {}
+
+    void check() override { inner_->check(); }
+    Credentials create_credentials(const AccountSetup& setup, Time now) override {
+        return timed(metrics_, 1, [&] { return inner_->create_credentials(setup, now); });
+    }
+    bool has_accounts() override { return inner_->has_accounts(); }
+    std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
+        return inner_->find_api_key(key_id);
+    }
+    bool agent_assigned(const Uuid& account, std::string_view agent) override {
+        return inner_->agent_assigned(account, agent);
+    }
+    AccountSettings account_settings(const Uuid& account) override {
+        return inner_->account_settings(account);
+    }
+    bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
+        return timed(metrics_, 1, [&] { return inner_->insert_customer(account, customer); });
+    }
+    std::vector<bool> insert_customers(const Uuid& account,
+                                       std::span<const StoredCustomer> customers) override {
+        return timed(metrics_, customers.size(),
+                     [&] { return inner_->insert_customers(account, customers); });
+    }
+    std::optional<StoredCustomer> find_customer(const Uuid& account, const Uuid& id) override {
+        return inner_->find_customer(account, id);
+    }
+    std::optional<StoredCustomer> find_customer_by_external_id(
+        const Uuid& account, std::string_view external_id) override {
+        return inner_->find_customer_by_external_id(account, external_id);
+    }
+    std::optional<StoredCustomer> update_customer(
+        const Uuid& account, const Uuid& id,
+        const std::function<bool(StoredCustomer&)>& change) override {
+        return timed(metrics_, 1, [&] { return inner_->update_customer(account, id, change); });
+    }
+    std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
+                                       const CallDecider& decide) override {
+        return timed(metrics_, 1,
+                     [&] { return inner_->place_call(account, customer, since, decide); });
+    }
+    std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
+        return inner_->find_call(account, id);
+    }
+    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
+        return inner_->list_calls(account, customer);
+    }
+    bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
+                  std::string_view ended_reason, std::int64_t duration_ms, Time at) override {
+        return timed(metrics_, 1, [&] {
+            return inner_->end_call(account, id, status, ended_reason, duration_ms, at);
+        });
+    }
+    std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
+    std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
+    void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                               Time now) override {
+        timed(metrics_, 1, [&] {
+            inner_->insert_webhook_secret(account, id, secret, now);
+            return 0;
+        });
+    }
+    std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override {
+        return inner_->find_webhook_secret(account, id);
+    }
+    IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
+                                      const Sha256& fingerprint, Time now) override {
+        return timed(metrics_, 1,
+                     [&] { return inner_->begin_idempotent(account, key, fingerprint, now); });
+    }
+    void finish_idempotent(const Uuid& account, std::string_view key,
+                           const StoredResponse& response) override {
+        timed(metrics_, 1, [&] {
+            inner_->finish_idempotent(account, key, response);
+            return 0;
+        });
+    }
+    void abandon_idempotent(const Uuid& account, std::string_view key) override {
+        inner_->abandon_idempotent(account, key);
+    }
+
+  private:
+    std::unique_ptr<Store> inner_;
+    Metrics& metrics_;
+};
+
+class MeteredOutbox final : public WebhookOutbox {
+  public:
+    MeteredOutbox(std::unique_ptr<WebhookOutbox> inner, Metrics& metrics)
+        : inner_(std::move(inner)), metrics_(metrics) {
+        metrics_.set_outbox_depth([this] { return inner_->pending(); });
+    }
+    ~MeteredOutbox() override { metrics_.set_outbox_depth({}); }
+    MeteredOutbox(const MeteredOutbox&) = delete;
+    MeteredOutbox& operator=(const MeteredOutbox&) = delete;
+
+    std::vector<OutboxHead> heads(std::size_t limit) override { return inner_->heads(limit); }
+    std::optional<OutboxMessage> load(std::int64_t seq) override { return inner_->load(seq); }
+    void delivered(std::int64_t seq, std::int64_t now_ms) override {
+        inner_->delivered(seq, now_ms);
+        metrics_.delivery("delivered");
+    }
+    void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
+                std::string_view error, std::int64_t now_ms) override {
+        inner_->failed(seq, next_attempt_ms, error, now_ms);
+        metrics_.delivery(next_attempt_ms ? "retry" : "failed");
+    }
+    std::int64_t pending() override { return inner_->pending(); }
+
+  private:
+    std::unique_ptr<WebhookOutbox> inner_;
+    Metrics& metrics_;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> metered(std::unique_ptr<Store> store, Metrics& metrics) {
+    return std::make_unique<MeteredStore>(std::move(store), metrics);
+}
+
+std::unique_ptr<WebhookOutbox> metered(std::unique_ptr<WebhookOutbox> outbox, Metrics& metrics) {
+    return std::make_unique<MeteredOutbox>(std::move(outbox), metrics);
+}
+
+}  // namespace collectcall::server
