@@ -183,7 +183,15 @@ std::span<const unsigned char> Query::blob(int column) const {
     return {static_cast<const unsigned char*>(data), static_cast<std::size_t>(size)};
 }
 
-Transaction::Transaction(Connection& connection) : turn_(writer_turn()), connection_(connection) {
+Transaction::Transaction(Connection& connection)
+    : nested_(has_turn && sqlite3_get_autocommit(connection.handle()) == 0),
+      connection_(connection) {
+    if (nested_) {
+        // Inside a transaction this thread runs (a batch of writes): a savepoint of its own.
+        connection_.exec("SAVEPOINT nested");
+        return;
+    }
+    turn_ = std::unique_lock(writer_turn());
     has_turn = true;
     try {
         Query(connection_, "BEGIN IMMEDIATE").run();
@@ -194,10 +202,17 @@ Transaction::Transaction(Connection& connection) : turn_(writer_turn()), connect
 }
 
 Transaction::~Transaction() {
-    has_turn = false;  // the turn itself is released after this body, by turn_
+    if (!nested_) has_turn = false;  // the turn itself is released after this body, by turn_
     if (!open_) return;
     try {
-        Query(connection_, "ROLLBACK").run();
+        if (nested_) {
+            if (sqlite3_get_autocommit(connection_.handle()) == 0) {
+                connection_.exec("ROLLBACK TO nested");
+                connection_.exec("RELEASE nested");
+            }
+        } else {
+            Query(connection_, "ROLLBACK").run();
+        }
     } catch (const StoreError&) {
         // SQLite rolls back by itself when a statement fails hard (disk full, I/O error); then
         // there is nothing left to roll back and this error says only that.
@@ -205,6 +220,11 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
+    if (nested_) {
+        connection_.exec("RELEASE nested");
+        open_ = false;
+        return;
+    }
     Query(connection_, "COMMIT").run();
     open_ = false;
     has_turn = false;

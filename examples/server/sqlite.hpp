@@ -115,6 +115,8 @@ std::mutex& writer_turn();
 
 // A write transaction (BEGIN IMMEDIATE: the write lock is taken up front, so that a
 // read-then-write never fails on a lock upgrade). Rolled back unless committed.
+// BEGIN IMMEDIATE ... COMMIT, rolled back unless committed. Inside a transaction the same
+// thread already runs (SqliteStore's batches), a SAVEPOINT that commit() releases.
 class Transaction {
   public:
     explicit Transaction(Connection& connection);
@@ -125,6 +127,7 @@ class Transaction {
     void commit();
 
   private:
+    bool nested_;  // a savepoint inside this thread's transaction (a batch of writes)
     std::unique_lock<std::mutex> turn_;
     Connection& connection_;
     bool open_ = true;

@@ -1,6 +1,10 @@
 #include "sqlite_store.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace collectcall::server {
@@ -261,6 +265,77 @@ class SqliteStore::WriterLease {
     SqliteStore& store_;
 };
 
+// The first writer to find no batch running leads: it takes every write waiting (its own among
+// them), runs them in one transaction, and wakes their threads after the commit. Writes that
+// arrive meanwhile wait for the next batch, which one of them leads.
+template <class Work>
+auto SqliteStore::batched(Work&& work) {
+    using Result = decltype(work(std::declval<Connection&>()));
+    constexpr bool returns_void = std::is_void_v<Result>;
+    std::optional<std::conditional_t<returns_void, bool, Result>> result;
+    PendingWrite pending;
+    pending.run = [&](Connection& db) {
+        if constexpr (returns_void) {
+            work(db);
+            result.emplace(true);
+        } else {
+            result.emplace(work(db));
+        }
+    };
+    {
+        std::unique_lock lock(batch_mutex_);
+        queue_.push_back(&pending);
+        while (!pending.done) {
+            if (leading_) {
+                batch_done_.wait(lock);
+                continue;
+            }
+            leading_ = true;
+            std::vector<PendingWrite*> batch;
+            batch.swap(queue_);
+            lock.unlock();
+            run_batch(batch);
+            lock.lock();
+            for (PendingWrite* write : batch)
+                write->done = true;
+            leading_ = false;
+            batch_done_.notify_all();
+        }
+    }
+    if (pending.error) std::rethrow_exception(pending.error);
+    if constexpr (!returns_void) return std::move(*result);
+}
+
+void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
+    const auto fail_all = [&](std::exception_ptr error) {
+        for (PendingWrite* write : batch)
+            write->error = error;
+    };
+    try {
+        auto db = writer();
+        Transaction tx(*db);
+        for (PendingWrite* write : batch) {
+            (*db).exec("SAVEPOINT batch_item");
+            try {
+                write->run(*db);
+                (*db).exec("RELEASE batch_item");
+            } catch (...) {
+                write->error = std::current_exception();
+                if (sqlite3_get_autocommit((*db).handle()) != 0) {
+                    // A hard failure (disk full, I/O error) rolled the whole transaction back:
+                    // the writes before it are gone too.
+                    return fail_all(write->error);
+                }
+                (*db).exec("ROLLBACK TO batch_item");
+                (*db).exec("RELEASE batch_item");
+            }
+        }
+        tx.commit();
+    } catch (...) {
+        fail_all(std::current_exception());
+    }
+}
+
 SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     auto db = open_connection();
     migrate(*db);
@@ -322,8 +397,10 @@ void SqliteStore::migrate(Connection& db) {
 }
 
 void SqliteStore::forget_requests_in_flight() {
-    auto db = writer();
-    Query(*db, "DELETE FROM idempotency_keys WHERE status IS NULL").run();
+    batched([&](Connection& connection) {
+        Connection* db = &connection;
+        Query(*db, "DELETE FROM idempotency_keys WHERE status IS NULL").run();
+    });
 }
 
 void SqliteStore::check() {
@@ -335,56 +412,59 @@ void SqliteStore::check() {
 // --- Accounts --------------------------------------------------------------------------------
 
 Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now) {
-    auto db = writer();
-    Transaction tx(*db);
-    const std::string created = timestamp_text(now);
+    return batched([&](Connection& connection) -> Credentials {
+        Connection* db = &connection;
+        Transaction tx(*db);
+        const std::string created = timestamp_text(now);
 
-    std::optional<Uuid> account;
-    {
-        Query q(*db, "SELECT id FROM accounts WHERE name = ?");
-        q.bind(1, setup.name);
-        if (q.step()) account = parse_column<Uuid>(q.text(0), "account id");
-    }
-    if (!account) {
-        account = new_uuid();
-        Query(*db, "INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)")
-            .bind(1, account->view())
-            .bind(2, setup.name)
+        std::optional<Uuid> account;
+        {
+            Query q(*db, "SELECT id FROM accounts WHERE name = ?");
+            q.bind(1, setup.name);
+            if (q.step()) account = parse_column<Uuid>(q.text(0), "account id");
+        }
+        if (!account) {
+            account = new_uuid();
+            Query(*db, "INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)")
+                .bind(1, account->view())
+                .bind(2, setup.name)
+                .bind(3, created)
+                .run();
+        }
+        std::vector<E164> numbers = setup.caller_numbers;
+        if (numbers.empty() && setup.fallback_caller_number) {
+            Query q(*db, "SELECT EXISTS (SELECT 1 FROM caller_numbers WHERE account_id = ?)");
+            q.bind(1, account->view());
+            if (q.step() && q.integer(0) == 0) numbers.push_back(*setup.fallback_caller_number);
+        }
+        for (const E164& number : numbers) {
+            Query(*db,
+                  "INSERT INTO caller_numbers (account_id, position, number) VALUES (?1, "
+                  "(SELECT COALESCE(MAX(position), 0) + 1 FROM caller_numbers WHERE account_id = "
+                  "?1), "
+                  "?2) ON CONFLICT DO NOTHING")
+                .bind(1, account->view())
+                .bind(2, number.view())
+                .run();
+        }
+
+        const ApiKey key = generate_api_key();
+        Query(*db,
+              "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
+            .bind(1, key.key_id)
+            .bind(2, account->view())
+            .bind_blob(3, key.hash)
+            .bind(4, created)
+            .run();
+        const Uuid agent = new_uuid();
+        Query(*db, "INSERT INTO agents (id, account_id, created_at) VALUES (?, ?, ?)")
+            .bind(1, agent.view())
+            .bind(2, account->view())
             .bind(3, created)
             .run();
-    }
-    std::vector<E164> numbers = setup.caller_numbers;
-    if (numbers.empty() && setup.fallback_caller_number) {
-        Query q(*db, "SELECT EXISTS (SELECT 1 FROM caller_numbers WHERE account_id = ?)");
-        q.bind(1, account->view());
-        if (q.step() && q.integer(0) == 0) numbers.push_back(*setup.fallback_caller_number);
-    }
-    for (const E164& number : numbers) {
-        Query(*db,
-              "INSERT INTO caller_numbers (account_id, position, number) VALUES (?1, "
-              "(SELECT COALESCE(MAX(position), 0) + 1 FROM caller_numbers WHERE account_id = ?1), "
-              "?2) ON CONFLICT DO NOTHING")
-            .bind(1, account->view())
-            .bind(2, number.view())
-            .run();
-    }
-
-    const ApiKey key = generate_api_key();
-    Query(*db,
-          "INSERT INTO api_keys (key_id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
-        .bind(1, key.key_id)
-        .bind(2, account->view())
-        .bind_blob(3, key.hash)
-        .bind(4, created)
-        .run();
-    const Uuid agent = new_uuid();
-    Query(*db, "INSERT INTO agents (id, account_id, created_at) VALUES (?, ?, ?)")
-        .bind(1, agent.view())
-        .bind(2, account->view())
-        .bind(3, created)
-        .run();
-    tx.commit();
-    return Credentials{*account, key.text, std::string(agent.view())};
+        tx.commit();
+        return Credentials{*account, key.text, std::string(agent.view())};
+    });
 }
 
 bool SqliteStore::has_accounts() {
@@ -437,30 +517,34 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
 // --- Customers -------------------------------------------------------------------------------
 
 bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
-    auto db = writer();
-    Query q(*db, insert_customer_sql);
-    bind_customer_insert(q, account, customer);
-    q.run();
-    return (*db).changes() == 1;
+    return batched([&](Connection& connection) -> bool {
+        Connection* db = &connection;
+        Query q(*db, insert_customer_sql);
+        bind_customer_insert(q, account, customer);
+        q.run();
+        return (*db).changes() == 1;
+    });
 }
 
 std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
                                                 std::span<const StoredCustomer> customers) {
-    auto db = writer();
-    std::vector<bool> created;
-    created.reserve(customers.size());
-    Transaction tx(*db);
-    // Each item is one INSERT: SQLite undoes a failed statement on its own and the transaction
-    // goes on, so an item never undoes another. A duplicate is not even a failure here
-    // (ON CONFLICT DO NOTHING): it inserts no row.
-    for (const StoredCustomer& customer : customers) {
-        Query q(*db, insert_customer_sql);
-        bind_customer_insert(q, account, customer);
-        q.run();
-        created.push_back((*db).changes() == 1);
-    }
-    tx.commit();
-    return created;
+    return batched([&](Connection& connection) -> std::vector<bool> {
+        Connection* db = &connection;
+        std::vector<bool> created;
+        created.reserve(customers.size());
+        Transaction tx(*db);
+        // Each item is one INSERT: SQLite undoes a failed statement on its own and the transaction
+        // goes on, so an item never undoes another. A duplicate is not even a failure here
+        // (ON CONFLICT DO NOTHING): it inserts no row.
+        for (const StoredCustomer& customer : customers) {
+            Query q(*db, insert_customer_sql);
+            bind_customer_insert(q, account, customer);
+            q.run();
+            created.push_back((*db).changes() == 1);
+        }
+        tx.commit();
+        return created;
+    });
 }
 
 std::optional<StoredCustomer> SqliteStore::find_customer(const Uuid& account, const Uuid& id) {
@@ -486,85 +570,89 @@ std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
 
 std::optional<StoredCustomer> SqliteStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
-    auto db = writer();
-    Transaction tx(*db);
-    std::optional<StoredCustomer> stored;
-    {
-        Query q(*db,
-                "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-                "FROM customers WHERE id = ? AND account_id = ?");
-        q.bind(1, id.view()).bind(2, account.view());
-        if (!q.step()) return std::nullopt;
-        stored = customer_from_row(q);
-    }
-    if (change(*stored)) {
-        Query(*db,
-              "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ? "
-              "WHERE id = ? AND account_id = ?")
-            .bind(1, write(static_cast<const CustomerCreate&>(stored->customer)))
-            .bind(2, std::int64_t{stored->active})
-            .bind(3, std::int64_t{stored->cease_and_desist})
-            .bind(4, stored->customer.updatedAt.view())
-            .bind(5, id.view())
-            .bind(6, account.view())
-            .run();
-        tx.commit();
-    }
-    return stored;
+    return batched([&](Connection& connection) -> std::optional<StoredCustomer> {
+        Connection* db = &connection;
+        Transaction tx(*db);
+        std::optional<StoredCustomer> stored;
+        {
+            Query q(*db,
+                    "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+                    "FROM customers WHERE id = ? AND account_id = ?");
+            q.bind(1, id.view()).bind(2, account.view());
+            if (!q.step()) return std::nullopt;
+            stored = customer_from_row(q);
+        }
+        if (change(*stored)) {
+            Query(*db,
+                  "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ? "
+                  "WHERE id = ? AND account_id = ?")
+                .bind(1, write(static_cast<const CustomerCreate&>(stored->customer)))
+                .bind(2, std::int64_t{stored->active})
+                .bind(3, std::int64_t{stored->cease_and_desist})
+                .bind(4, stored->customer.updatedAt.view())
+                .bind(5, id.view())
+                .bind(6, account.view())
+                .run();
+            tx.commit();
+        }
+        return stored;
+    });
 }
 
 // --- Calls -----------------------------------------------------------------------------------
 
 std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid& customer,
                                                 Time since, const CallDecider& decide) {
-    auto db = writer();
-    // The write lock is held from the count to the insert: concurrent calls to one customer are
-    // decided one after the other, so the daily limit cannot be overrun by a race.
-    Transaction tx(*db);
-    std::optional<StoredCustomer> stored;
-    {
-        Query q(*db,
-                "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-                "FROM customers WHERE id = ? AND account_id = ?");
-        q.bind(1, customer.view()).bind(2, account.view());
-        if (!q.step()) return std::nullopt;
-        stored = customer_from_row(q);
-    }
-    std::vector<Time> placed;
-    {
-        Query q(*db,
-                "SELECT created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND "
-                "created_ms >= ? ORDER BY created_ms");
-        q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
-        while (q.step())
-            placed.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
-    }
-    CallPlan plan = decide(*stored, placed);
-    if (!plan.place) return plan;  // nothing written; the transaction rolls back
+    return batched([&](Connection& connection) -> std::optional<CallPlan> {
+        Connection* db = &connection;
+        // The write lock is held from the count to the insert: concurrent calls to one customer are
+        // decided one after the other, so the daily limit cannot be overrun by a race.
+        Transaction tx(*db);
+        std::optional<StoredCustomer> stored;
+        {
+            Query q(*db,
+                    "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
+                    "FROM customers WHERE id = ? AND account_id = ?");
+            q.bind(1, customer.view()).bind(2, account.view());
+            if (!q.step()) return std::nullopt;
+            stored = customer_from_row(q);
+        }
+        std::vector<Time> placed;
+        {
+            Query q(*db,
+                    "SELECT created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND "
+                    "created_ms >= ? ORDER BY created_ms");
+            q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
+            while (q.step())
+                placed.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
+        }
+        CallPlan plan = decide(*stored, placed);
+        if (!plan.place) return plan;  // nothing written; the transaction rolls back
 
-    const Call& call = plan.call;
-    Query insert(*db,
-                 "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
-                 "to_number, from_number, compliance, created_at, created_ms, status, "
-                 "webhook_url, webhook_secret_id) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?)");
-    insert.bind(1, call.id.view())
-        .bind(2, account.view())
-        .bind(3, customer.view())
-        .bind(4, plan.agent_id)
-        .bind(5, call.threadId.view())
-        .bind(6, call.toPhoneNumber.view())
-        .bind(7, call.fromPhoneNumber.view())
-        .bind(8, write(call.compliance))
-        .bind(9, call.createdAt.view())
-        .bind(10, to_ms(call.createdAt.time()));
-    if (plan.webhook) {
-        insert.bind(11, plan.webhook->url.view()).bind(12, plan.webhook->secretId.view());
-    }
-    insert.run();
-    insert_event(*db, call.id.view(), "call-created", call.createdAt.time());
-    tx.commit();
-    return plan;
+        const Call& call = plan.call;
+        Query insert(*db,
+                     "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
+                     "to_number, from_number, compliance, created_at, created_ms, status, "
+                     "webhook_url, webhook_secret_id) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?)");
+        insert.bind(1, call.id.view())
+            .bind(2, account.view())
+            .bind(3, customer.view())
+            .bind(4, plan.agent_id)
+            .bind(5, call.threadId.view())
+            .bind(6, call.toPhoneNumber.view())
+            .bind(7, call.fromPhoneNumber.view())
+            .bind(8, write(call.compliance))
+            .bind(9, call.createdAt.view())
+            .bind(10, to_ms(call.createdAt.time()));
+        if (plan.webhook) {
+            insert.bind(11, plan.webhook->url.view()).bind(12, plan.webhook->secretId.view());
+        }
+        insert.run();
+        insert_event(*db, call.id.view(), "call-created", call.createdAt.time());
+        tx.commit();
+        return plan;
+    });
 }
 
 std::optional<CallDetails> SqliteStore::find_call(const Uuid& account, const Uuid& id) {
@@ -592,21 +680,23 @@ std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid
 
 bool SqliteStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
                            std::string_view ended_reason, std::int64_t duration_ms, Time at) {
-    auto db = writer();
-    Transaction tx(*db);
-    Query(*db,
-          "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
-          "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
-        .bind(1, status)
-        .bind(2, ended_reason)
-        .bind(3, duration_ms)
-        .bind(4, id.view())
-        .bind(5, account.view())
-        .run();
-    if ((*db).changes() != 1) return false;
-    insert_event(*db, id.view(), "call-ended", at);
-    tx.commit();
-    return true;
+    return batched([&](Connection& connection) -> bool {
+        Connection* db = &connection;
+        Transaction tx(*db);
+        Query(*db,
+              "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
+              "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
+            .bind(1, status)
+            .bind(2, ended_reason)
+            .bind(3, duration_ms)
+            .bind(4, id.view())
+            .bind(5, account.view())
+            .run();
+        if ((*db).changes() != 1) return false;
+        insert_event(*db, id.view(), "call-ended", at);
+        tx.commit();
+        return true;
+    });
 }
 
 std::vector<CallInProgress> SqliteStore::calls_in_progress() {
@@ -624,14 +714,17 @@ std::vector<CallInProgress> SqliteStore::calls_in_progress() {
 
 void SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
                                         std::string_view secret, Time now) {
-    auto db = writer();
-    Query(*db,
-          "INSERT INTO webhook_secrets (id, account_id, secret, created_at) VALUES (?, ?, ?, ?)")
-        .bind(1, id.view())
-        .bind(2, account.view())
-        .bind(3, secret)
-        .bind(4, timestamp_text(now))
-        .run();
+    batched([&](Connection& connection) {
+        Connection* db = &connection;
+        Query(
+            *db,
+            "INSERT INTO webhook_secrets (id, account_id, secret, created_at) VALUES (?, ?, ?, ?)")
+            .bind(1, id.view())
+            .bind(2, account.view())
+            .bind(3, secret)
+            .bind(4, timestamp_text(now))
+            .run();
+    });
 }
 
 std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account, const Uuid& id) {
@@ -646,66 +739,73 @@ std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account,
 
 IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                const Sha256& fingerprint, Time now) {
-    auto db = writer();
-    Transaction tx(*db);
-    {
-        Query q(*db,
-                "SELECT fingerprint, created_ms, status, response, request_id "
-                "FROM idempotency_keys WHERE account_id = ? AND key = ?");
-        q.bind(1, account.view()).bind(2, key);
-        if (q.step() && q.integer(1) > to_ms(now) - idempotency_lifetime_ms) {
-            IdempotencyBegin result;
-            if (!equal_constant_time(q.blob(0), fingerprint)) {
-                result.state = IdempotencyState::mismatch;
-            } else if (q.is_null(2)) {
-                result.state = IdempotencyState::in_flight;
-            } else {
-                result.state = IdempotencyState::replay;
-                result.response.status = static_cast<int>(q.integer(2));
-                result.response.body = std::string(q.text(3));
-                result.response.request_id = std::string(q.text(4));
+    return batched([&](Connection& connection) -> IdempotencyBegin {
+        Connection* db = &connection;
+        Transaction tx(*db);
+        {
+            Query q(*db,
+                    "SELECT fingerprint, created_ms, status, response, request_id "
+                    "FROM idempotency_keys WHERE account_id = ? AND key = ?");
+            q.bind(1, account.view()).bind(2, key);
+            if (q.step() && q.integer(1) > to_ms(now) - idempotency_lifetime_ms) {
+                IdempotencyBegin result;
+                if (!equal_constant_time(q.blob(0), fingerprint)) {
+                    result.state = IdempotencyState::mismatch;
+                } else if (q.is_null(2)) {
+                    result.state = IdempotencyState::in_flight;
+                } else {
+                    result.state = IdempotencyState::replay;
+                    result.response.status = static_cast<int>(q.integer(2));
+                    result.response.body = std::string(q.text(3));
+                    result.response.request_id = std::string(q.text(4));
+                }
+                return result;
             }
-            return result;
         }
-    }
-    Query(*db,
-          "INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, created_ms) "
-          "VALUES (?, ?, ?, ?)")
-        .bind(1, account.view())
-        .bind(2, key)
-        .bind_blob(3, fingerprint)
-        .bind(4, to_ms(now))
-        .run();
-    // Expired keys of the account go with the next new one: the table stays bounded by the
-    // traffic of one day without a background sweeper.
-    Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND created_ms <= ?")
-        .bind(1, account.view())
-        .bind(2, to_ms(now) - idempotency_lifetime_ms)
-        .run();
-    tx.commit();
-    return IdempotencyBegin{IdempotencyState::started, {}};
+        Query(*db,
+              "INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, created_ms) "
+              "VALUES (?, ?, ?, ?)")
+            .bind(1, account.view())
+            .bind(2, key)
+            .bind_blob(3, fingerprint)
+            .bind(4, to_ms(now))
+            .run();
+        // Expired keys of the account go with the next new one: the table stays bounded by the
+        // traffic of one day without a background sweeper.
+        Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND created_ms <= ?")
+            .bind(1, account.view())
+            .bind(2, to_ms(now) - idempotency_lifetime_ms)
+            .run();
+        tx.commit();
+        return IdempotencyBegin{IdempotencyState::started, {}};
+    });
 }
 
 void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
                                     const StoredResponse& response) {
-    auto db = writer();
-    Query(*db,
-          "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
-          "WHERE account_id = ? AND key = ?")
-        .bind(1, std::int64_t{response.status})
-        .bind(2, response.body)
-        .bind(3, response.request_id)
-        .bind(4, account.view())
-        .bind(5, key)
-        .run();
+    batched([&](Connection& connection) {
+        Connection* db = &connection;
+        Query(*db,
+              "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
+              "WHERE account_id = ? AND key = ?")
+            .bind(1, std::int64_t{response.status})
+            .bind(2, response.body)
+            .bind(3, response.request_id)
+            .bind(4, account.view())
+            .bind(5, key)
+            .run();
+    });
 }
 
 void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
-    auto db = writer();
-    Query(*db, "DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status IS NULL")
-        .bind(1, account.view())
-        .bind(2, key)
-        .run();
+    batched([&](Connection& connection) {
+        Connection* db = &connection;
+        Query(*db,
+              "DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status IS NULL")
+            .bind(1, account.view())
+            .bind(2, key)
+            .run();
+    });
 }
 
 }  // namespace collectcall::server

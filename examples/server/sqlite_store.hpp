@@ -3,12 +3,17 @@
 // - WAL journal with synchronous=FULL: readers never wait for the writer, and a write is on disk
 //   (the WAL fsynced) before the request that made it is answered.
 // - One connection per thread at a time, from a pool; each keeps its prepared statements.
-// - Every write is a BEGIN IMMEDIATE transaction or a single statement, so that lock waits go
-//   through the busy timeout instead of failing on a lock upgrade.
+// - Group commit: the writes of concurrent requests are run together in one BEGIN IMMEDIATE
+//   transaction, each in a SAVEPOINT of its own, and made durable by one COMMIT (one fsync of
+//   the WAL). Each request is answered only after that commit; a write that fails is rolled back
+//   to its savepoint and fails alone. A commit that fails fails every write of its batch.
 // - The schema is versioned with PRAGMA user_version; migrate() brings a file up to date and
 //   refuses one written by a newer server.
 #pragma once
 
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -75,6 +80,17 @@ class SqliteStore final : public Store {
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
 
   private:
+    // A write waiting for its batch: its work, and once run, whether it failed.
+    struct PendingWrite {
+        std::function<void(sqlite::Connection&)> run;
+        std::exception_ptr error;
+        bool done = false;
+    };
+    // Runs `work(connection)` in the next batch; returns its result once the batch is durable.
+    template <class Work>
+    auto batched(Work&& work);
+    void run_batch(const std::vector<PendingWrite*>& batch);
+
     class Lease;
     class WriterLease;
     Lease lease();
@@ -91,6 +107,11 @@ class SqliteStore final : public Store {
     std::vector<std::unique_ptr<sqlite::Connection>> idle_;
     std::mutex writer_mutex_;
     std::unique_ptr<sqlite::Connection> writer_;
+
+    std::mutex batch_mutex_;
+    std::condition_variable batch_done_;
+    std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
+    bool leading_ = false;              // a thread is running a batch
 };
 
 }  // namespace collectcall::server

@@ -4,9 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -82,6 +85,75 @@ TEST_CASE("faults: SIGKILL during a 1000-item bulk leaves all of it or none of i
         CHECK((present == 0 || present == 1000));
         if (present == 1000) break;  // later rounds would only see duplicates
     }
+}
+
+TEST_CASE("faults: SIGKILL during concurrent creates keeps every acknowledged one, nothing else",
+          "[faults][process]") {
+    // Concurrent writes share commits (group commit on SQLite, a connection each on
+    // PostgreSQL): an answer must still mean that its own customer is durable.
+    Database database;
+    const std::string db = database.uri();
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    const std::string key = account.str("/apiKey");
+    REQUIRE_FALSE(key.empty());
+
+    std::mutex mutex;
+    std::set<std::string> sent;
+    std::set<std::string> acknowledged;
+    {
+        ChildServer server(db, {"--quiet", "--rate-limit", "0"});
+        const int port = server.port();
+        std::atomic<bool> stop{false};
+        std::vector<std::thread> writers;
+        for (int w = 0; w < 12; ++w) {
+            writers.emplace_back([&, w] {
+                Client client("127.0.0.1", port, key);
+                for (int i = 0; !stop; ++i) {
+                    const std::string id = "crash-" + std::to_string(w) + "-" + std::to_string(i);
+                    {
+                        std::lock_guard lock(mutex);
+                        sent.insert(id);
+                    }
+                    try {
+                        const Reply r = client.post("/api/v1/customers", customer_json(id));
+                        if (r.status == 201 || r.status == 200) {
+                            std::lock_guard lock(mutex);
+                            acknowledged.insert(id);
+                        }
+                    } catch (const std::exception&) {
+                        return;  // the server is gone
+                    }
+                }
+            });
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        server.signal(SIGKILL);
+        CHECK(server.wait() == 128 + SIGKILL);
+        stop = true;
+        for (std::thread& t : writers)
+            t.join();
+    }
+    REQUIRE(acknowledged.size() > 50);  // the stream was under way
+
+    ChildServer restarted(db, {"--quiet"});  // recovers the database as a restart would
+    std::set<std::string> stored;
+    for (const auto& row : database.rows("SELECT external_id, body FROM customers")) {
+        stored.insert(row[0]);
+        CHECK(row[1].find(row[0]) != std::string::npos);  // whole: the body is its own
+    }
+    std::size_t lost = 0;
+    for (const std::string& id : acknowledged)
+        lost += stored.count(id) == 0 ? 1 : 0;
+    CHECK(lost == 0);
+    std::size_t unknown = 0;
+    for (const std::string& id : stored)
+        unknown += sent.count(id) == 0 ? 1 : 0;
+    CHECK(unknown == 0);
+    INFO(acknowledged.size() << " acknowledged, " << stored.size() << " stored");
+    CHECK(stored.size() <= acknowledged.size() + 12);  // at most the requests in flight
+    Client client("127.0.0.1", restarted.port(), key);
+    CHECK(client.get("/api/v1/customers?externalId=" + *acknowledged.begin())
+              .size("/data/customers") == 1);
 }
 
 TEST_CASE("faults: a database that cannot be written is 503, reads go on, then it recovers",
