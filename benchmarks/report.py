@@ -184,8 +184,8 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
     post = by_name.get("post_customers")
     if ceiling and post:
         share = post["requests_per_second"] / ceiling["requests_per_second"]
-        checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 50%",
-                       "met" if share >= 0.5 else "MISSED"))
+        checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 30%",
+                       "met" if share >= 0.3 else "MISSED"))
     for s in server.get("scenarios", []):
         if s["name"] == "ceiling":
             continue
@@ -198,8 +198,9 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
     bulk = by_name.get("post_bulk")
     if bulk:
         per_s = bulk["requests_per_second"] * bulk.get("items_per_request", 100)
-        checks.append(("bulk: customers stored per second", f"{per_s:,.0f}", ">= 50,000",
-                       "met" if per_s >= 50000 else "MISSED"))
+        checks.append((f"bulk ({bulk.get('items_per_request', 100)} per request): customers "
+                       "stored per second", f"{per_s:,.0f}", ">= 100,000",
+                       "met" if per_s >= 100000 else "MISSED"))
     return checks
 
 
@@ -339,10 +340,34 @@ def server_markdown(server: dict | None) -> str:
 
 DURABILITY_NOTE = """What the example server does that the ceiling does not: every request is authenticated
 (SHA-256 of the key), read and validated, and every write is durable before it is answered
-(SQLite in WAL mode with `synchronous = FULL`: each commit waits for `fdatasync` of the WAL).
-Writers of the process take turns on one connection (`examples/server/sqlite_store.hpp`), so
-POST throughput is bounded by commits per second of the disk, not by the HTTP stack; the figures
-above are what that design gives on this machine, with wrk and the server sharing its cores."""
+(SQLite in WAL mode with `synchronous = FULL`: each commit waits for `fdatasync` of the WAL;
+PostgreSQL with `synchronous_commit = on`). On SQLite the writes of concurrent requests share
+one transaction and one commit (group commit, `examples/server/sqlite_store.hpp`), each in a
+savepoint of its own. The PostgreSQL rows run a local PostgreSQL 15 cluster with its default
+settings on the same two cores as the server processes and wrk; with two server processes,
+wrk's connections are split between them and the figures add up their requests."""
+
+SERVER_HEADING = "## The server under load"
+
+
+def replace_server_section(text: str, section: str) -> str:
+    """`text` with the body of its server section replaced by `section` (appended if absent)."""
+    start = text.find(SERVER_HEADING)
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + SERVER_HEADING + "\n\n" + section + "\n"
+    body = start + len(SERVER_HEADING)
+    end = text.find("\n## ", body)
+    rest = text[end:] if end >= 0 else "\n"
+    return text[:body] + "\n\n" + section + "\n" + rest
+
+
+def server_section_of(text: str) -> str | None:
+    start = text.find(SERVER_HEADING)
+    if start < 0:
+        return None
+    body = start + len(SERVER_HEADING)
+    end = text.find("\n## ", body)
+    return text[body:end if end >= 0 else len(text)].strip("\n")
 
 
 PEER_NOTES = """## What each peer checks
@@ -430,13 +455,27 @@ def plot(medians, path: Path) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--library", type=Path)
     parser.add_argument("--server", type=Path)
+    parser.add_argument("--server-section", type=Path,
+                        help="server.json: rewrite only the server section of --markdown")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--note", default="Repetitions as recorded in the JSON output.")
     args = parser.parse_args()
 
+    if args.server_section:
+        # The server's figures alone (benchmarks/server/run.sh --write-docs): the library's
+        # sections stay as they are.
+        if not args.markdown:
+            parser.error("--server-section needs --markdown")
+        server = json.loads(args.server_section.read_text())
+        text = args.markdown.read_text() if args.markdown.exists() else "# Benchmarks\n"
+        args.markdown.write_text(replace_server_section(text, server_markdown(server)))
+        print(f"wrote the server section of {args.markdown}")
+        return 0
+    if not args.library:
+        parser.error("--library is required")
     context, medians = load_library(args.library)
     server = None
     if args.server and args.server.exists():
@@ -447,7 +486,14 @@ def main() -> int:
         plot_name = os.path.relpath(args.plot, args.markdown.parent) if args.markdown else str(args.plot)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text(markdown(context, medians, server, plot_name, args.note))
+        text = markdown(context, medians, server, plot_name, args.note)
+        # Without new server figures, the server section written earlier (by a full run or by
+        # benchmarks/server/run.sh --write-docs) is kept rather than replaced by "not measured".
+        if server is None and args.markdown.exists():
+            previous = server_section_of(args.markdown.read_text())
+            if previous:
+                text = replace_server_section(text, previous)
+        args.markdown.write_text(text)
         print(f"wrote {args.markdown}" + (f" and {args.plot}" if plot_name else ""))
     return 0
 

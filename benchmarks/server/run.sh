@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The example server under load: starts collectcall-server on a fresh database and drives it with
-# wrk on loopback (POST /customers, POST /customers/bulk with 100 items, PATCH, POST calls), and,
+# wrk on loopback (POST /customers, POST /customers/bulk with 500 items, PATCH, POST calls), and,
 # in the same run, the minimal cpp-httplib server of ceiling.cpp as the ceiling of this HTTP
-# stack. Writes the figures as JSON for benchmarks/report.py. Called by benchmarks/run.sh.
+# stack. When PostgreSQL 15 is installed, POST /customers again on a throwaway PostgreSQL cluster
+# (tools/pg-cluster.sh), with one server process and with two side by side on the same database.
+# Writes the figures as JSON for benchmarks/report.py. Called by benchmarks/run.sh.
 #
-#   benchmarks/server/run.sh BUILD_DIR OUT.json [--quick]
+#   benchmarks/server/run.sh BUILD_DIR OUT.json [--quick] [--write-docs]
+#
+# --write-docs also rewrites the section "The server under load" of docs/benchmarks.md from these
+# figures (benchmarks/report.py --server-section), leaving the library's sections as they are.
 #
 # Environment: DURATION (seconds per scenario, default 10; 3 with --quick), CONNECTIONS
 # (default 16), WRK_THREADS (default 2).
@@ -12,7 +17,15 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build=$1
 out=$2
-quick=${3:-}
+quick=""
+write_docs=0
+for arg in "${@:3}"; do
+  case "$arg" in
+    --quick) quick=--quick ;;
+    --write-docs) write_docs=1 ;;
+    *) echo "usage: $0 BUILD_DIR OUT.json [--quick] [--write-docs]" >&2; exit 2 ;;
+  esac
+done
 python=/usr/bin/python3
 
 duration=${DURATION:-10}
@@ -36,10 +49,13 @@ command -v curl >/dev/null || not_measured "curl is not installed"
 [[ -x "$ceiling_bin" ]] || not_measured "the ceiling server was not built (cpp-httplib not found)"
 
 work=$(mktemp -d)
+chmod 755 "$work"
 pids=()
+pg_dir=""
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [[ -n "$pg_dir" ]] && "$here/../../tools/pg-cluster.sh" stop "$pg_dir"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -115,33 +131,97 @@ run_scenario ceiling ceiling.lua "http://127.0.0.1:$ceiling_port"
 kill "$ceiling_pid" 2>/dev/null || true
 
 run_scenario post_customers post_customers.lua "$base" "$run_id" "$api_key"
-run_scenario post_bulk post_bulk.lua "$base" "$run_id" "$api_key"
+run_scenario post_bulk post_bulk.lua "$base" "$run_id" "$api_key" 500
 run_scenario patch patch.lua "$base" "$run_id" "$api_key" "$work/ids"
 run_scenario post_calls post_calls.lua "$base" "$run_id" "$api_key" "$work/ids" "$agent_id" "$wrk_threads"
 
-"$python" - "$work" "$out" "$duration" "$connections" "$wrk_threads" <<'PY'
+# PostgreSQL: the same POST /customers on one server process, then on two processes serving one
+# database side by side (wrk's connections split between them), on a throwaway local cluster.
+pg_note=""
+if [[ -x /usr/lib/postgresql/15/bin/initdb ]]; then
+  pg_dir=$(mktemp -d /tmp/collectcall-bench-pg.XXXXXX)
+  if pg_uri=$("$here/../../tools/pg-cluster.sh" start "$pg_dir"); then
+    pg_key=$("$server_bin" init --db "$pg_uri" --account bench |
+      "$python" -c 'import json, sys; print(json.load(sys.stdin)["apiKey"])')
+    pg_ports=()
+    for i in 1 2; do
+      p=$(free_port)
+      "$server_bin" serve --db "$pg_uri" --listen "127.0.0.1:$p" --rate-limit 0 \
+        --now 2026-11-20T17:00:00Z --quiet >"$work/pg-server-$i.log" 2>&1 &
+      pids+=($!)
+      wait_for "http://127.0.0.1:$p/healthz"
+      pg_ports+=("$p")
+    done
+    run_scenario post_customers_pg post_customers.lua "http://127.0.0.1:${pg_ports[0]}" "${run_id}pg" "$pg_key"
+    # Two processes: two wrk at once, half the connections each.
+    cat "$here/common.lua" "$here/post_customers.lua" >"$work/pg2.lua"
+    half=$((connections / 2))
+    echo "-- post_customers_pg2: 2 x wrk -t1 -c$half -d${duration}s" >&2
+    for i in 0 1; do
+      wrk -t1 -c"$half" -d"${duration}s" --latency -s "$work/pg2.lua" \
+        "http://127.0.0.1:${pg_ports[$i]}" -- "${run_id}pg2x$i" "$pg_key" >"$work/post_customers_pg2_$i.out" 2>&1 &
+      wrk_pids[$i]=$!
+    done
+    wait "${wrk_pids[0]}" "${wrk_pids[1]}" || true
+    grep -h "Requests/sec" "$work"/post_customers_pg2_*.out >&2 || true
+  else
+    pg_note="PostgreSQL: the throwaway cluster did not start; not measured."
+  fi
+else
+  pg_note="PostgreSQL: not installed (PostgreSQL 15 binaries not found); not measured."
+fi
+
+"$python" - "$work" "$out" "$duration" "$connections" "$wrk_threads" "$pg_note" <<'PY'
 import json, re, subprocess, sys
 from pathlib import Path
 work, out, duration, connections, threads = Path(sys.argv[1]), sys.argv[2], *map(int, sys.argv[3:6])
+pg_note = sys.argv[6]
 scenarios = [
     ("ceiling", "minimal cpp-httplib server, fixed body (POST)", {201}, 1),
     ("post_customers", "POST /customers (new externalId each)", {201}, 1),
-    ("post_bulk", "POST /customers/bulk, 100 new customers", {200}, 100),
+    ("post_bulk", "POST /customers/bulk, 500 new customers", {200}, 500),
     ("patch", "PATCH /customers/{id} (merge patch)", {200}, 1),
     ("post_calls", "POST /customers/{id}/calls (422 once a customer had 4)", {201, 422}, 1),
+    ("post_customers_pg", "PostgreSQL: POST /customers, one server process", {201}, 1),
+    ("post_customers_pg2", "PostgreSQL: POST /customers, two server processes on one database",
+     {201}, 1),
 ]
+
+
+def wrk_json(path):
+    if not path.exists():
+        return None, ""
+    text = path.read_text()
+    line = next((l for l in text.splitlines() if l.startswith("WRK_JSON ")), None)
+    return (json.loads(line[len("WRK_JSON "):]) if line else None), text
+
+
+# The two wrk runs of post_customers_pg2 as one: requests added up, the slower percentiles.
+halves = [wrk_json(work / f"post_customers_pg2_{i}.out")[0] for i in (0, 1)]
+if all(halves):
+    merged = {"requests": sum(h["requests"] for h in halves),
+              "duration_us": max(h["duration_us"] for h in halves), "statuses": {}}
+    for k in ("p50_us", "p90_us", "p99_us", "max_us"):
+        merged[k] = max(h[k] for h in halves)
+    for k in ("connect_errors", "read_errors", "write_errors", "timeouts"):
+        merged[k] = sum(h[k] for h in halves)
+    for h in halves:
+        for code, n in h["statuses"].items():
+            merged["statuses"][code] = merged["statuses"].get(code, 0) + n
+    (work / "post_customers_pg2.out").write_text("WRK_JSON " + json.dumps(merged) + "\n")
+
 result = {"status": "measured", "duration_s": duration, "connections": connections,
           "threads": threads, "scenarios": [], "notes": []}
 version = subprocess.run(["wrk", "-v"], capture_output=True, text=True)
 match = re.search(r"wrk ([0-9][^ ]*)", version.stdout + version.stderr)
 result["wrk_version"] = match.group(1) if match else ""
 for name, description, expected, items in scenarios:
-    text = (work / f"{name}.out").read_text()
-    line = next((l for l in text.splitlines() if l.startswith("WRK_JSON ")), None)
-    if line is None:
+    w, text = wrk_json(work / f"{name}.out")
+    if name.startswith("post_customers_pg") and not (work / f"{name}.out").exists():
+        continue
+    if w is None:
         result["notes"].append(f"{name}: wrk produced no result: {text.strip()[:300]}")
         continue
-    w = json.loads(line[len("WRK_JSON "):])
     statuses = {int(k): v for k, v in w["statuses"].items()}
     unexpected = sum(n for code, n in statuses.items() if code not in expected)
     seconds = w["duration_us"] / 1e6
@@ -161,6 +241,16 @@ if calls:
         f"POST calls: {calls['statuses'].get('201', 0)} calls placed (201) and "
         f"{calls['statuses'].get('422', 0)} refused by compliance (422, expected once a customer "
         "had its 4 calls of the day; 5000 customers were seeded).")
+if pg_note:
+    result["notes"].append(pg_note)
+load = open("/proc/loadavg").read().split()[:3]
+result["notes"].append(
+    f"Load average when the run ended: {' '.join(load)} (1, 5, 15 min) on {__import__('os').cpu_count()} "
+    "cores; a load above the number of cores means other work shared the machine and the "
+    "figures, the p99 above all, are lower than the machine gives alone.")
 json.dump(result, open(out, "w"), indent=2)
 PY
 echo "wrote $out" >&2
+if [[ $write_docs == 1 ]]; then
+  "$python" "$here/../report.py" --server-section "$out" --markdown "$here/../../docs/benchmarks.md"
+fi
