@@ -170,9 +170,6 @@ bool boolean(const Result& r, int row, int column) {
     return r.text(row, column) == "t";
 }
 
-constexpr const char* customer_columns =
-    "id, body, thread_id, active, cease_and_desist, created_at, updated_at";
-
 StoredCustomer customer_from_row(const Result& r, int row) {
     StoredCustomer stored;
     auto body = read<CustomerCreate>(r.text(row, 1), stored_read_options());
@@ -218,10 +215,6 @@ constexpr const char* insert_customers_sql =
     "$6::boolean[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS u(id, external_id, "
     "thread_id, active, cease_and_desist, body, created_at, updated_at, n) ORDER BY u.n "
     "ON CONFLICT (account_id, external_id) DO NOTHING RETURNING id";
-
-constexpr const char* call_columns =
-    "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, "
-    "ended_reason, duration_ms";
 
 CallDetails call_from_row(const Result& r, int row) {
     CallDetails call;
