@@ -43,20 +43,31 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                          .Add({});
     commits_ = &BuildCounter()
                     .Name("collectcall_store_commits_total")
-                    .Help("Write transactions of the store")
+                    .Help("Commits of the store's write transactions")
                     .Register(*registry_)
                     .Add({});
     commit_seconds_ = &BuildHistogram()
                            .Name("collectcall_store_commit_seconds")
-                           .Help("Duration of each write transaction, commit included")
+                           .Help("Duration of each commit's transaction, the commit included")
                            .Register(*registry_)
                            .Add({}, latency_buckets());
-    commit_items_ = &BuildHistogram()
-                         .Name("collectcall_store_commit_items")
-                         .Help("Items stored by each write transaction (customers of a bulk)")
-                         .Register(*registry_)
-                         .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 5, 10, 50, 100, 250,
-                                                                          500, 1000});
+    commit_writes_ =
+        &BuildHistogram()
+             .Name("collectcall_store_commit_writes")
+             .Help("Writes made durable by each commit (group commit)")
+             .Register(*registry_)
+             .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128});
+    write_seconds_ = &BuildHistogram()
+                          .Name("collectcall_store_write_seconds")
+                          .Help("Time a request waited for its write to be durable")
+                          .Register(*registry_)
+                          .Add({}, latency_buckets());
+    write_items_ = &BuildHistogram()
+                        .Name("collectcall_store_write_items")
+                        .Help("Items stored by each write (the customers of a bulk, else 1)")
+                        .Register(*registry_)
+                        .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 5, 10, 50, 100, 250,
+                                                                         500, 1000});
     outbox_pending_ = &BuildGauge()
                            .Name("collectcall_webhook_outbox_pending")
                            .Help("Webhook messages still to deliver")
@@ -98,10 +109,15 @@ void Metrics::rate_limited() {
     rate_limited_->Increment();
 }
 
-void Metrics::commit(std::size_t items, std::chrono::nanoseconds duration) {
+void Metrics::write(std::size_t items, std::chrono::nanoseconds duration) {
+    write_seconds_->Observe(seconds(duration));
+    write_items_->Observe(static_cast<double>(items));
+}
+
+void Metrics::commit(std::size_t writes, std::chrono::nanoseconds duration) {
     commits_->Increment();
     commit_seconds_->Observe(seconds(duration));
-    commit_items_->Observe(static_cast<double>(items));
+    commit_writes_->Observe(static_cast<double>(writes));
 }
 
 void Metrics::delivery(std::string_view outcome) {
@@ -145,23 +161,33 @@ std::string Metrics::text() {
 
 namespace {
 
-// Each write method of a store is one transaction.
+// Each write method of a store is one write; without group commit, also one commit.
 template <class Work>
-auto timed(Metrics& metrics, std::size_t items, const Work& work) {
+auto timed(Metrics& metrics, bool batched, std::size_t items, const Work& work) {
     const auto start = std::chrono::steady_clock::now();
     auto result = work();
-    metrics.commit(items, std::chrono::steady_clock::now() - start);
+    const auto duration = std::chrono::steady_clock::now() - start;
+    metrics.write(items, duration);
+    if (!batched) metrics.commit(1, duration);
     return result;
 }
 
 class MeteredStore final : public Store {
   public:
     MeteredStore(std::unique_ptr<Store> inner, Metrics& metrics)
-        : inner_(std::move(inner)), metrics_(metrics) {}
+        : inner_(std::move(inner)),
+          metrics_(metrics),
+          batched_(inner_->observe_commits(
+              [&metrics](std::size_t writes, std::chrono::nanoseconds duration) {
+                  metrics.commit(writes, duration);
+              })) {}
 
     void check() override { inner_->check(); }
+    bool observe_commits(CommitObserver observer) override {
+        return inner_->observe_commits(std::move(observer));
+    }
     Credentials create_credentials(const AccountSetup& setup, Time now) override {
-        return timed(metrics_, 1, [&] { return inner_->create_credentials(setup, now); });
+        return timed(metrics_, batched_, 1, [&] { return inner_->create_credentials(setup, now); });
     }
     bool has_accounts() override { return inner_->has_accounts(); }
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
@@ -174,11 +200,12 @@ class MeteredStore final : public Store {
         return inner_->account_settings(account);
     }
     bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
-        return timed(metrics_, 1, [&] { return inner_->insert_customer(account, customer); });
+        return timed(metrics_, batched_, 1,
+                     [&] { return inner_->insert_customer(account, customer); });
     }
     std::vector<bool> insert_customers(const Uuid& account,
                                        std::span<const StoredCustomer> customers) override {
-        return timed(metrics_, customers.size(),
+        return timed(metrics_, batched_, customers.size(),
                      [&] { return inner_->insert_customers(account, customers); });
     }
     std::optional<StoredCustomer> find_customer(const Uuid& account, const Uuid& id) override {
@@ -191,11 +218,12 @@ class MeteredStore final : public Store {
     std::optional<StoredCustomer> update_customer(
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override {
-        return timed(metrics_, 1, [&] { return inner_->update_customer(account, id, change); });
+        return timed(metrics_, batched_, 1,
+                     [&] { return inner_->update_customer(account, id, change); });
     }
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override {
-        return timed(metrics_, 1,
+        return timed(metrics_, batched_, 1,
                      [&] { return inner_->place_call(account, customer, since, decide); });
     }
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
@@ -206,7 +234,7 @@ class MeteredStore final : public Store {
     }
     bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
                   std::string_view ended_reason, std::int64_t duration_ms, Time at) override {
-        return timed(metrics_, 1, [&] {
+        return timed(metrics_, batched_, 1, [&] {
             return inner_->end_call(account, id, status, ended_reason, duration_ms, at);
         });
     }
@@ -214,7 +242,7 @@ class MeteredStore final : public Store {
     std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
     void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                Time now) override {
-        timed(metrics_, 1, [&] {
+        timed(metrics_, batched_, 1, [&] {
             inner_->insert_webhook_secret(account, id, secret, now);
             return 0;
         });
@@ -224,12 +252,12 @@ class MeteredStore final : public Store {
     }
     IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                       const Sha256& fingerprint, Time now) override {
-        return timed(metrics_, 1,
+        return timed(metrics_, batched_, 1,
                      [&] { return inner_->begin_idempotent(account, key, fingerprint, now); });
     }
     void finish_idempotent(const Uuid& account, std::string_view key,
                            const StoredResponse& response) override {
-        timed(metrics_, 1, [&] {
+        timed(metrics_, batched_, 1, [&] {
             inner_->finish_idempotent(account, key, response);
             return 0;
         });
@@ -241,6 +269,7 @@ class MeteredStore final : public Store {
   private:
     std::unique_ptr<Store> inner_;
     Metrics& metrics_;
+    bool batched_;
 };
 
 class MeteredOutbox final : public WebhookOutbox {

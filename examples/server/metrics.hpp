@@ -5,10 +5,14 @@
 //   collectcall_http_request_duration_seconds{method,route}  from the request's first byte read
 //                                                            to its answer, a histogram
 //   collectcall_rate_limited_total                           requests answered 429
+//   collectcall_store_write_seconds, collectcall_store_write_items
+//                                                            each write of a request, as its
+//                                                            request waited for it (items: the
+//                                                            customers of a bulk, 1 otherwise)
 //   collectcall_store_commits_total, collectcall_store_commit_seconds,
-//   collectcall_store_commit_items                           each write transaction of the store
-//                                                            (items: customers of a bulk insert,
-//                                                            1 otherwise), histograms
+//   collectcall_store_commit_writes                          each commit: its duration and the
+//                                                            writes it made durable (more than 1
+//                                                            with SQLite's group commit)
 //   collectcall_webhook_outbox_pending                       messages still to deliver
 //   collectcall_webhook_deliveries_total{outcome}            delivered, retry, failed
 //
@@ -54,7 +58,8 @@ class Metrics {
     void request(std::string_view method, std::string_view route, int status,
                  std::chrono::nanoseconds duration);
     void rate_limited();
-    void commit(std::size_t items, std::chrono::nanoseconds duration);
+    void write(std::size_t items, std::chrono::nanoseconds duration);
+    void commit(std::size_t writes, std::chrono::nanoseconds duration);
     void delivery(std::string_view outcome);  // "delivered", "retry" or "failed"
     // Read at each scrape: the number of pending outbox messages (negative: unknown).
     void set_outbox_depth(std::function<std::int64_t()> depth);
@@ -69,7 +74,9 @@ class Metrics {
     prometheus::Counter* rate_limited_;
     prometheus::Counter* commits_;
     prometheus::Histogram* commit_seconds_;
-    prometheus::Histogram* commit_items_;
+    prometheus::Histogram* commit_writes_;
+    prometheus::Histogram* write_seconds_;
+    prometheus::Histogram* write_items_;
     prometheus::Gauge* outbox_pending_;
     prometheus::Family<prometheus::Counter>* deliveries_;
 

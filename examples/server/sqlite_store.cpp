@@ -306,7 +306,13 @@ auto SqliteStore::batched(Work&& work) {
     if constexpr (!returns_void) return std::move(*result);
 }
 
+bool SqliteStore::observe_commits(CommitObserver observer) {
+    observer_ = std::move(observer);
+    return true;
+}
+
 void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
+    const auto start = std::chrono::steady_clock::now();
     const auto fail_all = [&](std::exception_ptr error) {
         for (PendingWrite* write : batch)
             write->error = error;
@@ -331,6 +337,7 @@ void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
             }
         }
         tx.commit();
+        if (observer_) observer_(batch.size(), std::chrono::steady_clock::now() - start);
     } catch (...) {
         fail_all(std::current_exception());
     }

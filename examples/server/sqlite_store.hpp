@@ -44,6 +44,7 @@ class SqliteStore final : public Store {
     void forget_requests_in_flight();
 
     void check() override;
+    bool observe_commits(CommitObserver observer) override;
 
     Credentials create_credentials(const AccountSetup& setup, Time now) override;
     bool has_accounts() override;
@@ -112,6 +113,7 @@ class SqliteStore final : public Store {
     std::condition_variable batch_done_;
     std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
     bool leading_ = false;              // a thread is running a batch
+    CommitObserver observer_;           // set before any write
 };
 
 }  // namespace collectcall::server

@@ -118,6 +118,12 @@ class Store {
     // Liveness of the storage (a trivial read).
     virtual void check() = 0;
 
+    // A store that commits the writes of several requests together (group commit) reports each
+    // commit to `observer` (the writes it made durable, the time the transaction took) and
+    // returns true; a store whose every write is a commit of its own returns false.
+    using CommitObserver = std::function<void(std::size_t writes, std::chrono::nanoseconds)>;
+    virtual bool observe_commits(CommitObserver /*observer*/) { return false; }
+
     // Creates the account `setup.name` if it does not exist, and in any case a new API key and
     // a new agent for it.
     virtual Credentials create_credentials(const AccountSetup& setup, Time now) = 0;

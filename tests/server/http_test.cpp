@@ -105,7 +105,8 @@ TEST_CASE("metrics: requests by route and status, latency, commits, rate limitin
     CHECK(sample(text, "collectcall_rate_limited_total") == 1);
     // Two inserts (one refused as a duplicate) and the account's credentials.
     CHECK(sample(text, "collectcall_store_commits_total") >= 2);
-    CHECK(sample(text, "collectcall_store_commit_items_count") >= 2);
+    CHECK(sample(text, "collectcall_store_write_items_count") >= 2);
+    CHECK(sample(text, "collectcall_store_commit_writes_count") >= 1);
     CHECK(sample(text, "collectcall_webhook_outbox_pending") == 0);
     // The scrape itself counts on the next one.
     CHECK(
