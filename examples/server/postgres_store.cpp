@@ -258,6 +258,11 @@ void insert_event(Connection& db, std::string_view call_id, std::string_view typ
         "FROM calls WHERE id = $1 AND webhook_url IS NOT NULL");
 }
 
+// The most messages one look at the outbox claims: what a process claims and has not sent yet
+// is out of the other processes' reach until it sends it or its lease runs out, so it claims
+// a little ahead of its delivery threads, not the whole backlog.
+constexpr std::size_t max_claim = 32;
+
 std::string lease_interval(std::chrono::milliseconds lease) {
     return std::to_string(lease.count()) + " milliseconds";
 }
@@ -825,7 +830,7 @@ class PostgresOutbox final : public WebhookOutbox {
             .add(process_id_)
             .add(lease_)
             .add(now_ms)
-            .add(static_cast<std::int64_t>(std::min<std::size_t>(limit, 256)));
+            .add(static_cast<std::int64_t>(std::min<std::size_t>(limit, max_claim)));
         const Result claimed = db->query(
             "UPDATE webhook_outbox o SET lease_owner = $1, lease_until = now() + $2::interval "
             "FROM (SELECT h.seq FROM webhook_outbox h WHERE h.state = 'pending' "
