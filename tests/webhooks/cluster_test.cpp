@@ -309,3 +309,37 @@ TEST_CASE("a key's rate limit holds across processes", "[postgres][process][limi
     CHECK(allowed >= 35);
     CHECK(allowed <= 62);
 }
+
+TEST_CASE("several processes creating and migrating one new database at once",
+          "[postgres][process]") {
+    REQUIRE(on_postgres());
+    Database database;
+    const std::string db = database.uri();
+    // Four inits of one account at once on an empty database: one creates the schema (under the
+    // advisory lock), all find it whole, and all add their key to the same account.
+    std::vector<std::future<ProcessResult>> inits;
+    for (int i = 0; i < 4; ++i) {
+        inits.push_back(std::async(std::launch::async, [&] {
+            return run_binary({"init", "--db", db, "--account", "acme"});
+        }));
+    }
+    std::set<std::string> accounts;
+    for (auto& init : inits) {
+        const ProcessResult result = init.get();
+        CHECK(result.exit_code == 0);
+        simdjson::dom::parser parser;
+        simdjson::dom::element json;
+        REQUIRE(parser.parse(result.out).get(json) == simdjson::SUCCESS);
+        accounts.insert(std::string(json["accountId"].get_string().value()));
+    }
+    CHECK(accounts.size() == 1);
+    CHECK(count(database, "SELECT COUNT(*) FROM api_keys") == 4);
+    CHECK(count(database, "SELECT MAX(version) FROM schema_version") >= 2);
+    CHECK(count(database, "SELECT COUNT(*) FROM schema_version") ==
+          count(database, "SELECT MAX(version) FROM schema_version"));
+    // And servers on it serve.
+    ChildServer one(db, server_args("200"));
+    ChildServer two(db, server_args("200"));
+    CHECK(Client("127.0.0.1", one.port()).get("/readyz").status == 200);
+    CHECK(Client("127.0.0.1", two.port()).get("/readyz").status == 200);
+}
