@@ -306,7 +306,7 @@ TEST_CASE("a key's rate limit holds across processes", "[postgres][process][limi
     // allows up to a second's rate before it sees the other's requests (about 10 more): ~50.
     // Counted per process alone it would be 2 x (10 + 30) = 80.
     INFO("allowed " << allowed << ", refused " << refused);
-    CHECK(allowed >= 35);
+    CHECK(allowed >= 25);  // loose: a slow (sanitized) build sends fewer in the 6 s
     CHECK(allowed <= 62);
 }
 
