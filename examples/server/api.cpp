@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include <collectcall/api/errors.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/model/openapi.hpp>
 #include <collectcall/webhook/address_guard.hpp>
@@ -76,27 +77,8 @@ enum class Limit { normal, bulk };
 
 constexpr std::string_view json_type = "application/json";
 
-// Error codes of API.md section 2, plus the HTTP-level ones cpp-httplib's own failures need.
-namespace error_code {
-constexpr std::string_view validation_failed = "validation_failed";
-constexpr std::string_view malformed_json = "malformed_json";
-constexpr std::string_view unauthorized = "unauthorized";
-constexpr std::string_view agent_not_assigned = "agent_not_assigned";
-constexpr std::string_view not_found = "not_found";
-constexpr std::string_view method_not_allowed = "method_not_allowed";
-constexpr std::string_view duplicate_external_id = "duplicate_external_id";
-constexpr std::string_view idempotency_key_reused = "idempotency_key_reused";
-constexpr std::string_view idempotency_key_in_flight = "idempotency_key_in_flight";
-constexpr std::string_view payload_too_large = "payload_too_large";
-constexpr std::string_view headers_too_large = "headers_too_large";
-constexpr std::string_view uri_too_long = "uri_too_long";
-constexpr std::string_view unsupported_media_type = "unsupported_media_type";
-constexpr std::string_view compliance_failed = "compliance_failed";
-constexpr std::string_view rate_limited = "rate_limited";
-constexpr std::string_view unavailable = "unavailable";
-constexpr std::string_view internal = "internal";
-constexpr std::string_view bad_request = "bad_request";
-}  // namespace error_code
+// Error codes, their statuses and messages: the contract's table (collectcall/api/errors.hpp).
+namespace error_code = collectcall::api::errors;
 
 bool is_body_method(std::string_view method) {
     // The methods cpp-httplib 0.11 reads a body for (and hands a ContentReader).
@@ -202,10 +184,10 @@ struct Api::Context {
     }
 
     template <class T = null_t>
-    void fail(int status, std::string_view code, std::string message, ErrorList details = {},
+    void fail(const api::ErrorCode& error, std::string message, ErrorList details = {},
               T data = {}) {
-        send_json(response, status,
-                  error_document(request_id, code, std::move(message), std::move(details),
+        send_json(response, error.status,
+                  error_document(request_id, error.code, std::move(message), std::move(details),
                                  std::move(data)));
     }
 
@@ -213,7 +195,7 @@ struct Api::Context {
     void fail_read(ErrorList errors) {
         if (errors.size() == 1 && errors.front().code == codes::malformed_json) {
             std::string message = errors.front().message;
-            fail(400, error_code::malformed_json, std::move(message), std::move(errors));
+            fail(error_code::malformed_json, std::move(message), std::move(errors));
             return;
         }
         fail_validation(std::move(errors));
@@ -221,12 +203,10 @@ struct Api::Context {
 
     void fail_validation(ErrorList errors) {
         std::string message = invalid_fields_message(errors.size());
-        fail(400, error_code::validation_failed, std::move(message), std::move(errors));
+        fail(error_code::validation_failed, std::move(message), std::move(errors));
     }
 
-    void not_found(std::string_view what) {
-        fail(404, error_code::not_found, std::string(what) + " not found");
-    }
+    void not_found(std::string_view message) { fail(error_code::not_found, std::string(message)); }
 
     // The "{id}" of the path as a UUID; nullopt (a 404, API.md section 2) when it is not one.
     [[nodiscard]] std::optional<Uuid> path_id() const {
@@ -375,11 +355,13 @@ void Api::install(httplib::Server& server) {
             return httplib::Server::HandlerResponse::Handled;
         }));
     // A safety net: dispatch catches everything itself.
-    server.set_exception_handler([](const httplib::Request&, httplib::Response& response,
-                                    std::exception_ptr) {
-        const std::string id = ensure_request_id(response);
-        send_json(response, 500, error_document(id, error_code::internal, "internal server error"));
-    });
+    server.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+            const std::string id = ensure_request_id(response);
+            send_json(response, 500,
+                      error_document(id, error_code::internal.code,
+                                     std::string(error_code::internal.example)));
+        });
     server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
         std::optional<std::chrono::nanoseconds> duration;
         if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
@@ -400,7 +382,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
     http::close_connection(response);
     serve_whole(request, response);
     int status = response.status;
-    std::string_view code = error_code::bad_request;
+    const api::ErrorCode* code = &error_code::bad_request;
     std::string message = "the request could not be parsed";
     switch (status) {
         case 400:
@@ -409,20 +391,20 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
             if (!request.method.empty() && !request.path.empty() &&
                 (request.version == "HTTP/1.1" || request.version == "HTTP/1.0")) {
                 status = 431;
-                code = error_code::headers_too_large;
+                code = &error_code::headers_too_large;
                 message = "request headers are too large";
             }
             break;
         case 413:
-            code = error_code::payload_too_large;
+            code = &error_code::payload_too_large;
             message = "request body is too large";
             break;
         case 414:
-            code = error_code::uri_too_long;
+            code = &error_code::uri_too_long;
             message = "request target is too long";
             break;
         case 415:
-            code = error_code::unsupported_media_type;
+            code = &error_code::unsupported_media_type;
             message = "unsupported content encoding";
             break;
         case 416:
@@ -430,16 +412,16 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
             message = "the Range header could not be parsed; the API serves no ranges";
             break;
         case 404:
-            code = error_code::not_found;
+            code = &error_code::not_found;
             message = "no such route";
             break;
         default:
             if (status >= 500) {
-                code = error_code::internal;
+                code = &error_code::internal;
                 message = "internal server error";
             }
     }
-    send_json(response, status, error_document(id, code, std::move(message)));
+    send_json(response, status, error_document(id, code->code, std::move(message)));
 }
 
 void Api::dispatch(const httplib::Request& request, httplib::Response& response,
@@ -466,40 +448,39 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         for (const auto& [name, value] : request.headers)
             header_bytes += name.size() + value.size() + 4;
         if (header_bytes > config_.max_header_bytes) {
-            return ctx.fail(431, error_code::headers_too_large, "request headers are too large");
+            return ctx.fail(error_code::headers_too_large, "request headers are too large");
         }
         if (match.route == nullptr) {
-            if (match.allow.empty()) return ctx.fail(404, error_code::not_found, "no such route");
+            if (match.allow.empty()) return ctx.fail(error_code::not_found, "no such route");
             response.set_header("Allow", match.allow);
             return ctx.fail(
-                405, error_code::method_not_allowed,
+                error_code::method_not_allowed,
                 "method " + request.method + " is not allowed here (allowed: " + match.allow + ")");
         }
         switch (body.status) {
             case http::BodyRead::ok:
                 break;
             case http::BodyRead::too_large:
-                return ctx.fail(413, error_code::payload_too_large,
+                return ctx.fail(error_code::payload_too_large,
                                 "request body is larger than " + std::to_string(limit) + " bytes");
             case http::BodyRead::unsupported_encoding:
-                return ctx.fail(415, error_code::unsupported_media_type,
-                                "unsupported Content-Encoding");
+                return ctx.fail(error_code::unsupported_media_type, "unsupported Content-Encoding");
             case http::BodyRead::failed:
-                return ctx.fail(400, error_code::bad_request, "the request body could not be read");
+                return ctx.fail(error_code::bad_request, "the request body could not be read");
         }
         ctx.body = std::move(body.bytes);
         serve(ctx);
     } catch (const StoreError& e) {
         if (e.unavailable()) {
             response.set_header("Retry-After", "1");
-            ctx.fail(503, error_code::unavailable, "the service is temporarily unavailable");
+            ctx.fail(error_code::unavailable, "the service is temporarily unavailable");
         } else {
-            ctx.fail(500, error_code::internal, "internal server error");
+            ctx.fail(error_code::internal, "internal server error");
         }
         std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"storage\",\"unavailable\":%s}\n",
                      request_id.c_str(), e.unavailable() ? "true" : "false");
     } catch (const std::exception&) {
-        ctx.fail(500, error_code::internal, "internal server error");
+        ctx.fail(error_code::internal, "internal server error");
     }
 }
 
@@ -512,7 +493,7 @@ void Api::serve(Context& ctx) {
         // A POST that takes no body may come without one and without a Content-Type.
         const bool empty_allowed = route.body == BodyKind::optional && ctx.body.empty();
         if (!empty_allowed && !http::is_json_media_type(content_type, route.merge_patch)) {
-            return ctx.fail(415, error_code::unsupported_media_type,
+            return ctx.fail(error_code::unsupported_media_type,
                             route.merge_patch ? "Content-Type must be application/json or "
                                                 "application/merge-patch+json"
                                               : "Content-Type must be application/json");
@@ -530,9 +511,7 @@ bool Api::authenticate(Context& ctx) {
         ctx.response.set_header("WWW-Authenticate",
                                 token_given ? R"(Bearer realm="collectcall", error="invalid_token")"
                                             : R"(Bearer realm="collectcall")");
-        ctx.fail(401, error_code::unauthorized,
-                 token_given ? "the API key is not valid"
-                             : "an API key is required: Authorization: Bearer <key>");
+        ctx.fail(error_code::unauthorized, std::string(api::unauthorized_message));
         return false;
     };
     const auto token = http::bearer_token(ctx.request);
@@ -558,7 +537,7 @@ bool Api::authenticate(Context& ctx) {
     if (!rate.allowed) {
         if (config_.metrics != nullptr) config_.metrics->rate_limited();
         ctx.response.set_header("Retry-After", std::to_string(rate.retry_after));
-        ctx.fail(429, error_code::rate_limited,
+        ctx.fail(error_code::rate_limited,
                  "too many requests; retry after " + std::to_string(rate.retry_after) + " s");
         return false;
     }
@@ -569,7 +548,7 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
     const bool printable =
         std::all_of(key.begin(), key.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
     if (key.empty() || key.size() > 255 || !printable) {
-        return ctx.fail(400, error_code::validation_failed,
+        return ctx.fail(error_code::validation_failed,
                         "Idempotency-Key must be 1 to 255 printable ASCII characters");
     }
     // The request is identified by what it asks, not by how it was framed.
@@ -584,10 +563,10 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
         store_.begin_idempotent(ctx.account, key, fingerprint, clock_.now());
     switch (begin.state) {
         case IdempotencyState::mismatch:
-            return ctx.fail(422, error_code::idempotency_key_reused,
+            return ctx.fail(error_code::idempotency_key_reused,
                             "Idempotency-Key was already used with a different request");
         case IdempotencyState::in_flight:
-            return ctx.fail(409, error_code::idempotency_key_in_flight,
+            return ctx.fail(error_code::idempotency_key_in_flight,
                             "a request with this Idempotency-Key is still being processed");
         case IdempotencyState::replay:
             ctx.response.headers.erase("X-Request-Id");
@@ -658,7 +637,7 @@ void Api::ready(Context& ctx) {
 
 void Api::metrics_document(Context& ctx) {
     // Bare, no key, like healthz: what a Prometheus scraper expects.
-    if (config_.metrics == nullptr) return ctx.fail(404, error_code::not_found, "no such route");
+    if (config_.metrics == nullptr) return ctx.fail(error_code::not_found, "no such route");
     ctx.response.status = 200;
     ctx.response.set_content(config_.metrics->text(), "text/plain; version=0.0.4; charset=utf-8");
 }
@@ -673,10 +652,6 @@ StoredCustomer new_customer(CustomerCreate fields, Time now) {
     stored.customer.updatedAt = stored.customer.createdAt;
     stored.thread_id = new_uuid();
     return stored;
-}
-
-std::string duplicate_message(std::string_view external_id) {
-    return "duplicate externalId: " + std::string(external_id);
 }
 
 // The body of a POST that takes none: empty, or an empty object.
@@ -695,10 +670,10 @@ void Api::create_customer(Context& ctx) {
     if (!body) return ctx.fail_read(std::move(body).errors());
     StoredCustomer stored = new_customer(std::move(body).value(), clock_.now());
     if (!store_.insert_customer(ctx.account, stored)) {
-        return ctx.fail(409, error_code::duplicate_external_id,
-                        duplicate_message(stored.customer.externalId.view()));
+        return ctx.fail(error_code::duplicate_external_id,
+                        api::duplicate_external_id_message(stored.customer.externalId.view()));
     }
-    ctx.reply(201, std::move(stored.customer));
+    ctx.reply(200, std::move(stored.customer));
 }
 
 void Api::find_customers(Context& ctx) {
@@ -766,7 +741,7 @@ void Api::create_customers(Context& ctx) {
         } else {
             entry.externalId = std::string(stored.customer.externalId.view());
             entry.success = false;
-            entry.error = duplicate_message(stored.customer.externalId.view());
+            entry.error = api::bulk_duplicate_message(stored.customer.externalId.view());
             ++result.summary.failed;
         }
     }
@@ -776,15 +751,15 @@ void Api::create_customers(Context& ctx) {
 
 void Api::get_customer(Context& ctx) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("customer");
+    if (!id) return ctx.not_found(api::customer_not_found_message);
     auto stored = store_.find_customer(ctx.account, *id);
-    if (!stored) return ctx.not_found("customer");
+    if (!stored) return ctx.not_found(api::customer_not_found_message);
     ctx.reply(200, std::move(stored->customer));
 }
 
 void Api::patch_customer(Context& ctx) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("customer");
+    if (!id) return ctx.not_found(api::customer_not_found_message);
     auto patch = read<CustomerPatch>(ctx.body, read_options());
     if (!patch) return ctx.fail_read(std::move(patch).errors());
 
@@ -804,14 +779,14 @@ void Api::patch_customer(Context& ctx) {
         stored.customer.updatedAt = Timestamp::from_time(now);
         return true;
     });
-    if (!updated) return ctx.not_found("customer");
+    if (!updated) return ctx.not_found(api::customer_not_found_message);
     if (!errors.empty()) return ctx.fail_validation(std::move(errors));
     ctx.reply(200, std::move(updated->customer));
 }
 
 void Api::set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("customer");
+    if (!id) return ctx.not_found(api::customer_not_found_message);
     if (!read_no_body(ctx)) return;
     const Time now = clock_.now();
     auto updated = store_.update_customer(ctx.account, *id, [&](StoredCustomer& stored) {
@@ -820,7 +795,7 @@ void Api::set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value
         stored.customer.updatedAt = Timestamp::from_time(now);
         return true;
     });
-    if (!updated) return ctx.not_found("customer");
+    if (!updated) return ctx.not_found(api::customer_not_found_message);
     ctx.reply(200, std::move(updated->customer));
 }
 
@@ -858,8 +833,9 @@ void Api::create_call(Context& ctx) {
     // The order of API.md section 8: the customer (404), the body (400), the agent (403), then
     // compliance.
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("customer");
-    if (!store_.find_customer(ctx.account, *id)) return ctx.not_found("customer");
+    if (!id) return ctx.not_found(api::customer_not_found_message);
+    if (!store_.find_customer(ctx.account, *id))
+        return ctx.not_found(api::customer_not_found_message);
 
     auto body = read<CallRequest>(ctx.body, read_options());
     if (!body) return ctx.fail_read(std::move(body).errors());
@@ -875,7 +851,7 @@ void Api::create_call(Context& ctx) {
                 break;
             case webhook::ResolveStatus::temporary_failure:
                 ctx.response.set_header("Retry-After", "5");
-                return ctx.fail(503, error_code::unavailable,
+                return ctx.fail(error_code::unavailable,
                                 "the webhook host could not be resolved now; retry later");
             case webhook::ResolveStatus::invalid_host:
                 errors.push_back(
@@ -898,62 +874,60 @@ void Api::create_call(Context& ctx) {
     }
 
     if (!store_.agent_assigned(ctx.account, request.agentId.view())) {
-        return ctx.fail(403, error_code::agent_not_assigned,
-                        "agentId is not assigned to this account");
+        return ctx.fail(error_code::agent_not_assigned, "agentId is not assigned to this account");
     }
 
     const AccountSettings settings = store_.account_settings(ctx.account);
     const Time now = clock_.now();
-    const auto plan = store_.place_call(
-        ctx.account, *id, now - config_.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> placed) {
-            compliance::ComplianceInput input;
-            input.active = stored.active;
-            input.cease_and_desist = stored.cease_and_desist;
-            input.state = stored.customer.address.state.view();
-            input.zip5 = stored.customer.address.zip.view();
-            input.placed_calls = placed;
-            input.now = now;
-            input.window =
-                compliance::RespectfulHours{std::chrono::minutes{settings.window_start_minutes},
-                                            std::chrono::minutes{settings.window_end_minutes}};
-            input.max_calls_per_day = static_cast<unsigned>(settings.max_calls_per_day);
+    const auto plan =
+        store_.place_call(ctx.account, *id, now - config_.call_history,
+                          [&](const StoredCustomer& stored, std::span<const Time> placed) {
+                              compliance::ComplianceInput input;
+                              input.active = stored.active;
+                              input.cease_and_desist = stored.cease_and_desist;
+                              input.state = stored.customer.address.state.view();
+                              input.zip5 = stored.customer.address.zip.view();
+                              input.placed_calls = placed;
+                              input.now = now;
+                              input.window = settings.window;
+                              input.max_calls_per_day = settings.max_calls_per_day;
 
-            CallPlan plan;
-            plan.call.id = new_uuid();
-            plan.call.threadId = stored.thread_id;
-            plan.call.toPhoneNumber = stored.customer.primaryPhone;
-            plan.call.fromPhoneNumber =
-                caller_number(settings.caller_numbers, stored.customer.primaryPhone);
-            plan.call.compliance = compliance::evaluate(input);
-            plan.call.createdAt = Timestamp::from_time(now);
-            plan.place = plan.call.compliance.passed;
-            plan.agent_id = std::string(request.agentId.view());
-            plan.webhook = request.webhook;
-            return plan;
-        });
-    if (!plan) return ctx.not_found("customer");
+                              CallPlan plan;
+                              plan.call.id = new_uuid();
+                              plan.call.threadId = stored.thread_id;
+                              plan.call.toPhoneNumber = stored.customer.primaryPhone;
+                              plan.call.fromPhoneNumber = caller_number(
+                                  settings.caller_numbers, stored.customer.primaryPhone);
+                              plan.call.compliance = compliance::evaluate(input);
+                              plan.call.createdAt = Timestamp::from_time(now);
+                              plan.place = plan.call.compliance.passed;
+                              plan.agent_id = std::string(request.agentId.view());
+                              plan.webhook = request.webhook;
+                              return plan;
+                          });
+    if (!plan) return ctx.not_found(api::customer_not_found_message);
     if (!plan->place) {
         // Blocked: not placed, not counted; the data shows what would have been called.
-        return ctx.fail(422, error_code::compliance_failed,
+        return ctx.fail(error_code::compliance_failed,
                         compliance::failure_message(plan->call.compliance), {}, plan->call);
     }
     dialer_.placed(PlacedCall{ctx.account, *id, *plan});
-    ctx.reply(201, plan->call);
+    ctx.reply(200, plan->call);
 }
 
 void Api::list_calls(Context& ctx) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("customer");
-    if (!store_.find_customer(ctx.account, *id)) return ctx.not_found("customer");
+    if (!id) return ctx.not_found(api::customer_not_found_message);
+    if (!store_.find_customer(ctx.account, *id))
+        return ctx.not_found(api::customer_not_found_message);
     ctx.reply(200, CallList{store_.list_calls(ctx.account, *id)});
 }
 
 void Api::get_call(Context& ctx) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("call");
+    if (!id) return ctx.not_found("Call not found");
     auto call = store_.find_call(ctx.account, *id);
-    if (!call) return ctx.not_found("call");
+    if (!call) return ctx.not_found("Call not found");
     ctx.reply(200, std::move(*call));
 }
 
@@ -961,7 +935,7 @@ void Api::create_webhook_secret(Context& ctx) {
     if (!read_no_body(ctx)) return;
     WebhookSecret secret{new_uuid(), webhook::generate_secret()};
     store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now());
-    ctx.reply(201, std::move(secret));
+    ctx.reply(200, std::move(secret));
 }
 
 }  // namespace collectcall::server

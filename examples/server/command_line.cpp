@@ -53,6 +53,7 @@ std::string usage() {
 
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
+                           [--respectful-hours HH:MM-HH:MM]
   collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
   collectcall-server openapi
   collectcall-server --help | --version
@@ -62,6 +63,8 @@ init
   for it; prints them as one JSON line {"accountId","apiKey","agentId"}. The key is stored
   only as a SHA-256 hash: it cannot be shown again. --caller-number adds a number to the
   account's caller-number pool (repeatable); a new account without one gets +12025550100.
+  --respectful-hours sets the account's calling window in the customer's local time,
+  half-open (a new account without it gets 08:00-20:50).
 
 serve
   Serves the API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one). When the
@@ -163,6 +166,15 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
                 return fail("--caller-number needs an E.164 number such as +12025550100");
             }
             command.caller_numbers.push_back(std::move(number).value());
+        } else if (!serve && option == "--respectful-hours") {
+            const auto v = value();
+            const auto window = v ? compliance::parse_respectful_hours(*v) : std::nullopt;
+            if (!window) {
+                return fail(
+                    "--respectful-hours needs HH:MM-HH:MM with the start before the end, e.g. "
+                    "08:00-20:50");
+            }
+            command.window = *window;
         } else if (serve && option == "--listen") {
             const auto v = value();
             if (!v || !parse_listen(*v, command.server.host, command.server.port)) {

@@ -1,6 +1,7 @@
 // The command line of API.md section 10:
 //
 //   collectcall-server init  [--db PATH] --account NAME [--caller-number +1...]...
+//                            [--respectful-hours HH:MM-HH:MM]
 //   collectcall-server serve [--db PATH] [--listen HOST:PORT] [--allow-private-webhooks]
 //                            [--now TIMESTAMP] [--call-step-ms N] [--rate-limit N] ...
 #pragma once
@@ -21,6 +22,7 @@ struct Command {
     // init
     std::string account;
     std::vector<E164> caller_numbers;
+    std::optional<compliance::RespectfulHours> window;  // --respectful-hours
     // serve (and the database path of both)
     ServerOptions server;
 };

@@ -25,10 +25,12 @@ using namespace collectcall::server;
 constexpr std::string_view demo_account = "demo";
 constexpr std::string_view default_caller_number = "+12025550100";  // fictional (555-01xx)
 
-AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers) {
+AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers,
+                       std::optional<collectcall::compliance::RespectfulHours> window = {}) {
     AccountSetup setup;
     setup.name = std::move(name);
     setup.caller_numbers = std::move(numbers);
+    setup.window = window;
     setup.fallback_caller_number = collectcall::E164::parse(default_caller_number).value();
     return setup;
 }
@@ -46,8 +48,8 @@ int init(const Command& command) {
     const std::unique_ptr<Store> opened = open_for_init(command.server);
     Store& store = *opened;
     const Clock clock;
-    const Credentials credentials =
-        store.create_credentials(setup_for(command.account, command.caller_numbers), clock.now());
+    const Credentials credentials = store.create_credentials(
+        setup_for(command.account, command.caller_numbers, command.window), clock.now());
     std::cout << collectcall::write(credentials) << std::endl;
     return 0;
 }

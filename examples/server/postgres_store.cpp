@@ -370,13 +370,25 @@ Credentials PostgresStore::create_credentials(const AccountSetup& setup, Time no
         const std::string created = timestamp_text(now);
         const Uuid fresh = new_uuid();
         db.params().add(fresh.view()).add(setup.name).add(created);
-        db.query(
-            "INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT (name) DO NOTHING");
+        const bool new_account = !db.query(
+                                        "INSERT INTO accounts (id, name, created_at) VALUES ($1, "
+                                        "$2, $3) ON CONFLICT (name) DO NOTHING RETURNING id")
+                                      .empty();
         // The account's row is locked: two inits of one account number their callers in turn.
         db.params().add(setup.name);
         const Result r = db.query("SELECT id FROM accounts WHERE name = $1 FOR UPDATE");
         const Uuid account = parse_column<Uuid>(r.text(0, 0), "account id");
+        if (new_account || setup.window) {
+            const compliance::RespectfulHours window =
+                setup.window.value_or(compliance::RespectfulHours{});
+            db.params()
+                .add(static_cast<std::int64_t>(window.start.count()))
+                .add(static_cast<std::int64_t>(window.end.count()))
+                .add(account.view());
+            db.query(
+                "UPDATE accounts SET window_start_minutes = $1, window_end_minutes = $2 "
+                "WHERE id = $3");
+        }
 
         std::vector<E164> numbers = setup.caller_numbers;
         if (numbers.empty() && setup.fallback_caller_number) {
@@ -458,9 +470,9 @@ AccountSettings PostgresStore::account_settings(const Uuid& account) {
         "SELECT window_start_minutes, window_end_minutes, max_calls_per_day FROM accounts "
         "WHERE id = $1");
     if (!r.empty()) {
-        settings.window_start_minutes = static_cast<int>(r.integer(0, 0));
-        settings.window_end_minutes = static_cast<int>(r.integer(0, 1));
-        settings.max_calls_per_day = static_cast<int>(r.integer(0, 2));
+        settings.window = compliance::RespectfulHours{std::chrono::minutes{r.integer(0, 0)},
+                                                      std::chrono::minutes{r.integer(0, 1)}};
+        settings.max_calls_per_day = static_cast<unsigned>(r.integer(0, 2));
     }
     db->params().add(account.view());
     const Result numbers =

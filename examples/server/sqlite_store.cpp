@@ -430,12 +430,24 @@ Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now)
             q.bind(1, setup.name);
             if (q.step()) account = parse_column<Uuid>(q.text(0), "account id");
         }
-        if (!account) {
+        const bool new_account = !account;
+        if (new_account) {
             account = new_uuid();
             Query(*db, "INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)")
                 .bind(1, account->view())
                 .bind(2, setup.name)
                 .bind(3, created)
+                .run();
+        }
+        if (new_account || setup.window) {
+            const compliance::RespectfulHours window =
+                setup.window.value_or(compliance::RespectfulHours{});
+            Query(
+                *db,
+                "UPDATE accounts SET window_start_minutes = ?, window_end_minutes = ? WHERE id = ?")
+                .bind(1, static_cast<std::int64_t>(window.start.count()))
+                .bind(2, static_cast<std::int64_t>(window.end.count()))
+                .bind(3, account->view())
                 .run();
         }
         std::vector<E164> numbers = setup.caller_numbers;
@@ -509,9 +521,9 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
                 "WHERE id = ?");
         q.bind(1, account.view());
         if (q.step()) {
-            settings.window_start_minutes = static_cast<int>(q.integer(0));
-            settings.window_end_minutes = static_cast<int>(q.integer(1));
-            settings.max_calls_per_day = static_cast<int>(q.integer(2));
+            settings.window = compliance::RespectfulHours{std::chrono::minutes{q.integer(0)},
+                                                          std::chrono::minutes{q.integer(1)}};
+            settings.max_calls_per_day = static_cast<unsigned>(q.integer(2));
         }
     }
     Query q(*db, "SELECT number FROM caller_numbers WHERE account_id = ? ORDER BY position");

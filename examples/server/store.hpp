@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <collectcall/collectcall.hpp>
+#include <collectcall/compliance/engine.hpp>
 
 #include "crypto.hpp"
 
@@ -32,6 +33,9 @@ struct AccountSetup {
     // Given to an account whose pool would otherwise be empty: a call needs a number to come
     // from.
     std::optional<E164> fallback_caller_number;
+    // The calling window (`init --respectful-hours`): set on the account when given; a new
+    // account without one gets the default (08:00-20:50).
+    std::optional<compliance::RespectfulHours> window;
 };
 
 // What `init` prints. The key text exists only here: the store keeps its hash.
@@ -51,9 +55,8 @@ struct KeyRecord {
 // setting (API.md section 8); minutes after local midnight, half-open [start, end).
 struct AccountSettings {
     std::vector<E164> caller_numbers;
-    int window_start_minutes = 8 * 60;
-    int window_end_minutes = 21 * 60;
-    int max_calls_per_day = 4;
+    compliance::RespectfulHours window{};
+    unsigned max_calls_per_day = compliance::default_max_calls_per_day;
 };
 
 // --- Customers -------------------------------------------------------------------------------

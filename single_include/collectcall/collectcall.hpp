@@ -3650,6 +3650,124 @@ inline std::string invalid_fields_message(std::size_t count) {
 
 #include <boost/describe/class.hpp>
 
+// ---- begin collectcall/api/errors.hpp ----
+// The error codes of the HTTP API as data (API.md sections 2 and 3): each with its status, the
+// condition it stands for and an example message. The example server answers from this table
+// and the OpenAPI document lists it, so the two cannot disagree. The texts that clients of the
+// hosted service match on are here too, word for word.
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace collectcall::api {
+
+struct ErrorCode {
+    std::string_view code;
+    int status = 0;
+    std::string_view when;     // the condition, as the OpenAPI document describes it
+    std::string_view example;  // an example error.message
+};
+
+// The texts of the hosted service's answers (API.md section 3).
+inline constexpr std::string_view unauthorized_message =
+    "Unauthorized. Make sure to pass the correct authorization token.";
+inline constexpr std::string_view customer_not_found_message = "Customer not found";
+
+// 409 of a single create.
+[[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
+    std::string out = "A customer with external ID '";
+    out += external_id;
+    out += "' already exists.";
+    return out;
+}
+
+// The `error` of a bulk item whose externalId is taken (no final period, as the hosted service).
+[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
+    std::string out = "Customer with external ID '";
+    out += external_id;
+    out += "' already exists";
+    return out;
+}
+
+namespace errors {
+inline constexpr ErrorCode malformed_json{"malformed_json", 400,
+                                          "the body is not JSON, or is malformed JSON",
+                                          "malformed JSON at byte 12: TAPE_ERROR"};
+inline constexpr ErrorCode validation_failed{
+    "validation_failed", 400, "a field is invalid (all such errors are listed in error.details)",
+    "2 fields are invalid"};
+inline constexpr ErrorCode bad_request{
+    "bad_request", 400,
+    "the request could not be read (conflicting framing headers, an unreadable body)",
+    "the request body could not be read"};
+inline constexpr ErrorCode unauthorized{
+    "unauthorized", 401, "the bearer key is missing, malformed or unknown", unauthorized_message};
+inline constexpr ErrorCode agent_not_assigned{"agent_not_assigned", 403,
+                                              "agentId is not an agent of the caller's account",
+                                              "agentId is not assigned to this account"};
+inline constexpr ErrorCode not_found{
+    "not_found", 404, "the id is unknown, not a UUID, or another account's; an unknown route",
+    customer_not_found_message};
+inline constexpr ErrorCode method_not_allowed{"method_not_allowed", 405,
+                                              "the route exists but not with this method",
+                                              "method not allowed; allowed: POST"};
+inline constexpr ErrorCode duplicate_external_id{
+    "duplicate_external_id", 409, "a customer with this externalId exists",
+    "A customer with external ID 'crm-10001' already exists."};
+inline constexpr ErrorCode idempotency_key_in_flight{
+    "idempotency_key_in_flight", 409,
+    "a request with this Idempotency-Key is still being processed",
+    "a request with this Idempotency-Key is still being processed"};
+inline constexpr ErrorCode payload_too_large{"payload_too_large", 413,
+                                             "the body is over the size limit (1 MiB; bulk 16 MiB)",
+                                             "request body is larger than 1048576 bytes"};
+inline constexpr ErrorCode uri_too_long{"uri_too_long", 414, "the request target is too long",
+                                        "request target is too long"};
+inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,
+                                                  "the Content-Type is not application/json",
+                                                  "Content-Type must be application/json"};
+inline constexpr ErrorCode idempotency_key_reused{
+    "idempotency_key_reused", 422, "the Idempotency-Key was used with a different request",
+    "Idempotency-Key was already used with a different request"};
+inline constexpr ErrorCode compliance_failed{
+    "compliance_failed", 422, "a compliance check failed; data is the call that was not placed",
+    "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local time "
+    "is 07:00 (outside respectful hours 8am-8:50pm))"};
+inline constexpr ErrorCode rate_limited{"rate_limited", 429, "too many requests for this API key",
+                                        "too many requests; retry after 1 s"};
+inline constexpr ErrorCode headers_too_large{
+    "headers_too_large", 431, "the request headers are too large", "request headers are too large"};
+inline constexpr ErrorCode internal{"internal", 500, "an unexpected server fault",
+                                    "internal server error"};
+inline constexpr ErrorCode unavailable{"unavailable", 503, "storage is unavailable",
+                                       "the service is temporarily unavailable"};
+}  // namespace errors
+
+// Every error code, in the order of their statuses.
+inline constexpr std::array all_errors{
+    errors::malformed_json,
+    errors::validation_failed,
+    errors::bad_request,
+    errors::unauthorized,
+    errors::agent_not_assigned,
+    errors::not_found,
+    errors::method_not_allowed,
+    errors::duplicate_external_id,
+    errors::idempotency_key_in_flight,
+    errors::payload_too_large,
+    errors::uri_too_long,
+    errors::unsupported_media_type,
+    errors::idempotency_key_reused,
+    errors::compliance_failed,
+    errors::rate_limited,
+    errors::headers_too_large,
+    errors::internal,
+    errors::unavailable,
+};
+
+}  // namespace collectcall::api
+// ---- end collectcall/api/errors.hpp ----
 // ---- begin collectcall/core/schema.hpp ----
 // json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
 // same descriptions and value types that read<T> uses.
@@ -4579,7 +4697,7 @@ inline constexpr std::string_view bulk_result =
     R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
     R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
     R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
-    R"({"externalId":"crm-10001","success":false,"error":"duplicate externalId: crm-10001"}]})";
+    R"({"externalId":"crm-10001","success":false,"error":"Customer with external ID 'crm-10001' already exists"}]})";
 
 inline constexpr std::string_view call_request =
     R"({"agentId":"agent-7","webhook":{"url":"https://hooks.example.com/calls",)"
@@ -4588,17 +4706,17 @@ inline constexpr std::string_view call_request =
 inline constexpr std::string_view call =
     R"({"id":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",)"
     R"("toPhoneNumber":"+15125550100","fromPhoneNumber":"+15125550111","compliance":{)"
-    R"("passed":true,"checksPassed":[{"id":"is-active","name":"Is active",)"
-    R"("description":"Customer is active","reason":"Customer is active"},)"
-    R"({"id":"cease-and-desist-exclusion","name":"Cease and desist exclusion",)"
-    R"("description":"Customer has not requested cease and desist",)"
+    R"("passed":true,"checksPassed":[{"id":"is-active","name":"Is Active",)"
+    R"("description":"Check if customer is active","reason":"Customer is active"},)"
+    R"({"id":"cease-and-desist-exclusion","name":"Cease and Desist Exclusion",)"
+    R"("description":"Prevent calling customers who have requested cease and desist",)"
     R"("reason":"Customer has not requested cease and desist"},)"
-    R"({"id":"four-voice-call-per-day","name":"Four voice calls per day",)"
-    R"("description":"At most 4 voice calls per day within the respectful-hours window",)"
+    R"({"id":"four-voice-call-per-day","name":"Four Voice Call Per Day",)"
+    R"("description":"Check if customer has had four or fewer voice calls today within the current respectful hours window",)"
     R"("reason":"Customer has had 0 voice calls today within respectful hours window (America/Chicago), within the limit of 4"},)"
-    R"({"id":"respectful-hours","name":"Respectful hours",)"
-    R"("description":"Customer local time is within respectful hours",)"
-    R"x("reason":"Customer local time is 09:00 (within respectful hours 08:00-21:00)"}],)x"
+    R"({"id":"respectful-hours","name":"Respectful Hours Check",)"
+    R"("description":"Check if the customer's local time is within respectful hours",)"
+    R"x("reason":"Customer local time is 09:00 (America/Chicago, within respectful hours 8am-8:50pm)"}],)x"
     R"("checksFailed":[]},"createdAt":"2026-11-20T15:00:00.000Z"})";
 
 inline constexpr std::string_view validation_failed =
@@ -4620,48 +4738,13 @@ inline Json ref_to(std::string_view pointer) {
     return r;
 }
 
-struct ErrorCase {
-    std::string_view code;
-    std::string_view when;
-    std::string_view message;  // an example error.message
-};
-
-// API.md section 2.
-inline constexpr ErrorCase error_cases[] = {
-    {"malformed_json", "the body is not JSON, or is malformed JSON",
-     "malformed JSON at byte 12: TAPE_ERROR"},
-    {"validation_failed", "a field is invalid (all such errors are listed in error.details)",
-     "2 fields are invalid"},
-    {"bad_request", "the body could not be read (e.g. an unsupported Content-Encoding)",
-     "the request body could not be read"},
-    {"unauthorized", "the bearer key is missing, malformed or unknown", "the API key is not valid"},
-    {"agent_not_assigned", "agentId is not an agent of the caller's account",
-     "agentId is not assigned to this account"},
-    {"not_found", "the id is unknown, not a UUID, or another account's", "customer not found"},
-    {"duplicate_external_id", "a customer with this externalId exists",
-     "duplicate externalId: crm-10001"},
-    {"idempotency_key_in_flight", "a request with this Idempotency-Key is still being processed",
-     "a request with this Idempotency-Key is still being processed"},
-    {"idempotency_key_reused", "the Idempotency-Key was used with a different request",
-     "Idempotency-Key was already used with a different request"},
-    {"payload_too_large", "the body is over the size limit (1 MiB; bulk 16 MiB)",
-     "request body is larger than 1048576 bytes"},
-    {"unsupported_media_type", "the Content-Type is not application/json",
-     "Content-Type must be application/json"},
-    {"compliance_failed", "a compliance check failed; data is the call that was not placed",
-     "Customer not eligible for call. Failed rules: Respectful hours (Customer local time is "
-     "07:00 (outside respectful hours 08:00-21:00))"},
-    {"headers_too_large", "the request headers are too large", "request headers are too large"},
-    {"rate_limited", "too many requests for this API key", "too many requests; retry after 1 s"},
-    {"internal", "an unexpected server fault", "internal server error"},
-    {"unavailable", "storage is unavailable", "the service is temporarily unavailable"},
-};
+using ErrorCase = api::ErrorCode;
 
 inline const ErrorCase& error_case(std::string_view code) {
-    for (const ErrorCase& c : error_cases) {
+    for (const ErrorCase& c : api::all_errors) {
         if (c.code == code) return c;
     }
-    return error_cases[0];
+    return api::all_errors[0];
 }
 
 inline Json error_example(const ErrorCase& c, Json data = nullptr) {
@@ -4670,9 +4753,9 @@ inline Json error_example(const ErrorCase& c, Json data = nullptr) {
     example["success"] = false;
     example["data"] = std::move(data);
     example["error"]["code"] = c.code;
-    example["error"]["message"] = c.message;
+    example["error"]["message"] = c.example;
     example["error"]["details"] = Json::array();
-    example["publicFacingMessage"] = c.message;
+    example["publicFacingMessage"] = c.example;
     return example;
 }
 
@@ -4906,7 +4989,7 @@ Json openapi_value() {
             {{"minimal", example_value(openapi_examples::customer_create_minimal)},
              {"collections", example_value(openapi_examples::customer_create_collections)}});
         Json& responses = post["responses"];
-        responses["201"] = b.success<Customer>(
+        responses["200"] = b.success<Customer>(
             "The customer was created.",
             {{"created",
               Json::raw(
@@ -4976,14 +5059,14 @@ Json openapi_value() {
         Json post = operation("createCall", "calls", "Start an agent call to a customer");
         post["description"] =
             "In order: the customer must exist (404), the body be valid (400), the agent be the "
-            "account's (403); then every compliance check is evaluated. All pass: 201 and the "
+            "account's (403); then every compliance check is evaluated. All pass: 200 and the "
             "call is placed. Any fails: 422 `compliance_failed` with the call object (not stored) "
             "as data.";
         post["parameters"] = Json::array({idempotency});
         post["requestBody"] = b.body<CallRequest>(
             true, false, {{"with webhook", example_value(openapi_examples::call_request)}});
         Json& responses = post["responses"];
-        responses["201"] = b.success<Call>(
+        responses["200"] = b.success<Call>(
             "The call was placed.",
             {{"placed",
               Json::raw(
@@ -5041,7 +5124,7 @@ Json openapi_value() {
         post["parameters"] = Json::array({idempotency});
         post["requestBody"] = Builder<>::empty_body();
         Json& responses = post["responses"];
-        responses["201"] = b.success<WebhookSecret>("The secret.");
+        responses["200"] = b.success<WebhookSecret>("The secret.");
         add_common_errors(b, responses, true, true);
         paths["/api/v1/webhook-secrets"]["post"] = std::move(post);
     }

@@ -8,7 +8,8 @@
 
 // ---- begin collectcall/compliance/checks.hpp ----
 // The compliance checks of a call, as data: identifier, human name and description, in the order
-// they are evaluated and reported (API.md section 8). The engine adds the reason.
+// they are evaluated and reported (API.md section 8). Names and descriptions are the hosted
+// service's, word for word: clients match on them. The engine adds the reason.
 
 #include <array>
 #include <string>
@@ -30,27 +31,26 @@ namespace checks {
 inline constexpr CheckInfo is_active{
     "is-active",
     "Is Active",
-    "Customer is active",
+    "Check if customer is active",
 };
 
 inline constexpr CheckInfo cease_and_desist_exclusion{
     "cease-and-desist-exclusion",
     "Cease and Desist Exclusion",
-    "Customer has not requested cease and desist; such customers are not called",
+    "Prevent calling customers who have requested cease and desist",
 };
 
 inline constexpr CheckInfo four_voice_call_per_day{
     "four-voice-call-per-day",
-    "Four Voice Calls Per Day",
-    "Customer has had four or fewer voice calls today within the respectful-hours window "
-    "(evaluated in a named time zone)",
+    "Four Voice Call Per Day",
+    "Check if customer has had four or fewer voice calls today within the current respectful "
+    "hours window",
 };
 
 inline constexpr CheckInfo respectful_hours{
     "respectful-hours",
-    "Respectful Hours",
-    "Call is placed within the respectful-hours window of the customer's local time "
-    "(08:00 to 21:00 by default, Regulation F)",
+    "Respectful Hours Check",
+    "Check if the customer's local time is within respectful hours",
 };
 
 }  // namespace checks
@@ -89,6 +89,7 @@ inline constexpr std::array<CheckInfo, 4> all_checks{
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -711,13 +712,38 @@ namespace collectcall::compliance {
 using CallTime = std::chrono::sys_time<std::chrono::milliseconds>;
 
 // The account's calling window in the customer's local time, half-open: a call at `start` is
-// inside, one at `end` is outside. Valid when 00:00 <= start < end <= 24:00.
+// inside, one at `end` is outside. Valid when 00:00 <= start < end <= 24:00. The default is the
+// hosted service's, 08:00 to 20:50: the last call starts ten minutes before Regulation F's
+// 21:00 (12 CFR 1006.6(b)(1)).
 struct RespectfulHours {
     std::chrono::minutes start{std::chrono::hours{8}};
-    std::chrono::minutes end{std::chrono::hours{21}};
+    std::chrono::minutes end{std::chrono::hours{20} + std::chrono::minutes{50}};
 
     friend bool operator==(const RespectfulHours&, const RespectfulHours&) = default;
 };
+
+// "HH:MM-HH:MM" (24-hour clock, 24:00 allowed as the end), as `init --respectful-hours` takes
+// it; nullopt unless it is of that shape and 00:00 <= start < end <= 24:00.
+[[nodiscard]] inline std::optional<RespectfulHours> parse_respectful_hours(std::string_view text) {
+    const auto clock = [](std::string_view t) -> std::optional<std::chrono::minutes> {
+        if (t.size() != 5 || t[2] != ':') return std::nullopt;
+        for (std::size_t i : {0U, 1U, 3U, 4U}) {
+            if (t[i] < '0' || t[i] > '9') return std::nullopt;
+        }
+        const int hh = (t[0] - '0') * 10 + (t[1] - '0');
+        const int mm = (t[3] - '0') * 10 + (t[4] - '0');
+        if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+        return std::chrono::minutes{hh * 60 + mm};
+    };
+    if (text.size() != 11 || text[5] != '-') return std::nullopt;
+    const auto start = clock(text.substr(0, 5));
+    const auto end = clock(text.substr(6));
+    if (!start || !end || *start >= *end) return std::nullopt;
+    return RespectfulHours{*start, *end};
+}
+
+// At most this many voice calls per customer per local day (SPEC.md section 8).
+inline constexpr unsigned default_max_calls_per_day = 4;
 
 struct ComplianceInput {
     bool active = false;
@@ -729,8 +755,8 @@ struct ComplianceInput {
     // than `now` on that day.
     std::span<const CallTime> placed_calls;
     CallTime now;  // the time of the call being made
-    RespectfulHours window{std::chrono::hours{8}, std::chrono::hours{21}};
-    unsigned max_calls_per_day = 4;
+    RespectfulHours window{};
+    unsigned max_calls_per_day = default_max_calls_per_day;
 };
 
 namespace detail {
@@ -807,8 +833,22 @@ inline void append_two_digits(std::string& out, long long value) {
     return out;
 }
 
+// A time of day as the hosted service writes it in reasons: "8am", "8:50pm", "12pm", "12am".
+[[nodiscard]] inline std::string hosted_clock_text(std::chrono::minutes time_of_day) {
+    const long long minutes = time_of_day.count() % (24 * 60);
+    const long long hour = minutes / 60;
+    std::string out = std::to_string(hour % 12 == 0 ? 12 : hour % 12);
+    if (minutes % 60 != 0) {
+        out += ':';
+        append_two_digits(out, minutes % 60);
+    }
+    out += hour < 12 ? "am" : "pm";
+    return out;
+}
+
+// "8am-8:50pm": the window as the hosted service's reasons write it.
 [[nodiscard]] inline std::string window_text(const RespectfulHours& window) {
-    return clock_text(window.start) + '-' + clock_text(window.end);
+    return hosted_clock_text(window.start) + '-' + hosted_clock_text(window.end);
 }
 
 [[nodiscard]] inline std::chrono::milliseconds local_time_of_day(
@@ -878,9 +918,8 @@ inline void check_call_count(ComplianceResult& result, const ComplianceInput& in
                          (most == 1 ? " voice call" : " voice calls") +
                          " today within respectful hours window (";
     reason += zone_name(views.views[decisive].zone);
-    reason += passed ? "), within the limit of " : "), limit of ";
+    reason += passed ? "), within the limit of " : "), exceeding the limit of ";
     reason += std::to_string(in.max_calls_per_day);
-    if (!passed) reason += " reached";
     record(result, info, passed, std::move(reason));
 }
 
@@ -889,7 +928,8 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
     const CheckInfo& info = checks::respectful_hours;
     if (!valid_window(in.window)) {
         record(result, info, false,
-               "Respectful hours window " + window_text(in.window) +
+               "Respectful hours window " + clock_text(in.window.start) + '-' +
+                   clock_text(in.window.end) +
                    " is not valid (it must lie within 00:00-24:00 and "
                    "start before it ends)");
         return;

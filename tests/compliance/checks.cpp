@@ -14,16 +14,23 @@ TEST_CASE("checks: every check, in evaluation order, with its human name") {
     CHECK(all_checks[3].id == "respectful-hours");
     CHECK(all_checks[0].name == "Is Active");
     CHECK(all_checks[1].name == "Cease and Desist Exclusion");
-    CHECK(all_checks[2].name == "Four Voice Calls Per Day");
-    CHECK(all_checks[3].name == "Respectful Hours");
-    for (const auto& check : all_checks)
-        CHECK_FALSE(check.description.empty());
+    CHECK(all_checks[2].name == "Four Voice Call Per Day");
+    CHECK(all_checks[3].name == "Respectful Hours Check");
+    // The hosted service's descriptions, word for word (API.md section 8).
+    CHECK(all_checks[0].description == "Check if customer is active");
+    CHECK(all_checks[1].description ==
+          "Prevent calling customers who have requested cease and desist");
+    CHECK(all_checks[2].description ==
+          "Check if customer has had four or fewer voice calls today within the current "
+          "respectful hours window");
+    CHECK(all_checks[3].description ==
+          "Check if the customer's local time is within respectful hours");
 }
 
 TEST_CASE("checks: make_check copies the check's data and adds the reason") {
     const auto check = make_check(checks::is_active, "Customer is active");
     CHECK(check.id == "is-active");
     CHECK(check.name == "Is Active");
-    CHECK(check.description == "Customer is active");
+    CHECK(check.description == "Check if customer is active");
     CHECK(check.reason == "Customer is active");
 }

@@ -100,7 +100,7 @@ TEST_CASE("engine: the fourth call of the day is allowed, the fifth is blocked")
     CHECK_FALSE(count(result).passed);
     CHECK(count(result).reason ==
           "Customer has had 4 voice calls today within respectful hours window "
-          "(America/New_York), limit of 4 reached");
+          "(America/New_York), exceeding the limit of 4");
 }
 
 TEST_CASE("engine: the daily limit is the account's") {
@@ -114,7 +114,7 @@ TEST_CASE("engine: the daily limit is the account's") {
     in.max_calls_per_day = 1;
     CHECK(count(evaluate(in)).reason ==
           "Customer has had 1 voice call today within respectful hours window "
-          "(America/Chicago), limit of 1 reached");
+          "(America/Chicago), exceeding the limit of 1");
     in.placed_calls = {};
     CHECK(count(evaluate(in)).passed);
 }
@@ -153,18 +153,18 @@ TEST_CASE("engine: a call later on the same local day counts too") {
 TEST_CASE("engine: spring forward in New York (2026-03-08), a 23-hour day") {
     // 01:59:59 EST is followed by 03:00:00 EDT.
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 8, 6, 59, 59)))).reason ==
-          "Customer local time is 01:59 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 01:59 (outside respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 8, 7, 0)))).reason ==
-          "Customer local time is 03:00 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 03:00 (outside respectful hours 8am-8:50pm)");
     // 08:00 EDT is 12:00 UTC, an hour earlier in UTC than the day before.
     CHECK_FALSE(hours(evaluate(customer("NY", "10001", utc(2026, 3, 8, 11, 59)))).passed);
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 8, 12, 0)))).reason ==
-          "Customer local time is 08:00 (America/New_York, within respectful hours 08:00-21:00)");
+          "Customer local time is 08:00 (America/New_York, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 7, 12, 59)))).reason ==
-          "Customer local time is 07:59 (outside respectful hours 08:00-21:00)");
-    // 21:00 EDT is 01:00 UTC on the 9th.
-    CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 9, 0, 59)))).passed);
-    CHECK_FALSE(hours(evaluate(customer("NY", "10001", utc(2026, 3, 9, 1, 0)))).passed);
+          "Customer local time is 07:59 (outside respectful hours 8am-8:50pm)");
+    // 20:50 EDT is 00:50 UTC on the 9th.
+    CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 3, 9, 0, 49)))).passed);
+    CHECK_FALSE(hours(evaluate(customer("NY", "10001", utc(2026, 3, 9, 0, 50)))).passed);
 
     // The local day runs from 05:00 UTC (00:00 EST) to 04:00 UTC on the 9th (00:00 EDT).
     const std::vector<CallTime> calls{
@@ -182,17 +182,17 @@ TEST_CASE("engine: spring forward in New York (2026-03-08), a 23-hour day") {
 TEST_CASE("engine: fall back in New York (2026-11-01), a 25-hour day") {
     // 01:30 happens twice, both outside the window.
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 1, 5, 30)))).reason ==
-          "Customer local time is 01:30 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 01:30 (outside respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 1, 6, 30)))).reason ==
-          "Customer local time is 01:30 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 01:30 (outside respectful hours 8am-8:50pm)");
     // 08:00 EST is 13:00 UTC, an hour later in UTC than the day before.
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 1, 12, 59)))).reason ==
-          "Customer local time is 07:59 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:59 (outside respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 10, 31, 12, 0)))).passed);
     CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 1, 13, 0)))).passed);
-    // 21:00 EST is 02:00 UTC on the 2nd.
-    CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 2, 1, 59)))).passed);
-    CHECK_FALSE(hours(evaluate(customer("NY", "10001", utc(2026, 11, 2, 2, 0)))).passed);
+    // 20:50 EST is 01:50 UTC on the 2nd.
+    CHECK(hours(evaluate(customer("NY", "10001", utc(2026, 11, 2, 1, 49)))).passed);
+    CHECK_FALSE(hours(evaluate(customer("NY", "10001", utc(2026, 11, 2, 1, 50)))).passed);
 
     // The local day runs from 04:00 UTC (00:00 EDT) to 05:00 UTC on the 2nd (00:00 EST).
     const std::vector<CallTime> calls{
@@ -205,27 +205,31 @@ TEST_CASE("engine: fall back in New York (2026-11-01), a 25-hour day") {
     };
     CHECK(count(evaluate(customer("NY", "10001", utc(2026, 11, 1, 18, 0), calls))).reason ==
           "Customer has had 4 voice calls today within respectful hours window "
-          "(America/New_York), limit of 4 reached");
+          "(America/New_York), exceeding the limit of 4");
 }
 
-TEST_CASE("engine: the window is half-open, 08:00 inside and 21:00 outside") {
+TEST_CASE("engine: the window is half-open, 08:00 inside and 20:50 outside") {
     const auto at = [](int hh, int mm, int ss = 0, int ms = 0) {
         return hours(evaluate(
             customer("IL", "60601", local("America/Chicago", 2026, 6, 10, hh, mm, ss, ms))));
     };
     CHECK_FALSE(at(7, 59, 59, 999).passed);
-    CHECK(at(7, 59).reason ==
-          "Customer local time is 07:59 (outside respectful hours 08:00-21:00)");
+    CHECK(at(7, 59).reason == "Customer local time is 07:59 (outside respectful hours 8am-8:50pm)");
     CHECK(at(8, 0).passed);
     CHECK(at(8, 0).reason ==
-          "Customer local time is 08:00 (America/Chicago, within respectful hours 08:00-21:00)");
+          "Customer local time is 08:00 (America/Chicago, within respectful hours 8am-8:50pm)");
     CHECK(at(14, 30).reason ==
-          "Customer local time is 14:30 (America/Chicago, within respectful hours 08:00-21:00)");
-    CHECK(at(20, 59).passed);
-    CHECK(at(20, 59, 59, 999).passed);
+          "Customer local time is 14:30 (America/Chicago, within respectful hours 8am-8:50pm)");
+    CHECK(at(20, 49).passed);
+    CHECK(at(20, 49).reason ==
+          "Customer local time is 20:49 (America/Chicago, within respectful hours 8am-8:50pm)");
+    CHECK(at(20, 49, 59, 999).passed);
+    CHECK_FALSE(at(20, 50).passed);
+    CHECK(at(20, 50).reason ==
+          "Customer local time is 20:50 (outside respectful hours 8am-8:50pm)");
+    CHECK(at(20, 55).reason ==
+          "Customer local time is 20:55 (outside respectful hours 8am-8:50pm)");
     CHECK_FALSE(at(21, 0).passed);
-    CHECK(at(21, 0).reason ==
-          "Customer local time is 21:00 (outside respectful hours 08:00-21:00)");
     CHECK_FALSE(at(0, 0).passed);
 }
 
@@ -233,10 +237,10 @@ TEST_CASE("engine: the window is the account's") {
     auto in = customer("NY", "10001", local("America/New_York", 2026, 1, 15, 9, 15));
     in.window = RespectfulHours{std::chrono::hours{9} + std::chrono::minutes{30}, 20h};
     CHECK(hours(evaluate(in)).reason ==
-          "Customer local time is 09:15 (outside respectful hours 09:30-20:00)");
+          "Customer local time is 09:15 (outside respectful hours 9:30am-8pm)");
     in.window = RespectfulHours{0h, 24h};
     CHECK(hours(evaluate(in)).reason ==
-          "Customer local time is 09:15 (America/New_York, within respectful hours 00:00-24:00)");
+          "Customer local time is 09:15 (America/New_York, within respectful hours 12am-12am)");
 
     // A window that ends before it starts, or leaves the day, allows nothing.
     in.window = RespectfulHours{21h, 8h};
@@ -253,21 +257,21 @@ TEST_CASE("engine: states that span zones resolve by ZIP Code") {
     // 15:30 UTC on a January day: 08:30 in El Paso and Denver, 09:30 in Chicago.
     const auto now = utc(2026, 1, 15, 15, 30);
     CHECK(hours(evaluate(customer("TX", "79901", now))).reason ==
-          "Customer local time is 08:30 (America/Denver, within respectful hours 08:00-21:00)");
+          "Customer local time is 08:30 (America/Denver, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("TX", "75201", now))).reason ==
-          "Customer local time is 09:30 (America/Chicago, within respectful hours 08:00-21:00)");
+          "Customer local time is 09:30 (America/Chicago, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("FL", "32501", now))).reason ==
-          "Customer local time is 09:30 (America/Chicago, within respectful hours 08:00-21:00)");
+          "Customer local time is 09:30 (America/Chicago, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("FL", "33101", now))).reason ==
-          "Customer local time is 10:30 (America/New_York, within respectful hours 08:00-21:00)");
+          "Customer local time is 10:30 (America/New_York, within respectful hours 8am-8:50pm)");
 
     // 13:30 UTC: 08:30 in Indianapolis, but 07:30 in Gary.
     const auto morning = utc(2026, 1, 15, 13, 30);
     CHECK(hours(evaluate(customer("IN", "46204", morning))).reason ==
           "Customer local time is 08:30 (America/Indiana/Indianapolis, within respectful hours "
-          "08:00-21:00)");
+          "8am-8:50pm)");
     CHECK(hours(evaluate(customer("IN", "46401", morning))).reason ==
-          "Customer local time is 07:30 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:30 (outside respectful hours 8am-8:50pm)");
 }
 
 TEST_CASE("engine: an ambiguous location must be inside the window in every candidate zone") {
@@ -276,15 +280,15 @@ TEST_CASE("engine: an ambiguous location must be inside the window in every cand
     auto result = evaluate(customer("TX", "79855", utc(2026, 1, 15, 14, 30)));
     CHECK_FALSE(result.passed);
     CHECK(hours(result).reason ==
-          "Customer local time is 07:30 (America/Denver, outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:30 (America/Denver, outside respectful hours 8am-8:50pm)");
     // 02:30 UTC: 20:30 Central, 19:30 Mountain: allowed; the first candidate is named.
     result = evaluate(customer("TX", "79855", utc(2026, 1, 16, 2, 30)));
     CHECK(result.passed);
     CHECK(hours(result).reason ==
-          "Customer local time is 20:30 (America/Chicago, within respectful hours 08:00-21:00)");
+          "Customer local time is 20:30 (America/Chicago, within respectful hours 8am-8:50pm)");
     // 03:30 UTC: 21:30 Central: blocked by Central.
     CHECK(hours(evaluate(customer("TX", "79855", utc(2026, 1, 16, 3, 30)))).reason ==
-          "Customer local time is 21:30 (America/Chicago, outside respectful hours 08:00-21:00)");
+          "Customer local time is 21:30 (America/Chicago, outside respectful hours 8am-8:50pm)");
 }
 
 TEST_CASE("engine: an ambiguous location must be under the limit in every zone's local day") {
@@ -302,7 +306,7 @@ TEST_CASE("engine: an ambiguous location must be under the limit in every zone's
     CHECK_FALSE(result.passed);
     CHECK(count(result).reason ==
           "Customer has had 4 voice calls today within respectful hours window "
-          "(America/Chicago), limit of 4 reached");
+          "(America/Chicago), exceeding the limit of 4");
 
     // 06:30 UTC tomorrow is 23:30 today in Denver but tomorrow in Chicago.
     calls.back() = utc(2026, 1, 16, 6, 30);
@@ -310,31 +314,31 @@ TEST_CASE("engine: an ambiguous location must be under the limit in every zone's
     CHECK_FALSE(result.passed);
     CHECK(count(result).reason ==
           "Customer has had 4 voice calls today within respectful hours window "
-          "(America/Denver), limit of 4 reached");
+          "(America/Denver), exceeding the limit of 4");
 }
 
 TEST_CASE("engine: Arizona keeps MST all year; the Navajo Nation does not") {
     // 15:00 UTC is 08:00 in Phoenix in January and in July alike.
     CHECK(hours(evaluate(customer("AZ", "85004", utc(2026, 1, 15, 15, 0)))).passed);
     CHECK(hours(evaluate(customer("AZ", "85004", utc(2026, 7, 15, 15, 0)))).reason ==
-          "Customer local time is 08:00 (America/Phoenix, within respectful hours 08:00-21:00)");
+          "Customer local time is 08:00 (America/Phoenix, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("AZ", "85004", utc(2026, 7, 15, 14, 59)))).reason ==
-          "Customer local time is 07:59 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:59 (outside respectful hours 8am-8:50pm)");
     // In July, Denver is an hour ahead of Phoenix: 03:30 UTC is 20:30 in Phoenix, 21:30 in
     // Window Rock.
     CHECK(hours(evaluate(customer("AZ", "85004", utc(2026, 7, 16, 3, 30)))).passed);
     CHECK(hours(evaluate(customer("AZ", "86515", utc(2026, 7, 16, 3, 30)))).reason ==
-          "Customer local time is 21:30 (America/Denver, outside respectful hours 08:00-21:00)");
+          "Customer local time is 21:30 (America/Denver, outside respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("AZ", "86515", utc(2026, 7, 15, 14, 30)))).reason ==
-          "Customer local time is 07:30 (America/Phoenix, outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:30 (America/Phoenix, outside respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("AZ", "86515", utc(2026, 7, 15, 16, 0)))).passed);
 }
 
 TEST_CASE("engine: Hawaii keeps HST all year") {
     CHECK(hours(evaluate(customer("HI", "96813", utc(2026, 7, 15, 18, 0)))).reason ==
-          "Customer local time is 08:00 (Pacific/Honolulu, within respectful hours 08:00-21:00)");
+          "Customer local time is 08:00 (Pacific/Honolulu, within respectful hours 8am-8:50pm)");
     CHECK(hours(evaluate(customer("HI", "96813", utc(2026, 1, 15, 17, 59)))).reason ==
-          "Customer local time is 07:59 (outside respectful hours 08:00-21:00)");
+          "Customer local time is 07:59 (outside respectful hours 8am-8:50pm)");
     CHECK_FALSE(hours(evaluate(customer("HI", "96813", utc(2026, 1, 16, 7, 0)))).passed);
 }
 
@@ -359,9 +363,10 @@ TEST_CASE("engine: all four checks are evaluated, in order, even when the first 
     CHECK(failure_message(result) ==
           "Customer not eligible for call. Failed rules: Is Active (Customer is not active), "
           "Cease and Desist Exclusion (Customer has requested cease and desist), Four Voice "
-          "Calls Per Day (Customer has had 4 voice calls today within respectful hours window "
-          "(America/New_York), limit of 4 reached), Respectful Hours (Customer local time is "
-          "07:00 (outside respectful hours 08:00-21:00))");
+          "Call Per Day (Customer has had 4 voice calls today within respectful hours window "
+          "(America/New_York), exceeding the limit of 4), Respectful Hours Check (Customer local "
+          "time is "
+          "07:00 (outside respectful hours 8am-8:50pm))");
 }
 
 TEST_CASE("engine: an eligible customer passes every check, in order") {
@@ -377,8 +382,7 @@ TEST_CASE("engine: an eligible customer passes every check, in order") {
     CHECK(result.checksPassed[2].id == "four-voice-call-per-day");
     CHECK(result.checksPassed[3].id == "respectful-hours");
     CHECK(result.checksPassed[3].description ==
-          "Call is placed within the respectful-hours window of the customer's local time "
-          "(08:00 to 21:00 by default, Regulation F)");
+          "Check if the customer's local time is within respectful hours");
     CHECK(failure_message(result).empty());
 }
 

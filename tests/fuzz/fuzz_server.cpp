@@ -150,7 +150,7 @@ Fixture::Fixture() : dir(make_temp_dir()) {
     const std::size_t body = response.find("\r\n\r\n");
     simdjson::dom::parser parser;
     std::string_view id;
-    if (response.rfind("HTTP/1.1 201 ", 0) != 0 || body == std::string_view::npos ||
+    if (response.rfind("HTTP/1.1 200 ", 0) != 0 || body == std::string_view::npos ||
         parser.parse(response.data() + body + 4, response.size() - body - 4)
                 .at_pointer("/data/id")
                 .get(id) != 0) {

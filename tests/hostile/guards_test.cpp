@@ -39,7 +39,7 @@ TEST_CASE("idempotency: 8 concurrent requests with one key create one customer",
     for (auto& f : replies)
         answers.push_back(f.get());
     for (const Reply& r : answers) {
-        if (r.status == 201) {
+        if (r.status == 200) {
             ++created;
             if (created_body.empty()) created_body = r.body;
             // A replay is the first answer, byte for byte.
@@ -92,7 +92,7 @@ TEST_CASE("idempotency: a key lives 24 hours", "[idempotency]") {
     Client client = server.client(acme);
     REQUIRE(
         client.post("/api/v1/customers", customer_json("day-1"), "application/json", key("daily"))
-            .status == 201);
+            .status == 200);
     const collectcall::Uuid account = collectcall::Uuid::parse(acme.id).value();
     const Sha256 other = sha256("another request");
     const auto at = [](const char* text) { return frozen_time(text); };

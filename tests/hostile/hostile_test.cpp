@@ -139,7 +139,7 @@ TEST_CASE("hostile: requests pipelined in one segment are all answered, in order
     for (int i = 0; i < 3; ++i) {
         const auto response = raw.receive(std::chrono::seconds(3));
         REQUIRE(response);
-        CHECK(response->status == 201);
+        CHECK(response->status == 200);
         CHECK(response->body.find("pipelined-" + std::to_string(i)) != std::string::npos);
     }
     const auto lookup = raw.receive(std::chrono::seconds(3));
@@ -324,14 +324,14 @@ TEST_CASE("hostile: quotes, SQL and HTML are stored and returned byte-exact", "[
         body.replace(at, from.size(), to);
     };
     const Reply probe = client.post("/api/v1/customers", customer_json("shape"));
-    REQUIRE(probe.status == 201);
+    REQUIRE(probe.status == 200);
     replace("\"placeholder\"", "\"" + external + "\"");
     replace("\"firstName\":" + probe.raw("/data/firstName"), "\"firstName\":\"" + first + "\"");
     replace("\"lastName\":" + probe.raw("/data/lastName"), "\"lastName\":\"" + last + "\"");
     replace("\"line1\":" + probe.raw("/data/address/line1"), "\"line1\":\"" + line1 + "\"");
 
     const Reply created = client.post("/api/v1/customers", body);
-    REQUIRE(created.status == 201);
+    REQUIRE(created.status == 200);
     const std::string expect_first = "Robert'); DROP TABLE customers;--";
     const std::string expect_last = "<script>alert(\"x\")</script>&amp;\\ / ' \" %00 %s";
     const std::string expect_line1 =
@@ -368,7 +368,7 @@ TEST_CASE("hostile: NUL and other control characters are 400 at their path", "[h
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
     const Reply probe = client.post("/api/v1/customers", customer_json("shape"));
-    REQUIRE(probe.status == 201);
+    REQUIRE(probe.status == 200);
     const std::string first_name = "\"firstName\":" + probe.raw("/data/firstName");
     for (const std::string escaped :
          {"\\u0000", "a\\u0000b", "\\u0001", "x\\u001f", "\\u007f", "a\\nb", "\\t", "\\r\\n"}) {

@@ -75,10 +75,31 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     // Both agents belong to it; the caller number given to init is used.
     const Reply call = two.post("/api/v1/customers/" + id + "/calls",
                                 R"({"agentId":")" + a.str("/agentId") + R"("})");
-    CHECK(call.status == 201);
+    CHECK(call.status == 200);
     CHECK(call.str("/data/fromPhoneNumber") == "+13125550100");
     server.signal(SIGTERM);
     CHECK(server.wait() == 0);
+
+    // init --respectful-hours sets the account's window: 09:00 in Chicago is now outside it.
+    REQUIRE(run_binary({"init", "--db", db, "--account", "acme", "--respectful-hours",
+                        "10:00-18:00"})
+                .exit_code == 0);
+    {
+        ChildServer narrowed(db, {"--now", "2026-11-20T15:00:00Z", "--quiet"});
+        Client client("127.0.0.1", narrowed.port(), a.str("/apiKey"));
+        const Reply blocked = client.post("/api/v1/customers/" + id + "/calls",
+                                          R"({"agentId":")" + a.str("/agentId") + R"("})");
+        CHECK(blocked.status == 422);
+        CHECK(blocked.str("/data/compliance/checksFailed/0/reason") ==
+              "Customer local time is 09:00 (outside respectful hours 10am-6pm)");
+        narrowed.signal(SIGTERM);
+        CHECK(narrowed.wait() == 0);
+    }
+    for (const char* window : {"21:00-08:00", "08:00-08:00", "8:00-20:50", "08:00-24:01", "x"}) {
+        INFO(window);
+        CHECK(run_binary({"init", "--db", db, "--account", "acme", "--respectful-hours", window})
+                  .exit_code == 2);
+    }
 
     CHECK(run_binary({"init", "--db", db}).exit_code == 2);
     CHECK(run_binary({"init", "--db", db, "--account", "x", "--caller-number", "555"}).exit_code ==
@@ -107,18 +128,18 @@ TEST_CASE("first start creates the demo account once; data survives a restart", 
         REQUIRE(is_uuid_v4(agent));
         Client client("127.0.0.1", server.port(), key);
         const Reply created = client.post("/api/v1/customers", collections_customer_json("keep"));
-        REQUIRE(created.status == 201);
+        REQUIRE(created.status == 200);
         customer = created.str("/data/id");
         REQUIRE(client
                     .post("/api/v1/customers/" + customer + "/calls",
                           R"({"agentId":")" + agent + R"("})")
-                    .status == 201);
+                    .status == 200);
         server.signal(SIGTERM);
         REQUIRE(server.wait() == 0);
 
         // The access log: one JSON line per request, never the key.
         const std::string log = server.error_output();
-        CHECK(log.find(R"("method":"POST","path":"/api/v1/customers","status":201)") !=
+        CHECK(log.find(R"("method":"POST","path":"/api/v1/customers","status":200)") !=
               std::string::npos);
         CHECK(log.find("\"requestId\":\"") != std::string::npos);
         CHECK(log.find("\"durationMs\":") != std::string::npos);
@@ -146,7 +167,7 @@ TEST_CASE("an acknowledged write survives a crash", "[process]") {
         ChildServer server(db, {"--quiet"});
         Client client("127.0.0.1", server.port(), key);
         const Reply created = client.post("/api/v1/customers", customer_json("durable"));
-        REQUIRE(created.status == 201);
+        REQUIRE(created.status == 200);
         id = created.str("/data/id");
         server.signal(SIGKILL);
         CHECK(server.wait() == 128 + SIGKILL);
@@ -177,6 +198,6 @@ TEST_CASE("SIGTERM answers the request in flight, then exits 0", "[process]") {
     REQUIRE(raw.send(body.substr(20)));
     const auto response = raw.receive();
     REQUIRE(response);
-    CHECK(response->status == 201);
+    CHECK(response->status == 200);
     CHECK(server.wait() == 0);
 }

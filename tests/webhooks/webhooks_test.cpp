@@ -53,13 +53,13 @@ struct Secret {
 
 Secret create_secret(Client& client) {
     const Reply r = client.post("/api/v1/webhook-secrets", "", "");
-    REQUIRE(r.status == 201);
+    REQUIRE(r.status == 200);
     return Secret{r.str("/data/id"), r.str("/data/secret")};
 }
 
 std::string create_customer(Client& client, const std::string& external_id) {
     const Reply r = client.post("/api/v1/customers", customer_json(external_id));
-    REQUIRE(r.status == 201);
+    REQUIRE(r.status == 200);
     return r.str("/data/id");
 }
 
@@ -68,7 +68,7 @@ Reply place_call(Client& client, const std::string& customer, const std::string&
                  const std::string& url, const std::string& secret_id) {
     Reply r =
         client.post("/api/v1/customers/" + customer + "/calls", call_body(agent, url, secret_id));
-    REQUIRE(r.status == 201);
+    REQUIRE(r.status == 200);
     return r;
 }
 
@@ -572,7 +572,7 @@ TEST_CASE("with --allow-private-webhooks, local networks are allowed but metadat
     const std::string customer = create_customer(client, "c-1");
     const std::string path = "/api/v1/customers/" + customer + "/calls";
     CHECK(client.post(path, call_body(acme.agent, "http://localhost:9/hook", secret.id)).status ==
-          201);
+          200);
     for (const char* url :
          {"http://169.254.169.254/latest", "http://0.0.0.0/hook", "http://224.0.0.1/hook"}) {
         INFO(url);

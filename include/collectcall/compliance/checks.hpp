@@ -1,5 +1,6 @@
 // The compliance checks of a call, as data: identifier, human name and description, in the order
-// they are evaluated and reported (API.md section 8). The engine adds the reason.
+// they are evaluated and reported (API.md section 8). Names and descriptions are the hosted
+// service's, word for word: clients match on them. The engine adds the reason.
 #pragma once
 
 #include <array>
@@ -22,27 +23,26 @@ namespace checks {
 inline constexpr CheckInfo is_active{
     "is-active",
     "Is Active",
-    "Customer is active",
+    "Check if customer is active",
 };
 
 inline constexpr CheckInfo cease_and_desist_exclusion{
     "cease-and-desist-exclusion",
     "Cease and Desist Exclusion",
-    "Customer has not requested cease and desist; such customers are not called",
+    "Prevent calling customers who have requested cease and desist",
 };
 
 inline constexpr CheckInfo four_voice_call_per_day{
     "four-voice-call-per-day",
-    "Four Voice Calls Per Day",
-    "Customer has had four or fewer voice calls today within the respectful-hours window "
-    "(evaluated in a named time zone)",
+    "Four Voice Call Per Day",
+    "Check if customer has had four or fewer voice calls today within the current respectful "
+    "hours window",
 };
 
 inline constexpr CheckInfo respectful_hours{
     "respectful-hours",
-    "Respectful Hours",
-    "Call is placed within the respectful-hours window of the customer's local time "
-    "(08:00 to 21:00 by default, Regulation F)",
+    "Respectful Hours Check",
+    "Check if the customer's local time is within respectful hours",
 };
 
 }  // namespace checks

@@ -20,6 +20,7 @@
 
 #include <boost/describe/class.hpp>
 
+#include "collectcall/api/errors.hpp"
 #include "collectcall/core/read.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/address.hpp"
@@ -184,7 +185,7 @@ inline constexpr std::string_view bulk_result =
     R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
     R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
     R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
-    R"({"externalId":"crm-10001","success":false,"error":"duplicate externalId: crm-10001"}]})";
+    R"({"externalId":"crm-10001","success":false,"error":"Customer with external ID 'crm-10001' already exists"}]})";
 
 inline constexpr std::string_view call_request =
     R"({"agentId":"agent-7","webhook":{"url":"https://hooks.example.com/calls",)"
@@ -193,17 +194,17 @@ inline constexpr std::string_view call_request =
 inline constexpr std::string_view call =
     R"({"id":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",)"
     R"("toPhoneNumber":"+15125550100","fromPhoneNumber":"+15125550111","compliance":{)"
-    R"("passed":true,"checksPassed":[{"id":"is-active","name":"Is active",)"
-    R"("description":"Customer is active","reason":"Customer is active"},)"
-    R"({"id":"cease-and-desist-exclusion","name":"Cease and desist exclusion",)"
-    R"("description":"Customer has not requested cease and desist",)"
+    R"("passed":true,"checksPassed":[{"id":"is-active","name":"Is Active",)"
+    R"("description":"Check if customer is active","reason":"Customer is active"},)"
+    R"({"id":"cease-and-desist-exclusion","name":"Cease and Desist Exclusion",)"
+    R"("description":"Prevent calling customers who have requested cease and desist",)"
     R"("reason":"Customer has not requested cease and desist"},)"
-    R"({"id":"four-voice-call-per-day","name":"Four voice calls per day",)"
-    R"("description":"At most 4 voice calls per day within the respectful-hours window",)"
+    R"({"id":"four-voice-call-per-day","name":"Four Voice Call Per Day",)"
+    R"("description":"Check if customer has had four or fewer voice calls today within the current respectful hours window",)"
     R"("reason":"Customer has had 0 voice calls today within respectful hours window (America/Chicago), within the limit of 4"},)"
-    R"({"id":"respectful-hours","name":"Respectful hours",)"
-    R"("description":"Customer local time is within respectful hours",)"
-    R"x("reason":"Customer local time is 09:00 (within respectful hours 08:00-21:00)"}],)x"
+    R"({"id":"respectful-hours","name":"Respectful Hours Check",)"
+    R"("description":"Check if the customer's local time is within respectful hours",)"
+    R"x("reason":"Customer local time is 09:00 (America/Chicago, within respectful hours 8am-8:50pm)"}],)x"
     R"("checksFailed":[]},"createdAt":"2026-11-20T15:00:00.000Z"})";
 
 inline constexpr std::string_view validation_failed =
@@ -225,48 +226,13 @@ inline Json ref_to(std::string_view pointer) {
     return r;
 }
 
-struct ErrorCase {
-    std::string_view code;
-    std::string_view when;
-    std::string_view message;  // an example error.message
-};
-
-// API.md section 2.
-inline constexpr ErrorCase error_cases[] = {
-    {"malformed_json", "the body is not JSON, or is malformed JSON",
-     "malformed JSON at byte 12: TAPE_ERROR"},
-    {"validation_failed", "a field is invalid (all such errors are listed in error.details)",
-     "2 fields are invalid"},
-    {"bad_request", "the body could not be read (e.g. an unsupported Content-Encoding)",
-     "the request body could not be read"},
-    {"unauthorized", "the bearer key is missing, malformed or unknown", "the API key is not valid"},
-    {"agent_not_assigned", "agentId is not an agent of the caller's account",
-     "agentId is not assigned to this account"},
-    {"not_found", "the id is unknown, not a UUID, or another account's", "customer not found"},
-    {"duplicate_external_id", "a customer with this externalId exists",
-     "duplicate externalId: crm-10001"},
-    {"idempotency_key_in_flight", "a request with this Idempotency-Key is still being processed",
-     "a request with this Idempotency-Key is still being processed"},
-    {"idempotency_key_reused", "the Idempotency-Key was used with a different request",
-     "Idempotency-Key was already used with a different request"},
-    {"payload_too_large", "the body is over the size limit (1 MiB; bulk 16 MiB)",
-     "request body is larger than 1048576 bytes"},
-    {"unsupported_media_type", "the Content-Type is not application/json",
-     "Content-Type must be application/json"},
-    {"compliance_failed", "a compliance check failed; data is the call that was not placed",
-     "Customer not eligible for call. Failed rules: Respectful hours (Customer local time is "
-     "07:00 (outside respectful hours 08:00-21:00))"},
-    {"headers_too_large", "the request headers are too large", "request headers are too large"},
-    {"rate_limited", "too many requests for this API key", "too many requests; retry after 1 s"},
-    {"internal", "an unexpected server fault", "internal server error"},
-    {"unavailable", "storage is unavailable", "the service is temporarily unavailable"},
-};
+using ErrorCase = api::ErrorCode;
 
 inline const ErrorCase& error_case(std::string_view code) {
-    for (const ErrorCase& c : error_cases) {
+    for (const ErrorCase& c : api::all_errors) {
         if (c.code == code) return c;
     }
-    return error_cases[0];
+    return api::all_errors[0];
 }
 
 inline Json error_example(const ErrorCase& c, Json data = nullptr) {
@@ -275,9 +241,9 @@ inline Json error_example(const ErrorCase& c, Json data = nullptr) {
     example["success"] = false;
     example["data"] = std::move(data);
     example["error"]["code"] = c.code;
-    example["error"]["message"] = c.message;
+    example["error"]["message"] = c.example;
     example["error"]["details"] = Json::array();
-    example["publicFacingMessage"] = c.message;
+    example["publicFacingMessage"] = c.example;
     return example;
 }
 
@@ -511,7 +477,7 @@ Json openapi_value() {
             {{"minimal", example_value(openapi_examples::customer_create_minimal)},
              {"collections", example_value(openapi_examples::customer_create_collections)}});
         Json& responses = post["responses"];
-        responses["201"] = b.success<Customer>(
+        responses["200"] = b.success<Customer>(
             "The customer was created.",
             {{"created",
               Json::raw(
@@ -581,14 +547,14 @@ Json openapi_value() {
         Json post = operation("createCall", "calls", "Start an agent call to a customer");
         post["description"] =
             "In order: the customer must exist (404), the body be valid (400), the agent be the "
-            "account's (403); then every compliance check is evaluated. All pass: 201 and the "
+            "account's (403); then every compliance check is evaluated. All pass: 200 and the "
             "call is placed. Any fails: 422 `compliance_failed` with the call object (not stored) "
             "as data.";
         post["parameters"] = Json::array({idempotency});
         post["requestBody"] = b.body<CallRequest>(
             true, false, {{"with webhook", example_value(openapi_examples::call_request)}});
         Json& responses = post["responses"];
-        responses["201"] = b.success<Call>(
+        responses["200"] = b.success<Call>(
             "The call was placed.",
             {{"placed",
               Json::raw(
@@ -646,7 +612,7 @@ Json openapi_value() {
         post["parameters"] = Json::array({idempotency});
         post["requestBody"] = Builder<>::empty_body();
         Json& responses = post["responses"];
-        responses["201"] = b.success<WebhookSecret>("The secret.");
+        responses["200"] = b.success<WebhookSecret>("The secret.");
         add_common_errors(b, responses, true, true);
         paths["/api/v1/webhook-secrets"]["post"] = std::move(post);
     }

@@ -1,0 +1,117 @@
+// The error codes of the HTTP API as data (API.md sections 2 and 3): each with its status, the
+// condition it stands for and an example message. The example server answers from this table
+// and the OpenAPI document lists it, so the two cannot disagree. The texts that clients of the
+// hosted service match on are here too, word for word.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace collectcall::api {
+
+struct ErrorCode {
+    std::string_view code;
+    int status = 0;
+    std::string_view when;     // the condition, as the OpenAPI document describes it
+    std::string_view example;  // an example error.message
+};
+
+// The texts of the hosted service's answers (API.md section 3).
+inline constexpr std::string_view unauthorized_message =
+    "Unauthorized. Make sure to pass the correct authorization token.";
+inline constexpr std::string_view customer_not_found_message = "Customer not found";
+
+// 409 of a single create.
+[[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
+    std::string out = "A customer with external ID '";
+    out += external_id;
+    out += "' already exists.";
+    return out;
+}
+
+// The `error` of a bulk item whose externalId is taken (no final period, as the hosted service).
+[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
+    std::string out = "Customer with external ID '";
+    out += external_id;
+    out += "' already exists";
+    return out;
+}
+
+namespace errors {
+inline constexpr ErrorCode malformed_json{"malformed_json", 400,
+                                          "the body is not JSON, or is malformed JSON",
+                                          "malformed JSON at byte 12: TAPE_ERROR"};
+inline constexpr ErrorCode validation_failed{
+    "validation_failed", 400, "a field is invalid (all such errors are listed in error.details)",
+    "2 fields are invalid"};
+inline constexpr ErrorCode bad_request{
+    "bad_request", 400,
+    "the request could not be read (conflicting framing headers, an unreadable body)",
+    "the request body could not be read"};
+inline constexpr ErrorCode unauthorized{
+    "unauthorized", 401, "the bearer key is missing, malformed or unknown", unauthorized_message};
+inline constexpr ErrorCode agent_not_assigned{"agent_not_assigned", 403,
+                                              "agentId is not an agent of the caller's account",
+                                              "agentId is not assigned to this account"};
+inline constexpr ErrorCode not_found{
+    "not_found", 404, "the id is unknown, not a UUID, or another account's; an unknown route",
+    customer_not_found_message};
+inline constexpr ErrorCode method_not_allowed{"method_not_allowed", 405,
+                                              "the route exists but not with this method",
+                                              "method not allowed; allowed: POST"};
+inline constexpr ErrorCode duplicate_external_id{
+    "duplicate_external_id", 409, "a customer with this externalId exists",
+    "A customer with external ID 'crm-10001' already exists."};
+inline constexpr ErrorCode idempotency_key_in_flight{
+    "idempotency_key_in_flight", 409,
+    "a request with this Idempotency-Key is still being processed",
+    "a request with this Idempotency-Key is still being processed"};
+inline constexpr ErrorCode payload_too_large{"payload_too_large", 413,
+                                             "the body is over the size limit (1 MiB; bulk 16 MiB)",
+                                             "request body is larger than 1048576 bytes"};
+inline constexpr ErrorCode uri_too_long{"uri_too_long", 414, "the request target is too long",
+                                        "request target is too long"};
+inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,
+                                                  "the Content-Type is not application/json",
+                                                  "Content-Type must be application/json"};
+inline constexpr ErrorCode idempotency_key_reused{
+    "idempotency_key_reused", 422, "the Idempotency-Key was used with a different request",
+    "Idempotency-Key was already used with a different request"};
+inline constexpr ErrorCode compliance_failed{
+    "compliance_failed", 422, "a compliance check failed; data is the call that was not placed",
+    "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local time "
+    "is 07:00 (outside respectful hours 8am-8:50pm))"};
+inline constexpr ErrorCode rate_limited{"rate_limited", 429, "too many requests for this API key",
+                                        "too many requests; retry after 1 s"};
+inline constexpr ErrorCode headers_too_large{
+    "headers_too_large", 431, "the request headers are too large", "request headers are too large"};
+inline constexpr ErrorCode internal{"internal", 500, "an unexpected server fault",
+                                    "internal server error"};
+inline constexpr ErrorCode unavailable{"unavailable", 503, "storage is unavailable",
+                                       "the service is temporarily unavailable"};
+}  // namespace errors
+
+// Every error code, in the order of their statuses.
+inline constexpr std::array all_errors{
+    errors::malformed_json,
+    errors::validation_failed,
+    errors::bad_request,
+    errors::unauthorized,
+    errors::agent_not_assigned,
+    errors::not_found,
+    errors::method_not_allowed,
+    errors::duplicate_external_id,
+    errors::idempotency_key_in_flight,
+    errors::payload_too_large,
+    errors::uri_too_long,
+    errors::unsupported_media_type,
+    errors::idempotency_key_reused,
+    errors::compliance_failed,
+    errors::rate_limited,
+    errors::headers_too_large,
+    errors::internal,
+    errors::unavailable,
+};
+
+}  // namespace collectcall::api
