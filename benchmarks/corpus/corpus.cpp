@@ -452,7 +452,7 @@ std::string with_fault(Json c, Fault fault, Rng& rng) {
             break;
         }
         case Fault::state: {
-            constexpr std::array<std::string_view, 5> bad{"XX", "ny", "N", "NYC", "Ny"};
+            constexpr std::array<std::string_view, 5> bad{"XX", "zz", "N", "NYC", "Q1"};
             address().set("state", Json::string(rng.pick(bad)));
             break;
         }

@@ -31,8 +31,8 @@ inline std::optional<double> to_double_opt(const std::optional<collectcall::Mone
 }
 
 inline Address to_peer(const collectcall::Address& a) {
-    return Address{std::string(a.line1.view()), to_string_opt(a.line2), std::string(a.city.view()),
-                   std::string(a.state.view()), std::string(a.zip.view())};
+    return Address{to_string_opt(a.line1), to_string_opt(a.line2), to_string_opt(a.city),
+                   to_string_opt(a.state), std::string(a.zip.view())};
 }
 
 inline Collections to_peer(const collectcall::Collections& c) {
@@ -56,6 +56,7 @@ inline Collections to_peer(const collectcall::Collections& c) {
 inline CustomerCreate to_peer(const collectcall::CustomerCreate& c) {
     CustomerCreate out;
     out.externalId = c.externalId.view();
+    out.clientId = to_string_opt(c.clientId);
     out.firstName = c.firstName.view();
     out.middleName = to_string_opt(c.middleName);
     out.lastName = c.lastName.view();

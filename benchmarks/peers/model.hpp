@@ -16,10 +16,10 @@
 namespace peers {
 
 struct Address {
-    std::string line1;
+    std::optional<std::string> line1;
     std::optional<std::string> line2;
-    std::string city;
-    std::string state;
+    std::optional<std::string> city;
+    std::optional<std::string> state;
     std::string zip;
     friend bool operator==(const Address&, const Address&) = default;
 };
@@ -52,6 +52,7 @@ BOOST_DESCRIBE_STRUCT(Collections, (),
 
 struct CustomerCreate {
     std::string externalId;
+    std::optional<std::string> clientId;
     std::string firstName;
     std::optional<std::string> middleName;
     std::string lastName;
@@ -65,7 +66,7 @@ struct CustomerCreate {
     friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
-                      (externalId, firstName, middleName, lastName, email, primaryPhone,
+                      (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
                        secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
 
 struct Customer : CustomerCreate {

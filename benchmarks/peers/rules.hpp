@@ -100,17 +100,30 @@ constexpr bool email(std::string_view s) {
     }
 }
 
-// The 62 USPS codes: 50 states, DC, PR GU VI AS MP, FM MH PW, AA AE AP.
+// The 62 USPS codes in any letter case: 50 states, DC, PR GU VI AS MP, FM MH PW, AA AE AP.
 constexpr bool state(std::string_view s) {
     constexpr std::string_view codes =
         "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
         "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP FM MH PW AA "
         "AE AP";
+    const auto upper = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 32) : c; };
     if (s.size() != 2) return false;
     for (std::size_t i = 0; i < codes.size(); i += 3) {
-        if (codes[i] == s[0] && codes[i + 1] == s[1]) return true;
+        if (codes[i] == upper(s[0]) && codes[i + 1] == upper(s[1])) return true;
     }
     return false;
+}
+
+// 8-4-4-4-12 hex digits, either case.
+constexpr bool uuid(std::string_view s) {
+    if (s.size() != 36) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        const bool hex = digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (dash ? c != '-' : !hex) return false;
+    }
+    return true;
 }
 
 namespace detail {
@@ -168,16 +181,17 @@ inline int validate(const CustomerCreate& c, const Options& options) {
     };
     const auto past = [&options](std::string_view s) { return past_date(s, options.today); };
     check(text(c.externalId));
+    check_optional(c.clientId, uuid);
     check(text(c.firstName));
     check_optional(c.middleName, text);
     check(text(c.lastName));
     check(email(c.email));
     check(e164(c.primaryPhone));
     check_optional(c.secondaryPhone, e164);
-    check(text(c.address.line1));
+    check_optional(c.address.line1, text);
     check_optional(c.address.line2, text);
-    check(text(c.address.city));
-    check(state(c.address.state));
+    check_optional(c.address.city, text);
+    check_optional(c.address.state, state);
     check(zip(c.address.zip));
     check_optional(c.ssnLastFour, ssn_last_four);
     check_optional(c.dateOfBirth, past);

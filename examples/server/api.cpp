@@ -879,32 +879,33 @@ void Api::create_call(Context& ctx) {
 
     const AccountSettings settings = store_.account_settings(ctx.account);
     const Time now = clock_.now();
-    const auto plan =
-        store_.place_call(ctx.account, *id, now - config_.call_history,
-                          [&](const StoredCustomer& stored, std::span<const Time> placed) {
-                              compliance::ComplianceInput input;
-                              input.active = stored.active;
-                              input.cease_and_desist = stored.cease_and_desist;
-                              input.state = stored.customer.address.state.view();
-                              input.zip5 = stored.customer.address.zip.view();
-                              input.placed_calls = placed;
-                              input.now = now;
-                              input.window = settings.window;
-                              input.max_calls_per_day = settings.max_calls_per_day;
+    const auto plan = store_.place_call(
+        ctx.account, *id, now - config_.call_history,
+        [&](const StoredCustomer& stored, std::span<const Time> placed) {
+            compliance::ComplianceInput input;
+            input.active = stored.active;
+            input.cease_and_desist = stored.cease_and_desist;
+            input.state = stored.customer.address.state ? stored.customer.address.state->view()
+                                                        : std::string_view{};
+            input.zip5 = stored.customer.address.zip.view();
+            input.placed_calls = placed;
+            input.now = now;
+            input.window = settings.window;
+            input.max_calls_per_day = settings.max_calls_per_day;
 
-                              CallPlan plan;
-                              plan.call.id = new_uuid();
-                              plan.call.threadId = stored.thread_id;
-                              plan.call.toPhoneNumber = stored.customer.primaryPhone;
-                              plan.call.fromPhoneNumber = caller_number(
-                                  settings.caller_numbers, stored.customer.primaryPhone);
-                              plan.call.compliance = compliance::evaluate(input);
-                              plan.call.createdAt = Timestamp::from_time(now);
-                              plan.place = plan.call.compliance.passed;
-                              plan.agent_id = std::string(request.agentId.view());
-                              plan.webhook = request.webhook;
-                              return plan;
-                          });
+            CallPlan plan;
+            plan.call.id = new_uuid();
+            plan.call.threadId = stored.thread_id;
+            plan.call.toPhoneNumber = stored.customer.primaryPhone;
+            plan.call.fromPhoneNumber =
+                caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+            plan.call.compliance = compliance::evaluate(input);
+            plan.call.createdAt = Timestamp::from_time(now);
+            plan.place = plan.call.compliance.passed;
+            plan.agent_id = std::string(request.agentId.view());
+            plan.webhook = request.webhook;
+            return plan;
+        });
     if (!plan) return ctx.not_found(api::customer_not_found_message);
     if (!plan->place) {
         // Blocked: not placed, not counted; the data shows what would have been called.

@@ -2974,15 +2974,15 @@ class UsState {
         "FMMHPW"
         "AAAEAP";
 
-    // Uppercase only, as USPS writes them: "ny" is rejected rather than folded, so that what is
-    // stored and echoed is always the canonical code.
+    // In any letter case, as the hosted service accepts it ("ny", "Ny"); the value is the
+    // canonical upper-case code, which is what is stored and echoed.
     static Parsed<UsState> parse(std::string_view text) noexcept {
-        constexpr Problem bad{codes::format,
-                              "must be a two-letter USPS state code in uppercase, e.g. NY"};
-        if (text.size() != 2 || !detail::is_upper(text[0]) || !detail::is_upper(text[1]))
-            return bad;
-        if (!known[detail::us_state_index(text[0], text[1])]) return bad;
-        return UsState(text);
+        constexpr Problem bad{codes::format, "must be a two-letter USPS state code, e.g. NY"};
+        if (text.size() != 2) return bad;
+        const char code[2] = {upper(text[0]), upper(text[1])};
+        if (!detail::is_upper(code[0]) || !detail::is_upper(code[1])) return bad;
+        if (!known[detail::us_state_index(code[0], code[1])]) return bad;
+        return UsState(std::string_view(code, 2));
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -3000,6 +3000,10 @@ class UsState {
             table[detail::us_state_index(all_codes[i], all_codes[i + 1])] = true;
         return table;
     }();
+
+    static constexpr char upper(char c) noexcept {
+        return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    }
 
     explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
@@ -3165,7 +3169,8 @@ class Zip {
 // ---- end collectcall/types/zip.hpp ----
 
 // ---- begin collectcall/model/address.hpp ----
-// Address (SPEC.md 2.3): line1, city, state and zip required (API.md section 4).
+// Address (SPEC.md 2.3): as the hosted service, only zip is required; line1, line2, city and
+// state may be absent or null (API.md section 4).
 
 #include <optional>
 
@@ -3175,10 +3180,10 @@ class Zip {
 namespace collectcall {
 
 struct Address {
-    Text line1;
+    std::optional<Text> line1;
     std::optional<Text> line2;
-    Text city;
-    UsState state;
+    std::optional<Text> city;
+    std::optional<UsState> state;
     Zip zip;
 
     friend bool operator==(const Address&, const Address&) = default;
@@ -3290,6 +3295,9 @@ namespace collectcall {
 
 struct CustomerCreate {
     Text externalId;
+    // A sub-entity of the caller's organisation (the hosted service's clientId): stored and
+    // returned, null when absent; set on create only.
+    std::optional<Uuid> clientId;
     Text firstName;
     std::optional<Text> middleName;
     Text lastName;
@@ -3304,7 +3312,7 @@ struct CustomerCreate {
     friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
-                      (externalId, firstName, middleName, lastName, email, primaryPhone,
+                      (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
                        secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
 
 // A stored customer as the API returns it.
@@ -3322,6 +3330,7 @@ BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
 struct CustomerPatch {
     NotAllowed id;
     NotAllowed externalId;
+    NotAllowed clientId;
     Patch<Text> firstName;
     Patch<Text> middleName;
     Patch<Text> lastName;
@@ -3336,8 +3345,9 @@ struct CustomerPatch {
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
-                      (id, externalId, firstName, middleName, lastName, email, primaryPhone,
-                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+                      (id, externalId, clientId, firstName, middleName, lastName, email,
+                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
+                       collections))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
@@ -4304,12 +4314,25 @@ void collectcall_schema(schema_tag<Digits<N>>, SchemaBuilder& s) {
 
 inline void collectcall_schema(schema_tag<UsState>, SchemaBuilder& s) {
     s["type"] = "string";
-    s["description"] = "USPS two-letter code: a state, DC, a territory or a military state";
-    Json codes = Json::array();
+    s["description"] =
+        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
+        "or a military state";
+    // Every listed code with each letter in either case: "[Nn][Yy]".
+    std::string pattern = "^(?:";
     for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
-        codes.push_back(UsState::all_codes.substr(i, 2));
+        if (i != 0) pattern += '|';
+        for (std::size_t j = i; j < i + 2; ++j) {
+            const char upper = UsState::all_codes[j];
+            pattern += '[';
+            pattern += upper;
+            pattern += static_cast<char>(upper - 'A' + 'a');
+            pattern += ']';
+        }
     }
-    s["enum"] = std::move(codes);
+    pattern += ")$";
+    s["minLength"] = 2;
+    s["maxLength"] = 2;
+    s["pattern"] = std::move(pattern);
 }
 
 inline void collectcall_schema(schema_tag<Url>, SchemaBuilder& s) {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 using collectcall::compliance::resolve_time_zones;
+using collectcall::compliance::zip_state;
 using collectcall::compliance::Zone;
 using collectcall::compliance::ZoneCandidates;
 namespace zone_table = collectcall::compliance::zone_table;
@@ -27,7 +28,8 @@ std::string zones_of(std::string_view state, std::string_view zip) {
 
 // Resolved at compile time: the lookup is constexpr and needs no heap.
 static_assert(resolve_time_zones("TX", "79901") == ZoneCandidates{Zone::denver});
-static_assert(resolve_time_zones("ZZ", "12345").empty());
+static_assert(resolve_time_zones("ZZ", "").empty());
+static_assert(resolve_time_zones("", "79901") == ZoneCandidates{Zone::denver});
 
 TEST_CASE("time zone: ZoneCandidates keeps order, drops duplicates and stops at capacity") {
     ZoneCandidates zones{Zone::chicago, Zone::denver, Zone::chicago};
@@ -38,7 +40,8 @@ TEST_CASE("time zone: ZoneCandidates keeps order, drops duplicates and stops at 
     CHECK(zones.contains(Zone::denver));
     CHECK_FALSE(zones.contains(Zone::new_york));
 
-    ZoneCandidates full{Zone::new_york, Zone::chicago, Zone::denver, Zone::los_angeles};
+    ZoneCandidates full{Zone::new_york, Zone::chicago, Zone::denver,  Zone::los_angeles,
+                        Zone::phoenix,  Zone::boise,   Zone::detroit, Zone::anchorage};
     full.add(Zone::honolulu);
     CHECK(full.size() == ZoneCandidates::capacity);
     CHECK_FALSE(full.contains(Zone::honolulu));
@@ -63,9 +66,12 @@ TEST_CASE("time zone: states in one zone need no ZIP Code") {
 TEST_CASE("time zone: state codes in any case, ZIP+4 accepted, unknown states have no zone") {
     CHECK(zones_of("tx", "79901") == "America/Denver");
     CHECK(zones_of("Fl", "32501-1234") == "America/Chicago");
-    CHECK(zones_of("ZZ", "10001").empty());
-    CHECK(zones_of("", "10001").empty());
-    CHECK(zones_of("NYC", "10001").empty());
+    CHECK(zones_of("ZZ", "").empty());
+    CHECK(zones_of("", "").empty());
+    CHECK(zones_of("NYC", "not a zip").empty());
+    // An unknown state code adds nothing; the ZIP Code still locates the customer.
+    CHECK(zones_of("ZZ", "10001") == "America/New_York");
+    CHECK(zones_of("NYC", "10001") == "America/New_York");
 }
 
 TEST_CASE("time zone: a missing, malformed or foreign ZIP Code gives every zone of the state") {
@@ -221,6 +227,46 @@ TEST_CASE("time zone: territories, freely associated states and military mail") 
     CHECK(zones_of("AA", "34001") == "America/New_York | America/Tegucigalpa | America/Sao_Paulo");
     CHECK(zones_of("AE", "09001") == "Europe/Berlin | Atlantic/Azores | Asia/Dubai");
     CHECK(zones_of("AP", "96201") == "Asia/Tokyo | Indian/Chagos | Pacific/Kwajalein");
+}
+
+TEST_CASE("time zone: an address with only a ZIP Code is located by its prefix") {
+    CHECK(zip_state("10001") == "NY");
+    CHECK(zip_state("60601-1234") == "IL");
+    CHECK(zip_state("00901") == "PR");
+    CHECK(zip_state("96799") == "AS");
+    CHECK(zip_state("96813") == "HI");
+    CHECK(zip_state("73301") == "TX");  // Austin's IRS prefix inside Oklahoma's run
+    CHECK(zip_state("88510") == "TX");
+    CHECK(zip_state("00000").empty());
+    CHECK(zip_state("1234").empty());
+    CHECK(zones_of("", "10001") == "America/New_York");
+    CHECK(zones_of("", "60601") == "America/Chicago");
+    // States that span zones: the ZIP Code rules of the state the prefix serves decide.
+    CHECK(zones_of("", "79901") == "America/Denver");    // El Paso TX
+    CHECK(zones_of("", "75201") == "America/Chicago");   // Dallas TX
+    CHECK(zones_of("", "32501") == "America/Chicago");   // Pensacola FL
+    CHECK(zones_of("", "33101") == "America/New_York");  // Miami FL
+    CHECK(zones_of("", "46204") == "America/Indiana/Indianapolis");
+    CHECK(zones_of("", "97914") == zones_of("OR", "97914"));  // Ontario OR, Mountain
+}
+
+TEST_CASE("time zone: a ZIP Code and a state that disagree give the union") {
+    // A Colorado state with a New York ZIP Code: both places' zones, the state's first.
+    CHECK(zones_of("CO", "10001") == "America/Denver | America/New_York");
+    CHECK(zones_of("ny", "90210") == "America/New_York | America/Los_Angeles");
+    // A split state's ZIP Code on another state's address: that ZIP Code's own zone is added.
+    CHECK(zones_of("IL", "79901") == "America/Chicago | America/Denver");
+}
+
+TEST_CASE("time zone: every prefix run names a state of the zone table") {
+    for (const auto& run : zone_table::prefix_states) {
+        INFO(run.state << ' ' << run.first << '-' << run.last);
+        CHECK(run.first <= run.last);
+        bool known = false;
+        for (const auto& entry : zone_table::states)
+            known = known || entry.state == run.state;
+        CHECK(known);
+    }
 }
 
 TEST_CASE("time zone: the table is consistent") {

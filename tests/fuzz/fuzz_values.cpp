@@ -275,7 +275,14 @@ void check_digits(std::string_view text) {
 void check_state(std::string_view text) {
     const UsState* value =
         check_identity<UsState>(text, [](std::string_view t) { return UsState::parse(t); });
-    if (value != nullptr) require(value->view() == text, "UsState is stored as sent");
+    if (value == nullptr) return;
+    // Stored as the canonical upper-case code of what was sent, in any letter case.
+    require(value->view().size() == 2 && text.size() == 2, "UsState is two letters");
+    for (std::size_t i = 0; i < 2; ++i) {
+        const char sent =
+            text[i] >= 'a' && text[i] <= 'z' ? static_cast<char>(text[i] - 32) : text[i];
+        require(value->view()[i] == sent, "UsState is stored as sent, in upper case");
+    }
 }
 
 // The outcome Money must give for a JSON number, computed on its decimal digits as text.

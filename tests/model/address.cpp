@@ -10,21 +10,32 @@
 using collectcall::read;
 using collectcall::write;
 
-TEST_CASE("Address: line1, city, state, zip required; line2 optional and nullable") {
+TEST_CASE("Address: only zip required; line1, line2, city and state optional and nullable") {
     auto ok = read<collectcall::Address>(
-        R"({"line1":"  12 Rue \"Haute\" ","city":"São Paulo","state":"PR","zip":"00901"})");
+        R"({"line1":"  12 Rue \"Haute\" ","city":"São Paulo","state":"pr","zip":"00901"})");
     REQUIRE(ok.ok());
-    CHECK(ok.value().line1.view() == "  12 Rue \"Haute\" ");  // stored as sent
+    CHECK(ok.value().line1->view() == "  12 Rue \"Haute\" ");  // stored as sent
+    CHECK(ok.value().state->view() == "PR");                   // in any case, kept upper
     CHECK_FALSE(ok.value().line2.has_value());
     auto back = read<collectcall::Address>(write(ok.value()));
     REQUIRE(back.ok());
     CHECK(back.value() == ok.value());
 
+    auto zip_only = read<collectcall::Address>(R"({"zip":"10001"})");
+    REQUIRE(zip_only.ok());
+    CHECK(write(zip_only.value()) ==
+          R"({"line1":null,"line2":null,"city":null,"state":null,"zip":"10001"})");
+    auto nulls = read<collectcall::Address>(
+        R"({"line1":null,"line2":null,"city":null,"state":null,"zip":"10001-1234"})");
+    CHECK(nulls.ok());
+
     auto empty = read<collectcall::Address>("{}");
     REQUIRE_FALSE(empty.ok());
-    CHECK(empty.errors().size() == 4);
+    REQUIRE(empty.errors().size() == 1);
+    CHECK(empty.errors()[0].path == "/zip");
+    CHECK(empty.errors()[0].code == "required");
     auto blank = read<collectcall::Address>(
-        R"({"line1":"   ","line2":"","city":"a\u0000b","state":"ny","zip":"12345-"})");
+        R"({"line1":"   ","line2":"","city":"a\u0000b","state":"nyc","zip":"12345-"})");
     REQUIRE_FALSE(blank.ok());
     CHECK(blank.errors().size() == 5);
 }

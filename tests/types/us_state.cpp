@@ -30,15 +30,26 @@ TEST_CASE("UsState knows exactly 62 distinct codes", "[types][us_state]") {
     CHECK(seen.size() == 62);
 }
 
-TEST_CASE("UsState rejects lowercase, unknown and malformed codes", "[types][us_state]") {
-    const auto text = GENERATE(as<std::string_view>{}, "ny", "Ny", "nY", "ca", "XX", "AB", "UK",
+TEST_CASE("UsState accepts any letter case and keeps the upper-case code", "[types][us_state]") {
+    for (std::string_view text : {"ny", "Ny", "nY", "NY"}) {
+        INFO(text);
+        const auto parsed = UsState::parse(text);
+        REQUIRE(parsed.ok());
+        CHECK(parsed.value().view() == "NY");
+    }
+    CHECK(UsState::parse("aa").value().view() == "AA");
+    CHECK(UsState::parse("pw").value().view() == "PW");
+}
+
+TEST_CASE("UsState rejects unknown and malformed codes", "[types][us_state]") {
+    const auto text = GENERATE(as<std::string_view>{}, "xx", "uk", "XX", "AB", "UK", "n1", "1n",
                                "CZ",  // Canal Zone, retired
                                "N", "NYC", "", " NY", "NY ", "N Y", "New York", "ＮＹ");
     INFO(text);
     const auto parsed = UsState::parse(text);
     REQUIRE_FALSE(parsed.ok());
     CHECK(parsed.problem().code == collectcall::codes::format);
-    CHECK(parsed.problem().message == "must be a two-letter USPS state code in uppercase, e.g. NY");
+    CHECK(parsed.problem().message == "must be a two-letter USPS state code, e.g. NY");
 }
 
 TEST_CASE("UsState equality and storage", "[types][us_state]") {

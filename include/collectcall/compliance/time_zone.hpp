@@ -108,7 +108,7 @@ inline constexpr std::array<std::string_view, zone_count> zone_names{
 // state. More than one means the location is ambiguous.
 class ZoneCandidates {
   public:
-    static constexpr std::size_t capacity = 4;
+    static constexpr std::size_t capacity = 8;
 
     constexpr ZoneCandidates() noexcept = default;
     constexpr ZoneCandidates(std::initializer_list<Zone> zones) noexcept {
@@ -571,15 +571,54 @@ namespace detail {
 
 }  // namespace detail
 
-// The zones of a US address. `state` is the USPS code (any case); `zip` is "12345" or
-// "12345-6789". Empty for an unknown state. A state that spans zones and a ZIP Code that is
-// missing, malformed or outside the state's prefixes give every zone of the state.
-[[nodiscard]] constexpr ZoneCandidates resolve_time_zones(std::string_view state,
-                                                          std::string_view zip) noexcept {
-    if (state.size() != 2) return {};
-    const char code[2] = {detail::ascii_upper(state[0]), detail::ascii_upper(state[1])};
-    const std::string_view upper(code, 2);
+namespace zone_table {
 
+// The state (or territory, or military "state") each USPS 3-digit ZIP prefix serves, as runs of
+// 5-digit ZIP Codes: what an address without a state, or with one that disagrees with its ZIP
+// Code, is located by. The narrowest run containing a ZIP Code decides (969 is shared by the
+// Pacific territories; 96799 is American Samoa inside Hawaii's 967).
+struct PrefixState {
+    std::uint32_t first;
+    std::uint32_t last;
+    std::string_view state;
+};
+
+constexpr PrefixState served(std::uint32_t first3, std::uint32_t last3, std::string_view state) {
+    return {first3 * 100, last3 * 100 + 99, state};
+}
+
+// clang-format off
+inline constexpr PrefixState prefix_states[] = {
+    served(5, 5, "NY"),     served(6, 7, "PR"),     served(8, 8, "VI"),     served(9, 9, "PR"),
+    served(10, 27, "MA"),   served(28, 29, "RI"),   served(30, 38, "NH"),   served(39, 49, "ME"),
+    served(50, 59, "VT"),   served(55, 55, "MA"),   served(60, 69, "CT"),   served(70, 89, "NJ"),
+    served(90, 98, "AE"),   served(100, 149, "NY"), served(150, 196, "PA"), served(197, 199, "DE"),
+    served(200, 200, "DC"), served(201, 201, "VA"), served(202, 205, "DC"), served(206, 219, "MD"),
+    served(220, 246, "VA"), served(247, 268, "WV"), served(270, 289, "NC"), served(290, 299, "SC"),
+    served(300, 319, "GA"), served(320, 349, "FL"), served(340, 340, "AA"), served(350, 369, "AL"),
+    served(370, 385, "TN"), served(386, 397, "MS"), served(398, 399, "GA"), served(400, 427, "KY"),
+    served(430, 459, "OH"), served(460, 479, "IN"), served(480, 499, "MI"), served(500, 528, "IA"),
+    served(530, 549, "WI"), served(550, 567, "MN"), served(569, 569, "DC"), served(570, 577, "SD"),
+    served(580, 588, "ND"), served(590, 599, "MT"), served(600, 629, "IL"), served(630, 658, "MO"),
+    served(660, 679, "KS"), served(680, 693, "NE"), served(700, 715, "LA"), served(716, 729, "AR"),
+    served(730, 749, "OK"), served(733, 733, "TX"), served(750, 799, "TX"), served(800, 816, "CO"),
+    served(820, 831, "WY"), served(832, 838, "ID"), served(840, 847, "UT"), served(850, 865, "AZ"),
+    served(870, 884, "NM"), served(885, 885, "TX"), served(889, 898, "NV"), served(900, 961, "CA"),
+    served(962, 966, "AP"), served(967, 968, "HI"), served(970, 979, "OR"), served(980, 994, "WA"),
+    served(995, 999, "AK"),
+    {96799, 96799, "AS"},   {96910, 96932, "GU"},   {96939, 96940, "PW"},   {96941, 96944, "FM"},
+    {96950, 96952, "MP"},   {96960, 96970, "MH"},
+};
+// clang-format on
+
+}  // namespace zone_table
+
+namespace detail {
+
+// Every zone of one state (upper case) that the ZIP Code may be in: the narrowest ZIP Code rule
+// of that state containing it, else every zone of the state; none for an unknown state.
+[[nodiscard]] constexpr ZoneCandidates state_zones(std::string_view upper, bool has_zip,
+                                                   std::uint32_t zip5) noexcept {
     const zone_table::StateZones* found = nullptr;
     for (const auto& entry : zone_table::states) {
         if (entry.state == upper) {
@@ -588,17 +627,50 @@ namespace detail {
         }
     }
     if (found == nullptr) return {};
-    if (found->zones.size() == 1) return found->zones;
-
-    std::uint32_t zip5 = 0;
-    if (!detail::parse_zip5(zip, zip5)) return found->zones;
-
+    if (found->zones.size() == 1 || !has_zip) return found->zones;
     const zone_table::ZipRule* best = nullptr;
     for (const auto& rule : zone_table::rules) {
         if (rule.state != upper || zip5 < rule.first || zip5 > rule.last) continue;
         if (best == nullptr || rule.last - rule.first < best->last - best->first) best = &rule;
     }
     return best != nullptr ? best->zones : found->zones;
+}
+
+}  // namespace detail
+
+// The state a ZIP Code's prefix serves; empty when no state has it.
+[[nodiscard]] constexpr std::string_view zip_state(std::string_view zip) noexcept {
+    std::uint32_t zip5 = 0;
+    if (!detail::parse_zip5(zip, zip5)) return {};
+    const zone_table::PrefixState* best = nullptr;
+    for (const auto& run : zone_table::prefix_states) {
+        if (zip5 < run.first || zip5 > run.last) continue;
+        if (best == nullptr || run.last - run.first < best->last - best->first) best = &run;
+    }
+    return best != nullptr ? best->state : std::string_view{};
+}
+
+// Every zone the customer may be in: those of `state` when one is given (in any letter case),
+// then those of the state the ZIP Code's prefix serves; a ZIP Code and a state that disagree
+// give the union (API.md section 8), the state's zones first. `zip` is "12345" or "12345-6789"; a
+// state that spans zones with a ZIP Code outside its prefixes gives every zone of the state. Empty
+// when neither locates the customer.
+[[nodiscard]] constexpr ZoneCandidates resolve_time_zones(std::string_view state,
+                                                          std::string_view zip) noexcept {
+    std::uint32_t zip5 = 0;
+    const bool has_zip = detail::parse_zip5(zip, zip5);
+    ZoneCandidates out;
+    if (state.size() == 2) {
+        const char code[2] = {detail::ascii_upper(state[0]), detail::ascii_upper(state[1])};
+        for (Zone zone : detail::state_zones(std::string_view(code, 2), has_zip, zip5))
+            out.add(zone);
+    }
+    const std::string_view served = zip_state(zip);
+    if (!served.empty()) {
+        for (Zone zone : detail::state_zones(served, has_zip, zip5))
+            out.add(zone);
+    }
+    return out;
 }
 
 }  // namespace collectcall::compliance

@@ -551,12 +551,25 @@ void collectcall_schema(schema_tag<Digits<N>>, SchemaBuilder& s) {
 
 inline void collectcall_schema(schema_tag<UsState>, SchemaBuilder& s) {
     s["type"] = "string";
-    s["description"] = "USPS two-letter code: a state, DC, a territory or a military state";
-    Json codes = Json::array();
+    s["description"] =
+        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
+        "or a military state";
+    // Every listed code with each letter in either case: "[Nn][Yy]".
+    std::string pattern = "^(?:";
     for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
-        codes.push_back(UsState::all_codes.substr(i, 2));
+        if (i != 0) pattern += '|';
+        for (std::size_t j = i; j < i + 2; ++j) {
+            const char upper = UsState::all_codes[j];
+            pattern += '[';
+            pattern += upper;
+            pattern += static_cast<char>(upper - 'A' + 'a');
+            pattern += ']';
+        }
     }
-    s["enum"] = std::move(codes);
+    pattern += ")$";
+    s["minLength"] = 2;
+    s["maxLength"] = 2;
+    s["pattern"] = std::move(pattern);
 }
 
 inline void collectcall_schema(schema_tag<Url>, SchemaBuilder& s) {

@@ -1,4 +1,5 @@
-// Address (SPEC.md 2.3): line1, city, state and zip required (API.md section 4).
+// Address (SPEC.md 2.3): as the hosted service, only zip is required; line1, line2, city and
+// state may be absent or null (API.md section 4).
 #pragma once
 
 #include <optional>
@@ -13,10 +14,10 @@
 namespace collectcall {
 
 struct Address {
-    Text line1;
+    std::optional<Text> line1;
     std::optional<Text> line2;
-    Text city;
-    UsState state;
+    std::optional<Text> city;
+    std::optional<UsState> state;
     Zip zip;
 
     friend bool operator==(const Address&, const Address&) = default;

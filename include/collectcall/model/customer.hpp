@@ -24,6 +24,9 @@ namespace collectcall {
 
 struct CustomerCreate {
     Text externalId;
+    // A sub-entity of the caller's organisation (the hosted service's clientId): stored and
+    // returned, null when absent; set on create only.
+    std::optional<Uuid> clientId;
     Text firstName;
     std::optional<Text> middleName;
     Text lastName;
@@ -38,7 +41,7 @@ struct CustomerCreate {
     friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
-                      (externalId, firstName, middleName, lastName, email, primaryPhone,
+                      (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
                        secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
 
 // A stored customer as the API returns it.
@@ -56,6 +59,7 @@ BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
 struct CustomerPatch {
     NotAllowed id;
     NotAllowed externalId;
+    NotAllowed clientId;
     Patch<Text> firstName;
     Patch<Text> middleName;
     Patch<Text> lastName;
@@ -70,8 +74,9 @@ struct CustomerPatch {
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
-                      (id, externalId, firstName, middleName, lastName, email, primaryPhone,
-                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+                      (id, externalId, clientId, firstName, middleName, lastName, email,
+                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
+                       collections))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.

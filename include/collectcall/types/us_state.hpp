@@ -33,15 +33,15 @@ class UsState {
         "FMMHPW"
         "AAAEAP";
 
-    // Uppercase only, as USPS writes them: "ny" is rejected rather than folded, so that what is
-    // stored and echoed is always the canonical code.
+    // In any letter case, as the hosted service accepts it ("ny", "Ny"); the value is the
+    // canonical upper-case code, which is what is stored and echoed.
     static Parsed<UsState> parse(std::string_view text) noexcept {
-        constexpr Problem bad{codes::format,
-                              "must be a two-letter USPS state code in uppercase, e.g. NY"};
-        if (text.size() != 2 || !detail::is_upper(text[0]) || !detail::is_upper(text[1]))
-            return bad;
-        if (!known[detail::us_state_index(text[0], text[1])]) return bad;
-        return UsState(text);
+        constexpr Problem bad{codes::format, "must be a two-letter USPS state code, e.g. NY"};
+        if (text.size() != 2) return bad;
+        const char code[2] = {upper(text[0]), upper(text[1])};
+        if (!detail::is_upper(code[0]) || !detail::is_upper(code[1])) return bad;
+        if (!known[detail::us_state_index(code[0], code[1])]) return bad;
+        return UsState(std::string_view(code, 2));
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -59,6 +59,10 @@ class UsState {
             table[detail::us_state_index(all_codes[i], all_codes[i + 1])] = true;
         return table;
     }();
+
+    static constexpr char upper(char c) noexcept {
+        return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    }
 
     explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
