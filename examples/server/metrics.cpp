@@ -232,8 +232,8 @@ class MeteredStore final : public Store {
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
         return inner_->list_calls(account, customer);
     }
-    bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
-                  std::string_view ended_reason, std::int64_t duration_ms, Time at) override {
+    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
+                  std::int64_t duration_ms, Time at) override {
         return timed(metrics_, batched_, 1, [&] {
             return inner_->end_call(account, id, status, ended_reason, duration_ms, at);
         });

@@ -5,6 +5,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "columns.hpp"
+
 namespace collectcall::server {
 
 namespace {
@@ -146,17 +148,6 @@ std::string timestamp_text(Time t) {
     return std::string(Timestamp::from_time(t).view());
 }
 
-[[noreturn]] void corrupt(std::string_view what) {
-    throw StoreError("stored data is not readable: " + std::string(what), false);
-}
-
-template <class T>
-T parse_column(std::string_view text, std::string_view what) {
-    auto parsed = T::parse(text);
-    if (!parsed) corrupt(what);
-    return std::move(parsed).value();
-}
-
 const ReadOptions& stored_read_options() {
     static const ReadOptions options = [] {
         ReadOptions o;
@@ -227,8 +218,9 @@ CallDetails call_from_row(const Result& r, int row) {
     call.compliance = std::move(compliance).value();
     call.createdAt = parse_column<Timestamp>(r.text(row, 5), "createdAt");
     call.customerId = parse_column<Uuid>(r.text(row, 6), "customer id");
-    call.status = std::string(r.text(row, 7));
-    if (!r.is_null(row, 8)) call.endedReason = std::string(r.text(row, 8));
+    call.status = parse_column<CallStatus>(r.text(row, 7), "call status");
+    if (!r.is_null(row, 8))
+        call.endedReason = parse_column<EndedReason>(r.text(row, 8), "endedReason");
     if (!r.is_null(row, 9)) call.durationMs = r.integer(row, 9);
     return call;
 }
@@ -239,14 +231,14 @@ void load_events(Connection& db, CallDetails& call) {
         db.query("SELECT type, created_at FROM call_events WHERE call_id = $1 ORDER BY seq");
     for (int i = 0; i < events.rows(); ++i) {
         call.events.push_back(
-            CallEvent{std::string(events.text(i, 0)),
+            CallEvent{parse_column<CallEventType>(events.text(i, 0), "event type"),
                       parse_column<Timestamp>(events.text(i, 1), "event createdAt")});
     }
 }
 
 // The event and, when the call has a webhook, its outbox message, in the caller's transaction.
-void insert_event(Connection& db, std::string_view call_id, std::string_view type, Time at) {
-    db.params().add(call_id).add(type).add(timestamp_text(at));
+void insert_event(Connection& db, std::string_view call_id, CallEventType type, Time at) {
+    db.params().add(call_id).add(enum_name(type)).add(timestamp_text(at));
     const Result event = db.query(
         "INSERT INTO call_events (call_id, seq, type, created_at) VALUES ($1, "
         "(SELECT COALESCE(MAX(seq), 0) + 1 FROM call_events WHERE call_id = $1), $2, $3) "
@@ -634,7 +626,7 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
             "from_number, compliance, created_at, created_ms, status, webhook_url, "
             "webhook_secret_id, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
             "'in-progress', $11, $12, $13)");
-        insert_event(db, call.id.view(), "call-created", call.createdAt.time());
+        insert_event(db, call.id.view(), CallEventType::call_created, call.createdAt.time());
         return plan;
     });
 }
@@ -666,12 +658,12 @@ std::vector<CallDetails> PostgresStore::list_calls(const Uuid& account, const Uu
     return calls;
 }
 
-bool PostgresStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
-                             std::string_view ended_reason, std::int64_t duration_ms, Time at) {
+bool PostgresStore::end_call(const Uuid& account, const Uuid& id, CallStatus status,
+                             EndedReason ended_reason, std::int64_t duration_ms, Time at) {
     return pool_.transaction([&](Connection& db) {
         db.params()
-            .add(status)
-            .add(ended_reason)
+            .add(enum_name(status))
+            .add(enum_name(ended_reason))
             .add(duration_ms)
             .add(id.view())
             .add(account.view());
@@ -680,7 +672,7 @@ bool PostgresStore::end_call(const Uuid& account, const Uuid& id, std::string_vi
                 .affected() != 1) {
             return false;
         }
-        insert_event(db, id.view(), "call-ended", at);
+        insert_event(db, id.view(), CallEventType::call_ended, at);
         return true;
     });
 }
@@ -888,17 +880,17 @@ class PostgresOutbox final : public WebhookOutbox {
         if (r.empty()) return std::nullopt;
 
         CallWebhookEvent event;
-        event.type = std::string(r.text(0, 2));
+        event.type = parse_column<CallEventType>(r.text(0, 2), "event type");
         event.createdAt = parse_column<Timestamp>(r.text(0, 3), "event createdAt");
         event.id = parse_column<Uuid>(r.text(0, 4), "call id");
         event.customerId = parse_column<Uuid>(r.text(0, 5), "customer id");
         event.threadId = parse_column<Uuid>(r.text(0, 6), "thread id");
-        if (event.type == "call-created") {
-            event.status = "in-progress";
+        if (event.type == CallEventType::call_created) {
+            event.status = CallStatus::in_progress;
         } else {
-            event.status = std::string(r.text(0, 7));
-            if (event.type == "call-ended" && !r.is_null(0, 8)) {
-                event.callEnded = CallEnded{std::string(r.text(0, 8)),
+            event.status = parse_column<CallStatus>(r.text(0, 7), "call status");
+            if (event.type == CallEventType::call_ended && !r.is_null(0, 8)) {
+                event.callEnded = CallEnded{parse_column<EndedReason>(r.text(0, 8), "endedReason"),
                                             r.is_null(0, 9) ? std::int64_t{0} : r.integer(0, 9)};
             }
         }

@@ -78,8 +78,8 @@ class PostgresStore final : public Store {
                                        const CallDecider& decide) override;
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
-    bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
-                  std::string_view ended_reason, std::int64_t duration_ms, Time at) override;
+    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
+                  std::int64_t duration_ms, Time at) override;
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 

@@ -22,19 +22,19 @@ std::uint64_t fnv1a(std::string_view text) {
 constexpr std::chrono::seconds takeover_interval{1};
 
 struct ReasonShape {
-    std::string_view reason;
+    EndedReason reason;
     std::int64_t min_ms;  // durations of this ending lie in [min_ms, max_ms)
     std::int64_t max_ms;
 };
 
 // Durations a real call with this ending could plausibly have.
 constexpr std::array<ReasonShape, 6> shapes{{
-    {"customer-did-not-answer", 15'000, 45'000},  // rang out
-    {"voicemail", 20'000, 90'000},
-    {"customer-ended-call", 30'000, 600'000},
-    {"agent-ended-call", 30'000, 900'000},
-    {"silence-timed-out", 30'000, 60'000},
-    {"unknown", 1'000, 10'000},
+    {EndedReason::customer_did_not_answer, 15'000, 45'000},  // rang out
+    {EndedReason::voicemail, 20'000, 90'000},
+    {EndedReason::customer_ended_call, 30'000, 600'000},
+    {EndedReason::agent_ended_call, 30'000, 900'000},
+    {EndedReason::silence_timed_out, 30'000, 60'000},
+    {EndedReason::unknown, 1'000, 10'000},
 }};
 
 }  // namespace
@@ -132,8 +132,8 @@ void SimulatedDialer::run() {
 void SimulatedDialer::finish(const Pending& pending) {
     const SimulatedOutcome outcome = simulated_outcome(pending.call);
     try {
-        if (store_.end_call(pending.account, pending.call, "completed", outcome.ended_reason,
-                            outcome.duration_ms, clock_.now())) {
+        if (store_.end_call(pending.account, pending.call, CallStatus::completed,
+                            outcome.ended_reason, outcome.duration_ms, clock_.now())) {
             if (on_event_) on_event_();
         }
     } catch (const std::exception& e) {

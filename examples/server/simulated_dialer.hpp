@@ -26,7 +26,7 @@ namespace collectcall::server {
 
 // How a simulated call ends.
 struct SimulatedOutcome {
-    std::string_view ended_reason;  // one of API.md section 9's endedReason values
+    EndedReason ended_reason = EndedReason::unknown;
     std::int64_t duration_ms = 0;
 };
 

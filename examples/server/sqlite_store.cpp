@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "columns.hpp"
+
 namespace collectcall::server {
 
 namespace {
@@ -141,17 +143,6 @@ std::string timestamp_text(Time t) {
     return std::string(Timestamp::from_time(t).view());
 }
 
-[[noreturn]] void corrupt(std::string_view what) {
-    throw StoreError("stored data is not readable: " + std::string(what), false);
-}
-
-template <class T>
-T parse_column(std::string_view text, std::string_view what) {
-    auto parsed = T::parse(text);
-    if (!parsed) corrupt(what);
-    return std::move(parsed).value();
-}
-
 // Stored documents were valid when written; reading them back must not apply rules relative to
 // today (a date of birth is never "in the future" of the data it was accepted with, whatever
 // clock the server runs on now).
@@ -210,26 +201,26 @@ CallDetails call_from_row(Connection& db, const Query& q) {
     call.compliance = std::move(compliance).value();
     call.createdAt = parse_column<Timestamp>(q.text(5), "createdAt");
     call.customerId = parse_column<Uuid>(q.text(6), "customer id");
-    call.status = std::string(q.text(7));
-    if (!q.is_null(8)) call.endedReason = std::string(q.text(8));
+    call.status = parse_column<CallStatus>(q.text(7), "call status");
+    if (!q.is_null(8)) call.endedReason = parse_column<EndedReason>(q.text(8), "endedReason");
     if (!q.is_null(9)) call.durationMs = q.integer(9);
 
     Query events(db, "SELECT type, created_at FROM call_events WHERE call_id = ? ORDER BY seq");
     events.bind(1, call.id.view());
     while (events.step()) {
         call.events.push_back(
-            CallEvent{std::string(events.text(0)),
+            CallEvent{parse_column<CallEventType>(events.text(0), "event type"),
                       parse_column<Timestamp>(events.text(1), "event createdAt")});
     }
     return call;
 }
 
-void insert_event(Connection& db, std::string_view call_id, std::string_view type, Time at) {
+void insert_event(Connection& db, std::string_view call_id, CallEventType type, Time at) {
     Query(db,
           "INSERT INTO call_events (call_id, seq, type, created_at) VALUES (?1, "
           "(SELECT COALESCE(MAX(seq), 0) + 1 FROM call_events WHERE call_id = ?1), ?2, ?3)")
         .bind(1, call_id)
-        .bind(2, type)
+        .bind(2, enum_name(type))
         .bind(3, timestamp_text(at))
         .run();
 }
@@ -668,7 +659,7 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
             insert.bind(11, plan.webhook->url.view()).bind(12, plan.webhook->secretId.view());
         }
         insert.run();
-        insert_event(*db, call.id.view(), "call-created", call.createdAt.time());
+        insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
         tx.commit();
         return plan;
     });
@@ -697,22 +688,22 @@ std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid
     return calls;
 }
 
-bool SqliteStore::end_call(const Uuid& account, const Uuid& id, std::string_view status,
-                           std::string_view ended_reason, std::int64_t duration_ms, Time at) {
+bool SqliteStore::end_call(const Uuid& account, const Uuid& id, CallStatus status,
+                           EndedReason ended_reason, std::int64_t duration_ms, Time at) {
     return batched([&](Connection& connection) -> bool {
         Connection* db = &connection;
         Transaction tx(*db);
         Query(*db,
               "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
               "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
-            .bind(1, status)
-            .bind(2, ended_reason)
+            .bind(1, enum_name(status))
+            .bind(2, enum_name(ended_reason))
             .bind(3, duration_ms)
             .bind(4, id.view())
             .bind(5, account.view())
             .run();
         if ((*db).changes() != 1) return false;
-        insert_event(*db, id.view(), "call-ended", at);
+        insert_event(*db, id.view(), CallEventType::call_ended, at);
         tx.commit();
         return true;
     });

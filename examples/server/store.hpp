@@ -163,8 +163,8 @@ class Store {
                                                               const Uuid& customer) = 0;
     // Moves an in-progress call to `status` (completed, canceled) with a call-ended event.
     // False when the call is unknown or already ended. The seam for the dialer (issue 5).
-    virtual bool end_call(const Uuid& account, const Uuid& id, std::string_view status,
-                          std::string_view ended_reason, std::int64_t duration_ms, Time at) = 0;
+    virtual bool end_call(const Uuid& account, const Uuid& id, CallStatus status,
+                          EndedReason ended_reason, std::int64_t duration_ms, Time at) = 0;
     // Every account's calls still in progress, oldest first: a dialer picks them up when the
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }

@@ -2,6 +2,8 @@
 
 #include <collectcall/collectcall.hpp>
 
+#include "columns.hpp"
+
 namespace collectcall::server {
 
 namespace {
@@ -36,17 +38,6 @@ constexpr const char* give_up_sql =
     "UPDATE webhook_outbox SET state = 'failed', attempts = attempts + 1, done_ms = ?, "
     "last_error = ? WHERE seq = ? AND state = 'pending'";
 
-[[noreturn]] void corrupt(std::string_view what) {
-    throw StoreError("stored data is not readable: " + std::string(what), false);
-}
-
-template <class T>
-T parse_column(std::string_view text, std::string_view what) {
-    auto parsed = T::parse(text);
-    if (!parsed) corrupt(what);
-    return std::move(parsed).value();
-}
-
 }  // namespace
 
 SqliteWebhookOutbox::SqliteWebhookOutbox(const SqliteOptions& options)
@@ -76,18 +67,19 @@ std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {
     // The body is built from rows that never change once written, so every attempt sends the
     // same bytes (only the signature timestamps differ).
     CallWebhookEvent event;
-    event.type = std::string(q.text(2));
+    event.type = parse_column<CallEventType>(q.text(2), "event type");
     event.createdAt = parse_column<Timestamp>(q.text(3), "event createdAt");
     event.id = parse_column<Uuid>(q.text(4), "call id");
     event.customerId = parse_column<Uuid>(q.text(5), "customer id");
     event.threadId = parse_column<Uuid>(q.text(6), "thread id");
-    if (event.type == "call-created") {
-        event.status = "in-progress";  // the status the event reports, not the call's current one
+    if (event.type == CallEventType::call_created) {
+        // The status the event reports, not the call's current one.
+        event.status = CallStatus::in_progress;
     } else {
-        event.status = std::string(q.text(7));
-        if (event.type == "call-ended" && !q.is_null(8)) {
-            event.callEnded =
-                CallEnded{std::string(q.text(8)), q.is_null(9) ? std::int64_t{0} : q.integer(9)};
+        event.status = parse_column<CallStatus>(q.text(7), "call status");
+        if (event.type == CallEventType::call_ended && !q.is_null(8)) {
+            event.callEnded = CallEnded{parse_column<EndedReason>(q.text(8), "endedReason"),
+                                        q.is_null(9) ? std::int64_t{0} : q.integer(9)};
         }
     }
 

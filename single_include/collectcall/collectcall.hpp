@@ -23,6 +23,98 @@
 #define COLLECTCALL_VERSION_STRING "0.1.0"
 // ---- end collectcall/version.hpp ----
 
+// ---- begin collectcall/core/enum.hpp ----
+// Closed sets of names on the wire (a call's status, an event's type, a check's id) as C++
+// enums described once with BOOST_DESCRIBE_ENUM. read<T>, write and json_schema<T> handle every
+// described enum: on the wire it is a string, the enumerator's name in kebab case
+// (`in_progress` <-> "in-progress"), and its schema is {"type": "string", "enum": [...]}.
+//
+//     enum class CallStatus { in_progress, completed, canceled };
+//     BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+//
+//     collectcall::enum_name(CallStatus::in_progress)       // "in-progress"
+//     collectcall::enum_from_name<CallStatus>("completed")  // CallStatus::completed
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+
+namespace collectcall {
+
+template <class E>
+concept DescribedEnum = std::is_enum_v<E> && boost::describe::has_describe_enumerators<E>::value;
+
+namespace detail {
+
+// The kebab-case spelling of one enumerator's name, with room for its terminating zero.
+template <class D>
+struct kebab_name {
+    static constexpr std::size_t size = std::char_traits<char>::length(D::name);
+    static constexpr std::array<char, size + 1> text = [] {
+        std::array<char, size + 1> out{};
+        for (std::size_t i = 0; i < size; ++i)
+            out[i] = D::name[i] == '_' ? '-' : D::name[i];
+        return out;
+    }();
+};
+
+template <class E>
+struct enum_table {
+    using list = boost::describe::describe_enumerators<E>;
+    static constexpr auto values = []<template <class...> class L, class... D>(L<D...>) {
+        return std::array<E, sizeof...(D)>{D::value...};
+    }(list{});
+    static constexpr auto names = []<template <class...> class L, class... D>(L<D...>) {
+        return std::array<std::string_view, sizeof...(D)>{
+            std::string_view(kebab_name<D>::text.data(), kebab_name<D>::size)...};
+    }(list{});
+};
+
+}  // namespace detail
+
+// Every enumerator of E in declaration order, and their wire names in the same order.
+template <DescribedEnum E>
+inline constexpr const auto& enum_values = detail::enum_table<E>::values;
+template <DescribedEnum E>
+inline constexpr const auto& enum_names = detail::enum_table<E>::names;
+
+// The wire name of `value`; empty for a value that is not one of E's enumerators.
+template <DescribedEnum E>
+[[nodiscard]] constexpr std::string_view enum_name(E value) noexcept {
+    for (std::size_t i = 0; i < enum_values<E>.size(); ++i) {
+        if (enum_values<E>[i] == value) return enum_names<E>[i];
+    }
+    return {};
+}
+
+// The enumerator a wire name names, if any (exact match, case-sensitive).
+template <DescribedEnum E>
+[[nodiscard]] constexpr std::optional<E> enum_from_name(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < enum_names<E>.size(); ++i) {
+        if (enum_names<E>[i] == name) return enum_values<E>[i];
+    }
+    return std::nullopt;
+}
+
+// "must be one of a, b, c": what read<T> reports for a string that names no enumerator.
+template <DescribedEnum E>
+[[nodiscard]] std::string enum_expectation() {
+    std::string out = "must be one of ";
+    for (std::size_t i = 0; i < enum_names<E>.size(); ++i) {
+        if (i != 0) out += ", ";
+        out += enum_names<E>[i];
+    }
+    return out;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/core/enum.hpp ----
 // ---- begin collectcall/core/errors.hpp ----
 // Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
 
@@ -433,7 +525,8 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 //     bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value, T& out);
 //
 // returning true when `out` holds a valid value and otherwise reporting through
-// `reader.error(code, message)`. Types meeting StringValue / NumberValue (value_type.hpp) need
+// `reader.error(code, message)`. Described enums (enum.hpp) are read from their wire names.
+// Types meeting StringValue / NumberValue (value_type.hpp) need
 // nothing at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
 // `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
 // place through it rather than through a Parsed<T>.
@@ -1116,6 +1209,15 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
         return false;
+    } else if constexpr (DescribedEnum<T>) {
+        auto text = reader.string(value);
+        if (!text) return false;
+        if (auto found = enum_from_name<T>(*text)) {
+            out = *found;
+            return true;
+        }
+        reader.error(codes::format, enum_expectation<T>());
+        return false;
     } else if constexpr (
         requires(std::string_view t) {
             { T::parse_into(t, out) } -> std::same_as<std::optional<Problem>>;
@@ -1524,6 +1626,8 @@ void write_value(Writer& writer, const T& value) {
         }
     } else if constexpr (std::is_same_v<T, NotAllowed> || std::is_same_v<T, null_t>) {
         writer.null();
+    } else if constexpr (DescribedEnum<T>) {
+        writer.string(enum_name(value));
     } else if constexpr (StringValue<T> || ContextStringValue<T>) {
         writer.string(value.view());
     } else if constexpr (NumberValue<T>) {
@@ -3459,6 +3563,7 @@ inline std::string validation_failure_summary(const ErrorList& errors) {
 #include <vector>
 
 #include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
 
 // ---- begin collectcall/model/compliance.hpp ----
 // The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason.
@@ -3467,11 +3572,24 @@ inline std::string validation_failure_summary(const ErrorList& errors) {
 #include <vector>
 
 #include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
 
 namespace collectcall {
 
+// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
+// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours)
+
 struct Check {
-    std::string id;
+    CheckId id = CheckId::is_active;
     std::string name;
     std::string description;
     std::string reason;  // the human-readable outcome
@@ -3494,6 +3612,24 @@ BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed)
 
 namespace collectcall {
 
+// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
+enum class CallStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+
+enum class CallEventType { call_created, call_ended };
+BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
+
+enum class EndedReason {
+    customer_did_not_answer,
+    voicemail,
+    customer_ended_call,
+    agent_ended_call,
+    silence_timed_out,
+    unknown,
+};
+BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
+                    agent_ended_call, silence_timed_out, unknown)
+
 struct Webhook {
     Url url;
     Uuid secretId;
@@ -3510,7 +3646,7 @@ struct CallRequest {
 };
 BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
 
-// The data of the create-call response, placed (201) or blocked by compliance (422).
+// The data of the create-call response, placed (200) or blocked by compliance (422).
 struct Call {
     Uuid id;
     Uuid threadId;
@@ -3525,7 +3661,7 @@ BOOST_DESCRIBE_STRUCT(Call, (),
                       (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
 
 struct CallEvent {
-    std::string type;  // call-created, call-ended
+    CallEventType type = CallEventType::call_created;
     Timestamp createdAt;
 
     friend bool operator==(const CallEvent&, const CallEvent&) = default;
@@ -3535,8 +3671,8 @@ BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
 // A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
 struct CallDetails : Call {
     Uuid customerId;
-    std::string status;                      // in-progress, completed, canceled
-    std::optional<std::string> endedReason;  // once ended
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> endedReason;  // once ended
     std::optional<std::int64_t> durationMs;  // once ended
     std::vector<CallEvent> events;
 
@@ -3553,7 +3689,7 @@ BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
 // Webhook event body (API.md section 9).
 struct CallEnded {
-    std::string endedReason;
+    EndedReason endedReason = EndedReason::unknown;
     std::int64_t durationMs = 0;
 
     friend bool operator==(const CallEnded&, const CallEnded&) = default;
@@ -3561,11 +3697,11 @@ struct CallEnded {
 BOOST_DESCRIBE_STRUCT(CallEnded, (), (endedReason, durationMs))
 
 struct CallWebhookEvent {
-    std::string type;
+    CallEventType type = CallEventType::call_created;
     Uuid id;  // the call
     Uuid customerId;
     Uuid threadId;
-    std::string status;
+    CallStatus status = CallStatus::in_progress;
     Timestamp createdAt;  // of the event
     Patch<CallEnded> callEnded;
 
@@ -3794,7 +3930,9 @@ inline constexpr std::array all_errors{
 // found by ADL (declare it next to T). For a type that is not described it fills an empty
 // schema object (`schema["type"] = "string"; schema["pattern"] = ...`). For a described
 // struct it is called with the object schema already generated and adds what the descriptions
-// cannot tell, e.g. a cross-field rule as `if`/`then`. A described struct that has a cross-field
+// cannot tell, e.g. a cross-field rule as `if`/`then`; likewise for a described enum, whose
+// schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
+// A described struct that has a cross-field
 // rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
 // add"), so that a rule the schema cannot see never goes unmentioned by accident; the library's
 // models have theirs in collectcall/model/openapi.hpp. The `$defs` name of a described struct
@@ -4126,6 +4264,16 @@ class SchemaBuilder {
     template <class T>
     Json build_object();
     template <class T>
+    Json build_enum();
+    template <class T>
+    Json build_named() {
+        if constexpr (DescribedEnum<T>) {
+            return build_enum<T>();
+        } else {
+            return build_object<T>();
+        }
+    }
+    template <class T>
     Json build_other();
 
     struct Scope {
@@ -4441,14 +4589,14 @@ std::string SchemaBuilder::define() {
     named_.emplace_back(key, name);
     // Reserved first, so that a struct that refers to itself finds its name.
     definitions_[name] = Json::object();
-    Json built = build_object<T>();
+    Json built = build_named<T>();
     *definitions_.find(name) = std::move(built);
     return name;
 }
 
 template <class T>
 Json SchemaBuilder::schema_of() {
-    if constexpr (Described<T>) {
+    if constexpr (Described<T> || DescribedEnum<T>) {
         Json ref = Json::object();
         ref["$ref"] = this->ref(define<T>());
         return ref;
@@ -4459,8 +4607,8 @@ Json SchemaBuilder::schema_of() {
 
 template <class T>
 Json SchemaBuilder::inline_schema_of() {
-    if constexpr (Described<T>) {
-        return build_object<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        return build_named<T>();
     } else {
         return build_other<T>();
     }
@@ -4501,6 +4649,21 @@ Json SchemaBuilder::build_object() {
                       "library's models, include collectcall/model/openapi.hpp)");
     }
     return object;
+}
+
+template <class T>
+Json SchemaBuilder::build_enum() {
+    Json out = Json::object();
+    out["type"] = "string";
+    Json values = Json::array();
+    for (std::string_view name : enum_names<T>)
+        values.push_back(name);
+    out["enum"] = std::move(values);
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, out);
+        collectcall_schema(schema_tag<T>{}, *this);
+    }
+    return out;
 }
 
 template <class T>
@@ -4547,7 +4710,7 @@ Json json_schema_value() {
     Json body = builder.inline_schema_of<T>();
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T>) document["title"] = schema_name<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);

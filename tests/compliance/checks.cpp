@@ -8,10 +8,10 @@ namespace checks = collectcall::compliance::checks;
 
 TEST_CASE("checks: every check, in evaluation order, with its human name") {
     REQUIRE(all_checks.size() == 4);
-    CHECK(all_checks[0].id == "is-active");
-    CHECK(all_checks[1].id == "cease-and-desist-exclusion");
-    CHECK(all_checks[2].id == "four-voice-call-per-day");
-    CHECK(all_checks[3].id == "respectful-hours");
+    CHECK(collectcall::enum_name(all_checks[0].id) == "is-active");
+    CHECK(collectcall::enum_name(all_checks[1].id) == "cease-and-desist-exclusion");
+    CHECK(collectcall::enum_name(all_checks[2].id) == "four-voice-call-per-day");
+    CHECK(collectcall::enum_name(all_checks[3].id) == "respectful-hours");
     CHECK(all_checks[0].name == "Is Active");
     CHECK(all_checks[1].name == "Cease and Desist Exclusion");
     CHECK(all_checks[2].name == "Four Voice Call Per Day");
@@ -29,7 +29,7 @@ TEST_CASE("checks: every check, in evaluation order, with its human name") {
 
 TEST_CASE("checks: make_check copies the check's data and adds the reason") {
     const auto check = make_check(checks::is_active, "Customer is active");
-    CHECK(check.id == "is-active");
+    CHECK(collectcall::enum_name(check.id) == "is-active");
     CHECK(check.name == "Is Active");
     CHECK(check.description == "Check if customer is active");
     CHECK(check.reason == "Customer is active");

@@ -55,10 +55,10 @@ struct Found {
 
 Found find(const ComplianceResult& result, std::string_view id) {
     for (const auto& check : result.checksPassed) {
-        if (check.id == id) return {true, check.reason};
+        if (collectcall::enum_name(check.id) == id) return {true, check.reason};
     }
     for (const auto& check : result.checksFailed) {
-        if (check.id == id) return {false, check.reason};
+        if (collectcall::enum_name(check.id) == id) return {false, check.reason};
     }
     FAIL("no check " << id);
     return {};
@@ -352,13 +352,13 @@ TEST_CASE("engine: all four checks are evaluated, in order, even when the first 
     CHECK_FALSE(result.passed);
     CHECK(result.checksPassed.empty());
     REQUIRE(result.checksFailed.size() == 4);
-    CHECK(result.checksFailed[0].id == "is-active");
+    CHECK(collectcall::enum_name(result.checksFailed[0].id) == "is-active");
     CHECK(result.checksFailed[0].name == "Is Active");
     CHECK(result.checksFailed[0].reason == "Customer is not active");
-    CHECK(result.checksFailed[1].id == "cease-and-desist-exclusion");
+    CHECK(collectcall::enum_name(result.checksFailed[1].id) == "cease-and-desist-exclusion");
     CHECK(result.checksFailed[1].reason == "Customer has requested cease and desist");
-    CHECK(result.checksFailed[2].id == "four-voice-call-per-day");
-    CHECK(result.checksFailed[3].id == "respectful-hours");
+    CHECK(collectcall::enum_name(result.checksFailed[2].id) == "four-voice-call-per-day");
+    CHECK(collectcall::enum_name(result.checksFailed[3].id) == "respectful-hours");
 
     CHECK(failure_message(result) ==
           "Customer not eligible for call. Failed rules: Is Active (Customer is not active), "
@@ -375,12 +375,12 @@ TEST_CASE("engine: an eligible customer passes every check, in order") {
     CHECK(result.passed);
     CHECK(result.checksFailed.empty());
     REQUIRE(result.checksPassed.size() == 4);
-    CHECK(result.checksPassed[0].id == "is-active");
+    CHECK(collectcall::enum_name(result.checksPassed[0].id) == "is-active");
     CHECK(result.checksPassed[0].reason == "Customer is active");
-    CHECK(result.checksPassed[1].id == "cease-and-desist-exclusion");
+    CHECK(collectcall::enum_name(result.checksPassed[1].id) == "cease-and-desist-exclusion");
     CHECK(result.checksPassed[1].reason == "Customer has not requested cease and desist");
-    CHECK(result.checksPassed[2].id == "four-voice-call-per-day");
-    CHECK(result.checksPassed[3].id == "respectful-hours");
+    CHECK(collectcall::enum_name(result.checksPassed[2].id) == "four-voice-call-per-day");
+    CHECK(collectcall::enum_name(result.checksPassed[3].id) == "respectful-hours");
     CHECK(result.checksPassed[3].description ==
           "Check if the customer's local time is within respectful hours");
     CHECK(failure_message(result).empty());
@@ -393,9 +393,9 @@ TEST_CASE("engine: a cease-and-desist customer inside the window fails that chec
     CHECK_FALSE(result.passed);
     REQUIRE(result.checksFailed.size() == 1);
     REQUIRE(result.checksPassed.size() == 3);
-    CHECK(result.checksPassed[0].id == "is-active");
-    CHECK(result.checksPassed[1].id == "four-voice-call-per-day");
-    CHECK(result.checksPassed[2].id == "respectful-hours");
+    CHECK(collectcall::enum_name(result.checksPassed[0].id) == "is-active");
+    CHECK(collectcall::enum_name(result.checksPassed[1].id) == "four-voice-call-per-day");
+    CHECK(collectcall::enum_name(result.checksPassed[2].id) == "respectful-hours");
     CHECK(failure_message(result) ==
           "Customer not eligible for call. Failed rules: Cease and Desist Exclusion (Customer "
           "has requested cease and desist)");

@@ -66,16 +66,16 @@ TEST_CASE("CallDetails: the call object with its state round trips") {
 
 TEST_CASE("CallWebhookEvent: callEnded only on call-ended") {
     collectcall::CallWebhookEvent event;
-    event.type = "call-created";
+    event.type = collectcall::CallEventType::call_created;
     event.id = collectcall::Uuid::parse("11111111-2222-4333-8444-555555555555").value();
     event.customerId = event.id;
     event.threadId = event.id;
-    event.status = "in-progress";
+    event.status = collectcall::CallStatus::in_progress;
     event.createdAt = collectcall::Timestamp::parse("2026-11-20T15:00:00Z").value();
     CHECK(write(event).find("callEnded") == std::string::npos);
-    event.type = "call-ended";
-    event.status = "completed";
-    event.callEnded = collectcall::CallEnded{"customer-ended-call", 61000};
+    event.type = collectcall::CallEventType::call_ended;
+    event.status = collectcall::CallStatus::completed;
+    event.callEnded = collectcall::CallEnded{collectcall::EndedReason::customer_ended_call, 61000};
     const std::string json = write(event);
     CHECK(json.find(R"("callEnded":{"endedReason":"customer-ended-call","durationMs":61000})") !=
           std::string::npos);

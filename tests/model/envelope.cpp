@@ -17,10 +17,11 @@ const auto request_id = collectcall::Uuid::parse("7c9e6679-7425-40de-944b-e07fc1
 }
 
 TEST_CASE("Envelope: requestId, success, data") {
-    collectcall::Envelope<collectcall::Check> envelope{request_id, true, {"a", "b", "c", "d"}};
+    collectcall::Envelope<collectcall::Check> envelope{
+        request_id, true, {collectcall::CheckId::respectful_hours, "b", "c", "d"}};
     const std::string json = write(envelope);
     CHECK(json == R"({"requestId":"7c9e6679-7425-40de-944b-e07fc1f90ae7","success":true,)"
-                  R"("data":{"id":"a","name":"b","description":"c","reason":"d"}})");
+                  R"("data":{"id":"respectful-hours","name":"b","description":"c","reason":"d"}})");
     auto back = read<collectcall::Envelope<collectcall::Check>>(json);
     REQUIRE(back.ok());
     CHECK(back.value() == envelope);

@@ -87,8 +87,9 @@ class HookedStore final : public Store {
                                                      const collectcall::Uuid& c) override {
         return inner_.list_calls(a, c);
     }
-    bool end_call(const collectcall::Uuid& a, const collectcall::Uuid& id, std::string_view s,
-                  std::string_view r, std::int64_t d, Time at) override {
+    bool end_call(const collectcall::Uuid& a, const collectcall::Uuid& id,
+                  collectcall::CallStatus s, collectcall::EndedReason r, std::int64_t d,
+                  Time at) override {
         return inner_.end_call(a, id, s, r, d, at);
     }
     void insert_webhook_secret(const collectcall::Uuid& a, const collectcall::Uuid& id,

@@ -240,7 +240,7 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
         CHECK(ended.customer_id == created.customer_id);
         CHECK(ended.created_at == frozen_created_at);  // event times follow --now
         REQUIRE(ended.has_call_ended);
-        CHECK(ended.ended_reason == outcome.ended_reason);
+        CHECK(ended.ended_reason == collectcall::enum_name(outcome.ended_reason));
         CHECK(ended.duration_ms == outcome.duration_ms);
         CHECK(ended.members == 7);
 
@@ -248,7 +248,7 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
         const Reply got = client.get("/api/v1/calls/" + id);
         REQUIRE(got.status == 200);
         CHECK(got.str("/data/status") == "completed");
-        CHECK(got.str("/data/endedReason") == outcome.ended_reason);
+        CHECK(got.str("/data/endedReason") == collectcall::enum_name(outcome.ended_reason));
         CHECK(got.integer("/data/durationMs") == outcome.duration_ms);
         REQUIRE(got.size("/data/events") == 2);
         CHECK(got.str("/data/events/0/type") == "call-created");
@@ -284,7 +284,7 @@ TEST_CASE("the outcome of a simulated call depends on its id only", "[webhooks]"
         CHECK(a.ended_reason == b.ended_reason);
         CHECK(a.duration_ms == b.duration_ms);
         CHECK(a.duration_ms > 0);
-        reasons.insert(a.ended_reason);
+        reasons.insert(collectcall::enum_name(a.ended_reason));
     }
     CHECK(reasons == std::set<std::string_view>{"customer-did-not-answer", "voicemail",
                                                 "customer-ended-call", "agent-ended-call",

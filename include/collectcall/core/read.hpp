@@ -10,7 +10,8 @@
 //     bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value, T& out);
 //
 // returning true when `out` holds a valid value and otherwise reporting through
-// `reader.error(code, message)`. Types meeting StringValue / NumberValue (value_type.hpp) need
+// `reader.error(code, message)`. Described enums (enum.hpp) are read from their wire names.
+// Types meeting StringValue / NumberValue (value_type.hpp) need
 // nothing at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
 // `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
 // place through it rather than through a Parsed<T>.
@@ -38,6 +39,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/presence.hpp"
@@ -637,6 +639,15 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
     } else if constexpr (std::is_same_v<T, NotAllowed>) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
+        return false;
+    } else if constexpr (DescribedEnum<T>) {
+        auto text = reader.string(value);
+        if (!text) return false;
+        if (auto found = enum_from_name<T>(*text)) {
+            out = *found;
+            return true;
+        }
+        reader.error(codes::format, enum_expectation<T>());
         return false;
     } else if constexpr (
         requires(std::string_view t) {

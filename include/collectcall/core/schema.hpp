@@ -13,7 +13,9 @@
 // found by ADL (declare it next to T). For a type that is not described it fills an empty
 // schema object (`schema["type"] = "string"; schema["pattern"] = ...`). For a described
 // struct it is called with the object schema already generated and adds what the descriptions
-// cannot tell, e.g. a cross-field rule as `if`/`then`. A described struct that has a cross-field
+// cannot tell, e.g. a cross-field rule as `if`/`then`; likewise for a described enum, whose
+// schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
+// A described struct that has a cross-field
 // rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
 // add"), so that a rule the schema cannot see never goes unmentioned by accident; the library's
 // models have theirs in collectcall/model/openapi.hpp. The `$defs` name of a described struct
@@ -42,6 +44,7 @@
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
@@ -363,6 +366,16 @@ class SchemaBuilder {
     template <class T>
     Json build_object();
     template <class T>
+    Json build_enum();
+    template <class T>
+    Json build_named() {
+        if constexpr (DescribedEnum<T>) {
+            return build_enum<T>();
+        } else {
+            return build_object<T>();
+        }
+    }
+    template <class T>
     Json build_other();
 
     struct Scope {
@@ -678,14 +691,14 @@ std::string SchemaBuilder::define() {
     named_.emplace_back(key, name);
     // Reserved first, so that a struct that refers to itself finds its name.
     definitions_[name] = Json::object();
-    Json built = build_object<T>();
+    Json built = build_named<T>();
     *definitions_.find(name) = std::move(built);
     return name;
 }
 
 template <class T>
 Json SchemaBuilder::schema_of() {
-    if constexpr (Described<T>) {
+    if constexpr (Described<T> || DescribedEnum<T>) {
         Json ref = Json::object();
         ref["$ref"] = this->ref(define<T>());
         return ref;
@@ -696,8 +709,8 @@ Json SchemaBuilder::schema_of() {
 
 template <class T>
 Json SchemaBuilder::inline_schema_of() {
-    if constexpr (Described<T>) {
-        return build_object<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        return build_named<T>();
     } else {
         return build_other<T>();
     }
@@ -738,6 +751,21 @@ Json SchemaBuilder::build_object() {
                       "library's models, include collectcall/model/openapi.hpp)");
     }
     return object;
+}
+
+template <class T>
+Json SchemaBuilder::build_enum() {
+    Json out = Json::object();
+    out["type"] = "string";
+    Json values = Json::array();
+    for (std::string_view name : enum_names<T>)
+        values.push_back(name);
+    out["enum"] = std::move(values);
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, out);
+        collectcall_schema(schema_tag<T>{}, *this);
+    }
+    return out;
 }
 
 template <class T>
@@ -784,7 +812,7 @@ Json json_schema_value() {
     Json body = builder.inline_schema_of<T>();
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T>) document["title"] = schema_name<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);

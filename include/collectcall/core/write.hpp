@@ -24,6 +24,7 @@
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/value_type.hpp"
 
@@ -242,6 +243,8 @@ void write_value(Writer& writer, const T& value) {
         }
     } else if constexpr (std::is_same_v<T, NotAllowed> || std::is_same_v<T, null_t>) {
         writer.null();
+    } else if constexpr (DescribedEnum<T>) {
+        writer.string(enum_name(value));
     } else if constexpr (StringValue<T> || ContextStringValue<T>) {
         writer.string(value.view());
     } else if constexpr (NumberValue<T>) {

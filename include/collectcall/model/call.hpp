@@ -8,7 +8,9 @@
 #include <vector>
 
 #include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
 
+#include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/types/e164.hpp"
@@ -18,6 +20,24 @@
 #include "collectcall/types/uuid.hpp"
 
 namespace collectcall {
+
+// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
+enum class CallStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+
+enum class CallEventType { call_created, call_ended };
+BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
+
+enum class EndedReason {
+    customer_did_not_answer,
+    voicemail,
+    customer_ended_call,
+    agent_ended_call,
+    silence_timed_out,
+    unknown,
+};
+BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
+                    agent_ended_call, silence_timed_out, unknown)
 
 struct Webhook {
     Url url;
@@ -35,7 +55,7 @@ struct CallRequest {
 };
 BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
 
-// The data of the create-call response, placed (201) or blocked by compliance (422).
+// The data of the create-call response, placed (200) or blocked by compliance (422).
 struct Call {
     Uuid id;
     Uuid threadId;
@@ -50,7 +70,7 @@ BOOST_DESCRIBE_STRUCT(Call, (),
                       (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
 
 struct CallEvent {
-    std::string type;  // call-created, call-ended
+    CallEventType type = CallEventType::call_created;
     Timestamp createdAt;
 
     friend bool operator==(const CallEvent&, const CallEvent&) = default;
@@ -60,8 +80,8 @@ BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
 // A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
 struct CallDetails : Call {
     Uuid customerId;
-    std::string status;                      // in-progress, completed, canceled
-    std::optional<std::string> endedReason;  // once ended
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> endedReason;  // once ended
     std::optional<std::int64_t> durationMs;  // once ended
     std::vector<CallEvent> events;
 
@@ -78,7 +98,7 @@ BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
 // Webhook event body (API.md section 9).
 struct CallEnded {
-    std::string endedReason;
+    EndedReason endedReason = EndedReason::unknown;
     std::int64_t durationMs = 0;
 
     friend bool operator==(const CallEnded&, const CallEnded&) = default;
@@ -86,11 +106,11 @@ struct CallEnded {
 BOOST_DESCRIBE_STRUCT(CallEnded, (), (endedReason, durationMs))
 
 struct CallWebhookEvent {
-    std::string type;
+    CallEventType type = CallEventType::call_created;
     Uuid id;  // the call
     Uuid customerId;
     Uuid threadId;
-    std::string status;
+    CallStatus status = CallStatus::in_progress;
     Timestamp createdAt;  // of the event
     Patch<CallEnded> callEnded;
 

@@ -5,11 +5,25 @@
 #include <vector>
 
 #include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+#include "collectcall/core/enum.hpp"
 
 namespace collectcall {
 
+// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
+// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours)
+
 struct Check {
-    std::string id;
+    CheckId id = CheckId::is_active;
     std::string name;
     std::string description;
     std::string reason;  // the human-readable outcome
