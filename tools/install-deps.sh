@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev libboost-json1.81-dev rapidjson-dev  # the benchmarks' fairness test
   libpq-dev postgresql  # the server's PostgreSQL store, and the cluster its tests run on
   prometheus-cpp-dev    # the server's /metrics
+  libcurl4-openssl-dev  # the server's outbound webhook client
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
   packages+=(libbenchmark-dev python3-matplotlib)

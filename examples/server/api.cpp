@@ -10,7 +10,7 @@
 #include <collectcall/api/errors.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/model/openapi.hpp>
-#include <collectcall/webhook/address_guard.hpp>
+#include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
 #include "crypto.hpp"
@@ -845,7 +845,7 @@ void Api::create_call(Context& ctx) {
         ErrorList errors;
         const Url& url = request.webhook->url;
         const auto resolution =
-            webhook::resolve_checked(url.host(), url.port(), config_.allow_private_webhooks);
+            resolver_.resolve(url.host(), url.port(), config_.allow_private_webhooks);
         switch (resolution.status) {
             case webhook::ResolveStatus::ok:
                 break;
@@ -858,6 +858,7 @@ void Api::create_call(Context& ctx) {
                     Error{"/webhook/url", std::string(codes::format), resolution.message});
                 break;
             case webhook::ResolveStatus::does_not_resolve:
+            case webhook::ResolveStatus::timed_out:
                 errors.push_back(
                     Error{"/webhook/url", std::string(codes::not_found), resolution.message});
                 break;

@@ -13,6 +13,8 @@
 
 #include <httplib.h>
 
+#include <collectcall/webhook/resolver.hpp>
+
 #include "clock.hpp"
 #include "dialer.hpp"
 #include "metrics.hpp"
@@ -88,6 +90,8 @@ class Api {
     Dialer& dialer_;
     RateLimiter& limiter_;
     ApiConfig config_;
+    // Webhook host lookups at call creation, at most 2 s each (API.md section 11).
+    webhook::Resolver resolver_;
 };
 
 }  // namespace collectcall::server

@@ -1,9 +1,5 @@
 #include "webhook_delivery.hpp"
 
-#include <fcntl.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -11,11 +7,10 @@
 #include <memory>
 #include <utility>
 
-#include <httplib.h>
-
 #include <collectcall/types/url.hpp>
 #include <collectcall/version.hpp>
 #include <collectcall/webhook/address_guard.hpp>
+#include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
 namespace collectcall::server {
@@ -52,13 +47,6 @@ std::string describe_delay(std::chrono::milliseconds delay) {
     return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(delay).count()) + " s";
 }
 
-template <class Duration>
-void set_timeouts(httplib::ClientImpl& client, Duration left) {
-    client.set_connection_timeout(left);
-    client.set_read_timeout(left);
-    client.set_write_timeout(left);
-}
-
 }  // namespace
 
 std::optional<std::chrono::milliseconds> retry_delay(int failed_attempts, double scale) {
@@ -76,6 +64,10 @@ WebhookDelivery::WebhookDelivery(WebhookOutbox& outbox, DeliveryOptions options)
     : outbox_(outbox), options_(std::move(options)) {
     options_.workers = std::max<std::size_t>(1, options_.workers);
     options_.per_receiver = std::max<std::size_t>(1, options_.per_receiver);
+    for (std::size_t i = 0; i < options_.workers; ++i) {
+        transports_.push_back(
+            std::make_unique<WebhookTransport>(WebhookTransport::Options{options_.ca_file, {}}));
+    }
 }
 
 WebhookDelivery::~WebhookDelivery() {
@@ -87,7 +79,6 @@ void WebhookDelivery::start() {
     if (started_ || stopping_) return;
     started_ = true;
     idle_ = options_.workers;
-    active_.assign(options_.workers, std::nullopt);
     for (std::size_t i = 0; i < options_.workers; ++i) {
         workers_.emplace_back([this, i] { work(i); });
     }
@@ -106,8 +97,8 @@ void WebhookDelivery::stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
-        for (auto& active : active_) {
-            if (active) cut_off(*active);
+        for (const auto& transport : transports_) {
+            transport->cancel();
         }
     }
     coordinator_wake_.notify_all();
@@ -118,26 +109,11 @@ void WebhookDelivery::stop() {
     }
 }
 
-void WebhookDelivery::cut_off(Active& active) {
-    if (!active.cut && active.socket >= 0) ::shutdown(active.socket, SHUT_RDWR);
-    active.cut = true;  // a socket registered later is shut down as it comes
-}
-
 void WebhookDelivery::coordinate() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         auto now = SteadyClock::now();
         auto wake = now + options_.poll;
-
-        // Attempts past their deadline are cut off (the worker records the failure).
-        for (auto& active : active_) {
-            if (!active || active->cut) continue;
-            if (active->deadline <= now) {
-                cut_off(*active);
-            } else {
-                wake = std::min(wake, active->deadline);
-            }
-        }
 
         if (idle_ > 0 && now >= paused_until_) {
             dirty_ = false;
@@ -260,106 +236,34 @@ void WebhookDelivery::deliver(std::size_t index, const Job& job) {
 }
 
 std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& message) {
+    // One time limit for the whole attempt, the name lookup included.
+    const auto deadline = SteadyClock::now() + options_.timeout;
     auto parsed = Url::parse(message.url);
     if (!parsed) return "the stored webhook URL is not valid";
     const Url& url = parsed.value();
-    const std::string host(url.host());
-    const int port = url.port();
 
     // Resolved and checked again on every attempt: what a name resolves to may have changed
     // since the call was accepted. The connection goes to an address that passed the check,
     // never to a second answer of the resolver.
     const webhook::Resolution resolution =
-        webhook::resolve_checked(host, url.port(), options_.allow_private);
+        resolver_.resolve(url.host(), url.port(), options_.allow_private,
+                          std::min(webhook::lookup_timeout, options_.timeout));
     if (!resolution) return resolution.message;
 
-    httplib::Headers headers;
+    OutboundRequest request;
+    request.url = message.url;
     for (auto& [name, value] :
          webhook::sign(*message.secret, message.message_id, unix_seconds(), message.body).headers) {
-        headers.emplace(std::move(name), std::move(value));
+        request.headers.emplace_back(std::move(name), std::move(value));
     }
-    headers.emplace("Content-Type", "application/json");
-    headers.emplace("User-Agent", "collectcall-webhooks/" COLLECTCALL_VERSION_STRING);
+    request.headers.emplace_back("Content-Type", "application/json");
+    request.headers.emplace_back("User-Agent", "collectcall-webhooks/" COLLECTCALL_VERSION_STRING);
+    request.body = message.body;
 
-    const auto deadline = SteadyClock::now() + options_.timeout;
-    std::string error = "no address to connect to";
-    for (const webhook::ResolvedAddress& address : resolution.addresses) {
-        const auto left = deadline - SteadyClock::now();
-        if (left <= SteadyClock::duration::zero()) break;
-
-        std::unique_ptr<httplib::ClientImpl> client;
-        if (url.scheme() == "https") {
-            auto tls = std::make_unique<httplib::SSLClient>(host, port);
-            if (!options_.ca_file.empty()) tls->set_ca_cert_path(options_.ca_file);
-            tls->enable_server_certificate_verification(true);
-            client = std::move(tls);
-        } else {
-            client = std::make_unique<httplib::ClientImpl>(host, port);
-        }
-        // The name stays the URL's host (Host header, SNI, certificate check); the socket goes
-        // to the checked address.
-        client->set_hostname_addr_map({{host, address.to_string()}});
-        set_timeouts(*client, std::chrono::duration_cast<std::chrono::microseconds>(left));
-        client->set_follow_location(false);  // a redirect could lead past the address check
-        client->set_url_encode(false);       // the target was validated; send it as stored
-        client->set_keep_alive(false);
-        client->set_socket_options([this, index](socket_t socket) {
-            const int copy = ::fcntl(socket, F_DUPFD_CLOEXEC, 0);
-            std::lock_guard lock(mutex_);
-            std::optional<Active>& active = active_[index];
-            if (!active || copy < 0) {
-                if (copy >= 0) ::close(copy);
-                return;
-            }
-            if (active->socket >= 0) ::close(active->socket);
-            active->socket = copy;
-            if (active->cut) ::shutdown(copy, SHUT_RDWR);
-        });
-
-        httplib::Request request;
-        request.method = "POST";
-        request.path = std::string(url.target());
-        request.headers = headers;
-        request.body = message.body;
-        // The receiver's answer is not needed beyond its status: read and dropped.
-        request.content_receiver = [](const char*, std::size_t, std::uint64_t, std::uint64_t) {
-            return true;
-        };
-
-        {
-            std::lock_guard lock(mutex_);
-            if (stopping_) return "stopped";
-            active_[index] = Active{deadline, -1, false};
-        }
-        httplib::Response response;
-        httplib::Error failure = httplib::Error::Success;
-        const bool answered = client->send(request, response, failure);
-        bool cut = false;
-        {
-            std::lock_guard lock(mutex_);
-            if (active_[index]) {
-                cut = active_[index]->cut;
-                if (active_[index]->socket >= 0) ::close(active_[index]->socket);
-                active_[index].reset();
-            }
-        }
-        if (answered && !cut) {
-            if (response.status >= 200 && response.status < 300) return {};
-            return "the receiver answered HTTP " + std::to_string(response.status);
-        }
-        if (cut || SteadyClock::now() >= deadline) {
-            return "no answer within " +
-                   std::to_string(
-                       std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout)
-                           .count()) +
-                   " ms from " + address.to_string();
-        }
-        error = httplib::to_string(failure) + " (" + address.to_string() + ")";
-        // Only a failure to connect tries the host's next address: once a request went out,
-        // sending it elsewhere too would deliver it twice for nothing.
-        if (failure != httplib::Error::Connection) break;
-    }
-    return error;
+    AttemptOutcome outcome = transports_[index]->send(request, resolution.addresses, deadline);
+    if (outcome.accepted) return {};
+    if (outcome.cancelled) return "stopped";
+    return outcome.error;
 }
 
 void WebhookDelivery::log_failure(const OutboxMessage& message, const std::string& error,

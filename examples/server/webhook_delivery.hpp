@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -30,7 +31,10 @@
 #include <thread>
 #include <vector>
 
+#include <collectcall/webhook/resolver.hpp>
+
 #include "webhook_outbox.hpp"
+#include "webhook_transport.hpp"
 
 namespace collectcall::server {
 
@@ -81,18 +85,7 @@ class WebhookDelivery {
         std::string call_id;
         std::string receiver;
     };
-    // The attempt a worker has in flight. `socket` is a duplicate of the attempt's socket
-    // descriptor, owned here: shutting it down cuts the attempt off without touching
-    // cpp-httplib's locks (which it holds while connecting), and the descriptor number cannot
-    // be reused by another connection while it is registered.
-    struct Active {
-        std::chrono::steady_clock::time_point deadline;
-        int socket = -1;
-        bool cut = false;
-    };
-
     void coordinate();
-    void cut_off(Active& active);
     void work(std::size_t index);
     void deliver(std::size_t index, const Job& job);
     // One HTTP attempt; the error text when it failed, empty when the receiver answered 2xx.
@@ -114,7 +107,8 @@ class WebhookDelivery {
     std::size_t idle_ = 0;
     std::set<std::string> busy_calls_;
     std::map<std::string, std::size_t> busy_receivers_;
-    std::vector<std::optional<Active>> active_;  // per worker
+    webhook::Resolver resolver_;
+    std::vector<std::unique_ptr<WebhookTransport>> transports_;  // one per worker
 
     std::thread coordinator_;
     std::vector<std::thread> workers_;

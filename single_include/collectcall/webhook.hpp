@@ -309,6 +309,7 @@ enum class ResolveStatus {
     does_not_resolve,   // the name has no address (NXDOMAIN, no A/AAAA record)
     temporary_failure,  // the resolver could not answer now (EAI_AGAIN, out of memory, ...)
     refused,            // every address the name has is of a refused class
+    timed_out,          // no answer within the lookup's time limit (resolver.hpp)
 };
 
 inline constexpr std::string_view describe(ResolveStatus s) noexcept {
@@ -323,6 +324,8 @@ inline constexpr std::string_view describe(ResolveStatus s) noexcept {
             return "host name resolution failed temporarily";
         case ResolveStatus::refused:
             return "host resolves only to refused addresses";
+        case ResolveStatus::timed_out:
+            return "host does not resolve in time";
     }
     return "unknown resolution status";
 }
@@ -332,10 +335,11 @@ struct Resolution {
     // The allowed addresses, in the resolver's order, each carrying the port: connect only to
     // these. Empty unless status is ok.
     std::vector<ResolvedAddress> addresses;
-    // The addresses left out, with their class: for the error message and for logs.
+    // The addresses left out, with their class: for logs only.
     std::vector<ResolvedAddress> refused;
-    // A sentence for a client, e.g. "host resolves only to refused addresses: 127.0.0.1
-    // (loopback address)".
+    // A sentence for a client that names the rule, never an address: an internal host name's
+    // addresses are none of the caller's business, e.g. "host resolves to a loopback address,
+    // which a webhook may not target".
     std::string message;
 
     [[nodiscard]] bool ok() const noexcept { return status == ResolveStatus::ok; }
@@ -346,59 +350,69 @@ struct Resolution {
     }
 };
 
-// Resolves `host` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) for
-// TCP to `port`, and keeps the addresses that is_allowed(class, allow_private) accepts.
-//
-// A name with some allowed and some refused addresses resolves to the allowed ones only:
-// the caller never connects anywhere else, so the refused ones cannot be reached through it.
-// Blocks while the system resolver works (getaddrinfo has no timeout of its own): call it
-// off the request path or accept the resolver's configured timeout.
-inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
-                                  bool allow_private = false) {
-    Resolution result;
-    const auto fail = [&](ResolveStatus status, std::string_view detail) {
-        result.status = status;
-        result.addresses.clear();
-        result.message = std::string(describe(status));
-        if (!detail.empty()) {
-            result.message += ": ";
-            result.message += detail;
-        }
-        return result;
-    };
+namespace detail {
 
+inline Resolution resolution_failure(ResolveStatus status, std::string_view detail = {}) {
+    Resolution result;
+    result.status = status;
+    result.message = std::string(describe(status));
+    if (!detail.empty()) {
+        result.message += ": ";
+        result.message += detail;
+    }
+    return result;
+}
+
+// The host as getaddrinfo takes it (an IPv6 literal without brackets); nullopt when it is no
+// host at all.
+inline std::optional<std::string> lookup_name(std::string_view host) {
     if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
         host = host.substr(1, host.size() - 2);
-        if (host.find(':') == std::string_view::npos) return fail(ResolveStatus::invalid_host, {});
+        if (host.find(':') == std::string_view::npos) return std::nullopt;
     }
     // 253 is the longest DNS name; a NUL would silently cut the name getaddrinfo sees.
     if (host.empty() || host.size() > 253 || host.find('\0') != std::string_view::npos ||
         host.find_first_of("[]") != std::string_view::npos) {
-        return fail(ResolveStatus::invalid_host, {});
+        return std::nullopt;
     }
+    return std::string(host);
+}
 
+inline addrinfo lookup_hints(int flags) noexcept {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_protocol = IPPROTO_TCP;
     // No AI_ADDRCONFIG: in a container whose only interface is loopback it makes glibc
     // answer nothing even for "localhost".
-    hints.ai_flags = AI_NUMERICSERV;
-    const std::string name(host);
-    const std::string service = std::to_string(port);
-    addrinfo* raw = nullptr;
-    const int rc = getaddrinfo(name.c_str(), service.c_str(), &hints, &raw);
-    const std::unique_ptr<addrinfo, void (*)(addrinfo*)> list(raw, freeaddrinfo);
-    if (rc != 0) {
-        bool permanent = rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_FAMILY;
-#ifdef EAI_NODATA
-        permanent = permanent || rc == EAI_NODATA;
-#endif
-        return fail(permanent ? ResolveStatus::does_not_resolve : ResolveStatus::temporary_failure,
-                    gai_strerror(rc));
-    }
+    hints.ai_flags = AI_NUMERICSERV | flags;
+    return hints;
+}
 
-    for (const addrinfo* ai = list.get(); ai != nullptr; ai = ai->ai_next) {
+inline Resolution lookup_failure(int rc) {
+    bool permanent = rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_FAMILY;
+#ifdef EAI_NODATA
+    permanent = permanent || rc == EAI_NODATA;
+#endif
+    return resolution_failure(
+        permanent ? ResolveStatus::does_not_resolve : ResolveStatus::temporary_failure,
+        gai_strerror(rc));
+}
+
+// "a loopback address", "an unspecified address".
+inline std::string with_article(AddressClass c) {
+    const std::string_view text = describe(c);
+    const bool vowel = text.starts_with("unspecified");
+    return std::string(vowel ? "an " : "a ") + std::string(text);
+}
+
+}  // namespace detail
+
+// Sorts what getaddrinfo returned into allowed and refused addresses (is_allowed(class,
+// allow_private)), without duplicates. ok when any address is allowed.
+inline Resolution check_addresses(const addrinfo* list, bool allow_private) {
+    Resolution result;
+    for (const addrinfo* ai = list; ai != nullptr; ai = ai->ai_next) {
         if (ai->ai_addr == nullptr || ai->ai_addrlen == 0 ||
             ai->ai_addrlen > sizeof(sockaddr_storage)) {
             continue;
@@ -418,22 +432,364 @@ inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
 
     if (!result.addresses.empty()) {
         result.status = ResolveStatus::ok;
+        result.message = std::string(describe(ResolveStatus::ok));
         return result;
     }
-    if (result.refused.empty()) return fail(ResolveStatus::does_not_resolve, {});
-    std::string detail;
+    if (result.refused.empty()) return detail::resolution_failure(ResolveStatus::does_not_resolve);
+    // The rule that refused each address, each class once; never the addresses themselves.
+    std::vector<AddressClass> classes;
     for (const auto& r : result.refused) {
-        if (!detail.empty()) detail += ", ";
-        detail += r.to_string();
-        detail += " (";
-        detail += describe(r.address_class);
-        detail += ')';
+        if (std::find(classes.begin(), classes.end(), r.address_class) == classes.end()) {
+            classes.push_back(r.address_class);
+        }
     }
-    return fail(ResolveStatus::refused, detail);
+    result.status = ResolveStatus::refused;
+    result.message = "host resolves to ";
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        if (i != 0) result.message += i + 1 == classes.size() ? " and " : ", ";
+        result.message += detail::with_article(classes[i]);
+    }
+    result.message += ", which a webhook may not target";
+    return result;
+}
+
+// Resolves `host` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) for
+// TCP to `port`, and keeps the addresses that is_allowed(class, allow_private) accepts.
+//
+// A name with some allowed and some refused addresses resolves to the allowed ones only:
+// the caller never connects anywhere else, so the refused ones cannot be reached through it.
+// Blocks while the system resolver works (getaddrinfo has no timeout of its own): resolver.hpp
+// bounds it.
+inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
+                                  bool allow_private = false) {
+    const std::optional<std::string> name = detail::lookup_name(host);
+    if (!name) return detail::resolution_failure(ResolveStatus::invalid_host);
+    const addrinfo hints = detail::lookup_hints(0);
+    const std::string service = std::to_string(port);
+    addrinfo* raw = nullptr;
+    const int rc = getaddrinfo(name->c_str(), service.c_str(), &hints, &raw);
+    const std::unique_ptr<addrinfo, void (*)(addrinfo*)> list(raw, freeaddrinfo);
+    if (rc != 0) return detail::lookup_failure(rc);
+    return check_addresses(list.get(), allow_private);
 }
 
 }  // namespace collectcall::webhook
 // ---- end collectcall/webhook/address_guard.hpp ----
+// ---- begin collectcall/webhook/resolver.hpp ----
+// Webhook host lookups with a time limit (API.md sections 9 and 11).
+//
+// getaddrinfo has no timeout of its own: a slow or hostile name server holds the calling thread
+// for as long as the system resolver's retries last (tens of seconds). A Resolver runs the
+// lookups of names on a small pool of threads of its own and waits for an answer at most the
+// time it is given; a lookup that takes longer is answered `timed_out` while its thread finishes
+// in the background, and its late answer is dropped. The pool and its queue are bounded: when
+// every thread is held by slow lookups, further lookups wait in the queue (and time out there)
+// and, once the queue is full, are refused at once, so no number of slow names makes the
+// callers wait longer than their limit or the process start more threads.
+//
+// IP address literals ("203.0.113.7", "[2001:db8::1]", and the obsolete forms getaddrinfo
+// accepts, such as "127.1") need no name server: they are answered on the calling thread.
+// Every answer goes through check_addresses (address_guard.hpp).
+//
+// POSIX only (getaddrinfo).
+
+#include <netdb.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+
+namespace collectcall::webhook {
+
+// The longest a webhook host lookup may take (API.md section 9).
+inline constexpr std::chrono::milliseconds lookup_timeout{2'000};
+
+class Resolver {
+  public:
+    struct Options {
+        std::size_t threads = 8;  // lookups of names in progress at once
+        std::size_t queue = 256;  // lookups waiting for a thread; more are refused at once
+    };
+
+    Resolver() : Resolver(Options{}) {}
+    explicit Resolver(Options options) : state_(std::make_shared<State>()) {
+        state_->queue_limit = options.queue == 0 ? 1 : options.queue;
+        const std::size_t threads = options.threads == 0 ? 1 : options.threads;
+        for (std::size_t i = 0; i < threads; ++i) {
+            // Each thread shares the state, so one still inside getaddrinfo when the resolver
+            // is destroyed finishes safely on its own (detached, below).
+            std::thread([state = state_] { work(*state); }).detach();
+        }
+    }
+    ~Resolver() {
+        {
+            const std::lock_guard lock(state_->mutex);
+            state_->stopping = true;
+            for (const auto& lookup : state_->queue) lookup->finish(EAI_AGAIN, nullptr);
+            state_->queue.clear();
+        }
+        state_->work.notify_all();
+        state_->answered.notify_all();
+    }
+    Resolver(const Resolver&) = delete;
+    Resolver& operator=(const Resolver&) = delete;
+
+    // resolve_checked (address_guard.hpp) that answers within `timeout`: `timed_out` when the
+    // name server did not answer in time, `temporary_failure` when the resolver is saturated.
+    Resolution resolve(std::string_view host, std::uint16_t port, bool allow_private,
+                       std::chrono::milliseconds timeout = lookup_timeout) {
+        const std::optional<std::string> name = detail::lookup_name(host);
+        if (!name) return detail::resolution_failure(ResolveStatus::invalid_host);
+        const std::string service = std::to_string(port);
+
+        // A literal: no name server involved.
+        {
+            const addrinfo hints = detail::lookup_hints(AI_NUMERICHOST);
+            addrinfo* raw = nullptr;
+            const int rc = getaddrinfo(name->c_str(), service.c_str(), &hints, &raw);
+            const std::unique_ptr<addrinfo, void (*)(addrinfo*)> list(raw, freeaddrinfo);
+            if (rc == 0) return check_addresses(list.get(), allow_private);
+            if (rc != EAI_NONAME) return detail::lookup_failure(rc);
+        }
+
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        auto lookup = std::make_shared<Lookup>(*name, service, deadline);
+        std::unique_lock lock(state_->mutex);
+        if (state_->stopping || state_->queue.size() >= state_->queue_limit) {
+            return detail::resolution_failure(ResolveStatus::temporary_failure,
+                                              "too many host name lookups in progress");
+        }
+        state_->queue.push_back(lookup);
+        state_->work.notify_one();
+        if (!state_->answered.wait_until(lock, deadline, [&] { return lookup->done; })) {
+            lookup->abandoned = true;  // its thread drops the late answer
+            return timed_out(timeout);
+        }
+        if (lookup->rc == EAI_AGAIN && lookup->list == nullptr && lookup->expired) {
+            return timed_out(timeout);
+        }
+        if (lookup->rc != 0) return detail::lookup_failure(lookup->rc);
+        return check_addresses(lookup->list.get(), allow_private);
+    }
+
+  private:
+    struct Lookup {
+        Lookup(std::string n, std::string s, std::chrono::steady_clock::time_point d)
+            : name(std::move(n)), service(std::move(s)), deadline(d) {}
+        void finish(int code, addrinfo* answer) {
+            rc = code;
+            list.reset(answer);
+            done = true;
+        }
+
+        std::string name;
+        std::string service;
+        std::chrono::steady_clock::time_point deadline;
+        // Guarded by State::mutex.
+        bool done = false;
+        bool abandoned = false;
+        bool expired = false;  // its time ran out while it waited for a thread
+        int rc = 0;
+        std::unique_ptr<addrinfo, void (*)(addrinfo*)> list{nullptr, freeaddrinfo};
+    };
+
+    struct State {
+        std::mutex mutex;
+        std::condition_variable work;
+        std::condition_variable answered;
+        std::deque<std::shared_ptr<Lookup>> queue;
+        std::size_t queue_limit = 256;
+        bool stopping = false;
+    };
+
+    static Resolution timed_out(std::chrono::milliseconds timeout) {
+        return detail::resolution_failure(
+            ResolveStatus::timed_out, "no answer within " + std::to_string(timeout.count()) + " ms");
+    }
+
+    static void work(State& state) {
+        std::unique_lock lock(state.mutex);
+        while (true) {
+            state.work.wait(lock, [&] { return state.stopping || !state.queue.empty(); });
+            if (state.stopping) return;
+            const std::shared_ptr<Lookup> lookup = std::move(state.queue.front());
+            state.queue.pop_front();
+            if (lookup->abandoned || std::chrono::steady_clock::now() >= lookup->deadline) {
+                lookup->expired = true;
+                lookup->finish(EAI_AGAIN, nullptr);
+                state.answered.notify_all();
+                continue;
+            }
+            lock.unlock();
+            const addrinfo hints = detail::lookup_hints(0);
+            addrinfo* raw = nullptr;
+            const int rc = getaddrinfo(lookup->name.c_str(), lookup->service.c_str(), &hints, &raw);
+            lock.lock();
+            lookup->finish(rc, raw);
+            state.answered.notify_all();
+        }
+    }
+
+    std::shared_ptr<State> state_;
+};
+
+}  // namespace collectcall::webhook
+// ---- end collectcall/webhook/resolver.hpp ----
+// ---- begin collectcall/webhook/response_reader.hpp ----
+// Reading a webhook receiver's answer with hard bounds (API.md section 9).
+//
+// A receiver is a stranger: its answer may be a 2 MB status line, 200,000 headers, an endless
+// body, or random bytes. A ResponseReader consumes the answer as it arrives, in pieces of any
+// size, keeps nothing but a bounded line buffer and a few counters, and says after each piece
+// whether the transfer should go on. What it decides:
+//
+// - the head (status line, header lines, the blank line that ends them): each line at most
+//   `limits.line` bytes, at most `limits.headers` header lines; anything else, or a status line
+//   that is not `HTTP/<version> <3 digits>...`, refuses the answer (`failed()`);
+// - interim answers (1xx) are skipped: the head that counts is the first final one;
+// - the body: at most `limits.body` bytes are taken, then the reader asks to stop (the rest is
+//   never read); a final head with a 2xx status is an accepted delivery however the body ends
+//   (cut off at the limit, at the timeout, or by a reset), since the receiver has already said
+//   so;
+// - trailers after a chunked body count as header lines.
+//
+// It does no I/O: the transport (libcurl in the example server) hands it what it receives, and
+// a fuzz target hands it arbitrary bytes.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace collectcall::webhook {
+
+struct ResponseLimits {
+    std::size_t line = 8 * 1024;    // the status line and each header line, CRLF included
+    std::size_t headers = 100;      // header lines of one head (and of the trailers)
+    std::size_t body = 64 * 1024;   // body bytes read; the rest is not
+};
+
+class ResponseReader {
+  public:
+    ResponseReader() = default;
+    explicit ResponseReader(ResponseLimits limits) : limits_(limits) {}
+
+    // Bytes of the head, in any split (libcurl hands over one line at a time). False: stop the
+    // transfer (the answer broke a bound or is not HTTP).
+    bool head(std::string_view bytes) {
+        for (const char c : bytes) {
+            if (failed()) return false;
+            if (line_.size() >= limits_.line) return fail("a line of the answer's head is longer than the limit");
+            line_ += c;
+            if (c == '\n') end_line();
+        }
+        return !failed();
+    }
+
+    // Bytes of the body (after any transfer coding is removed). False: stop the transfer, either
+    // because the head is missing or broken, or because `limits.body` bytes have been read.
+    bool body(std::string_view bytes) {
+        if (failed()) return false;
+        if (!final_head_complete()) return fail("a body came before a complete head");
+        const std::size_t room = limits_.body - body_read_;
+        if (bytes.size() >= room) {
+            body_read_ = limits_.body;
+            body_cut_ = true;
+            return false;
+        }
+        body_read_ += bytes.size();
+        return true;
+    }
+
+    // The final status, 0 before a final head has started.
+    [[nodiscard]] int status() const noexcept { return status_; }
+    // The final head (status line to blank line) has fully arrived within the bounds.
+    [[nodiscard]] bool final_head_complete() const noexcept { return status_ != 0 && head_done_; }
+    // The receiver accepted the delivery: a complete final head with a 2xx status.
+    [[nodiscard]] bool accepted() const noexcept {
+        return !failed() && final_head_complete() && status_ >= 200 && status_ < 300;
+    }
+    [[nodiscard]] bool failed() const noexcept { return !error_.empty(); }
+    // Why the answer was refused; empty when it was not.
+    [[nodiscard]] const std::string& error() const noexcept { return error_; }
+    [[nodiscard]] std::size_t body_read() const noexcept { return body_read_; }
+    // The body went on past the limit and was not read further.
+    [[nodiscard]] bool body_cut() const noexcept { return body_cut_; }
+    [[nodiscard]] std::size_t header_lines() const noexcept { return headers_; }
+
+  private:
+    bool fail(std::string_view why) {
+        if (error_.empty()) error_ = std::string(why);
+        line_.clear();
+        return false;
+    }
+
+    static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+    void end_line() {
+        std::string_view line(line_);
+        line.remove_suffix(1);  // LF
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+
+        if (expect_status_) {
+            // HTTP/<version> SP <3 digits> [SP reason]
+            constexpr std::string_view prefix = "HTTP/";
+            const std::size_t space = line.find(' ');
+            if (!line.starts_with(prefix) || space == std::string_view::npos ||
+                space == prefix.size() || line.size() < space + 4 || !digit(line[space + 1]) ||
+                !digit(line[space + 2]) || !digit(line[space + 3]) ||
+                (line.size() > space + 4 && line[space + 4] != ' ')) {
+                fail("the answer does not start with an HTTP status line");
+                return;
+            }
+            const int code = (line[space + 1] - '0') * 100 + (line[space + 2] - '0') * 10 +
+                             (line[space + 3] - '0');
+            if (code < 100) {
+                fail("the answer's status is not a valid HTTP status");
+                return;
+            }
+            expect_status_ = false;
+            head_done_ = false;
+            headers_ = 0;
+            interim_ = code < 200;
+            if (!interim_) status_ = code;
+        } else if (line.empty()) {
+            if (interim_) {
+                expect_status_ = true;  // a 1xx head: the final one follows
+            } else {
+                head_done_ = true;
+                headers_ = 0;  // trailers, if any, get a fresh count
+            }
+        } else if (++headers_ > limits_.headers) {
+            fail("the answer has more header lines than the limit");
+            return;
+        }
+        line_.clear();
+    }
+
+    ResponseLimits limits_{};
+    std::string line_;
+    std::string error_;
+    bool expect_status_ = true;
+    bool interim_ = false;
+    bool head_done_ = false;
+    int status_ = 0;
+    std::size_t headers_ = 0;
+    std::size_t body_read_ = 0;
+    bool body_cut_ = false;
+};
+
+}  // namespace collectcall::webhook
+// ---- end collectcall/webhook/response_reader.hpp ----
 // ---- begin collectcall/webhook/signature.hpp ----
 // Signing and verifying webhook deliveries (API.md section 9).
 //

@@ -301,6 +301,7 @@ enum class ResolveStatus {
     does_not_resolve,   // the name has no address (NXDOMAIN, no A/AAAA record)
     temporary_failure,  // the resolver could not answer now (EAI_AGAIN, out of memory, ...)
     refused,            // every address the name has is of a refused class
+    timed_out,          // no answer within the lookup's time limit (resolver.hpp)
 };
 
 inline constexpr std::string_view describe(ResolveStatus s) noexcept {
@@ -315,6 +316,8 @@ inline constexpr std::string_view describe(ResolveStatus s) noexcept {
             return "host name resolution failed temporarily";
         case ResolveStatus::refused:
             return "host resolves only to refused addresses";
+        case ResolveStatus::timed_out:
+            return "host does not resolve in time";
     }
     return "unknown resolution status";
 }
@@ -324,10 +327,11 @@ struct Resolution {
     // The allowed addresses, in the resolver's order, each carrying the port: connect only to
     // these. Empty unless status is ok.
     std::vector<ResolvedAddress> addresses;
-    // The addresses left out, with their class: for the error message and for logs.
+    // The addresses left out, with their class: for logs only.
     std::vector<ResolvedAddress> refused;
-    // A sentence for a client, e.g. "host resolves only to refused addresses: 127.0.0.1
-    // (loopback address)".
+    // A sentence for a client that names the rule, never an address: an internal host name's
+    // addresses are none of the caller's business, e.g. "host resolves to a loopback address,
+    // which a webhook may not target".
     std::string message;
 
     [[nodiscard]] bool ok() const noexcept { return status == ResolveStatus::ok; }
@@ -338,59 +342,69 @@ struct Resolution {
     }
 };
 
-// Resolves `host` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) for
-// TCP to `port`, and keeps the addresses that is_allowed(class, allow_private) accepts.
-//
-// A name with some allowed and some refused addresses resolves to the allowed ones only:
-// the caller never connects anywhere else, so the refused ones cannot be reached through it.
-// Blocks while the system resolver works (getaddrinfo has no timeout of its own): call it
-// off the request path or accept the resolver's configured timeout.
-inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
-                                  bool allow_private = false) {
-    Resolution result;
-    const auto fail = [&](ResolveStatus status, std::string_view detail) {
-        result.status = status;
-        result.addresses.clear();
-        result.message = std::string(describe(status));
-        if (!detail.empty()) {
-            result.message += ": ";
-            result.message += detail;
-        }
-        return result;
-    };
+namespace detail {
 
+inline Resolution resolution_failure(ResolveStatus status, std::string_view detail = {}) {
+    Resolution result;
+    result.status = status;
+    result.message = std::string(describe(status));
+    if (!detail.empty()) {
+        result.message += ": ";
+        result.message += detail;
+    }
+    return result;
+}
+
+// The host as getaddrinfo takes it (an IPv6 literal without brackets); nullopt when it is no
+// host at all.
+inline std::optional<std::string> lookup_name(std::string_view host) {
     if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
         host = host.substr(1, host.size() - 2);
-        if (host.find(':') == std::string_view::npos) return fail(ResolveStatus::invalid_host, {});
+        if (host.find(':') == std::string_view::npos) return std::nullopt;
     }
     // 253 is the longest DNS name; a NUL would silently cut the name getaddrinfo sees.
     if (host.empty() || host.size() > 253 || host.find('\0') != std::string_view::npos ||
         host.find_first_of("[]") != std::string_view::npos) {
-        return fail(ResolveStatus::invalid_host, {});
+        return std::nullopt;
     }
+    return std::string(host);
+}
 
+inline addrinfo lookup_hints(int flags) noexcept {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_protocol = IPPROTO_TCP;
     // No AI_ADDRCONFIG: in a container whose only interface is loopback it makes glibc
     // answer nothing even for "localhost".
-    hints.ai_flags = AI_NUMERICSERV;
-    const std::string name(host);
-    const std::string service = std::to_string(port);
-    addrinfo* raw = nullptr;
-    const int rc = getaddrinfo(name.c_str(), service.c_str(), &hints, &raw);
-    const std::unique_ptr<addrinfo, void (*)(addrinfo*)> list(raw, freeaddrinfo);
-    if (rc != 0) {
-        bool permanent = rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_FAMILY;
-#ifdef EAI_NODATA
-        permanent = permanent || rc == EAI_NODATA;
-#endif
-        return fail(permanent ? ResolveStatus::does_not_resolve : ResolveStatus::temporary_failure,
-                    gai_strerror(rc));
-    }
+    hints.ai_flags = AI_NUMERICSERV | flags;
+    return hints;
+}
 
-    for (const addrinfo* ai = list.get(); ai != nullptr; ai = ai->ai_next) {
+inline Resolution lookup_failure(int rc) {
+    bool permanent = rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_FAMILY;
+#ifdef EAI_NODATA
+    permanent = permanent || rc == EAI_NODATA;
+#endif
+    return resolution_failure(
+        permanent ? ResolveStatus::does_not_resolve : ResolveStatus::temporary_failure,
+        gai_strerror(rc));
+}
+
+// "a loopback address", "an unspecified address".
+inline std::string with_article(AddressClass c) {
+    const std::string_view text = describe(c);
+    const bool vowel = text.starts_with("unspecified");
+    return std::string(vowel ? "an " : "a ") + std::string(text);
+}
+
+}  // namespace detail
+
+// Sorts what getaddrinfo returned into allowed and refused addresses (is_allowed(class,
+// allow_private)), without duplicates. ok when any address is allowed.
+inline Resolution check_addresses(const addrinfo* list, bool allow_private) {
+    Resolution result;
+    for (const addrinfo* ai = list; ai != nullptr; ai = ai->ai_next) {
         if (ai->ai_addr == nullptr || ai->ai_addrlen == 0 ||
             ai->ai_addrlen > sizeof(sockaddr_storage)) {
             continue;
@@ -410,18 +424,45 @@ inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
 
     if (!result.addresses.empty()) {
         result.status = ResolveStatus::ok;
+        result.message = std::string(describe(ResolveStatus::ok));
         return result;
     }
-    if (result.refused.empty()) return fail(ResolveStatus::does_not_resolve, {});
-    std::string detail;
+    if (result.refused.empty()) return detail::resolution_failure(ResolveStatus::does_not_resolve);
+    // The rule that refused each address, each class once; never the addresses themselves.
+    std::vector<AddressClass> classes;
     for (const auto& r : result.refused) {
-        if (!detail.empty()) detail += ", ";
-        detail += r.to_string();
-        detail += " (";
-        detail += describe(r.address_class);
-        detail += ')';
+        if (std::find(classes.begin(), classes.end(), r.address_class) == classes.end()) {
+            classes.push_back(r.address_class);
+        }
     }
-    return fail(ResolveStatus::refused, detail);
+    result.status = ResolveStatus::refused;
+    result.message = "host resolves to ";
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        if (i != 0) result.message += i + 1 == classes.size() ? " and " : ", ";
+        result.message += detail::with_article(classes[i]);
+    }
+    result.message += ", which a webhook may not target";
+    return result;
+}
+
+// Resolves `host` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) for
+// TCP to `port`, and keeps the addresses that is_allowed(class, allow_private) accepts.
+//
+// A name with some allowed and some refused addresses resolves to the allowed ones only:
+// the caller never connects anywhere else, so the refused ones cannot be reached through it.
+// Blocks while the system resolver works (getaddrinfo has no timeout of its own): resolver.hpp
+// bounds it.
+inline Resolution resolve_checked(std::string_view host, std::uint16_t port,
+                                  bool allow_private = false) {
+    const std::optional<std::string> name = detail::lookup_name(host);
+    if (!name) return detail::resolution_failure(ResolveStatus::invalid_host);
+    const addrinfo hints = detail::lookup_hints(0);
+    const std::string service = std::to_string(port);
+    addrinfo* raw = nullptr;
+    const int rc = getaddrinfo(name->c_str(), service.c_str(), &hints, &raw);
+    const std::unique_ptr<addrinfo, void (*)(addrinfo*)> list(raw, freeaddrinfo);
+    if (rc != 0) return detail::lookup_failure(rc);
+    return check_addresses(list.get(), allow_private);
 }
 
 }  // namespace collectcall::webhook
