@@ -437,12 +437,16 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                 request_id, {},       match.id,
                 {},         {}};
     try {
-        const std::size_t limit =
-            ctx.route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
-        http::Body body = http::read_body(request, response, reader, limit, config_.drain_limit);
-        // Whatever the answer, a connection with unread request bytes cannot go on: they would
-        // be read as the next request.
-        if (body.unread_rest) http::close_connection(response);
+        const std::size_t limit = body_limit(ctx.route);
+        const http::BodyStatus body_status = http::body_status();
+        // A request whose body the server did not read ends its connection: where the next
+        // request would begin is unknown.
+        if (body_status != http::BodyStatus::complete) http::close_connection(response);
+        if (body_status == http::BodyStatus::bad_framing) {
+            return ctx.fail(error_code::bad_request,
+                            "the request's framing is ambiguous or broken (Content-Length with "
+                            "Transfer-Encoding, two Content-Length, or a malformed chunk)");
+        }
 
         std::size_t header_bytes = 0;
         for (const auto& [name, value] : request.headers)
@@ -457,6 +461,13 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                 error_code::method_not_allowed,
                 "method " + request.method + " is not allowed here (allowed: " + match.allow + ")");
         }
+        // The key before the body (API.md section 11): an unauthenticated request never has its
+        // body read.
+        if (ctx.route.authenticated && !authenticate(ctx)) return;
+        http::Body body = http::read_body(request, response, reader, limit);
+        // Whatever the answer, a connection with unread request bytes cannot go on: they would
+        // be read as the next request.
+        if (body.unread_rest) http::close_connection(response);
         switch (body.status) {
             case http::BodyRead::ok:
                 break;
@@ -466,6 +477,7 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
             case http::BodyRead::unsupported_encoding:
                 return ctx.fail(error_code::unsupported_media_type, "unsupported Content-Encoding");
             case http::BodyRead::failed:
+            case http::BodyRead::not_read:
                 return ctx.fail(error_code::bad_request, "the request body could not be read");
         }
         ctx.body = std::move(body.bytes);
@@ -486,8 +498,6 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
 
 void Api::serve(Context& ctx) {
     const Route& route = ctx.route;
-    if (route.authenticated && !authenticate(ctx)) return;
-
     if (route.body != BodyKind::none) {
         const std::string content_type = ctx.request.get_header_value("Content-Type");
         // A POST that takes no body may come without one and without a Content-Type.
@@ -506,6 +516,42 @@ void Api::serve(Context& ctx) {
     (this->*route.handler)(ctx);
 }
 
+std::size_t Api::body_limit(const Route& route) const {
+    return route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
+}
+
+std::optional<KeyRecord> Api::verify_key(const httplib::Request& request, bool& token_given) {
+    const auto token = http::bearer_token(request);
+    token_given = token.has_value();
+    if (!token) return std::nullopt;
+    const std::string_view key_id = api_key_id(*token);
+    if (key_id.empty()) return std::nullopt;
+    auto record = store_.find_api_key(key_id);
+    // The key id only finds the record; the secret is checked by comparing hashes, in constant
+    // time, so that response timing says nothing about how much of a guess was right.
+    const Sha256 hash = sha256(*token);
+    if (!record || !equal_constant_time(record->hash, hash)) return std::nullopt;
+    return record;
+}
+
+std::optional<std::size_t> Api::admit(const httplib::Request& head) {
+    const Match match = find_route(route_table(), head.method, head.path);
+    if (match.route == nullptr || match.route->body == BodyKind::none) return std::nullopt;
+    const std::size_t limit = body_limit(*match.route);
+    if (head.has_header("Content-Length") &&
+        head.get_header_value<std::uint64_t>("Content-Length") > limit) {
+        return std::nullopt;
+    }
+    if (!match.route->authenticated) return limit;
+    try {
+        bool token_given = false;
+        if (!verify_key(head, token_given)) return std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;  // answered from the head, with the store's error
+    }
+    return limit;
+}
+
 bool Api::authenticate(Context& ctx) {
     const auto reject = [&](bool token_given) {
         ctx.response.set_header("WWW-Authenticate",
@@ -514,15 +560,10 @@ bool Api::authenticate(Context& ctx) {
         ctx.fail(error_code::unauthorized, std::string(api::unauthorized_message));
         return false;
     };
-    const auto token = http::bearer_token(ctx.request);
-    if (!token) return reject(false);
-    const std::string_view key_id = api_key_id(*token);
-    if (key_id.empty()) return reject(true);
-    const auto record = store_.find_api_key(key_id);
-    // The key id only finds the record; the secret is checked by comparing hashes, in constant
-    // time, so that response timing says nothing about how much of a guess was right.
-    const Sha256 hash = sha256(*token);
-    if (!record || !equal_constant_time(record->hash, hash)) return reject(true);
+    bool token_given = false;
+    const auto record = verify_key(ctx.request, token_given);
+    if (!record) return reject(token_given);
+    const std::string_view key_id = api_key_id(*http::bearer_token(ctx.request));
     ctx.account = record->account_id;
     ctx.key_id = std::string(key_id);
 

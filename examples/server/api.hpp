@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,9 +30,6 @@ struct ApiConfig {
     // Request bodies (API.md section 2): 1 MiB, bulk 16 MiB, chunked or not.
     std::size_t max_body = std::size_t{1} << 20;
     std::size_t max_bulk_body = std::size_t{16} << 20;
-    // An over-long body is read and discarded up to this size to keep the connection usable;
-    // beyond it the connection is closed after the 413.
-    std::size_t drain_limit = std::size_t{64} << 20;
     std::size_t max_bulk_items = 1000;
     // All request headers together; cpp-httplib 0.11 bounds each line (8 KiB) but not their sum.
     std::size_t max_header_bytes = std::size_t{64} << 10;
@@ -51,6 +49,12 @@ class Api {
     // Registers every route and hook on `server`.
     void install(httplib::Server& server);
 
+    // For a request whose head has arrived and whose body has not: the most body bytes it may
+    // send, or nullopt when it is answered from its head alone and its body never read (no
+    // route takes a body there, the bearer key is refused, Content-Length is over the route's
+    // limit). The server's event loop asks on a worker thread: the key is looked up in the store.
+    std::optional<std::size_t> admit(const httplib::Request& head);
+
     struct Context;
     struct Route;
 
@@ -60,6 +64,8 @@ class Api {
                   const httplib::ContentReader* reader);
     void serve(Context& ctx);
     bool authenticate(Context& ctx);
+    std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
+    [[nodiscard]] std::size_t body_limit(const Route& route) const;
     void run_idempotent(Context& ctx, std::string_view key);
     void complete_error(const httplib::Request& request, httplib::Response& response);
 

@@ -58,8 +58,20 @@ bool declares_body(const httplib::Request& request) {
     return request.get_header_value("Content-Length") != "0";
 }
 
+namespace {
+thread_local BodyStatus current_body = BodyStatus::complete;
+}  // namespace
+
+void set_body_status(BodyStatus status) noexcept {
+    current_body = status;
+}
+
+BodyStatus body_status() noexcept {
+    return current_body;
+}
+
 Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit, std::size_t drain_limit) {
+               const httplib::ContentReader* reader, std::size_t limit) {
     Body body;
     // RFC 9112 section 6.3: without Content-Length and Transfer-Encoding a request has no body.
     // (cpp-httplib would otherwise wait for the client to close the connection.)
@@ -69,31 +81,34 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
         body.unread_rest = true;
         return body;
     }
-    if (request.has_header("Content-Length") && !request.has_header("Transfer-Encoding")) {
-        const auto declared = request.get_header_value<std::uint64_t>("Content-Length");
-        if (declared > drain_limit) {
-            body.status = BodyRead::too_large;
-            body.unread_rest = true;
-            return body;
-        }
-        if (declared <= limit) body.bytes.reserve(static_cast<std::size_t>(declared));
+    const bool declared_too_large =
+        request.has_header("Content-Length") &&
+        request.get_header_value<std::uint64_t>("Content-Length") > limit;
+    if (current_body == BodyStatus::too_large || declared_too_large) {
+        body.status = BodyRead::too_large;
+        body.unread_rest = true;
+        return body;
     }
+    if (current_body != BodyStatus::complete) {
+        body.status = BodyRead::not_read;
+        body.unread_rest = true;
+        return body;
+    }
+    if (request.has_header("Content-Length"))
+        body.bytes.reserve(
+            static_cast<std::size_t>(request.get_header_value<std::uint64_t>("Content-Length")));
 
     std::size_t received = 0;
-    bool stopped = false;
     const bool ok = (*reader)([&](const char* data, std::size_t size) {
         received += size;
-        if (received > drain_limit) {
-            stopped = true;
-            return false;
-        }
-        if (received <= limit) body.bytes.append(data, size);
+        if (received > limit) return false;  // a compressed body that inflates past the limit
+        body.bytes.append(data, size);
         return true;
     });
     if (received > limit) {
         body.status = BodyRead::too_large;
         body.bytes.clear();
-        body.unread_rest = stopped;
+        body.unread_rest = true;
         return body;
     }
     // cpp-httplib decodes gzip, deflate and br, and passes any other coding through as if

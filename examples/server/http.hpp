@@ -12,28 +12,39 @@
 
 namespace collectcall::server::http {
 
+// What the server knows of the body of the request being handled on this thread: its event loop
+// frames requests before cpp-httplib reads them (request_reader.hpp) and sets this for each one.
+enum class BodyStatus {
+    complete,     // in the stream as its head frames it (or there is none)
+    not_read,     // answered from the head alone (its key, its route, its Content-Length)
+    too_large,    // a chunked body passed the route's limit: reading stopped
+    bad_framing,  // Content-Length with Transfer-Encoding, two Content-Length, a broken chunk
+};
+void set_body_status(BodyStatus status) noexcept;
+[[nodiscard]] BodyStatus body_status() noexcept;
+
 enum class BodyRead {
     ok,
     too_large,             // over the limit: 413
     unsupported_encoding,  // a Content-Encoding the server cannot decode: 415
-    failed,                // broken framing, a timeout, the client went away: 400
+    failed,                // broken framing, the client went away: 400
+    not_read,              // the server did not read it (the request is answered from its head)
 };
 
 struct Body {
     BodyRead status = BodyRead::ok;
     std::string bytes;
-    // The rest of an over-long body was not read: the connection cannot carry another request
-    // and must be closed after the response.
+    // The body is not (all) read: the connection cannot carry another request and must be
+    // closed after the response.
     bool unread_rest = false;
 };
 
-// Reads the request body, keeping at most `limit` bytes. cpp-httplib 0.11 checks its own limit
-// against Content-Length only, so a chunked body is bounded here, as it arrives. A body over the
-// limit is read on and thrown away up to `drain_limit` bytes, so that the connection stays
-// usable; beyond that reading stops and the connection is closed. `reader` is null for methods
-// cpp-httplib does not read a body for (GET, HEAD, ...).
+// Reads the request body, keeping at most `limit` bytes (decoded: cpp-httplib inflates gzip,
+// deflate and br). The server's event loop has already bounded the bytes on the wire (and
+// refused a Content-Length over the limit), so this only finds a decoded body over it. `reader`
+// is null for methods cpp-httplib does not read a body for (GET, HEAD, ...).
 Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit, std::size_t drain_limit);
+               const httplib::ContentReader* reader, std::size_t limit);
 
 // Whether a request declares a body (Content-Length other than 0, or Transfer-Encoding).
 bool declares_body(const httplib::Request& request);

@@ -1,6 +1,8 @@
 // collectcall-server: see command_line.cpp for the command line and docs/server.md for the API.
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <cstdio>
@@ -79,6 +81,17 @@ int serve(const Command& command) {
     // fail the write with EFBIG, which SQLite reports as an I/O error and the API as 503, like a
     // full disk: by default the kernel kills the process with SIGXFSZ instead.
     signal(SIGXFSZ, SIG_IGN);
+    // Idle and slow connections cost a file descriptor each and no thread: allow as many as
+    // the system lets this process have.
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+    // Buffers of 1 MiB and more (a large request's body, its parser's indexes) are mapped on
+    // their own and unmapped when freed. glibc would otherwise raise this threshold after the
+    // first large free and serve later large buffers from arenas that keep their pages.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
 
     Server server(command.server);
     if (!server.store().has_accounts()) {

@@ -1,9 +1,13 @@
 #include "server.hpp"
 
+#include <fcntl.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,9 +15,13 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include <httplib.h>
@@ -21,6 +29,7 @@
 #include "http.hpp"
 #include "postgres.hpp"
 #include "postgres_store.hpp"
+#include "request_reader.hpp"
 #include "simulated_dialer.hpp"
 #include "sqlite_store.hpp"
 
@@ -28,115 +37,91 @@ namespace collectcall::server {
 
 namespace {
 
-// One accepted connection. Its read buffer lives as long as the connection, so that bytes one
-// read brought in past the end of a request are the start of the next one (cpp-httplib 0.11.4
-// makes a stream per request and drops them: requests pipelined into one segment were lost).
-// Every read and write waits at most its timeout.
-class ConnectionStream final : public httplib::Stream {
+using SteadyClock = std::chrono::steady_clock;
+
+// A request on a worker thread: cpp-httplib reads the bytes the event loop buffered for it and
+// nothing else; what it writes goes to the socket, the whole response within the write timeout.
+class BufferedStream final : public httplib::Stream {
   public:
-    ConnectionStream(socket_t sock, std::chrono::milliseconds read_timeout,
-                     std::chrono::milliseconds write_timeout)
-        : sock_(sock), read_timeout_(read_timeout), write_timeout_(write_timeout) {}
+    struct Peer {
+        std::string remote_ip;
+        int remote_port = 0;
+        std::string local_ip;
+        int local_port = 0;
+    };
 
-    bool is_readable() const override { return buffered() || wait(POLLIN, read_timeout_); }
-    bool is_writable() const override { return wait(POLLOUT, write_timeout_); }
+    BufferedStream(socket_t sock, std::string_view request, std::chrono::milliseconds write_timeout,
+                   const Peer& peer)
+        : sock_(sock), request_(request), write_timeout_(write_timeout), peer_(peer) {}
 
+    bool is_readable() const override { return position_ < request_.size(); }
+    bool is_writable() const override { return !started_ || SteadyClock::now() < write_deadline_; }
     ssize_t read(char* ptr, size_t size) override {
-        if (!buffered()) {
-            if (!wait(POLLIN, read_timeout_)) return -1;
-            ssize_t n = 0;
-            do {
-                n = ::recv(sock_, buffer_.data(), buffer_.size(), 0);
-            } while (n < 0 && errno == EINTR);
-            if (n <= 0) return n;
-            begin_ = 0;
-            end_ = static_cast<std::size_t>(n);
-        }
-        const std::size_t n = std::min(size, end_ - begin_);
-        std::copy_n(buffer_.data() + begin_, n, ptr);
-        begin_ += n;
-        return static_cast<ssize_t>(n);
+        const std::size_t n = std::min(size, request_.size() - position_);
+        std::copy_n(request_.data() + position_, n, ptr);
+        position_ += n;
+        return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
     }
-
-    // All of it, or -1: cpp-httplib writes a whole response body with one call.
+    // All of it, or -1.
     ssize_t write(const char* ptr, size_t size) override {
-        std::size_t sent = 0;
-        while (sent < size) {
-            if (!wait(POLLOUT, write_timeout_)) return -1;
-            const ssize_t n = ::send(sock_, ptr + sent, size - sent, MSG_NOSIGNAL);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return -1;
-            sent += static_cast<std::size_t>(n);
+        // The interim "100 Continue": the body is already here (or will never be read), and the
+        // event loop sent one itself when it admitted a body still to come.
+        if (std::string_view(ptr, size).starts_with("HTTP/1.1 100 ")) {
+            return static_cast<ssize_t>(size);
         }
-        return static_cast<ssize_t>(size);
+        if (!started_) {
+            started_ = true;
+            write_deadline_ = SteadyClock::now() + write_timeout_;
+        }
+        return send_all(sock_, ptr, size, write_deadline_) ? static_cast<ssize_t>(size) : -1;
     }
-
     void get_remote_ip_and_port(std::string& ip, int& port) const override {
-        address_of(::getpeername, ip, port);
+        ip = peer_.remote_ip;
+        port = peer_.remote_port;
     }
     void get_local_ip_and_port(std::string& ip, int& port) const override {
-        address_of(::getsockname, ip, port);
+        ip = peer_.local_ip;
+        port = peer_.local_port;
     }
     socket_t socket() const override { return sock_; }
 
-    // Waits up to `timeout` for the next request to begin (its first bytes, or the end of the
-    // connection, which the next read reports), checking `stopping` every 100 ms.
-    template <class Stopping>
-    bool wait_for_request(std::chrono::milliseconds timeout, const Stopping& stopping) const {
-        if (buffered()) return true;
-        const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (!stopping()) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) return false;
-            if (wait(POLLIN, std::min(left, std::chrono::milliseconds(100)))) return true;
+    // Sends all of `size` bytes on a non-blocking socket by `deadline`.
+    static bool send_all(socket_t sock, const char* ptr, std::size_t size,
+                         SteadyClock::time_point deadline) {
+        std::size_t sent = 0;
+        while (sent < size) {
+            const ssize_t n = ::send(sock, ptr + sent, size - sent, MSG_NOSIGNAL);
+            if (n > 0) {
+                sent += static_cast<std::size_t>(n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - SteadyClock::now());
+                if (left.count() <= 0) return false;
+                pollfd entry{sock, POLLOUT, 0};
+                const int ready = ::poll(&entry, 1, static_cast<int>(left.count()));
+                if (ready < 0 && errno != EINTR) return false;
+                continue;
+            }
+            return false;
         }
-        return false;
+        return true;
     }
 
   private:
-    [[nodiscard]] bool buffered() const noexcept { return begin_ < end_; }
-
-    bool wait(short events, std::chrono::milliseconds timeout) const {
-        pollfd entry{sock_, events, 0};
-        const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (true) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - std::chrono::steady_clock::now());
-            const int rc =
-                ::poll(&entry, 1, static_cast<int>(std::max<long long>(0, left.count())));
-            if (rc > 0) return true;  // ready, or an error or hang-up the next call reports
-            if (rc == 0 || errno != EINTR) return false;
-        }
-    }
-
-    template <class Get>
-    void address_of(Get get, std::string& ip, int& port) const {
-        sockaddr_storage address{};
-        socklen_t length = sizeof address;
-        ip.clear();
-        port = 0;
-        if (get(sock_, reinterpret_cast<sockaddr*>(&address), &length) != 0) return;
-        char host[NI_MAXHOST];
-        char service[NI_MAXSERV];
-        if (::getnameinfo(reinterpret_cast<sockaddr*>(&address), length, host, sizeof host, service,
-                          sizeof service, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
-            ip = host;
-            port = std::atoi(service);
-        }
-    }
-
     socket_t sock_;
-    std::chrono::milliseconds read_timeout_;
+    std::string_view request_;
+    std::size_t position_ = 0;
     std::chrono::milliseconds write_timeout_;
-    std::array<char, 4096> buffer_{};
-    std::size_t begin_ = 0;
-    std::size_t end_ = 0;
+    const Peer& peer_;
+    bool started_ = false;
+    SteadyClock::time_point write_deadline_{};
 };
 
 // A connection whose client sent `input` and then nothing more (serve_bytes); what the server
-// writes is collected. cpp-httplib reads a request head byte by byte and a body by its framing,
-// so after one request the position is the start of the next.
+// writes is collected.
 class MemoryStream final : public httplib::Stream {
   public:
     explicit MemoryStream(std::string_view input) : input_(input) {}
@@ -163,7 +148,6 @@ class MemoryStream final : public httplib::Stream {
     }
     socket_t socket() const override { return INVALID_SOCKET; }
 
-    [[nodiscard]] std::size_t position() const noexcept { return position_; }
     [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
 
   private:
@@ -172,100 +156,430 @@ class MemoryStream final : public httplib::Stream {
     std::string output_;
 };
 
+bool expects_continue(const httplib::Request& head) {
+    return http::iequals(head.get_header_value("Expect"), "100-continue");
+}
+
+// Gives freed memory back to the system after a large request: glibc keeps the free pages of its
+// arenas otherwise (API.md section 11: memory returns to its level after a burst).
+void give_back_memory() {
+    ::malloc_trim(0);
+}
+
+// cpp-httplib routes and answers; this server reads the requests. An event loop (epoll, one
+// thread) accepts connections and reads their bytes into a RequestReader; a worker thread gets a
+// connection only when it has a whole request (or one to answer from its head alone), or to
+// decide from a head whether its body may come (the bearer key, a store lookup). Idle, slow and
+// half-sent connections cost a file descriptor and their buffered bytes, never a thread.
 class HttpServer final : public httplib::Server {
   public:
+    struct Options {
+        std::size_t threads = 16;
+        std::chrono::milliseconds read_timeout{10'000};
+        std::chrono::milliseconds keep_alive_timeout{5'000};
+        std::chrono::milliseconds write_timeout{10'000};
+        http::RequestReader::Limits limits;
+        std::function<std::optional<std::size_t>(const httplib::Request&)> admit;
+    };
+
+    explicit HttpServer(Options options) : options_(std::move(options)) {
+        wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (wake_ < 0) throw std::runtime_error("eventfd failed");
+    }
+    ~HttpServer() override {
+        close_unserved();
+        ::close(wake_);
+    }
+
     // cpp-httplib 0.11 listens with a backlog of 5, compiled into the library; a burst of
     // clients connecting at once would wait for SYN retries. The listening socket is protected
     // state.
-    void widen_backlog() {
-        ::listen(svr_sock_, SOMAXCONN);
-        // cpp-httplib gives every accepted connection a worker thread until its first request
-        // arrives (up to the keep-alive timeout): idle connections would queue real requests
-        // behind them. Linux hands a connection to accept() only once it has sent data (or
-        // after this many seconds).
-        int defer_seconds = 10;
-        ::setsockopt(svr_sock_, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_seconds,
-                     sizeof defer_seconds);
-    }
+    void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
     // A socket bound but never served is not closed by cpp-httplib.
     void close_unserved() {
         const auto sock = svr_sock_.exchange(INVALID_SOCKET);
         if (sock != INVALID_SOCKET) ::close(sock);
     }
 
-    // The requests of one connection, one after the other, for as long as it is kept alive.
-    // `next_request()` says whether another one begins; the loop ends when it says no, when a
-    // response ends the connection (the request asked for it, or the server did:
-    // http::close_connection), when a response could not be written, or after `max_requests`
-    // (the last is answered with Connection: close). `answered()` runs after each response.
-    // True when it ended on a response: the client may still be sending.
-    template <class NextRequest, class Answered>
-    bool serve_connection(httplib::Stream& stream, std::size_t max_requests,
-                          const NextRequest& next_request, const Answered& answered) {
-        for (std::size_t served = 0; served < max_requests; ++served) {
-            if (!next_request()) return false;
-            (void)http::take_close_connection();  // nothing asked of this request yet
-            bool request_closes = false;
-            const bool written =
-                process_request(stream, served + 1 == max_requests, request_closes, nullptr);
-            answered();
-            const bool server_closes = http::take_close_connection();
-            if (!written || request_closes || server_closes) return true;
-        }
-        return true;
+    // Serves until stop(): then accepts no more, closes idle connections, finishes the requests
+    // that are in (or arriving, within the read timeout), and returns.
+    void serve();
+    // Any thread, before or during serve().
+    void stop() {
+        stopping_ = true;
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const auto n = ::write(wake_, &one, sizeof one);
     }
+
+    // serve_bytes: one connection's input, answered as the event loop and its workers answer a
+    // socket's.
+    std::vector<collectcall::server::Server::Exchange> serve_input(std::string_view bytes,
+                                                                   std::size_t max_requests);
 
   private:
-    // Each accepted connection, on its worker thread: cpp-httplib's own loop (0.11.4) reads on
-    // after a response with Connection: close (the rest of a body the server did not read was
-    // then served as a request) and loses requests pipelined into one segment.
-    bool process_and_close_socket(socket_t sock) override {
-        const auto milliseconds = [](time_t sec, time_t usec) {
-            return std::chrono::milliseconds(sec * 1000 + usec / 1000);
-        };
-        ConnectionStream stream(sock, milliseconds(read_timeout_sec_, read_timeout_usec_),
-                                milliseconds(write_timeout_sec_, write_timeout_usec_));
-        const auto keep_alive = std::chrono::seconds(keep_alive_timeout_sec_);
-        // stop() closes the listening socket: a kept-alive connection ends before its next
-        // request.
-        const auto stopping = [this] { return svr_sock_ == INVALID_SOCKET; };
-        const bool ended_on_response = serve_connection(
-            stream, keep_alive_max_count_,
-            [&] { return !stopping() && stream.wait_for_request(keep_alive, stopping); }, [] {});
-        if (ended_on_response) {
-            close_lingering(sock);
-        } else {
-            ::shutdown(sock, SHUT_RDWR);
-            ::close(sock);
-        }
-        return true;
-    }
+    struct Connection {
+        socket_t sock = INVALID_SOCKET;
+        http::RequestReader reader;
+        BufferedStream::Peer peer;
+        enum class State { reading, working, lingering } state = State::reading;
+        enum class Phase { idle, head, body } phase = Phase::idle;
+        SteadyClock::time_point deadline{};
+        std::size_t served = 0;
 
-    // Closes a connection whose client may still be sending (the rest of a body the server did
-    // not read, requests after the last one served) without destroying the last response: a
-    // close() with unread bytes in the socket sends a reset, and a reset may overtake response
-    // bytes still on their way. The write side is shut first (the client sees the end of the
-    // stream after the response), then what the client sends is read and thrown away until it
-    // closes too, for at most a second.
-    static void close_lingering(socket_t sock) {
-        ::shutdown(sock, SHUT_WR);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-        std::array<char, 4096> sink{};
-        while (true) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) break;
-            pollfd entry{sock, POLLIN, 0};
-            const int ready = ::poll(&entry, 1, static_cast<int>(left.count()));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready <= 0) break;
-            const ssize_t n = ::recv(sock, sink.data(), sink.size(), 0);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-        }
-        ::close(sock);
-    }
+        Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
+    };
+    enum class Outcome { read_more, close };
+
+    void accept_all();
+    void on_readable(Connection& connection);
+    void advance(Connection& connection);
+    void arm(Connection& connection) const;
+    void linger(Connection& connection);
+    void close_now(Connection& connection);
+    void handle_returns();
+    void sweep(SteadyClock::time_point now);
+    void stop_listening();
+    // On a worker thread: admits and answers the connection's requests while they are whole.
+    void work(Connection& connection);
+    void give_back(Connection& connection, Outcome outcome);
+    // One request through cpp-httplib; false when the connection ends after it.
+    // The last of `max_requests` is answered with Connection: close.
+    bool answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
+                std::size_t max_requests);
+
+    Options options_;
+    int wake_ = -1;
+    int epoll_ = -1;
+    std::atomic<bool> stopping_{false};
+    bool listening_ = false;
+    SteadyClock::time_point listen_paused_until_{};
+    std::unordered_map<Connection*, std::unique_ptr<Connection>> connections_;
+    std::unique_ptr<httplib::ThreadPool> workers_;
+    std::mutex returns_mutex_;
+    std::vector<std::pair<Connection*, Outcome>> returns_;
+    char listen_tag_ = 0;
+    char wake_tag_ = 0;
 };
+
+void HttpServer::serve() {
+    epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
+    if (epoll_ < 0) throw std::runtime_error("epoll_create1 failed");
+    workers_ = std::make_unique<httplib::ThreadPool>(options_.threads);
+    const socket_t listener = svr_sock_;
+    if (listener != INVALID_SOCKET) {
+        ::fcntl(listener, F_SETFL, ::fcntl(listener, F_GETFL) | O_NONBLOCK);
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &listen_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_ADD, listener, &event);
+        listening_ = true;
+    }
+    {
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &wake_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event);
+    }
+    std::array<epoll_event, 256> events{};
+    auto last_sweep = SteadyClock::now();
+    while (true) {
+        if (stopping_ && listening_) stop_listening();
+        if (!listening_ && connections_.empty()) break;
+        const int n = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), 100);
+        if (n < 0 && errno != EINTR) break;
+        for (int i = 0; i < n; ++i) {
+            void* tag = events[static_cast<std::size_t>(i)].data.ptr;
+            if (tag == &listen_tag_) {
+                accept_all();
+            } else if (tag == &wake_tag_) {
+                std::uint64_t count = 0;
+                [[maybe_unused]] const auto r = ::read(wake_, &count, sizeof count);
+                handle_returns();
+            } else {
+                on_readable(*static_cast<Connection*>(tag));
+            }
+        }
+        const auto now = SteadyClock::now();
+        if (now - last_sweep >= std::chrono::milliseconds(100)) {
+            last_sweep = now;
+            sweep(now);
+        }
+    }
+    workers_->shutdown();  // every job has returned its connection: nothing is queued
+    workers_.reset();
+    ::close(epoll_);
+    epoll_ = -1;
+}
+
+void HttpServer::stop_listening() {
+    listening_ = false;
+    const socket_t listener = svr_sock_.exchange(INVALID_SOCKET);
+    if (listener != INVALID_SOCKET) {
+        ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listener, nullptr);
+        ::close(listener);
+    }
+    // Connections between requests end now; requests that are in or arriving are answered.
+    std::vector<Connection*> idle;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state == Connection::State::reading && connection->reader.idle())
+            idle.push_back(key);
+    }
+    for (Connection* connection : idle)
+        close_now(*connection);
+}
+
+void HttpServer::accept_all() {
+    while (true) {
+        const socket_t listener = svr_sock_;
+        if (listener == INVALID_SOCKET) return;
+        const socket_t sock = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (sock < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                // Out of descriptors: stop watching the listener for a moment rather than spin;
+                // the timeouts free descriptors.
+                epoll_event event{};
+                event.data.ptr = &listen_tag_;
+                ::epoll_ctl(epoll_, EPOLL_CTL_MOD, listener, &event);
+                listen_paused_until_ = SteadyClock::now() + std::chrono::milliseconds(100);
+            }
+            return;
+        }
+        int on = 1;
+        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+        auto connection = std::make_unique<Connection>(sock, options_.limits);
+        const auto address_of = [sock](auto get, std::string& ip, int& port) {
+            sockaddr_storage address{};
+            socklen_t length = sizeof address;
+            if (get(sock, reinterpret_cast<sockaddr*>(&address), &length) != 0) return;
+            char host[NI_MAXHOST];
+            char service[NI_MAXSERV];
+            if (::getnameinfo(reinterpret_cast<sockaddr*>(&address), length, host, sizeof host,
+                              service, sizeof service, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+                ip = host;
+                port = std::atoi(service);
+            }
+        };
+        address_of(::getpeername, connection->peer.remote_ip, connection->peer.remote_port);
+        address_of(::getsockname, connection->peer.local_ip, connection->peer.local_port);
+        connection->deadline = SteadyClock::now() + options_.keep_alive_timeout;
+        Connection* key = connection.get();
+        connections_.emplace(key, std::move(connection));
+        epoll_event event{};
+        event.events = EPOLLIN | EPOLLONESHOT;
+        event.data.ptr = key;
+        if (::epoll_ctl(epoll_, EPOLL_CTL_ADD, sock, &event) != 0) close_now(*key);
+    }
+}
+
+void HttpServer::arm(Connection& connection) const {
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLONESHOT;
+    event.data.ptr = &connection;
+    ::epoll_ctl(epoll_, EPOLL_CTL_MOD, connection.sock, &event);
+}
+
+void HttpServer::on_readable(Connection& connection) {
+    constexpr std::size_t chunk = std::size_t{64} << 10;
+    if (connection.state == Connection::State::lingering) {
+        // Thrown away: the answer is sent, the client's side is only drained until it closes.
+        std::array<char, 16384> sink{};
+        for (int i = 0; i < 16; ++i) {
+            const ssize_t n = ::recv(connection.sock, sink.data(), sink.size(), 0);
+            if (n > 0) continue;
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+            return close_now(connection);
+        }
+        return arm(connection);
+    }
+    // At most a few reads per turn: one busy connection does not hold the loop.
+    for (int i = 0; i < 4 && !connection.reader.ended(); ++i) {
+        char* into = connection.reader.prepare(chunk);
+        const ssize_t n = ::recv(connection.sock, into, chunk, 0);
+        connection.reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
+        if (n > 0) {
+            if (static_cast<std::size_t>(n) < chunk) break;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        connection.reader.end_of_input();  // closed, or reset
+    }
+    advance(connection);
+}
+
+// What the connection's buffered bytes call for: more of them, a worker, or the end.
+void HttpServer::advance(Connection& connection) {
+    connection.state = Connection::State::reading;
+    switch (connection.reader.next()) {
+        case http::RequestReader::Step::done:
+            return close_now(connection);
+        case http::RequestReader::Step::admit:
+        case http::RequestReader::Step::request:
+            connection.state = Connection::State::working;
+            workers_->enqueue([this, c = &connection] { work(*c); });
+            return;
+        case http::RequestReader::Step::more:
+            break;
+    }
+    // The deadline of what is awaited: the next request (keep-alive), the rest of a head, or
+    // the rest of a body, each counted from when it began.
+    const auto phase = connection.reader.idle()           ? Connection::Phase::idle
+                       : connection.reader.reading_body() ? Connection::Phase::body
+                                                          : Connection::Phase::head;
+    if (phase != connection.phase) {
+        connection.phase = phase;
+        connection.deadline =
+            SteadyClock::now() + (phase == Connection::Phase::idle ? options_.keep_alive_timeout
+                                                                   : options_.read_timeout);
+    }
+    if (stopping_ && phase == Connection::Phase::idle) return close_now(connection);
+    arm(connection);
+}
+
+void HttpServer::linger(Connection& connection) {
+    // The answer must reach the client before the connection ends: a close() with unread bytes
+    // in the socket sends a reset, which may overtake it. The write side is shut (the client
+    // sees the end after the answer), then what the client still sends is read and thrown away
+    // until it closes too, for at most a second.
+    ::shutdown(connection.sock, SHUT_WR);
+    connection.state = Connection::State::lingering;
+    connection.deadline = SteadyClock::now() + std::chrono::seconds(1);
+    arm(connection);
+}
+
+void HttpServer::close_now(Connection& connection) {
+    ::close(connection.sock);  // also takes it out of the epoll set
+    connections_.erase(&connection);
+}
+
+void HttpServer::give_back(Connection& connection, Outcome outcome) {
+    {
+        std::lock_guard lock(returns_mutex_);
+        returns_.emplace_back(&connection, outcome);
+    }
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto n = ::write(wake_, &one, sizeof one);
+}
+
+void HttpServer::handle_returns() {
+    std::vector<std::pair<Connection*, Outcome>> returned;
+    {
+        std::lock_guard lock(returns_mutex_);
+        returned.swap(returns_);
+    }
+    for (const auto& [connection, outcome] : returned) {
+        if (outcome == Outcome::close) {
+            linger(*connection);
+        } else {
+            advance(*connection);
+        }
+    }
+}
+
+void HttpServer::sweep(SteadyClock::time_point now) {
+    if (listening_ && listen_paused_until_ != SteadyClock::time_point{} &&
+        now >= listen_paused_until_) {
+        listen_paused_until_ = {};
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &listen_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_MOD, svr_sock_, &event);
+    }
+    std::vector<Connection*> expired;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state != Connection::State::working && now >= connection->deadline)
+            expired.push_back(key);
+    }
+    // A request that did not arrive in time is not answered: the client stopped sending.
+    for (Connection* connection : expired)
+        close_now(*connection);
+}
+
+bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
+                        std::size_t max_requests) {
+    http::set_body_status(reader.body());
+    (void)http::take_close_connection();  // nothing asked of this request yet
+    const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
+    bool request_closes = false;
+    const bool written = process_request(stream, last, request_closes, nullptr);
+    const bool server_closes = http::take_close_connection();
+    return written && !request_closes && !server_closes && !last;
+}
+
+void HttpServer::work(Connection& connection) {
+    http::RequestReader& reader = connection.reader;
+    while (true) {
+        switch (reader.next()) {
+            case http::RequestReader::Step::more:
+                return give_back(connection, Outcome::read_more);
+            case http::RequestReader::Step::done:
+                return give_back(connection, Outcome::close);
+            case http::RequestReader::Step::admit: {
+                const httplib::Request head = reader.head();
+                const auto limit = options_.admit(head);
+                if (!limit) {
+                    reader.refuse();
+                    continue;
+                }
+                reader.admit(*limit);
+                if (expects_continue(head)) {
+                    constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
+                    if (!BufferedStream::send_all(connection.sock, interim.data(), interim.size(),
+                                                  SteadyClock::now() + options_.write_timeout))
+                        return give_back(connection, Outcome::close);
+                }
+                continue;
+            }
+            case http::RequestReader::Step::request:
+                break;
+        }
+        const std::size_t size = reader.request().size();
+        BufferedStream stream(connection.sock, reader.request(), options_.write_timeout,
+                              connection.peer);
+        const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_);
+        const bool grown = reader.capacity() > http::RequestReader::kept_capacity;
+        reader.consume();
+        if (grown || size > http::RequestReader::kept_capacity) give_back_memory();
+        if (!goes_on) return give_back(connection, Outcome::close);
+    }
+}
+
+std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
+    std::string_view bytes, std::size_t max_requests) {
+    std::vector<collectcall::server::Server::Exchange> exchanges;
+    http::RequestReader reader(options_.limits);
+    reader.append(bytes);
+    reader.end_of_input();
+    std::size_t start = 0;
+    for (std::size_t served = 0; served < max_requests;) {
+        const auto step = reader.next();
+        if (step == http::RequestReader::Step::done || step == http::RequestReader::Step::more)
+            break;
+        if (step == http::RequestReader::Step::admit) {
+            const auto limit = options_.admit(reader.head());
+            if (limit) {
+                reader.admit(*limit);
+            } else {
+                reader.refuse();
+            }
+            continue;
+        }
+        const std::string_view request = reader.request();
+        MemoryStream stream(request);
+        const bool goes_on =
+            answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests));
+        std::string response = stream.take_output();
+        if (!response.empty())
+            exchanges.push_back(collectcall::server::Server::Exchange{
+                bytes.substr(start, request.size()), std::move(response)});
+        start += request.size();
+        reader.consume();
+        if (!goes_on) break;
+    }
+    return exchanges;
+}
 
 std::unique_ptr<Store> open_store(const ServerOptions& options) {
     if (pg::is_uri(options.db_path)) {
@@ -309,10 +623,24 @@ ApiConfig with_metrics(ApiConfig config, Metrics& metrics) {
 
 std::size_t worker_count(std::size_t requested) {
     if (requested != 0) return requested;
-    // cpp-httplib gives a connection its thread for as long as it is kept alive, and requests
-    // mostly wait on SQLite's fsync: several threads per core.
+    // A worker thread serves one whole request at a time, and requests mostly wait on SQLite's
+    // fsync (or on PostgreSQL): several threads per core.
     const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
     return std::max<std::size_t>(16, 4 * cores);
+}
+
+HttpServer::Options http_options(const ServerOptions& options, std::size_t threads, Api& api) {
+    HttpServer::Options http;
+    http.threads = threads;
+    http.read_timeout = options.read_timeout;
+    http.keep_alive_timeout = options.keep_alive_timeout;
+    http.write_timeout = std::chrono::seconds(10);
+    // A head is cut off once it is larger than the header limit allows (the request line comes on
+    // top of the headers); a body never exceeds the largest route's limit.
+    http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);
+    http.limits.max_body = std::max(options.api.max_body, options.api.max_bulk_body);
+    http.admit = [&api](const httplib::Request& head) { return api.admit(head); };
+    return http;
 }
 
 }  // namespace
@@ -342,17 +670,11 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
                          : nullptr),
       api_(*store_, clock_, *dialer_, limiter_, with_metrics(options_.api, *metrics_)),
       threads_(worker_count(options_.threads)),
-      http_(std::make_unique<HttpServer>()) {
+      http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_))) {
     httplib::Server& http = *http_;
-    const std::size_t threads = threads_;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-    http.set_tcp_nodelay(true);
     http.set_keep_alive_max_count(1000);
-    http.set_keep_alive_timeout(options_.keep_alive_timeout.count());
-    http.set_read_timeout(options_.read_timeout.count());
-    http.set_write_timeout(10);
-    // cpp-httplib's own check (Content-Length only); the API enforces the real limits.
-    http.set_payload_max_length(options_.api.drain_limit);
+    // cpp-httplib's own check; the event loop and the API enforce the real limits.
+    http.set_payload_max_length(options_.api.max_bulk_body);
     api_.install(http);
 
     // Calls move and webhooks go out from here on, including what an earlier process left
@@ -385,38 +707,18 @@ int Server::bind() {
 }
 
 void Server::run() {
-    running_ = true;
-    if (!stopping_) http_->listen_after_bind();
-    running_ = false;
+    if (!stopping_) static_cast<HttpServer&>(*http_).serve();
 }
 
 std::vector<Server::Exchange> Server::serve_bytes(std::string_view bytes,
                                                   std::size_t max_requests) {
-    MemoryStream stream(bytes);
-    std::vector<Exchange> exchanges;
-    std::size_t start = 0;
-    static_cast<HttpServer&>(*http_).serve_connection(
-        stream, max_requests,
-        [&] {
-            start = stream.position();
-            return stream.is_readable();
-        },
-        [&] {
-            std::string response = stream.take_output();
-            if (response.empty()) return;  // the end of the input: no request
-            exchanges.push_back(
-                Exchange{bytes.substr(start, stream.position() - start), std::move(response)});
-        });
-    return exchanges;
+    return static_cast<HttpServer&>(*http_).serve_input(bytes, max_requests);
 }
 
 void Server::stop() {
-    // cpp-httplib ignores stop() until its accept loop runs: wait for it rather than lose the
-    // request (a signal may come while the server is starting).
+    // Before run() too: a signal may come while the server is starting.
     stopping_ = true;
-    while (running_ && !http_->is_running())
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    if (http_->is_running()) http_->stop();
+    static_cast<HttpServer&>(*http_).stop();
 }
 
 }  // namespace collectcall::server

@@ -43,9 +43,9 @@ struct ServerOptions {
     std::chrono::milliseconds webhook_timeout{10'000};  // per attempt (API.md section 9)
     double rate_limit = 1000;                           // requests per second per key; 0 = off
     std::size_t threads = 0;                            // 0: sized for the machine
-    // How long a connection may send nothing before it is closed (each read of a request; the
-    // bound on slow clients such as slowloris), and how long a kept-alive connection may wait
-    // for its next request.
+    // How long a request's head may take to arrive from its first byte, and then its body from
+    // its admission (the bound on slow clients such as slowloris: the connection is closed
+    // unanswered), and how long a connection may wait for its next request.
     std::chrono::seconds read_timeout{10};
     std::chrono::seconds keep_alive_timeout{5};
     int busy_timeout_ms = 5000;
@@ -108,8 +108,7 @@ class Server {
     std::unique_ptr<SharedRateLimits> shared_limits_;  // PostgreSQL: counts across processes
     Api api_;
     std::size_t threads_;
-    std::unique_ptr<httplib::Server> http_;
-    std::atomic<bool> running_{false};
+    std::unique_ptr<httplib::Server> http_;  // server.cpp's event loop on cpp-httplib
     std::atomic<bool> stopping_{false};
 };
 

@@ -1314,6 +1314,19 @@ inline ThreadState& thread_state() {
     return state;
 }
 
+// A very large document's buffers (the padded copy, the parser's indexes: several times the
+// document's size) are not kept for the life of the thread: they go when it has been read.
+struct ReleaseLargeBuffers {
+    static constexpr std::size_t kept = std::size_t{1} << 20;
+    ThreadState& state;
+    ~ReleaseLargeBuffers() {
+        if (state.capacity <= kept) return;
+        state.buffer.reset();
+        state.capacity = 0;
+        state.parser = ondemand::parser{};
+    }
+};
+
 inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
     std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
     message += what;
@@ -1327,6 +1340,7 @@ inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
 template <class T>
 Result<T> read(std::string_view json, const ReadOptions& options = {}) {
     detail::ThreadState& state = detail::thread_state();
+    const detail::ReleaseLargeBuffers release{state};  // after the document below is gone
     // The document is wrapped in [ ] so that a scalar at the root reads like any other value
     // (simdjson 3.0 cannot hand out a root scalar as a value), and trailing content shows up as
     // a second element or as text after the closing bracket.

@@ -40,7 +40,7 @@ void check_envelope(const RawResponse& response, int status, const std::string& 
 
 }  // namespace
 
-TEST_CASE("hostile: a chunked body over the limit is 413 and the connection goes on", "[hostile]") {
+TEST_CASE("hostile: a chunked body over the limit is 413 and the server goes on", "[hostile]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
     RawConnection raw(server.port());
