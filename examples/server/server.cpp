@@ -162,6 +162,7 @@ bool expects_continue(const httplib::Request& head) {
 
 // Gives freed memory back to the system after a large request: glibc keeps the free pages of its
 // arenas otherwise (API.md section 11: memory returns to its level after a burst).
+constexpr std::size_t give_back_after = std::size_t{1} << 20;  // request bytes
 void give_back_memory() {
     ::malloc_trim(0);
 }
@@ -539,9 +540,8 @@ void HttpServer::work(Connection& connection) {
         BufferedStream stream(connection.sock, reader.request(), options_.write_timeout,
                               connection.peer);
         const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_);
-        const bool grown = reader.capacity() > http::RequestReader::kept_capacity;
         reader.consume();
-        if (grown || size > http::RequestReader::kept_capacity) give_back_memory();
+        if (size > give_back_after) give_back_memory();
         if (!goes_on) return give_back(connection, Outcome::close);
     }
 }
