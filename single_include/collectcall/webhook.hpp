@@ -535,7 +535,8 @@ class Resolver {
         {
             const std::lock_guard lock(state_->mutex);
             state_->stopping = true;
-            for (const auto& lookup : state_->queue) lookup->finish(EAI_AGAIN, nullptr);
+            for (const auto& lookup : state_->queue)
+                lookup->finish(EAI_AGAIN, nullptr);
             state_->queue.clear();
         }
         state_->work.notify_all();
@@ -614,7 +615,8 @@ class Resolver {
 
     static Resolution timed_out(std::chrono::milliseconds timeout) {
         return detail::resolution_failure(
-            ResolveStatus::timed_out, "no answer within " + std::to_string(timeout.count()) + " ms");
+            ResolveStatus::timed_out,
+            "no answer within " + std::to_string(timeout.count()) + " ms");
     }
 
     static void work(State& state) {
@@ -673,9 +675,9 @@ class Resolver {
 namespace collectcall::webhook {
 
 struct ResponseLimits {
-    std::size_t line = 8 * 1024;    // the status line and each header line, CRLF included
-    std::size_t headers = 100;      // header lines of one head (and of the trailers)
-    std::size_t body = 64 * 1024;   // body bytes read; the rest is not
+    std::size_t line = 8 * 1024;   // the status line and each header line, CRLF included
+    std::size_t headers = 100;     // header lines of one head (and of the trailers)
+    std::size_t body = 64 * 1024;  // body bytes read; the rest is not
 };
 
 class ResponseReader {
@@ -688,7 +690,8 @@ class ResponseReader {
     bool head(std::string_view bytes) {
         for (const char c : bytes) {
             if (failed()) return false;
-            if (line_.size() >= limits_.line) return fail("a line of the answer's head is longer than the limit");
+            if (line_.size() >= limits_.line)
+                return fail("a line of the answer's head is longer than the limit");
             line_ += c;
             if (c == '\n') end_line();
         }
