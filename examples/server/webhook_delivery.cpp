@@ -49,17 +49,6 @@ std::string describe_delay(std::chrono::milliseconds delay) {
 
 }  // namespace
 
-std::optional<std::chrono::milliseconds> retry_delay(int failed_attempts, double scale) {
-    if (failed_attempts < 1 || failed_attempts > static_cast<int>(retry_schedule.size())) {
-        return std::nullopt;
-    }
-    const double ms = std::chrono::duration<double, std::milli>(
-                          retry_schedule[static_cast<std::size_t>(failed_attempts - 1)])
-                          .count() *
-                      scale;
-    return std::chrono::milliseconds{std::max<long long>(1, std::llround(ms))};
-}
-
 WebhookDelivery::WebhookDelivery(WebhookOutbox& outbox, DeliveryOptions options)
     : outbox_(outbox), options_(std::move(options)) {
     options_.workers = std::max<std::size_t>(1, options_.workers);
@@ -223,7 +212,8 @@ void WebhookDelivery::deliver(std::size_t index, const Job& job) {
             return;
         }
         const std::optional<std::chrono::milliseconds> delay =
-            usable ? retry_delay(message->attempts + 1, options_.backoff_scale) : std::nullopt;
+            usable ? webhook::retry_delay(message->attempts + 1, options_.backoff_scale)
+                   : std::nullopt;
         outbox_.failed(message->seq,
                        delay ? std::optional<std::int64_t>(now_ms + delay->count()) : std::nullopt,
                        error, now_ms);

@@ -9,8 +9,8 @@
 // - In order per call: only the first pending message of a call is ever handed out, and never
 //   twice at once; the next one waits until it is delivered or given up.
 // - Retries: a non-2xx answer, a connection failure or the timeout (10 s for the whole
-//   attempt) schedules the next attempt after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h
-//   and 24 h (times `backoff_scale`); after the last one the message is given up.
+//   attempt) schedules the next attempt by the library's schedule (webhook::retry_delay, times
+//   `backoff_scale`); after the last one the message is given up.
 // - Isolation: deliveries run on their own threads, never on the API's, and at most
 //   `per_receiver` of them go to one receiver (scheme, host and port) at a time, so a slow
 //   or dead receiver holds only that many workers while the others serve everyone else.
@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <collectcall/webhook/resolver.hpp>
+#include <collectcall/webhook/retry.hpp>
 
 #include "webhook_outbox.hpp"
 #include "webhook_transport.hpp"
@@ -41,7 +42,7 @@ namespace collectcall::server {
 struct DeliveryOptions {
     bool allow_private = false;  // `serve --allow-private-webhooks`
     double backoff_scale = 1.0;  // `serve --webhook-backoff-scale`: < 1 for tests
-    std::chrono::milliseconds timeout{10'000};
+    std::chrono::milliseconds timeout = webhook::attempt_timeout;
     std::size_t workers = 4;       // `serve --webhook-workers`
     std::size_t per_receiver = 2;  // at most this many workers on one receiver at a time
     // A CA bundle that https receivers' certificates must chain to, instead of the system's
@@ -52,17 +53,6 @@ struct DeliveryOptions {
     std::chrono::milliseconds poll{1'000};
     bool log = true;
 };
-
-// The waits between attempts of API.md section 9: after the n-th failed attempt, wait the
-// n-th entry; after the last, give up.
-inline constexpr std::array<std::chrono::seconds, 9> retry_schedule{
-    std::chrono::seconds{5}, std::chrono::minutes{5}, std::chrono::minutes{30},
-    std::chrono::hours{2},   std::chrono::hours{5},   std::chrono::hours{10},
-    std::chrono::hours{14},  std::chrono::hours{20},  std::chrono::hours{24}};
-
-// The wait after `failed_attempts` failed attempts (1 = the first attempt failed), scaled;
-// nullopt when no attempt is left.
-std::optional<std::chrono::milliseconds> retry_delay(int failed_attempts, double scale);
 
 class WebhookDelivery {
   public:
