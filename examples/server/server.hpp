@@ -40,9 +40,9 @@ struct ServerOptions {
     double webhook_backoff_scale = 1.0;
     std::size_t webhook_workers = 4;
     std::string webhook_ca_file;
-    std::chrono::milliseconds webhook_timeout{10'000};  // per attempt (API.md section 9)
-    double rate_limit = 1000;                           // requests per second per key; 0 = off
-    std::size_t threads = 0;                            // 0: sized for the machine
+    std::chrono::milliseconds webhook_timeout = webhook::attempt_timeout;  // per attempt
+    double rate_limit = 1000;  // requests per second per key; 0 = off
+    std::size_t threads = 0;   // 0: sized for the machine
     // How long a request's head may take to arrive from its first byte, and then its body from
     // its admission (the bound on slow clients such as slowloris: the connection is closed
     // unanswered), and how long a connection may wait for its next request.
