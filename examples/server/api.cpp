@@ -202,7 +202,7 @@ struct Api::Context {
     }
 
     void fail_validation(ErrorList errors) {
-        std::string message = invalid_fields_message(errors.size());
+        std::string message = invalid_fields_message(error_total(errors));
         fail(error_code::validation_failed, std::move(message), std::move(errors));
     }
 

@@ -6,6 +6,7 @@
 
 #include "collectcall/version.hpp"
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/json_number.hpp"

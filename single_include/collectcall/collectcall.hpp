@@ -23,6 +23,270 @@
 #define COLLECTCALL_VERSION_STRING "0.1.0"
 // ---- end collectcall/version.hpp ----
 
+// ---- begin collectcall/core/bounded.hpp ----
+// BoundedVector<T, Min, Max>: a std::vector whose length read<T> enforces while it reads.
+//
+// The element past the bound is never built: read<T> reports one `length` error at the array
+// and stops reading the document there, so that a hostile array of millions of elements costs no
+// more memory than `Max` elements. An array shorter than `Min` is the same `length` error, at its
+// end. `Max` is either a number or a pointer to a std::size_t member of ReadOptions, which makes
+// the bound configurable per read (the example server's --max-bulk-items); the JSON Schema
+// publishes minItems and the default of maxItems.
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+// ---- begin collectcall/core/value_type.hpp ----
+// The contract of a self-validating value type. A type that meets one of these concepts is read
+// and written by the generic reader and writer with no further code:
+//
+//   StringValue:        static Parsed<T> parse(std::string_view text);          t.view()
+//   ContextStringValue: static Parsed<T> parse(std::string_view, const ReadOptions&); t.view()
+//   NumberValue:        static Parsed<T> from_json_number(std::string_view token);
+//   t.append_json(out)
+//
+// `from_json_number` receives the number's own text, already checked against the JSON number
+// grammar, so a type can keep it exactly (Money never goes through a double).
+// Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
+// and write.hpp instead.
+
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// ---- begin collectcall/core/errors.hpp ----
+// Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
+
+#include <charconv>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+namespace collectcall {
+
+// Detail codes of API.md section 3, plus `malformed_json` for structural errors.
+namespace codes {
+inline constexpr std::string_view required = "required";
+inline constexpr std::string_view type = "type";
+inline constexpr std::string_view format = "format";
+inline constexpr std::string_view minimum = "minimum";
+inline constexpr std::string_view range = "range";
+inline constexpr std::string_view length = "length";
+inline constexpr std::string_view unknown_field = "unknown_field";
+inline constexpr std::string_view duplicate_field = "duplicate_field";
+inline constexpr std::string_view not_allowed = "not_allowed";
+inline constexpr std::string_view not_found = "not_found";
+inline constexpr std::string_view conflict = "conflict";
+inline constexpr std::string_view malformed_json = "malformed_json";
+// The last detail of a list that was cut short: it stands for the errors not shown.
+inline constexpr std::string_view too_many_errors = "too_many_errors";
+}  // namespace codes
+
+// One problem with one place of a document. `path` is a JSON Pointer ("" is the whole document).
+struct Error {
+    std::string path;
+    std::string code;
+    std::string message;
+
+    friend bool operator==(const Error&, const Error&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Error, (), (path, code, message))
+
+using ErrorList = std::vector<Error>;
+
+// The detail that ends a bounded list (API.md section 3): {"path": "", "code":
+// "too_many_errors", "message": "N more errors not shown"}.
+inline Error too_many_errors_detail(std::size_t hidden) {
+    return Error{"", std::string(codes::too_many_errors),
+                 std::to_string(hidden) + " more errors not shown"};
+}
+
+// How many errors a list stands for: its details, counting a too_many_errors detail as the
+// errors it hides.
+inline std::size_t error_total(const ErrorList& errors) {
+    if (errors.empty() || errors.back().code != codes::too_many_errors) return errors.size();
+    const std::string& message = errors.back().message;
+    std::size_t hidden = 0;
+    std::from_chars(message.data(), message.data() + message.size(), hidden);
+    return errors.size() - 1 + hidden;
+}
+
+// What a validator says about a value that is not acceptable. Codes and messages are static
+// strings, so validating never allocates.
+struct Problem {
+    std::string_view code;
+    std::string_view message;
+};
+
+// The outcome of validating one value: either a T or the Problem with it.
+template <class T>
+class Parsed {
+  public:
+    // Two overloads rather than one by value: that would copy a small value type once more.
+    Parsed(const T& value) : value_(value) {}        // NOLINT: implicit by design
+    Parsed(T&& value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+    Parsed(Problem problem) : problem_(problem) {}   // NOLINT: implicit by design
+
+    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
+    explicit operator bool() const noexcept { return ok(); }
+    [[nodiscard]] T& value() & { return *value_; }
+    [[nodiscard]] const T& value() const& { return *value_; }
+    [[nodiscard]] T&& value() && { return std::move(*value_); }
+    [[nodiscard]] const Problem& problem() const noexcept { return problem_; }
+
+  private:
+    std::optional<T> value_;
+    Problem problem_{};
+};
+
+// Appends one reference token to a JSON Pointer, escaping `~` as `~0` and `/` as `~1`.
+inline void append_pointer_token(std::string& pointer, std::string_view token) {
+    pointer += '/';
+    for (char c : token) {
+        if (c == '~') {
+            pointer += "~0";
+        } else if (c == '/') {
+            pointer += "~1";
+        } else {
+            pointer += c;
+        }
+    }
+}
+
+inline void append_pointer_index(std::string& pointer, std::size_t index) {
+    pointer += '/';
+    pointer += std::to_string(index);
+}
+
+// The result of `read<T>`: a fully valid T, or every error found in the document.
+template <class T>
+class Result {
+  public:
+    // Two overloads rather than one by value: a result is built from a whole document's value,
+    // and a by-value parameter would move it twice.
+    explicit Result(const T& value) : value_(value) {}
+    explicit Result(T&& value) : value_(std::move(value)) {}
+    explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
+    // A default-constructed T to fill in place (read<T> builds its value inside the result, so
+    // that a whole document's value is never moved), and the way back to errors.
+    explicit Result(std::in_place_t) : value_(std::in_place) {}
+    void set_errors(ErrorList errors) {
+        value_.reset();
+        errors_ = std::move(errors);
+    }
+
+    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
+    explicit operator bool() const noexcept { return ok(); }
+
+    // Precondition: ok().
+    [[nodiscard]] T& value() & { return *value_; }
+    [[nodiscard]] const T& value() const& { return *value_; }
+    [[nodiscard]] T&& value() && { return std::move(*value_); }
+
+    // Empty when ok().
+    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
+    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
+
+  private:
+    std::optional<T> value_;
+    ErrorList errors_;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/errors.hpp ----
+
+namespace collectcall {
+
+struct ReadOptions {
+    // "Today" for rules such as "a date of birth is not in the future" (UTC calendar day).
+    // Unset means the system clock's current day.
+    std::optional<std::chrono::sys_days> today;
+    // Deepest nesting accepted; deeper documents are malformed_json.
+    std::size_t max_depth = 64;
+    // Most customers accepted in one bulk request (API.md section 7).
+    std::size_t max_bulk_items = 1000;
+    // Most error details kept for one document (or one Validated<T> item); the rest are
+    // counted in a last `too_many_errors` detail (API.md section 3).
+    std::size_t max_errors = 100;
+
+    [[nodiscard]] std::chrono::sys_days today_or_now() const {
+        return today ? *today
+                     : std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    }
+};
+
+template <class T>
+concept StringValue = requires(std::string_view text, const T& value) {
+    { T::parse(text) } -> std::same_as<Parsed<T>>;
+    { value.view() } -> std::convertible_to<std::string_view>;
+};
+
+template <class T>
+concept ContextStringValue = requires(std::string_view text, const ReadOptions& options,
+                                      const T& value) {
+    { T::parse(text, options) } -> std::same_as<Parsed<T>>;
+    { value.view() } -> std::convertible_to<std::string_view>;
+};
+
+template <class T>
+concept NumberValue = requires(std::string_view token, const T& value, std::string& out) {
+    { T::from_json_number(token) } -> std::same_as<Parsed<T>>;
+    value.append_json(out);
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/value_type.hpp ----
+
+namespace collectcall {
+
+template <class T, std::size_t Min, auto Max>
+class BoundedVector : public std::vector<T> {
+  public:
+    using std::vector<T>::vector;
+
+    static constexpr std::size_t min_items = Min;
+
+    // The most elements read<T> accepts with these options.
+    [[nodiscard]] static std::size_t max_items(const ReadOptions& options) noexcept {
+        if constexpr (std::is_member_object_pointer_v<decltype(Max)>) {
+            return options.*Max;
+        } else {
+            return static_cast<std::size_t>(Max);
+        }
+    }
+    [[nodiscard]] static std::size_t default_max_items() noexcept {
+        return max_items(ReadOptions{});
+    }
+
+    // The message of the `length` error: "must have 1 to 1000 items".
+    [[nodiscard]] static std::string length_message(std::size_t max) {
+        if constexpr (Min == 0) {
+            return "must have at most " + std::to_string(max) + " items";
+        } else {
+            return "must have " + std::to_string(Min) + " to " + std::to_string(max) + " items";
+        }
+    }
+};
+
+template <class T>
+struct is_bounded_vector : std::false_type {};
+template <class T, std::size_t Min, auto Max>
+struct is_bounded_vector<BoundedVector<T, Min, Max>> : std::true_type {};
+template <class T>
+inline constexpr bool is_bounded_vector_v = is_bounded_vector<T>::value;
+
+}  // namespace collectcall
+// ---- end collectcall/core/bounded.hpp ----
 // ---- begin collectcall/core/enum.hpp ----
 // Closed sets of names on the wire (a call's status, an event's type, a check's id) as C++
 // enums described once with BOOST_DESCRIBE_ENUM. read<T>, write and json_schema<T> handle every
@@ -115,131 +379,6 @@ template <DescribedEnum E>
 
 }  // namespace collectcall
 // ---- end collectcall/core/enum.hpp ----
-// ---- begin collectcall/core/errors.hpp ----
-// Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
-
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-
-namespace collectcall {
-
-// Detail codes of API.md section 3, plus `malformed_json` for structural errors.
-namespace codes {
-inline constexpr std::string_view required = "required";
-inline constexpr std::string_view type = "type";
-inline constexpr std::string_view format = "format";
-inline constexpr std::string_view minimum = "minimum";
-inline constexpr std::string_view range = "range";
-inline constexpr std::string_view length = "length";
-inline constexpr std::string_view unknown_field = "unknown_field";
-inline constexpr std::string_view duplicate_field = "duplicate_field";
-inline constexpr std::string_view not_allowed = "not_allowed";
-inline constexpr std::string_view not_found = "not_found";
-inline constexpr std::string_view conflict = "conflict";
-inline constexpr std::string_view malformed_json = "malformed_json";
-}  // namespace codes
-
-// One problem with one place of a document. `path` is a JSON Pointer ("" is the whole document).
-struct Error {
-    std::string path;
-    std::string code;
-    std::string message;
-
-    friend bool operator==(const Error&, const Error&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Error, (), (path, code, message))
-
-using ErrorList = std::vector<Error>;
-
-// What a validator says about a value that is not acceptable. Codes and messages are static
-// strings, so validating never allocates.
-struct Problem {
-    std::string_view code;
-    std::string_view message;
-};
-
-// The outcome of validating one value: either a T or the Problem with it.
-template <class T>
-class Parsed {
-  public:
-    // Two overloads rather than one by value: that would copy a small value type once more.
-    Parsed(const T& value) : value_(value) {}        // NOLINT: implicit by design
-    Parsed(T&& value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-    Parsed(Problem problem) : problem_(problem) {}   // NOLINT: implicit by design
-
-    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
-    explicit operator bool() const noexcept { return ok(); }
-    [[nodiscard]] T& value() & { return *value_; }
-    [[nodiscard]] const T& value() const& { return *value_; }
-    [[nodiscard]] T&& value() && { return std::move(*value_); }
-    [[nodiscard]] const Problem& problem() const noexcept { return problem_; }
-
-  private:
-    std::optional<T> value_;
-    Problem problem_{};
-};
-
-// Appends one reference token to a JSON Pointer, escaping `~` as `~0` and `/` as `~1`.
-inline void append_pointer_token(std::string& pointer, std::string_view token) {
-    pointer += '/';
-    for (char c : token) {
-        if (c == '~') {
-            pointer += "~0";
-        } else if (c == '/') {
-            pointer += "~1";
-        } else {
-            pointer += c;
-        }
-    }
-}
-
-inline void append_pointer_index(std::string& pointer, std::size_t index) {
-    pointer += '/';
-    pointer += std::to_string(index);
-}
-
-// The result of `read<T>`: a fully valid T, or every error found in the document.
-template <class T>
-class Result {
-  public:
-    // Two overloads rather than one by value: a result is built from a whole document's value,
-    // and a by-value parameter would move it twice.
-    explicit Result(const T& value) : value_(value) {}
-    explicit Result(T&& value) : value_(std::move(value)) {}
-    explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
-    // A default-constructed T to fill in place (read<T> builds its value inside the result, so
-    // that a whole document's value is never moved), and the way back to errors.
-    explicit Result(std::in_place_t) : value_(std::in_place) {}
-    void set_errors(ErrorList errors) {
-        value_.reset();
-        errors_ = std::move(errors);
-    }
-
-    [[nodiscard]] bool ok() const noexcept { return value_.has_value(); }
-    explicit operator bool() const noexcept { return ok(); }
-
-    // Precondition: ok().
-    [[nodiscard]] T& value() & { return *value_; }
-    [[nodiscard]] const T& value() const& { return *value_; }
-    [[nodiscard]] T&& value() && { return std::move(*value_); }
-
-    // Empty when ok().
-    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
-    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
-
-  private:
-    std::optional<T> value_;
-    ErrorList errors_;
-};
-
-}  // namespace collectcall
-// ---- end collectcall/core/errors.hpp ----
 // ---- begin collectcall/core/json_number.hpp ----
 // The JSON number grammar (RFC 8259 section 6), checked on a number's own text.
 
@@ -553,66 +692,6 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
-// ---- begin collectcall/core/value_type.hpp ----
-// The contract of a self-validating value type. A type that meets one of these concepts is read
-// and written by the generic reader and writer with no further code:
-//
-//   StringValue:        static Parsed<T> parse(std::string_view text);          t.view()
-//   ContextStringValue: static Parsed<T> parse(std::string_view, const ReadOptions&); t.view()
-//   NumberValue:        static Parsed<T> from_json_number(std::string_view token);
-//   t.append_json(out)
-//
-// `from_json_number` receives the number's own text, already checked against the JSON number
-// grammar, so a type can keep it exactly (Money never goes through a double).
-// Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
-// and write.hpp instead.
-
-#include <chrono>
-#include <concepts>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-
-
-namespace collectcall {
-
-struct ReadOptions {
-    // "Today" for rules such as "a date of birth is not in the future" (UTC calendar day).
-    // Unset means the system clock's current day.
-    std::optional<std::chrono::sys_days> today;
-    // Deepest nesting accepted; deeper documents are malformed_json.
-    std::size_t max_depth = 64;
-    // Most customers accepted in one bulk request (API.md section 7).
-    std::size_t max_bulk_items = 1000;
-
-    [[nodiscard]] std::chrono::sys_days today_or_now() const {
-        return today ? *today
-                     : std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-    }
-};
-
-template <class T>
-concept StringValue = requires(std::string_view text, const T& value) {
-    { T::parse(text) } -> std::same_as<Parsed<T>>;
-    { value.view() } -> std::convertible_to<std::string_view>;
-};
-
-template <class T>
-concept ContextStringValue = requires(std::string_view text, const ReadOptions& options,
-                                      const T& value) {
-    { T::parse(text, options) } -> std::same_as<Parsed<T>>;
-    { value.view() } -> std::convertible_to<std::string_view>;
-};
-
-template <class T>
-concept NumberValue = requires(std::string_view token, const T& value, std::string& out) {
-    { T::from_json_number(token) } -> std::same_as<Parsed<T>>;
-    value.append_json(out);
-};
-
-}  // namespace collectcall
-// ---- end collectcall/core/value_type.hpp ----
 
 namespace collectcall {
 
@@ -635,6 +714,8 @@ struct Malformed {
     std::size_t offset;
     std::string what;
 };
+// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
+struct Stopped {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -697,21 +778,59 @@ class Reader {
         : begin_(json_begin), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
-    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
-    [[nodiscard]] ErrorList take_errors() { return std::move(errors_); }
-    // Removes and returns the errors reported since error_count() was `from`.
-    [[nodiscard]] ErrorList split_errors(std::size_t from) {
-        ErrorList tail(std::make_move_iterator(errors_.begin() + static_cast<std::ptrdiff_t>(from)),
-                       std::make_move_iterator(errors_.end()));
-        errors_.resize(from);
-        return tail;
-    }
-    [[nodiscard]] std::size_t error_count() const noexcept { return errors_.size(); }
+    // How many errors were reported (and not taken away by an error scope), including those
+    // past the bound of the list that are only counted.
+    [[nodiscard]] std::size_t error_count() const noexcept { return count_; }
 
-    // Reports a problem with the value being read, at the current path.
-    void error(std::string_view code, std::string_view message) {
-        errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+    // The errors of the document: at most options().max_errors details, then one
+    // too_many_errors detail for the rest.
+    [[nodiscard]] ErrorList take_errors() {
+        ErrorList errors = std::move(errors_);
+        if (count_ > errors.size())
+            errors.push_back(too_many_errors_detail(count_ - errors.size()));
+        errors_.clear();
+        count_ = 0;
+        scope_ = {};
+        return errors;
     }
+
+    // An error scope gathers the errors of one part of the document apart from the rest, with a
+    // bound of its own (a Validated<T> item of a bulk request): open_error_scope() starts it and
+    // close_error_scope() takes its errors away, bounded like take_errors(), and returns to the
+    // enclosing scope.
+    struct ErrorScope {
+        std::size_t stored_from = 0;   // where the scope's details start in the list
+        std::size_t counted_from = 0;  // error_count() when it started
+    };
+    [[nodiscard]] ErrorScope open_error_scope() noexcept {
+        const ErrorScope outer = scope_;
+        scope_ = {errors_.size(), count_};
+        return outer;
+    }
+    [[nodiscard]] ErrorList close_error_scope(ErrorScope outer) {
+        const auto from = static_cast<std::ptrdiff_t>(scope_.stored_from);
+        ErrorList mine(std::make_move_iterator(errors_.begin() + from),
+                       std::make_move_iterator(errors_.end()));
+        errors_.resize(scope_.stored_from);
+        const std::size_t counted = count_ - scope_.counted_from;
+        if (counted > mine.size()) mine.push_back(too_many_errors_detail(counted - mine.size()));
+        count_ = scope_.counted_from;
+        scope_ = outer;
+        return mine;
+    }
+
+    // Reports a problem with the value being read, at the current path. Past the bound of the
+    // list it is only counted (and its path never built).
+    void error(std::string_view code, std::string_view message) {
+        if (errors_.size() - scope_.stored_from < options_.max_errors) {
+            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+        }
+        ++count_;
+    }
+
+    // Stops reading the document: what was reported so far is its answer (a container past its
+    // bound, whose further elements must not be built).
+    [[noreturn]] void stop() const { throw detail::Stopped{}; }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -913,6 +1032,8 @@ class Reader {
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
+    std::size_t count_ = 0;
+    ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
     std::vector<Segment> deep_path_;
@@ -967,8 +1088,13 @@ bool read_integer(Reader& reader, ondemand::value& value, T& out) {
     return true;
 }
 
-template <class T>
+// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
+// built: one `length` error at the array, then reading stops.
+template <class T, class Bound = void>
 bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
+    constexpr bool bounded = !std::is_void_v<Bound>;
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (bounded) max_items = Bound::max_items(reader.options());
     ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::array) {
         reader.type_error(value, t, "must be an array");
@@ -984,6 +1110,12 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     for (auto element_result : array) {
         if (auto e = element_result.error()) reader.malformed(e);
         ondemand::value&& element = std::move(element_result).value_unsafe();
+        if constexpr (bounded) {
+            if (index == max_items) [[unlikely]] {
+                reader.error(codes::length, Bound::length_message(max_items));
+                reader.stop();
+            }
+        }
         reader.push(index++);
         if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
             bool b = false;
@@ -995,6 +1127,9 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
         reader.pop();
     }
     reader.leave();
+    if constexpr (bounded) {
+        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
+    }
     return reader.error_count() == before;
 }
 
@@ -1288,6 +1423,8 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         return true;
     } else if constexpr (detail::Integer<T>) {
         return detail::read_integer(reader, value, out);
+    } else if constexpr (is_bounded_vector_v<T>) {
+        return detail::read_array<typename T::value_type, T>(reader, value, out);
     } else if constexpr (detail::is_vector<T>::value) {
         return detail::read_array(reader, value, out);
     } else if constexpr (Described<T>) {
@@ -1383,6 +1520,9 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
         }
     } catch (const detail::Malformed& m) {
         result.set_errors(detail::malformed_error(std::min(m.offset, json.size()), m.what));
+        return result;
+    } catch (const detail::Stopped&) {
+        result.set_errors(reader.take_errors());
         return result;
     }
     if (reader.error_count() != 0) result.set_errors(reader.take_errors());
@@ -1652,7 +1792,7 @@ void write_value(Writer& writer, const T& value) {
         writer.boolean(value);
     } else if constexpr (std::is_integral_v<T>) {
         writer.integer(value);
-    } else if constexpr (detail::is_vector_w<T>::value) {
+    } else if constexpr (detail::is_vector_w<T>::value || is_bounded_vector_v<T>) {
         writer.raw('[');
         bool first = true;
         for (const auto& element : value) {
@@ -1739,11 +1879,12 @@ class Validated {
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
         const std::string prefix = reader.current_path();
-        const std::size_t before = reader.error_count();
+        const Reader::ErrorScope outer = reader.open_error_scope();
         read_value(reader, value, out.value_);
-        out.errors_ = reader.split_errors(before);
-        for (Error& e : out.errors_)
-            e.path.erase(0, prefix.size());
+        out.errors_ = reader.close_error_scope(outer);
+        for (Error& e : out.errors_) {
+            if (e.code != codes::too_many_errors) e.path.erase(0, prefix.size());
+        }
         return true;
     }
     friend void collectcall_write(Writer& writer, const Validated& v) {
@@ -3507,22 +3648,13 @@ inline ErrorList validate(const CustomerCreate& customer) {
 namespace collectcall {
 
 struct BulkCreateRequest {
-    // Each item carries its own verdict: one bad item never fails the request.
-    std::vector<Validated<CustomerCreate>> customers;
+    // Each item carries its own verdict: one bad item never fails the request. The length is
+    // bounded while reading: items past the limit are never built.
+    BoundedVector<Validated<CustomerCreate>, 1, &ReadOptions::max_bulk_items> customers;
 
     friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
-
-inline void collectcall_check(const BulkCreateRequest& request, const MemberStates& members,
-                              Reader& reader) {
-    if (!members.present("customers") || members.failed("customers")) return;
-    const std::size_t limit = reader.options().max_bulk_items;
-    if (request.customers.empty() || request.customers.size() > limit) {
-        reader.member_error("customers", codes::length,
-                            "must have 1 to " + std::to_string(limit) + " items");
-    }
-}
 
 struct BulkSummary {
     std::int64_t total = 0;
@@ -3553,14 +3685,23 @@ struct BulkResult {
 };
 BOOST_DESCRIBE_STRUCT(BulkResult, (), (summary, results))
 
-// The `error` string of a failed item: "validation failed: <path>: <message>; ...".
+// The `error` string of a failed item (API.md section 7): its first few errors, then how many
+// more the `details` hold, "validation failed: <path>: <message>; ...; and 97 more". The
+// summary stays short however many errors the item has.
 inline std::string validation_failure_summary(const ErrorList& errors) {
+    constexpr std::size_t shown = 3;
     std::string text = "validation failed: ";
-    for (std::size_t i = 0; i < errors.size(); ++i) {
-        if (i != 0) text += "; ";
-        text += errors[i].path.empty() ? std::string("/") : errors[i].path;
+    std::size_t listed = 0;
+    for (const Error& e : errors) {
+        if (listed == shown || e.code == codes::too_many_errors) break;
+        if (listed != 0) text += "; ";
+        text += e.path.empty() ? std::string("/") : e.path;
         text += ": ";
-        text += errors[i].message;
+        text += e.message;
+        ++listed;
+    }
+    if (const std::size_t total = error_total(errors); total > listed) {
+        text += "; and " + std::to_string(total - listed) + " more";
     }
     return text;
 }
@@ -4703,6 +4844,11 @@ Json SchemaBuilder::build_other() {
     } else if constexpr (detail::is_vector_s<T>::value) {
         out["type"] = "array";
         out["items"] = schema_of<typename T::value_type>();
+    } else if constexpr (is_bounded_vector_v<T>) {
+        out["type"] = "array";
+        out["items"] = schema_of<typename T::value_type>();
+        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
+        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
     } else {
         static_assert(sizeof(T) == 0,
                       "collectcall has no schema for this type: declare "
@@ -4813,9 +4959,6 @@ inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
 }
 
 inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
-    Json& customers = s["properties"]["customers"];
-    customers["minItems"] = 1;
-    customers["maxItems"] = static_cast<std::int64_t>(ReadOptions{}.max_bulk_items);
     s["description"] =
         "Each item is validated and created on its own: the response reports every item, and "
         "an invalid item does not fail the others.";

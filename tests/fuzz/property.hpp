@@ -8,13 +8,15 @@
 //     message; malformed_json comes alone, with the path "".
 // Independently of the model, input that simdjson's DOM parser accepts (and that nests at most
 // max_depth levels) is never malformed_json, and input it rejects for a reason other than numbers
-// or depth always is. When the DOM parser accepts the input, every error path points at a value of
-// the input, except that of a `required` error, whose parent is an object without that member.
+// or depth always is (unless reading stopped at a container's bound before the fault). When the DOM
+// parser accepts the input, every error path points at a value of the input, except that of a
+// `required` error, whose parent is an object without that member.
 //
 // A violation prints what was read and what came out, then aborts (a crash to libFuzzer, a failed
 // test to the replay runner).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -138,7 +140,7 @@ inline bool is_known_code(std::string_view code) {
     for (std::string_view known :
          {codes::required, codes::type, codes::format, codes::minimum, codes::range, codes::length,
           codes::unknown_field, codes::duplicate_field, codes::not_allowed, codes::not_found,
-          codes::conflict, codes::malformed_json}) {
+          codes::conflict, codes::malformed_json, codes::too_many_errors}) {
         if (code == known) return true;
     }
     return false;
@@ -243,8 +245,13 @@ inline void check_errors(const Context& context, const Input& input, const Error
         }
         return;
     }
+    // A container past its bound stops the read at once (a `length` error): what follows it was
+    // never looked at, so it may be malformed.
+    const bool stopped_at_bound =
+        prefix.empty() && std::any_of(errors.begin(), errors.end(),
+                                      [](const Error& e) { return e.code == codes::length; });
     if (!input.dom_valid()) {
-        if (!dom_rejects_valid_json(input.dom_error())) {
+        if (!stopped_at_bound && !dom_rejects_valid_json(input.dom_error())) {
             fail(context, "input the DOM parser rejects is malformed_json",
                  std::string("DOM: ") + simdjson::error_message(input.dom_error()) + "\n" +
                      describe(errors));

@@ -1,10 +1,13 @@
 // The operating limits of API.md section 11 over real sockets: slow and idle connections hold no
 // worker thread, the bearer key is checked before a body is read, ambiguous framing is refused,
-// and the memory a burst of large requests took is given back.
+// the memory a burst of large requests took is given back; a bulk array past the item limit is
+// refused while it is read, and error lists are bounded (API.md section 3), so that no answer is
+// much larger than its request.
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <future>
 #include <memory>
@@ -57,6 +60,17 @@ Reply parse(const std::string& json) {
     r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
     return r;
 }
+
+// A child server process with one account (its own process, so that its memory is its own).
+struct ServerWithAccount {
+    Database database;
+    std::string key =
+        parse(run_binary({"init", "--db", database.uri(), "--account", "acme"}).out).str("/apiKey");
+    ChildServer server;
+    explicit ServerWithAccount(std::vector<std::string> args = {"--quiet"})
+        : server(database.uri(), std::move(args)) {}
+    [[nodiscard]] Client client() const { return Client("127.0.0.1", server.port(), key); }
+};
 
 }  // namespace
 
@@ -278,4 +292,106 @@ TEST_CASE("limits: memory after a burst of large requests returns to its level b
     CHECK(peak - before > 40 * 1024);
     // ... and gave it back, to within a few MiB.
     CHECK(after - before < 8 * 1024);
+}
+
+TEST_CASE("limits: 16 MiB of empty bulk items is 400 at once, in bounded memory", "[limits]") {
+    ServerWithAccount s;
+    Client client = s.client();
+    // Warm up: the first bulk grows what every request needs anyway.
+    REQUIRE(client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("w") + "]}")
+                .status == 200);
+    const std::int64_t before = status_kib(s.server.pid(), "VmHWM") * 1024;
+
+    const std::string head = R"({"customers":[)";
+    const std::string tail = "{}]}";
+    const std::size_t items = ((std::size_t{16} << 20) - head.size() - tail.size()) / 3;
+    std::string body;
+    body.reserve(std::size_t{16} << 20);
+    body += head;
+    for (std::size_t i = 0; i < items; ++i)
+        body += "{},";
+    body += tail;
+    REQUIRE(body.size() <= std::size_t{16} << 20);
+
+    const auto start = std::chrono::steady_clock::now();
+    const Reply r = client.post("/api/v1/customers/bulk", body);
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    CHECK(elapsed < std::chrono::seconds(5));
+    REQUIRE(r.status == 400);
+    CHECK(r.error_code() == "validation_failed");
+    REQUIRE(r.size("/error/details") == 1);
+    CHECK(r.str("/error/details/0/path") == "/customers");
+    CHECK(r.str("/error/details/0/code") == "length");
+    CHECK(r.str("/error/details/0/message") == "must have 1 to 1000 items");
+
+    const std::int64_t growth = status_kib(s.server.pid(), "VmHWM") * 1024 - before;
+    INFO("peak resident memory grew by " << growth / (1 << 20) << " MiB");
+    CHECK(growth < std::int64_t{300} << 20);
+    CHECK(client.get("/api/v1/customers?externalId=w").size("/data/customers") == 1);
+}
+
+TEST_CASE("limits: the bulk item limit is the server's --max-bulk-items", "[limits]") {
+    ServerWithAccount s({"--quiet", "--max-bulk-items", "2"});
+    Client client = s.client();
+    const std::string three = R"({"customers":[)" + customer_json("a") + "," + customer_json("b") +
+                              "," + customer_json("c") + "]}";
+    const Reply refused = client.post("/api/v1/customers/bulk", three);
+    REQUIRE(refused.status == 400);
+    CHECK(refused.str("/error/details/0/path") == "/customers");
+    CHECK(refused.str("/error/details/0/message") == "must have 1 to 2 items");
+    CHECK(client.get("/api/v1/customers?externalId=a").size("/data/customers") == 0);
+    const Reply two =
+        client.post("/api/v1/customers/bulk",
+                    R"({"customers":[)" + customer_json("a") + "," + customer_json("b") + "]}");
+    CHECK(two.status == 200);
+    CHECK(two.integer("/data/summary/succeeded") == 2);
+}
+
+TEST_CASE("limits: 1000 bulk items with 300 unknown members each get a bounded answer",
+          "[limits]") {
+    ServerWithAccount s;
+    Client client = s.client();
+    std::string members;
+    for (int i = 0; i < 300; ++i)
+        members += "\"x" + std::to_string(i) + "\":0,";
+    std::string body = R"({"customers":[)";
+    for (int i = 0; i < 1000; ++i) {
+        if (i != 0) body += ',';
+        std::string item = customer_json("u-" + std::to_string(i));
+        item.insert(1, members);
+        body += item;
+    }
+    body += "]}";
+
+    const Reply r = client.post("/api/v1/customers/bulk", body);
+    REQUIRE(r.status == 200);
+    INFO("request " << body.size() << " bytes, answer " << r.body.size() << " bytes");
+    CHECK(r.body.size() < std::size_t{8} << 20);
+    CHECK(r.body.size() < 4 * body.size());
+    CHECK(r.integer("/data/summary/failed") == 1000);
+    for (const std::size_t i : {std::size_t{0}, std::size_t{999}}) {
+        const std::string item = "/data/results/" + std::to_string(i);
+        REQUIRE(r.size(item + "/details") == 101);
+        CHECK(r.str(item + "/details/0/path") == "/x0");
+        CHECK(r.str(item + "/details/100/code") == "too_many_errors");
+        CHECK(r.str(item + "/details/100/path").empty());
+        CHECK(r.str(item + "/details/100/message") == "200 more errors not shown");
+        CHECK(r.str(item + "/error") ==
+              "validation failed: /x0: is not a known member; /x1: is not a known member; /x2: "
+              "is not a known member; and 297 more");
+        CHECK(r.str(item + "/externalId") == "u-" + std::to_string(i));
+    }
+
+    // One body with 100,000 errors: 100 details and the count of the rest.
+    std::string wide = customer_json("wide");
+    std::string many;
+    for (int i = 0; i < 60000; ++i)
+        many += "\"y" + std::to_string(i) + "\":0,";
+    wide.insert(1, many);
+    const Reply one = client.post("/api/v1/customers", wide);
+    REQUIRE(one.status == 400);
+    REQUIRE(one.size("/error/details") == 101);
+    CHECK(one.str("/error/details/100/message") == "59900 more errors not shown");
+    CHECK(one.str("/error/message") == "60000 fields are invalid");
+    CHECK(one.body.size() < 16 * 1024);
 }

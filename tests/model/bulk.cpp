@@ -99,3 +99,29 @@ TEST_CASE("BulkResult: created and failed items are written in their own shapes 
     REQUIRE(back.ok());
     CHECK(back.value() == result);
 }
+
+TEST_CASE("BulkCreateRequest: an item's error summary stays short, its details bounded") {
+    std::string members;
+    for (int i = 0; i < 300; ++i)
+        members += "\"x" + std::to_string(i) + "\":0,";
+    std::string bad = item("a", "+12025550100");
+    bad.insert(1, members);
+    auto result = read<BulkCreateRequest>(R"({"customers":[)" + bad + "]}");
+    REQUIRE(result.ok());
+    const collectcall::ErrorList& errors = result.value().customers.at(0).errors();
+    REQUIRE(errors.size() == 101);
+    CHECK(errors.back() == collectcall::Error{"", "too_many_errors", "200 more errors not shown"});
+    CHECK(collectcall::validation_failure_summary(errors) ==
+          "validation failed: /x0: is not a known member; /x1: is not a known member; /x2: is not "
+          "a known member; and 297 more");
+}
+
+TEST_CASE("BulkCreateRequest: items past the limit are refused before they are built") {
+    collectcall::ReadOptions two;
+    two.max_bulk_items = 2;
+    auto three =
+        read<BulkCreateRequest>(R"({"customers":[{},{},{},)" + std::string(1000, '{'), two);
+    REQUIRE_FALSE(three.ok());
+    CHECK(three.errors() ==
+          collectcall::ErrorList{{"/customers", "length", "must have 1 to 2 items"}});
+}

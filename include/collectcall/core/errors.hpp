@@ -1,6 +1,7 @@
 // Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ inline constexpr std::string_view not_allowed = "not_allowed";
 inline constexpr std::string_view not_found = "not_found";
 inline constexpr std::string_view conflict = "conflict";
 inline constexpr std::string_view malformed_json = "malformed_json";
+// The last detail of a list that was cut short: it stands for the errors not shown.
+inline constexpr std::string_view too_many_errors = "too_many_errors";
 }  // namespace codes
 
 // One problem with one place of a document. `path` is a JSON Pointer ("" is the whole document).
@@ -39,6 +42,23 @@ struct Error {
 BOOST_DESCRIBE_STRUCT(Error, (), (path, code, message))
 
 using ErrorList = std::vector<Error>;
+
+// The detail that ends a bounded list (API.md section 3): {"path": "", "code":
+// "too_many_errors", "message": "N more errors not shown"}.
+inline Error too_many_errors_detail(std::size_t hidden) {
+    return Error{"", std::string(codes::too_many_errors),
+                 std::to_string(hidden) + " more errors not shown"};
+}
+
+// How many errors a list stands for: its details, counting a too_many_errors detail as the
+// errors it hides.
+inline std::size_t error_total(const ErrorList& errors) {
+    if (errors.empty() || errors.back().code != codes::too_many_errors) return errors.size();
+    const std::string& message = errors.back().message;
+    std::size_t hidden = 0;
+    std::from_chars(message.data(), message.data() + message.size(), hidden);
+    return errors.size() - 1 + hidden;
+}
 
 // What a validator says about a value that is not acceptable. Codes and messages are static
 // strings, so validating never allocates.

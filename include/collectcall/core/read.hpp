@@ -39,6 +39,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/json_number.hpp"
@@ -66,6 +67,8 @@ struct Malformed {
     std::size_t offset;
     std::string what;
 };
+// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
+struct Stopped {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -128,21 +131,59 @@ class Reader {
         : begin_(json_begin), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
-    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
-    [[nodiscard]] ErrorList take_errors() { return std::move(errors_); }
-    // Removes and returns the errors reported since error_count() was `from`.
-    [[nodiscard]] ErrorList split_errors(std::size_t from) {
-        ErrorList tail(std::make_move_iterator(errors_.begin() + static_cast<std::ptrdiff_t>(from)),
-                       std::make_move_iterator(errors_.end()));
-        errors_.resize(from);
-        return tail;
-    }
-    [[nodiscard]] std::size_t error_count() const noexcept { return errors_.size(); }
+    // How many errors were reported (and not taken away by an error scope), including those
+    // past the bound of the list that are only counted.
+    [[nodiscard]] std::size_t error_count() const noexcept { return count_; }
 
-    // Reports a problem with the value being read, at the current path.
-    void error(std::string_view code, std::string_view message) {
-        errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+    // The errors of the document: at most options().max_errors details, then one
+    // too_many_errors detail for the rest.
+    [[nodiscard]] ErrorList take_errors() {
+        ErrorList errors = std::move(errors_);
+        if (count_ > errors.size())
+            errors.push_back(too_many_errors_detail(count_ - errors.size()));
+        errors_.clear();
+        count_ = 0;
+        scope_ = {};
+        return errors;
     }
+
+    // An error scope gathers the errors of one part of the document apart from the rest, with a
+    // bound of its own (a Validated<T> item of a bulk request): open_error_scope() starts it and
+    // close_error_scope() takes its errors away, bounded like take_errors(), and returns to the
+    // enclosing scope.
+    struct ErrorScope {
+        std::size_t stored_from = 0;   // where the scope's details start in the list
+        std::size_t counted_from = 0;  // error_count() when it started
+    };
+    [[nodiscard]] ErrorScope open_error_scope() noexcept {
+        const ErrorScope outer = scope_;
+        scope_ = {errors_.size(), count_};
+        return outer;
+    }
+    [[nodiscard]] ErrorList close_error_scope(ErrorScope outer) {
+        const auto from = static_cast<std::ptrdiff_t>(scope_.stored_from);
+        ErrorList mine(std::make_move_iterator(errors_.begin() + from),
+                       std::make_move_iterator(errors_.end()));
+        errors_.resize(scope_.stored_from);
+        const std::size_t counted = count_ - scope_.counted_from;
+        if (counted > mine.size()) mine.push_back(too_many_errors_detail(counted - mine.size()));
+        count_ = scope_.counted_from;
+        scope_ = outer;
+        return mine;
+    }
+
+    // Reports a problem with the value being read, at the current path. Past the bound of the
+    // list it is only counted (and its path never built).
+    void error(std::string_view code, std::string_view message) {
+        if (errors_.size() - scope_.stored_from < options_.max_errors) {
+            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+        }
+        ++count_;
+    }
+
+    // Stops reading the document: what was reported so far is its answer (a container past its
+    // bound, whose further elements must not be built).
+    [[noreturn]] void stop() const { throw detail::Stopped{}; }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -344,6 +385,8 @@ class Reader {
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
+    std::size_t count_ = 0;
+    ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
     std::vector<Segment> deep_path_;
@@ -398,8 +441,13 @@ bool read_integer(Reader& reader, ondemand::value& value, T& out) {
     return true;
 }
 
-template <class T>
+// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
+// built: one `length` error at the array, then reading stops.
+template <class T, class Bound = void>
 bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
+    constexpr bool bounded = !std::is_void_v<Bound>;
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (bounded) max_items = Bound::max_items(reader.options());
     ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::array) {
         reader.type_error(value, t, "must be an array");
@@ -415,6 +463,12 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     for (auto element_result : array) {
         if (auto e = element_result.error()) reader.malformed(e);
         ondemand::value&& element = std::move(element_result).value_unsafe();
+        if constexpr (bounded) {
+            if (index == max_items) [[unlikely]] {
+                reader.error(codes::length, Bound::length_message(max_items));
+                reader.stop();
+            }
+        }
         reader.push(index++);
         if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
             bool b = false;
@@ -426,6 +480,9 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
         reader.pop();
     }
     reader.leave();
+    if constexpr (bounded) {
+        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
+    }
     return reader.error_count() == before;
 }
 
@@ -719,6 +776,8 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         return true;
     } else if constexpr (detail::Integer<T>) {
         return detail::read_integer(reader, value, out);
+    } else if constexpr (is_bounded_vector_v<T>) {
+        return detail::read_array<typename T::value_type, T>(reader, value, out);
     } else if constexpr (detail::is_vector<T>::value) {
         return detail::read_array(reader, value, out);
     } else if constexpr (Described<T>) {
@@ -814,6 +873,9 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
         }
     } catch (const detail::Malformed& m) {
         result.set_errors(detail::malformed_error(std::min(m.offset, json.size()), m.what));
+        return result;
+    } catch (const detail::Stopped&) {
+        result.set_errors(reader.take_errors());
         return result;
     }
     if (reader.error_count() != 0) result.set_errors(reader.take_errors());

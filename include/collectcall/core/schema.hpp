@@ -44,6 +44,7 @@
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
@@ -791,6 +792,11 @@ Json SchemaBuilder::build_other() {
     } else if constexpr (detail::is_vector_s<T>::value) {
         out["type"] = "array";
         out["items"] = schema_of<typename T::value_type>();
+    } else if constexpr (is_bounded_vector_v<T>) {
+        out["type"] = "array";
+        out["items"] = schema_of<typename T::value_type>();
+        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
+        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
     } else {
         static_assert(sizeof(T) == 0,
                       "collectcall has no schema for this type: declare "

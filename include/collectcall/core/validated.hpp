@@ -29,11 +29,12 @@ class Validated {
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
         const std::string prefix = reader.current_path();
-        const std::size_t before = reader.error_count();
+        const Reader::ErrorScope outer = reader.open_error_scope();
         read_value(reader, value, out.value_);
-        out.errors_ = reader.split_errors(before);
-        for (Error& e : out.errors_)
-            e.path.erase(0, prefix.size());
+        out.errors_ = reader.close_error_scope(outer);
+        for (Error& e : out.errors_) {
+            if (e.code != codes::too_many_errors) e.path.erase(0, prefix.size());
+        }
         return true;
     }
     friend void collectcall_write(Writer& writer, const Validated& v) {

@@ -31,6 +31,9 @@ struct ReadOptions {
     std::size_t max_depth = 64;
     // Most customers accepted in one bulk request (API.md section 7).
     std::size_t max_bulk_items = 1000;
+    // Most error details kept for one document (or one Validated<T> item); the rest are
+    // counted in a last `too_many_errors` detail (API.md section 3).
+    std::size_t max_errors = 100;
 
     [[nodiscard]] std::chrono::sys_days today_or_now() const {
         return today ? *today

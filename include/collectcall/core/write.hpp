@@ -24,6 +24,7 @@
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/value_type.hpp"
@@ -255,7 +256,7 @@ void write_value(Writer& writer, const T& value) {
         writer.boolean(value);
     } else if constexpr (std::is_integral_v<T>) {
         writer.integer(value);
-    } else if constexpr (detail::is_vector_w<T>::value) {
+    } else if constexpr (detail::is_vector_w<T>::value || is_bounded_vector_v<T>) {
         writer.raw('[');
         bool first = true;
         for (const auto& element : value) {

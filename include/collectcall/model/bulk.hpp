@@ -8,6 +8,7 @@
 
 #include <boost/describe/class.hpp>
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
@@ -17,22 +18,13 @@
 namespace collectcall {
 
 struct BulkCreateRequest {
-    // Each item carries its own verdict: one bad item never fails the request.
-    std::vector<Validated<CustomerCreate>> customers;
+    // Each item carries its own verdict: one bad item never fails the request. The length is
+    // bounded while reading: items past the limit are never built.
+    BoundedVector<Validated<CustomerCreate>, 1, &ReadOptions::max_bulk_items> customers;
 
     friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
-
-inline void collectcall_check(const BulkCreateRequest& request, const MemberStates& members,
-                              Reader& reader) {
-    if (!members.present("customers") || members.failed("customers")) return;
-    const std::size_t limit = reader.options().max_bulk_items;
-    if (request.customers.empty() || request.customers.size() > limit) {
-        reader.member_error("customers", codes::length,
-                            "must have 1 to " + std::to_string(limit) + " items");
-    }
-}
 
 struct BulkSummary {
     std::int64_t total = 0;
@@ -63,14 +55,23 @@ struct BulkResult {
 };
 BOOST_DESCRIBE_STRUCT(BulkResult, (), (summary, results))
 
-// The `error` string of a failed item: "validation failed: <path>: <message>; ...".
+// The `error` string of a failed item (API.md section 7): its first few errors, then how many
+// more the `details` hold, "validation failed: <path>: <message>; ...; and 97 more". The
+// summary stays short however many errors the item has.
 inline std::string validation_failure_summary(const ErrorList& errors) {
+    constexpr std::size_t shown = 3;
     std::string text = "validation failed: ";
-    for (std::size_t i = 0; i < errors.size(); ++i) {
-        if (i != 0) text += "; ";
-        text += errors[i].path.empty() ? std::string("/") : errors[i].path;
+    std::size_t listed = 0;
+    for (const Error& e : errors) {
+        if (listed == shown || e.code == codes::too_many_errors) break;
+        if (listed != 0) text += "; ";
+        text += e.path.empty() ? std::string("/") : e.path;
         text += ": ";
-        text += errors[i].message;
+        text += e.message;
+        ++listed;
+    }
+    if (const std::size_t total = error_total(errors); total > listed) {
+        text += "; and " + std::to_string(total - listed) + " more";
     }
     return text;
 }

@@ -101,9 +101,6 @@ inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
 }
 
 inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
-    Json& customers = s["properties"]["customers"];
-    customers["minItems"] = 1;
-    customers["maxItems"] = static_cast<std::int64_t>(ReadOptions{}.max_bulk_items);
     s["description"] =
         "Each item is validated and created on its own: the response reports every item, and "
         "an invalid item does not fail the others.";
