@@ -231,6 +231,13 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             const auto n = v ? parse_integer<int>(*v, 100, 3'600'000) : std::nullopt;
             if (!n) return fail("--lease-ms needs a number of milliseconds (100 to 3600000)");
             command.server.lease = std::chrono::milliseconds{*n};
+        } else if (serve && option == "--webhook-timeout-ms") {
+            // Not in the usage text: tests shorten the attempt's time limit (10 s) with it.
+            const auto v = value();
+            const auto n = v ? parse_integer<int>(*v, 100, 600'000) : std::nullopt;
+            if (!n)
+                return fail("--webhook-timeout-ms needs a number of milliseconds (100 to 600000)");
+            command.server.webhook_timeout = std::chrono::milliseconds{*n};
         } else if (serve && option == "--busy-timeout-ms") {
             const auto v = value();
             const auto n = v ? parse_integer<int>(*v, 0, 600'000) : std::nullopt;

@@ -265,6 +265,7 @@ class MeteredStore final : public Store {
     void abandon_idempotent(const Uuid& account, std::string_view key) override {
         inner_->abandon_idempotent(account, key);
     }
+    std::int64_t sweep(Time now) override { return inner_->sweep(now); }
 
   private:
     std::unique_ptr<Store> inner_;
@@ -282,8 +283,20 @@ class MeteredOutbox final : public WebhookOutbox {
     MeteredOutbox(const MeteredOutbox&) = delete;
     MeteredOutbox& operator=(const MeteredOutbox&) = delete;
 
-    std::vector<OutboxHead> heads(std::size_t limit) override { return inner_->heads(limit); }
+    std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
+                                std::size_t per_account) override {
+        return inner_->due(now_ms, per_receiver, per_account);
+    }
+    std::optional<std::int64_t> next_due(std::int64_t now_ms) override {
+        return inner_->next_due(now_ms);
+    }
+    bool claim(std::int64_t seq) override { return inner_->claim(seq); }
+    void release(std::int64_t seq) override { inner_->release(seq); }
+    void renew(const std::vector<std::int64_t>& seqs) override { inner_->renew(seqs); }
     std::optional<OutboxMessage> load(std::int64_t seq) override { return inner_->load(seq); }
+    bool begin_attempt(std::int64_t seq) override { return inner_->begin_attempt(seq); }
+    void interrupted(std::int64_t seq) override { inner_->interrupted(seq); }
+    std::int64_t sweep(std::int64_t now_ms) override { return inner_->sweep(now_ms); }
     void delivered(std::int64_t seq, std::int64_t now_ms) override {
         inner_->delivered(seq, now_ms);
         metrics_.delivery("delivered");

@@ -5,6 +5,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include <collectcall/webhook/fairness.hpp>
+
 #include "columns.hpp"
 
 namespace collectcall::server {
@@ -135,6 +137,15 @@ CREATE TABLE rate_counts (
     PRIMARY KEY (key_id, process)
 );
 )sql",
+    // 2 -> 3: attempts recorded before they are made (unfinished: begun and never finished, so a
+    // message whose attempts keep dying with the process is parked), and what the retention
+    // sweep looks rows up by.
+    R"sql(
+ALTER TABLE webhook_outbox ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pending';
+CREATE INDEX call_events_created ON call_events (created_at);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -249,11 +260,6 @@ void insert_event(Connection& db, std::string_view call_id, CallEventType type, 
         "SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), id, $2::integer "
         "FROM calls WHERE id = $1 AND webhook_url IS NOT NULL");
 }
-
-// The most messages one look at the outbox claims: what a process claims and has not sent yet
-// is out of the other processes' reach until it sends it or its lease runs out, so it claims
-// a little ahead of its delivery threads, not the whole backlog.
-constexpr std::size_t max_claim = 32;
 
 std::string lease_interval(std::chrono::milliseconds lease) {
     return std::to_string(lease.count()) + " milliseconds";
@@ -799,6 +805,22 @@ void PostgresStore::abandon_idempotent(const Uuid& account, std::string_view key
     db->query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL");
 }
 
+// --- Retention -------------------------------------------------------------------------------
+
+std::int64_t PostgresStore::sweep(Time now) {
+    const Time events_before = now - webhook::outbox_retention;
+    auto db = pool_.lease();
+    db->params().add(timestamp_text(events_before));
+    std::int64_t deleted =
+        db->query(
+              "DELETE FROM call_events e WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM "
+              "webhook_outbox o WHERE o.call_id = e.call_id AND o.event_seq = e.seq)")
+            .affected();
+    db->params().add(to_ms(now) - idempotency_lifetime_ms);
+    deleted += db->query("DELETE FROM idempotency_keys WHERE created_ms < $1").affected();
+    return deleted;
+}
+
 // --- The outbox ------------------------------------------------------------------------------
 
 namespace {
@@ -824,45 +846,109 @@ class PostgresOutbox final : public WebhookOutbox {
     PostgresOutbox(const PostgresOutbox&) = delete;
     PostgresOutbox& operator=(const PostgresOutbox&) = delete;
 
-    std::vector<OutboxHead> heads(std::size_t limit) override {
+    std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
+                                std::size_t per_account) override {
         auto db = pool_.lease();
-        const std::int64_t now_ms = unix_ms();
-        // The first pending message of each call that is due, not claimed by a live lease of
-        // another process: claimed (or the claim renewed) for this process. Rows another
-        // process is claiming right now are skipped, not waited for.
+        // The due heads no live lease of another process holds, a bounded page for a fair pick
+        // (WebhookOutbox::due); nothing is claimed yet.
         db->params()
-            .add(process_id_)
-            .add(lease_)
             .add(now_ms)
-            .add(static_cast<std::int64_t>(std::min<std::size_t>(limit, max_claim)));
-        const Result claimed = db->query(
-            "UPDATE webhook_outbox o SET lease_owner = $1, lease_until = now() + $2::interval "
-            "FROM (SELECT h.seq FROM webhook_outbox h WHERE h.state = 'pending' "
-            "AND h.next_attempt_ms <= $3 "
-            "AND (h.lease_owner IS NULL OR h.lease_owner = $1 OR h.lease_until < now()) "
-            "AND h.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = h.call_id "
-            "AND p.state = 'pending') ORDER BY h.next_attempt_ms, h.seq LIMIT $4 "
-            "FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq "
-            "RETURNING o.seq, o.call_id, (SELECT c.webhook_url FROM calls c WHERE c.id = "
-            "o.call_id), o.next_attempt_ms");
+            .add(static_cast<std::int64_t>(per_receiver))
+            .add(static_cast<std::int64_t>(per_account))
+            .add(process_id_);
+        const Result r = db->query(
+            "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
+            "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
+            "WHERE o.state = 'pending' AND o.next_attempt_ms <= $1 "
+            "AND (o.lease_owner IS NULL OR o.lease_owner = $4 OR o.lease_until < now()) "
+            "AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = o.call_id "
+            "AND p.state = 'pending')), "
+            "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
+            "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
+            "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
+            "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= $2) "
+            "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
+            "WHERE a <= $3 ORDER BY account_id, a");
         std::vector<OutboxHead> heads;
-        for (int i = 0; i < claimed.rows(); ++i) {
-            heads.push_back(OutboxHead{claimed.integer(i, 0), std::string(claimed.text(i, 1)),
-                                       std::string(claimed.text(i, 2)), claimed.integer(i, 3)});
-        }
-        std::sort(heads.begin(), heads.end(), [](const OutboxHead& a, const OutboxHead& b) {
-            return std::pair(a.next_attempt_ms, a.seq) < std::pair(b.next_attempt_ms, b.seq);
-        });
-        // The soonest message not yet due, so that delivery knows when to look again.
-        db->params().add(now_ms);
-        const Result next = db->query(
-            "SELECT seq, call_id, '', next_attempt_ms FROM webhook_outbox "
-            "WHERE state = 'pending' AND next_attempt_ms > $1 ORDER BY next_attempt_ms LIMIT 1");
-        if (!next.empty()) {
-            heads.push_back(OutboxHead{next.integer(0, 0), std::string(next.text(0, 1)), "",
-                                       next.integer(0, 3)});
+        for (int i = 0; i < r.rows(); ++i) {
+            heads.push_back(OutboxHead{
+                r.integer(i, 0), std::string(r.text(i, 1)), std::string(r.text(i, 2)),
+                r.integer(i, 3), std::string(r.text(i, 4)), static_cast<int>(r.integer(i, 5))});
         }
         return heads;
+    }
+
+    std::optional<std::int64_t> next_due(std::int64_t now_ms) override {
+        auto db = pool_.lease();
+        db->params().add(now_ms);
+        const Result r = db->query(
+            "SELECT MIN(next_attempt_ms) FROM webhook_outbox WHERE state = 'pending' AND "
+            "next_attempt_ms > $1");
+        if (r.empty() || r.is_null(0, 0)) return std::nullopt;
+        return r.integer(0, 0);
+    }
+
+    bool claim(std::int64_t seq) override {
+        auto db = pool_.lease();
+        // A message another process is claiming right now is skipped, not waited for.
+        db->params().add(process_id_).add(lease_).add(seq);
+        return db->query(
+                     "UPDATE webhook_outbox o SET lease_owner = $1, "
+                     "lease_until = now() + $2::interval FROM (SELECT h.seq FROM "
+                     "webhook_outbox h WHERE h.seq = $3 AND h.state = 'pending' AND "
+                     "(h.lease_owner IS NULL OR h.lease_owner = $1 OR h.lease_until < now()) "
+                     "FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq RETURNING o.seq")
+                   .rows() > 0;
+    }
+
+    void release(std::int64_t seq) override {
+        auto db = pool_.lease();
+        db->params().add(seq).add(process_id_);
+        db->query(
+            "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL "
+            "WHERE seq = $1 AND lease_owner = $2");
+    }
+
+    void renew(const std::vector<std::int64_t>& seqs) override {
+        if (seqs.empty()) return;
+        std::string list = "{";
+        for (const std::int64_t seq : seqs) {
+            if (list.size() > 1) list += ',';
+            list += std::to_string(seq);
+        }
+        list += '}';
+        auto db = pool_.lease();
+        db->params().add(process_id_).add(lease_).add(list);
+        db->query(
+            "UPDATE webhook_outbox SET lease_until = now() + $2::interval "
+            "WHERE lease_owner = $1 AND state = 'pending' AND seq = ANY($3::bigint[])");
+    }
+
+    bool begin_attempt(std::int64_t seq) override {
+        auto db = pool_.lease();
+        // Recorded (committed) before the attempt; the lease is renewed for its length.
+        db->params().add(seq).add(process_id_).add(lease_);
+        return db->query(
+                     "UPDATE webhook_outbox SET attempts = attempts + 1, "
+                     "unfinished = unfinished + 1, lease_until = now() + $3::interval "
+                     "WHERE seq = $1 AND state = 'pending' AND lease_owner = $2 RETURNING seq")
+                   .rows() > 0;
+    }
+
+    void interrupted(std::int64_t seq) override {
+        auto db = pool_.lease();
+        db->params().add(seq).add(process_id_);
+        db->query(
+            "UPDATE webhook_outbox SET attempts = GREATEST(attempts - 1, 0), unfinished = 0, "
+            "lease_owner = NULL, lease_until = NULL "
+            "WHERE seq = $1 AND state = 'pending' AND lease_owner = $2 AND unfinished > 0");
+    }
+
+    std::int64_t sweep(std::int64_t now_ms) override {
+        auto db = pool_.lease();
+        db->params().add(now_ms - std::chrono::milliseconds(webhook::outbox_retention).count());
+        return db->query("DELETE FROM webhook_outbox WHERE state <> 'pending' AND done_ms < $1")
+            .affected();
     }
 
     std::optional<OutboxMessage> load(std::int64_t seq) override {
@@ -908,7 +994,7 @@ class PostgresOutbox final : public WebhookOutbox {
         auto db = pool_.lease();
         db->params().add(now_ms).add(seq);
         db->query(
-            "UPDATE webhook_outbox SET state = 'delivered', attempts = attempts + 1, "
+            "UPDATE webhook_outbox SET state = 'delivered', unfinished = 0, "
             "done_ms = $1, last_error = NULL, lease_owner = NULL, lease_until = NULL "
             "WHERE seq = $2 AND state = 'pending'");
     }
@@ -920,13 +1006,13 @@ class PostgresOutbox final : public WebhookOutbox {
         if (next_attempt_ms) {
             db->params().add(*next_attempt_ms).add(error).add(seq);
             db->query(
-                "UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_ms = $1, "
+                "UPDATE webhook_outbox SET unfinished = 0, next_attempt_ms = $1, "
                 "last_error = $2, lease_owner = NULL, lease_until = NULL "
                 "WHERE seq = $3 AND state = 'pending'");
         } else {
             db->params().add(now_ms).add(error).add(seq);
             db->query(
-                "UPDATE webhook_outbox SET state = 'failed', attempts = attempts + 1, "
+                "UPDATE webhook_outbox SET state = 'failed', unfinished = 0, "
                 "done_ms = $1, last_error = $2, lease_owner = NULL, lease_until = NULL "
                 "WHERE seq = $3 AND state = 'pending'");
         }

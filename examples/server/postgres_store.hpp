@@ -51,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 2;
+    static constexpr int schema_version = 3;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -92,6 +92,7 @@ class PostgresStore final : public Store {
     void finish_idempotent(const Uuid& account, std::string_view key,
                            const StoredResponse& response) override;
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
+    std::int64_t sweep(Time now) override;
 
   private:
     void migrate();

@@ -17,7 +17,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <functional>
+#include <iostream>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -612,6 +614,7 @@ DeliveryOptions delivery_options(const ServerOptions& options) {
     delivery.workers = options.webhook_workers;
     delivery.ca_file = options.webhook_ca_file;
     delivery.timeout = options.webhook_timeout;
+    delivery.renew = std::max(std::chrono::milliseconds{50}, options.lease / 3);
     delivery.log = options.api.access_log;
     return delivery;
 }
@@ -681,9 +684,43 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     // pending.
     delivery_->start();
     dialer_->start(store_->calls_in_progress());
+    sweeper_ = std::thread([this] { sweep_periodically(); });
+}
+
+void Server::sweep_periodically() {
+    std::unique_lock lock(sweep_mutex_);
+    while (!sweep_stop_) {
+        lock.unlock();
+        try {
+            const std::int64_t messages =
+                outbox_->sweep(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+            const std::int64_t rows = store_->sweep(clock_.now());
+            if (options_.api.access_log && messages + rows > 0) {
+                std::cerr << "collectcall-server: retention: deleted " << messages
+                          << " finished webhook messages and " << rows
+                          << " old call events and idempotency records" << std::endl;
+            }
+        } catch (const std::exception& e) {
+            // Tried again at the next sweep; nothing depends on it meanwhile.
+            if (options_.api.access_log) {
+                std::cerr << "collectcall-server: retention sweep failed: " << e.what()
+                          << std::endl;
+            }
+        }
+        lock.lock();
+        sweep_wake_.wait_for(lock, options_.retention_sweep, [this] { return sweep_stop_; });
+    }
 }
 
 Server::~Server() {
+    {
+        const std::lock_guard lock(sweep_mutex_);
+        sweep_stop_ = true;
+    }
+    sweep_wake_.notify_all();
+    if (sweeper_.joinable()) sweeper_.join();
     stop();
     static_cast<HttpServer&>(*http_).close_unserved();
     dialer_->stop();

@@ -4,11 +4,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "api.hpp"
@@ -52,6 +55,9 @@ struct ServerOptions {
     // PostgreSQL: how long a process's claim on a webhook message or a call in progress lasts
     // without renewal (API.md section 12); tests shorten it (serve --lease-ms, not documented).
     std::chrono::milliseconds lease{60'000};
+    // How often delivered webhook messages, old call events and expired Idempotency-Key
+    // records are deleted (API.md section 11); the first sweep runs at start.
+    std::chrono::milliseconds retention_sweep{3'600'000};
     ApiConfig api;
 };
 
@@ -110,6 +116,13 @@ class Server {
     std::size_t threads_;
     std::unique_ptr<httplib::Server> http_;  // server.cpp's event loop on cpp-httplib
     std::atomic<bool> stopping_{false};
+
+    // The retention sweep (options_.retention_sweep).
+    void sweep_periodically();
+    std::mutex sweep_mutex_;
+    std::condition_variable sweep_wake_;
+    bool sweep_stop_ = false;
+    std::thread sweeper_;
 };
 
 }  // namespace collectcall::server

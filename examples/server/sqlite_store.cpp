@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <collectcall/webhook/fairness.hpp>
+
 #include "columns.hpp"
 
 namespace collectcall::server {
@@ -129,6 +131,15 @@ BEGIN
     VALUES ('msg_' || lower(hex(randomblob(16))), NEW.call_id, NEW.seq);
 END;
 CREATE INDEX calls_in_progress ON calls (seq) WHERE status = 'in-progress';
+)sql",
+    // 2 -> 3: attempts recorded before they are made (unfinished: begun and never finished, so a
+    // message whose attempts keep dying with the process is parked), and what the retention
+    // sweep looks rows up by.
+    R"sql(
+ALTER TABLE webhook_outbox ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pending';
+CREATE INDEX call_events_created ON call_events (created_at);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
 )sql",
 };
 
@@ -815,6 +826,27 @@ void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) 
             .bind(1, account.view())
             .bind(2, key)
             .run();
+    });
+}
+
+// --- Retention -------------------------------------------------------------------------------
+
+std::int64_t SqliteStore::sweep(Time now) {
+    const Time events_before = now - webhook::outbox_retention;
+    return batched([&](Connection& connection) -> std::int64_t {
+        Connection* db = &connection;
+        Query(*db,
+              "DELETE FROM call_events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM "
+              "webhook_outbox o WHERE o.call_id = call_events.call_id AND "
+              "o.event_seq = call_events.seq)")
+            .bind(1, timestamp_text(events_before))
+            .run();
+        std::int64_t deleted = db->changes();
+        Query(*db, "DELETE FROM idempotency_keys WHERE created_ms < ?")
+            .bind(1, to_ms(now) - idempotency_lifetime_ms)
+            .run();
+        deleted += db->changes();
+        return deleted;
     });
 }
 

@@ -36,7 +36,7 @@ class SqliteStore final : public Store {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 2;
+    static constexpr int schema_version = 3;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -79,6 +79,7 @@ class SqliteStore final : public Store {
     void finish_idempotent(const Uuid& account, std::string_view key,
                            const StoredResponse& response) override;
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
+    std::int64_t sweep(Time now) override;
 
   private:
     // A write waiting for its batch: its work, and once run, whether it failed.

@@ -185,6 +185,12 @@ class Store {
     virtual void finish_idempotent(const Uuid& account, std::string_view key,
                                    const StoredResponse& response) = 0;
     virtual void abandon_idempotent(const Uuid& account, std::string_view key) = 0;
+
+    // Retention (API.md section 11): deletes the call events older than
+    // webhook::outbox_retention that no webhook message still needs, and the Idempotency-Key
+    // records past their 24 hours. Returns how many rows went. The webhook outbox sweeps its
+    // own rows first (WebhookOutbox::sweep).
+    virtual std::int64_t sweep(Time /*now*/) { return 0; }
 };
 
 }  // namespace collectcall::server

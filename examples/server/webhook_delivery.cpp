@@ -10,6 +10,7 @@
 #include <collectcall/types/url.hpp>
 #include <collectcall/version.hpp>
 #include <collectcall/webhook/address_guard.hpp>
+#include <collectcall/webhook/fairness.hpp>
 #include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
@@ -18,9 +19,6 @@ namespace collectcall::server {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-// The outbox is read a page at a time; a page holds the heads of this many calls.
-constexpr std::size_t heads_per_read = 1024;
 
 std::int64_t unix_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -32,14 +30,6 @@ std::int64_t unix_seconds() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-// Scheme, host and port: the unit a slow receiver is isolated by.
-std::string receiver_of(const std::string& url_text) {
-    auto url = Url::parse(url_text);
-    if (!url) return url_text;
-    const Url& u = url.value();
-    return std::string(u.scheme()) + "://" + std::string(u.host()) + ":" + std::to_string(u.port());
 }
 
 std::string describe_delay(std::chrono::milliseconds delay) {
@@ -99,18 +89,44 @@ void WebhookDelivery::stop() {
 }
 
 void WebhookDelivery::coordinate() {
+    // A page of due messages per look: a few per receiver and a bounded number per account,
+    // whatever the backlog (WebhookOutbox::due).
+    const std::size_t per_receiver = options_.per_receiver + 1;
+    const std::size_t per_account = 2 * options_.workers + options_.per_receiver;
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         auto now = SteadyClock::now();
         auto wake = now + options_.poll;
 
+        // The claims on messages in flight outlast attempts of any length.
+        if (!in_flight_.empty() && now >= renewed_ + options_.renew) {
+            const std::vector<std::int64_t> seqs(in_flight_.begin(), in_flight_.end());
+            renewed_ = now;
+            lock.unlock();
+            try {
+                outbox_.renew(seqs);
+            } catch (const std::exception& e) {
+                if (options_.log) {
+                    std::cerr << "collectcall-server: renewing webhook claims failed: " << e.what()
+                              << std::endl;
+                }
+            }
+            lock.lock();
+            if (stopping_) break;
+            now = SteadyClock::now();
+        }
+        if (!in_flight_.empty()) wake = std::min(wake, renewed_ + options_.renew);
+
         if (idle_ > 0 && now >= paused_until_) {
             dirty_ = false;
             lock.unlock();
             std::vector<OutboxHead> heads;
+            std::optional<std::int64_t> next;
             bool read = true;
+            const std::int64_t now_ms = unix_ms();
             try {
-                heads = outbox_.heads(heads_per_read);
+                heads = outbox_.due(now_ms, per_receiver, per_account);
+                next = outbox_.next_due(now_ms);
             } catch (const std::exception& e) {
                 read = false;
                 if (options_.log) {
@@ -122,27 +138,31 @@ void WebhookDelivery::coordinate() {
             if (stopping_) break;
             now = SteadyClock::now();
             if (!read) paused_until_ = now + options_.poll;
-            const std::int64_t now_ms = unix_ms();
-            for (const OutboxHead& head : heads) {
+            if (next) {
+                wake = std::min(wake, now + std::chrono::milliseconds{
+                                                std::max<std::int64_t>(0, *next - unix_ms())});
+            }
+            // Accounts take turns, and an account's receivers take turns.
+            const std::vector<std::size_t> order = webhook::fair_order(
+                heads, [](const OutboxHead& h) -> std::string_view { return h.account_id; },
+                [](const OutboxHead& h) -> std::string_view { return h.url; }, last_account_);
+            for (const std::size_t i : order) {
                 if (idle_ == 0) break;
-                if (head.next_attempt_ms > now_ms) {
-                    // Heads come soonest first: the rest are later still.
-                    wake = std::min(wake,
-                                    now + std::chrono::milliseconds{head.next_attempt_ms - now_ms});
-                    break;
-                }
+                const OutboxHead& head = heads[i];
                 if (busy_calls_.count(head.call_id) != 0) continue;
-                std::string receiver = receiver_of(head.url);
-                std::size_t& busy = busy_receivers_[receiver];
-                if (busy >= options_.per_receiver) continue;
-                ++busy;
+                // A receiver whose address is at its limit waits (the address its URL last
+                // resolved to; a URL not seen yet goes ahead and is checked once resolved).
+                if (const auto known = url_address_.find(head.url);
+                    known != url_address_.end() && address_full(known->second)) {
+                    continue;
+                }
                 --idle_;
                 busy_calls_.insert(head.call_id);
-                queue_.push_back(Job{head.seq, head.call_id, std::move(receiver)});
+                in_flight_.insert(head.seq);
+                last_account_ = head.account_id;
+                queue_.push_back(Job{head.seq, head.call_id, head.url, head.unfinished});
                 worker_wake_.notify_one();
             }
-            // Drop the counters the loop created for receivers that were skipped at zero.
-            std::erase_if(busy_receivers_, [](const auto& entry) { return entry.second == 0; });
         } else if (now < paused_until_) {
             wake = std::min(wake, paused_until_);
         }
@@ -151,6 +171,11 @@ void WebhookDelivery::coordinate() {
             return stopping_ || (dirty_ && idle_ > 0 && SteadyClock::now() >= paused_until_);
         });
     }
+}
+
+bool WebhookDelivery::address_full(const std::string& address) const {
+    const auto it = busy_addresses_.find(address);
+    return it != busy_addresses_.end() && it->second >= options_.per_receiver;
 }
 
 void WebhookDelivery::work(std::size_t index) {
@@ -164,14 +189,38 @@ void WebhookDelivery::work(std::size_t index) {
         deliver(index, job);
         lock.lock();
         busy_calls_.erase(job.call_id);
-        if (const auto it = busy_receivers_.find(job.receiver);
-            it != busy_receivers_.end() && --it->second == 0) {
-            busy_receivers_.erase(it);
-        }
+        in_flight_.erase(job.seq);
         ++idle_;
         dirty_ = true;  // the call's next message may be due now
         coordinator_wake_.notify_one();
     }
+}
+
+std::optional<std::string> WebhookDelivery::take_address(const std::string& url,
+                                                         const webhook::Resolution& resolution) {
+    const webhook::ResolvedAddress& first = resolution.addresses.front();
+    std::string key =
+        first.to_string() + " port " +
+        std::to_string(
+            first.family() == AF_INET6
+                ? ntohs(reinterpret_cast<const sockaddr_in6*>(first.address())->sin6_port)
+                : ntohs(reinterpret_cast<const sockaddr_in*>(first.address())->sin_port));
+    std::lock_guard lock(mutex_);
+    if (url_address_.size() >= 4096) url_address_.clear();  // a hint, bounded
+    url_address_[url] = key;
+    if (address_full(key)) return std::nullopt;
+    ++busy_addresses_[key];
+    return key;
+}
+
+void WebhookDelivery::give_address(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    if (const auto it = busy_addresses_.find(key);
+        it != busy_addresses_.end() && --it->second == 0) {
+        busy_addresses_.erase(it);
+    }
+    dirty_ = true;
+    coordinator_wake_.notify_one();
 }
 
 void WebhookDelivery::deliver(std::size_t index, const Job& job) {
@@ -185,31 +234,89 @@ void WebhookDelivery::deliver(std::size_t index, const Job& job) {
 
     std::optional<OutboxMessage> message;
     try {
+        if (!outbox_.claim(job.seq)) return;  // another process has it
+        if (job.unfinished >= webhook::max_unfinished_attempts) {
+            // Its attempts began and never finished, again and again: whatever it does to the
+            // process that sends it, it is not tried at every start for ever.
+            const std::string error =
+                "parked: " + std::to_string(job.unfinished) + " attempts began and never finished";
+            outbox_.failed(job.seq, std::nullopt, error, unix_ms());
+            if (options_.log) {
+                std::cerr << "collectcall-server: webhook to " << job.url << ": " << error
+                          << std::endl;
+            }
+            return;
+        }
         message = outbox_.load(job.seq);
     } catch (const std::exception& e) {
         return storage_failed(e);
     }
     if (!message) return;  // delivered or given up meanwhile
 
+    // One time limit for the whole attempt, the name lookup included.
+    const auto deadline = SteadyClock::now() + options_.timeout;
     std::string error;
     bool usable = message->secret && webhook::decode_secret(*message->secret).has_value() &&
                   webhook::valid_message_id(message->message_id);
+    webhook::Resolution resolution;
+    std::optional<std::string> address;
     if (usable) {
-        error = attempt(index, *message);
-    } else {
+        // Resolved and checked again on every attempt: what a name resolves to may have
+        // changed since the call was accepted. The connection goes to an address that passed
+        // the check, never to a second answer of the resolver.
+        if (auto url = Url::parse(message->url)) {
+            resolution =
+                resolver_.resolve(url.value().host(), url.value().port(), options_.allow_private,
+                                  std::min(webhook::lookup_timeout, options_.timeout));
+        } else {
+            resolution.message = "the stored webhook URL is not valid";
+        }
+        if (resolution) {
+            address = take_address(message->url, resolution);
+            if (!address) {
+                // Its address has as many deliveries in flight as it may: back to the outbox,
+                // unattempted; the coordinator skips it until one ends.
+                try {
+                    outbox_.release(message->seq);
+                } catch (const std::exception& e) {
+                    storage_failed(e);
+                }
+                return;
+            }
+        }
+    }
+    try {
+        if (!outbox_.begin_attempt(message->seq)) {
+            if (address) give_address(*address);
+            return;
+        }
+    } catch (const std::exception& e) {
+        if (address) give_address(*address);
+        return storage_failed(e);
+    }
+    if (!usable) {
         error = "the message cannot be signed (webhook secret missing or unreadable)";
+    } else if (!resolution) {
+        error = resolution.message;
+    } else {
+        error = attempt(index, *message, resolution.addresses, deadline);
     }
-    {
-        std::lock_guard lock(mutex_);
-        // Cut off by stop(): not the receiver's failure; the next start sends it again.
-        if (stopping_ && !error.empty()) return;
-    }
+    if (address) give_address(*address);
 
     const std::int64_t now_ms = unix_ms();
     try {
         if (error.empty()) {
             outbox_.delivered(message->seq, now_ms);
             return;
+        }
+        {
+            std::unique_lock lock(mutex_);
+            // Cut off by stop(): not the receiver's failure; the next start sends it again.
+            if (stopping_) {
+                lock.unlock();
+                outbox_.interrupted(message->seq);
+                return;
+            }
         }
         const std::optional<std::chrono::milliseconds> delay =
             usable ? webhook::retry_delay(message->attempts + 1, options_.backoff_scale)
@@ -225,21 +332,9 @@ void WebhookDelivery::deliver(std::size_t index, const Job& job) {
     }
 }
 
-std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& message) {
-    // One time limit for the whole attempt, the name lookup included.
-    const auto deadline = SteadyClock::now() + options_.timeout;
-    auto parsed = Url::parse(message.url);
-    if (!parsed) return "the stored webhook URL is not valid";
-    const Url& url = parsed.value();
-
-    // Resolved and checked again on every attempt: what a name resolves to may have changed
-    // since the call was accepted. The connection goes to an address that passed the check,
-    // never to a second answer of the resolver.
-    const webhook::Resolution resolution =
-        resolver_.resolve(url.host(), url.port(), options_.allow_private,
-                          std::min(webhook::lookup_timeout, options_.timeout));
-    if (!resolution) return resolution.message;
-
+std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& message,
+                                     const std::vector<webhook::ResolvedAddress>& approved,
+                                     SteadyClock::time_point deadline) {
     OutboundRequest request;
     request.url = message.url;
     for (auto& [name, value] :
@@ -250,7 +345,7 @@ std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& mes
     request.headers.emplace_back("User-Agent", "collectcall-webhooks/" COLLECTCALL_VERSION_STRING);
     request.body = message.body;
 
-    AttemptOutcome outcome = transports_[index]->send(request, resolution.addresses, deadline);
+    AttemptOutcome outcome = transports_[index]->send(request, approved, deadline);
     if (outcome.accepted) return {};
     if (outcome.cancelled) return "stopped";
     return outcome.error;

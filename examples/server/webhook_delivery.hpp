@@ -12,8 +12,14 @@
 //   attempt) schedules the next attempt by the library's schedule (webhook::retry_delay, times
 //   `backoff_scale`); after the last one the message is given up.
 // - Isolation: deliveries run on their own threads, never on the API's, and at most
-//   `per_receiver` of them go to one receiver (scheme, host and port) at a time, so a slow
-//   or dead receiver holds only that many workers while the others serve everyone else.
+//   `per_receiver` of them go to one receiver address (the address its host resolved to, and
+//   the port) at a time, so a slow or dead receiver holds only that many workers.
+// - Fairness: due messages are read a bounded page at a time and handed out in
+//   webhook::fair_order (accounts take turns, and an account's receivers take turns), so one
+//   account's backlog delays another's deliveries by at most one attempt.
+// - Crash safety: an attempt is recorded in the outbox (committed) before it is made; a message
+//   whose attempts began webhook::max_unfinished_attempts times without finishing (the process
+//   died during each) is parked, not tried again at every start.
 #pragma once
 
 #include <array>
@@ -51,6 +57,8 @@ struct DeliveryOptions {
     // How often the outbox is read when nothing signals new messages (a safety net: placed and
     // ended calls signal at once).
     std::chrono::milliseconds poll{1'000};
+    // How often the claims on messages in flight are renewed (PostgreSQL: a third of the lease).
+    std::chrono::milliseconds renew{20'000};
     bool log = true;
 };
 
@@ -73,13 +81,24 @@ class WebhookDelivery {
     struct Job {
         std::int64_t seq = 0;
         std::string call_id;
-        std::string receiver;
+        std::string url;
+        int unfinished = 0;
     };
+
     void coordinate();
     void work(std::size_t index);
     void deliver(std::size_t index, const Job& job);
-    // One HTTP attempt; the error text when it failed, empty when the receiver answered 2xx.
-    std::string attempt(std::size_t index, const OutboxMessage& message);
+    // One HTTP attempt to one of `approved`; the error text when it failed, empty when the
+    // receiver answered 2xx.
+    std::string attempt(std::size_t index, const OutboxMessage& message,
+                        const std::vector<webhook::ResolvedAddress>& approved,
+                        std::chrono::steady_clock::time_point deadline);
+    // The per-receiver limit, keyed on the address a URL resolved to (not its host name text,
+    // which a tenant can vary at will): a slot on it, or nullopt when it is full.
+    std::optional<std::string> take_address(const std::string& url,
+                                            const webhook::Resolution& resolution);
+    void give_address(const std::string& address);
+    bool address_full(const std::string& address) const;  // mutex_ held
     void log_failure(const OutboxMessage& message, const std::string& error,
                      std::optional<std::chrono::milliseconds> retry) const;
 
@@ -96,7 +115,11 @@ class WebhookDelivery {
     std::deque<Job> queue_;
     std::size_t idle_ = 0;
     std::set<std::string> busy_calls_;
-    std::map<std::string, std::size_t> busy_receivers_;
+    std::set<std::int64_t> in_flight_;  // seq of each message handed out
+    std::chrono::steady_clock::time_point renewed_{};
+    std::map<std::string, std::size_t> busy_addresses_;  // deliveries in flight per address
+    std::map<std::string, std::string> url_address_;     // the address each URL last had
+    std::string last_account_;                           // served last (fair_order)
     webhook::Resolver resolver_;
     std::vector<std::unique_ptr<WebhookTransport>> transports_;  // one per worker
 

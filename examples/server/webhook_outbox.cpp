@@ -1,6 +1,9 @@
 #include "webhook_outbox.hpp"
 
+#include <chrono>
+
 #include <collectcall/collectcall.hpp>
+#include <collectcall/webhook/fairness.hpp>
 
 #include "columns.hpp"
 
@@ -10,12 +13,23 @@ namespace {
 
 using sqlite::Query;
 
-constexpr const char* heads_sql =
-    "SELECT o.seq, o.call_id, c.webhook_url, o.next_attempt_ms "
-    "FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
-    "WHERE o.state = 'pending' AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p "
-    "WHERE p.call_id = o.call_id AND p.state = 'pending') "
-    "ORDER BY o.next_attempt_ms, o.seq LIMIT ?";
+// The due heads, a bounded page for a fair pick (WebhookOutbox::due). ?1 now, ?2 per receiver,
+// ?3 per account.
+constexpr const char* due_sql =
+    "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
+    "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
+    "WHERE o.state = 'pending' AND o.next_attempt_ms <= ?1 AND o.seq = (SELECT MIN(p.seq) "
+    "FROM webhook_outbox p WHERE p.call_id = o.call_id AND p.state = 'pending')), "
+    "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
+    "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
+    "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
+    "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= ?2) "
+    "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
+    "WHERE a <= ?3 ORDER BY account_id, a";
+
+constexpr const char* next_due_sql =
+    "SELECT MIN(next_attempt_ms) FROM webhook_outbox WHERE state = 'pending' AND "
+    "next_attempt_ms > ?";
 
 constexpr const char* load_sql =
     "SELECT o.message_id, o.attempts, e.type, e.created_at, c.id, c.customer_id, c.thread_id, "
@@ -26,17 +40,28 @@ constexpr const char* load_sql =
     "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND s.account_id = c.account_id "
     "WHERE o.seq = ? AND o.state = 'pending'";
 
+constexpr const char* begin_sql =
+    "UPDATE webhook_outbox SET attempts = attempts + 1, unfinished = unfinished + 1 "
+    "WHERE seq = ? AND state = 'pending'";
+
 constexpr const char* delivered_sql =
-    "UPDATE webhook_outbox SET state = 'delivered', attempts = attempts + 1, done_ms = ?, "
+    "UPDATE webhook_outbox SET state = 'delivered', unfinished = 0, done_ms = ?, "
     "last_error = NULL WHERE seq = ? AND state = 'pending'";
 
 constexpr const char* retry_sql =
-    "UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? "
+    "UPDATE webhook_outbox SET unfinished = 0, next_attempt_ms = ?, last_error = ? "
     "WHERE seq = ? AND state = 'pending'";
 
 constexpr const char* give_up_sql =
-    "UPDATE webhook_outbox SET state = 'failed', attempts = attempts + 1, done_ms = ?, "
+    "UPDATE webhook_outbox SET state = 'failed', unfinished = 0, done_ms = ?, "
     "last_error = ? WHERE seq = ? AND state = 'pending'";
+
+constexpr const char* interrupted_sql =
+    "UPDATE webhook_outbox SET attempts = MAX(attempts - 1, 0), unfinished = 0 "
+    "WHERE seq = ? AND state = 'pending' AND unfinished > 0";
+
+constexpr const char* sweep_sql =
+    "DELETE FROM webhook_outbox WHERE state <> 'pending' AND done_ms < ?";
 
 }  // namespace
 
@@ -46,16 +71,47 @@ SqliteWebhookOutbox::SqliteWebhookOutbox(const SqliteOptions& options)
     db_.exec("PRAGMA foreign_keys = ON");
 }
 
-std::vector<OutboxHead> SqliteWebhookOutbox::heads(std::size_t limit) {
+std::vector<OutboxHead> SqliteWebhookOutbox::due(std::int64_t now_ms, std::size_t per_receiver,
+                                                 std::size_t per_account) {
     std::lock_guard lock(mutex_);
     std::vector<OutboxHead> heads;
-    Query q(db_, heads_sql);
-    q.bind(1, static_cast<std::int64_t>(limit));
+    Query q(db_, due_sql);
+    q.bind(1, now_ms)
+        .bind(2, static_cast<std::int64_t>(per_receiver))
+        .bind(3, static_cast<std::int64_t>(per_account));
     while (q.step()) {
-        heads.push_back(
-            OutboxHead{q.integer(0), std::string(q.text(1)), std::string(q.text(2)), q.integer(3)});
+        heads.push_back(OutboxHead{q.integer(0), std::string(q.text(1)), std::string(q.text(2)),
+                                   q.integer(3), std::string(q.text(4)),
+                                   static_cast<int>(q.integer(5))});
     }
     return heads;
+}
+
+std::optional<std::int64_t> SqliteWebhookOutbox::next_due(std::int64_t now_ms) {
+    std::lock_guard lock(mutex_);
+    Query q(db_, next_due_sql);
+    q.bind(1, now_ms);
+    if (!q.step() || q.is_null(0)) return std::nullopt;
+    return q.integer(0);
+}
+
+bool SqliteWebhookOutbox::begin_attempt(std::int64_t seq) {
+    std::lock_guard lock(mutex_);
+    Query(db_, begin_sql).bind(1, seq).run();
+    return db_.changes() > 0;
+}
+
+void SqliteWebhookOutbox::interrupted(std::int64_t seq) {
+    std::lock_guard lock(mutex_);
+    Query(db_, interrupted_sql).bind(1, seq).run();
+}
+
+std::int64_t SqliteWebhookOutbox::sweep(std::int64_t now_ms) {
+    std::lock_guard lock(mutex_);
+    Query(db_, sweep_sql)
+        .bind(1, now_ms - std::chrono::milliseconds(webhook::outbox_retention).count())
+        .run();
+    return db_.changes();
 }
 
 std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {

@@ -22,12 +22,15 @@
 
 namespace collectcall::server {
 
-// The first pending message of one call: only it may be delivered now (in order per call).
+// The first pending message of one call that is due: only it may be delivered now (in order
+// per call).
 struct OutboxHead {
     std::int64_t seq = 0;
     std::string call_id;
     std::string url;
     std::int64_t next_attempt_ms = 0;  // Unix time in milliseconds, of the real clock
+    std::string account_id;
+    int unfinished = 0;  // attempts that began and never finished (the process died in them)
 };
 
 // A message ready to send: the signed body is built from the stored event and call.
@@ -44,15 +47,38 @@ class WebhookOutbox {
   public:
     virtual ~WebhookOutbox() = default;
 
-    // The first pending message of each call, the soonest due first, at most `limit`.
-    virtual std::vector<OutboxHead> heads(std::size_t limit) = 0;
+    // The due heads (first pending message of each call, due at `now_ms`) a fair pick chooses
+    // from (webhook::fair_order): at most `per_receiver` for one account and URL, the soonest
+    // due first, and at most `per_account` for one account, each receiver's first before any
+    // receiver's second. Never the whole backlog: a pick reads a bounded page whatever one
+    // account has queued. Messages another process holds are left out.
+    virtual std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
+                                        std::size_t per_account) = 0;
+    // When the soonest pending message that is not due at `now_ms` becomes due.
+    virtual std::optional<std::int64_t> next_due(std::int64_t now_ms) = 0;
+    // Takes a due message for this process before it is worked on; false when another process
+    // has it (PostgreSQL: a lease, claimed with FOR UPDATE SKIP LOCKED). `release` gives it back
+    // unattempted.
+    virtual bool claim(std::int64_t /*seq*/) { return true; }
+    virtual void release(std::int64_t /*seq*/) {}
+    // Extends this process's claims on messages it is still working on.
+    virtual void renew(const std::vector<std::int64_t>& /*seqs*/) {}
     // The message with its body; nullopt when it is no longer pending.
     virtual std::optional<OutboxMessage> load(std::int64_t seq) = 0;
-    // A receiver accepted it.
+    // Records, durably and before any byte goes out, that an attempt begins: the attempt
+    // counter and the count of unfinished attempts go up. False when it is no longer pending.
+    virtual bool begin_attempt(std::int64_t seq) = 0;
+    // The attempt ended: a receiver accepted it.
     virtual void delivered(std::int64_t seq, std::int64_t now_ms) = 0;
-    // An attempt failed: try again at `next_attempt_ms`, or give up when nullopt.
+    // The attempt ended without success: try again at `next_attempt_ms`, or give up (park)
+    // when nullopt.
     virtual void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
                         std::string_view error, std::int64_t now_ms) = 0;
+    // The attempt was cut off by this process stopping: not counted, attempted again later.
+    virtual void interrupted(std::int64_t seq) = 0;
+    // Retention (API.md section 11): deletes delivered and given-up messages that finished
+    // webhook::outbox_retention before `now_ms` (real clock). Returns how many.
+    virtual std::int64_t sweep(std::int64_t now_ms) = 0;
     // How many messages are still to deliver (the metrics' outbox depth); negative: unknown.
     virtual std::int64_t pending() { return -1; }
 };
@@ -63,11 +89,16 @@ class SqliteWebhookOutbox final : public WebhookOutbox {
   public:
     explicit SqliteWebhookOutbox(const SqliteOptions& options);
 
-    std::vector<OutboxHead> heads(std::size_t limit) override;
+    std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
+                                std::size_t per_account) override;
+    std::optional<std::int64_t> next_due(std::int64_t now_ms) override;
     std::optional<OutboxMessage> load(std::int64_t seq) override;
+    bool begin_attempt(std::int64_t seq) override;
     void delivered(std::int64_t seq, std::int64_t now_ms) override;
     void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
                 std::string_view error, std::int64_t now_ms) override;
+    void interrupted(std::int64_t seq) override;
+    std::int64_t sweep(std::int64_t now_ms) override;
     std::int64_t pending() override;
 
   private:
