@@ -591,6 +591,7 @@ std::vector<std::size_t> fair_order(const std::vector<Item>& items, AccountOf ac
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -658,6 +659,8 @@ class Resolver {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
         auto lookup = std::make_shared<Lookup>(*name, service, deadline);
         std::unique_lock lock(state_->mutex);
+        // Lookups whose callers gave up hold no place in the queue.
+        std::erase_if(state_->queue, [](const auto& queued) { return queued->abandoned; });
         if (state_->stopping || state_->queue.size() >= state_->queue_limit) {
             return detail::resolution_failure(ResolveStatus::temporary_failure,
                                               "too many host name lookups in progress");
