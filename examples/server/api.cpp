@@ -11,6 +11,7 @@
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/model/openapi.hpp>
 #include <collectcall/webhook/resolver.hpp>
+#include <collectcall/webhook/recording.hpp>
 #include <collectcall/webhook/signature.hpp>
 
 #include "crypto.hpp"
@@ -20,38 +21,6 @@
 namespace collectcall::server {
 
 // --- Shapes that exist only on this server's wire ----------------------------------------------
-
-// The body of the POSTs that take none (cease-and-desist, activate, deactivate,
-// webhook-secrets): absent, or an object without members. A member is `unknown_field`, as
-// anywhere else.
-struct NoBody {};
-
-bool collectcall_read(Reader& reader, ondemand::value& value, NoBody&) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    bool ok = true;
-    for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-        reader.push(key);
-        reader.skip(field.value());
-        reader.error(codes::unknown_field, "is not a known member");
-        reader.pop();
-        ok = false;
-    }
-    reader.leave();
-    return ok;
-}
 
 struct HealthStatus {
     std::string status;
@@ -305,6 +274,7 @@ std::span<const Api::Route> Api::route_table() {
               BodyKind::optional},
         Route{"POST", "/api/v1/customers/{id}/activate", &Api::activate, true, BodyKind::optional},
         Route{"GET", "/api/v1/calls/{id}", &Api::get_call},
+        Route{"GET", "/api/v1/calls/{id}/recording", &Api::get_recording, false},
         Route{"POST", "/api/v1/webhook-secrets", &Api::create_webhook_secret, true,
               BodyKind::optional},
     };
@@ -698,7 +668,7 @@ StoredCustomer new_customer(CustomerCreate fields, Time now) {
 // The body of a POST that takes none: empty, or an empty object.
 bool read_no_body(Api::Context& ctx) {
     if (ctx.body.empty()) return true;
-    auto read_result = read<NoBody>(ctx.body);
+    auto read_result = read<EmptyObject>(ctx.body);
     if (read_result) return true;
     ctx.fail_read(std::move(read_result).errors());
     return false;
@@ -908,7 +878,9 @@ void Api::create_call(Context& ctx) {
                     Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
                 break;
         }
-        if (!store_.find_webhook_secret(ctx.account, request.webhook->secretId)) {
+        // Without a secretId the deliveries are unsigned (API.md section 9).
+        const auto& secret_id = request.webhook->secretId;
+        if (secret_id && !store_.find_webhook_secret(ctx.account, *secret_id)) {
             errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
                                    "is not a webhook secret of this account"});
         }
@@ -975,10 +947,47 @@ void Api::get_call(Context& ctx) {
 }
 
 void Api::create_webhook_secret(Context& ctx) {
-    if (!read_no_body(ctx)) return;
-    WebhookSecret secret{new_uuid(), webhook::generate_secret()};
-    store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now());
+    // No body or `{}`: a new secret. {id, secret}: a secret brought from the hosted service,
+    // kept under its own id (API.md section 5).
+    const bool make = ctx.body.empty() || read<EmptyObject>(ctx.body).ok();
+    if (make) {
+        WebhookSecret secret{new_uuid(), webhook::generate_secret()};
+        store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now());
+        return ctx.reply(200, std::move(secret));
+    }
+    auto body = read<WebhookSecretImport>(ctx.body, read_options());
+    if (!body) return ctx.fail_read(std::move(body).errors());
+    WebhookSecret secret{body.value().id, std::string(body.value().secret.view())};
+    if (store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now()) ==
+        SecretInsert::taken) {
+        return ctx.fail(
+            error_code::webhook_secret_taken,
+            "webhook secret id " + std::string(secret.id.view()) + " is already in use");
+    }
     ctx.reply(200, std::move(secret));
+}
+
+void Api::get_recording(Context& ctx) {
+    // Bare (API.md section 1): the signed link is the credential, the answer is the audio.
+    const auto id = ctx.path_id();
+    std::int64_t duration_ms = 0;
+    const auto verdict =
+        id && config_.recording
+            ? config_.recording->check(id->view(), ctx.request.get_param_value("expires"),
+                                       ctx.request.get_param_value("durationMs"),
+                                       ctx.request.get_param_value("signature"), duration_ms)
+            : webhook::RecordingLink::invalid;
+    switch (verdict) {
+        case webhook::RecordingLink::invalid:
+            return ctx.not_found("Recording not found");
+        case webhook::RecordingLink::expired:
+            return ctx.fail(error_code::link_expired,
+                            std::string(error_code::link_expired.example));
+        case webhook::RecordingLink::ok:
+            break;
+    }
+    ctx.response.status = 200;
+    ctx.response.set_content(webhook::silent_wav(duration_ms), "audio/wav");
 }
 
 }  // namespace collectcall::server

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@
 #include "metrics.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
+#include "webhook_body.hpp"
 
 namespace collectcall::server {
 
@@ -40,6 +42,9 @@ struct ApiConfig {
     // Requests, rate limiting and what the server registers are counted here (GET /metrics)
     // when set.
     Metrics* metrics = nullptr;
+    // Signs and checks the links to call recordings (GET /api/v1/calls/{id}/recording); without
+    // it that route answers 404.
+    std::shared_ptr<const RecordingLinks> recording;
 };
 
 class Api {
@@ -87,6 +92,7 @@ class Api {
     void deactivate(Context& ctx);
     void activate(Context& ctx);
     void get_call(Context& ctx);
+    void get_recording(Context& ctx);
     void create_webhook_secret(Context& ctx);
 
     void set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value);

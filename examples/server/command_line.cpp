@@ -72,6 +72,8 @@ serve
   --allow-private-webhooks   webhooks may target loopback and private networks
   --now TIMESTAMP            freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests
   --call-step-ms N           how fast simulated calls move between states (default 2000)
+  --public-url URL           the origin clients reach this server at, for the signed
+                             recordingUrl of call-ended webhooks (default http://HOST:PORT)
   --rate-limit N             requests per second per API key, burst 2N (default 1000; 0 = off)
   --webhook-backoff-scale X  multiply the webhook retry schedule (5 s ... 24 h) by X, for
                              tests (0 < X <= 1; default 1)
@@ -196,6 +198,11 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             const auto n = v ? parse_integer<int>(*v, 1, 3'600'000) : std::nullopt;
             if (!n) return fail("--call-step-ms needs a number of milliseconds (1 to 3600000)");
             command.server.call_step_ms = *n;
+        } else if (serve && option == "--public-url") {
+            const auto v = value();
+            auto url = v ? Url::parse(*v) : Parsed<Url>(Problem{});
+            if (!url) return fail("--public-url needs an absolute http:// or https:// URL");
+            command.server.public_url = std::string(url.value().view());
         } else if (serve && option == "--webhook-backoff-scale") {
             const auto v = value();
             const auto x = v ? parse_scale(*v) : std::nullopt;

@@ -233,19 +233,21 @@ class MeteredStore final : public Store {
         return inner_->list_calls(account, customer);
     }
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, Time at) override {
+                  std::int64_t duration_ms,
+                  std::string_view transcript, Time at) override {
         return timed(metrics_, batched_, 1, [&] {
-            return inner_->end_call(account, id, status, ended_reason, duration_ms, at);
+            return inner_->end_call(account, id, status, ended_reason, duration_ms, transcript, at);
         });
     }
     std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
     std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
-    void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                               Time now) override {
-        timed(metrics_, batched_, 1, [&] {
-            inner_->insert_webhook_secret(account, id, secret, now);
-            return 0;
-        });
+    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                                       Time now) override {
+        return timed(metrics_, batched_, 1,
+                     [&] { return inner_->insert_webhook_secret(account, id, secret, now); });
+    }
+    std::string server_key(std::string_view name, std::string_view candidate) override {
+        return inner_->server_key(name, candidate);
     }
     std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override {
         return inner_->find_webhook_secret(account, id);

@@ -146,6 +146,15 @@ CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pen
 CREATE INDEX call_events_created ON call_events (created_at);
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
 )sql",
+    // 3 -> 4: a call's transcript (a JSON array, written when it ends), and the server's own
+    // keys (the key of signed recording links, the same for every process).
+    R"sql(
+ALTER TABLE calls ADD COLUMN transcript TEXT;
+CREATE TABLE server_keys (
+    name TEXT PRIMARY KEY,
+    key TEXT NOT NULL
+);
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -622,7 +631,12 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
                       .add(call.createdAt.view())
                       .add(to_ms(call.createdAt.time()));
         if (plan.webhook) {
-            p.add(plan.webhook->url.view()).add(plan.webhook->secretId.view());
+            p.add(plan.webhook->url.view());
+            if (plan.webhook->secretId) {
+                p.add(plan.webhook->secretId->view());
+            } else {
+                p.add_null();
+            }
         } else {
             p.add_null().add_null();
         }
@@ -665,16 +679,19 @@ std::vector<CallDetails> PostgresStore::list_calls(const Uuid& account, const Uu
 }
 
 bool PostgresStore::end_call(const Uuid& account, const Uuid& id, CallStatus status,
-                             EndedReason ended_reason, std::int64_t duration_ms, Time at) {
+                             EndedReason ended_reason, std::int64_t duration_ms,
+                             std::string_view transcript, Time at) {
     return pool_.transaction([&](Connection& db) {
         db.params()
             .add(enum_name(status))
             .add(enum_name(ended_reason))
             .add(duration_ms)
+            .add(transcript)
             .add(id.view())
             .add(account.view());
-        if (db.query("UPDATE calls SET status = $1, ended_reason = $2, duration_ms = $3 "
-                     "WHERE id = $4 AND account_id = $5 AND status = 'in-progress'")
+        if (db.query("UPDATE calls SET status = $1, ended_reason = $2, duration_ms = $3, "
+                     "transcript = $4 WHERE id = $5 AND account_id = $6 AND "
+                     "status = 'in-progress'")
                 .affected() != 1) {
             return false;
         }
@@ -717,13 +734,29 @@ std::vector<CallInProgress> PostgresStore::take_over_calls() {
 
 // --- Webhook secrets -------------------------------------------------------------------------
 
-void PostgresStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
-                                          std::string_view secret, Time now) {
+SecretInsert PostgresStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                                  std::string_view secret, Time now) {
     auto db = pool_.lease();
     db->params().add(id.view()).add(account.view()).add(secret).add(timestamp_text(now));
-    db->query(
+    // One statement, so that two processes importing one id at once agree: the row is new
+    // (xmax = 0), the account's own and replaced, or another account's and untouched (no row).
+    const Result r = db->query(
         "INSERT INTO webhook_secrets (id, account_id, secret, created_at) "
-        "VALUES ($1, $2, $3, $4)");
+        "VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET secret = EXCLUDED.secret "
+        "WHERE webhook_secrets.account_id = EXCLUDED.account_id "
+        "RETURNING (xmax = 0)::integer");
+    if (r.empty()) return SecretInsert::taken;
+    return r.integer(0, 0) == 1 ? SecretInsert::inserted : SecretInsert::replaced;
+}
+
+std::string PostgresStore::server_key(std::string_view name, std::string_view candidate) {
+    auto db = pool_.lease();
+    db->params().add(name).add(candidate);
+    db->query("INSERT INTO server_keys (name, key) VALUES ($1, $2) ON CONFLICT DO NOTHING");
+    db->params().add(name);
+    const Result r = db->query("SELECT key FROM server_keys WHERE name = $1");
+    if (r.empty()) throw StoreError("server key missing after insert", false);
+    return std::string(r.text(0, 0));
 }
 
 std::optional<std::string> PostgresStore::find_webhook_secret(const Uuid& account, const Uuid& id) {
@@ -827,8 +860,9 @@ namespace {
 
 class PostgresOutbox final : public WebhookOutbox {
   public:
-    explicit PostgresOutbox(const PostgresOptions& options)
-        : pool_(options.uri, std::max<std::size_t>(2, options.pool_size)),
+    PostgresOutbox(const PostgresOptions& options, std::shared_ptr<const RecordingLinks> links)
+        : links_(std::move(links)),
+          pool_(options.uri, std::max<std::size_t>(2, options.pool_size)),
           process_id_(std::string(new_uuid().view())),
           lease_(lease_interval(options.lease)) {}
 
@@ -954,39 +988,32 @@ class PostgresOutbox final : public WebhookOutbox {
     std::optional<OutboxMessage> load(std::int64_t seq) override {
         auto db = pool_.lease();
         db->params().add(seq).add(process_id_);
-        const Result r = db->query(
-            "SELECT o.message_id, o.attempts, e.type, e.created_at, c.id, c.customer_id, "
-            "c.thread_id, c.status, c.ended_reason, c.duration_ms, c.webhook_url, s.secret "
-            "FROM webhook_outbox o "
+        static const std::string sql =
+            std::string(
+                "SELECT o.message_id, o.attempts, c.webhook_url, c.webhook_secret_id, "
+                "s.secret, ") +
+            event_columns +
+            " FROM webhook_outbox o "
             "JOIN calls c ON c.id = o.call_id "
             "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
             "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND "
             "s.account_id = c.account_id "
-            "WHERE o.seq = $1 AND o.state = 'pending' AND o.lease_owner = $2");
+            "WHERE o.seq = $1 AND o.state = 'pending' AND o.lease_owner = $2";
+        const Result r = db->query(sql.c_str());
         if (r.empty()) return std::nullopt;
 
-        CallWebhookEvent event;
-        event.type = parse_column<CallEventType>(r.text(0, 2), "event type");
-        event.createdAt = parse_column<Timestamp>(r.text(0, 3), "event createdAt");
-        event.id = parse_column<Uuid>(r.text(0, 4), "call id");
-        event.customerId = parse_column<Uuid>(r.text(0, 5), "customer id");
-        event.threadId = parse_column<Uuid>(r.text(0, 6), "thread id");
-        if (event.type == CallEventType::call_created) {
-            event.status = CallStatus::in_progress;
-        } else {
-            event.status = parse_column<CallStatus>(r.text(0, 7), "call status");
-            if (event.type == CallEventType::call_ended && !r.is_null(0, 8)) {
-                event.callEnded = CallEnded{parse_column<EndedReason>(r.text(0, 8), "endedReason"),
-                                            r.is_null(0, 9) ? std::int64_t{0} : r.integer(0, 9)};
-            }
-        }
+        const StoredEvent event = stored_event([&](int i) -> std::optional<std::string_view> {
+            if (r.is_null(0, 5 + i)) return std::nullopt;
+            return r.text(0, 5 + i);
+        });
         OutboxMessage message;
         message.seq = seq;
         message.message_id = std::string(r.text(0, 0));
         message.attempts = static_cast<int>(r.integer(0, 1));
-        message.url = std::string(r.text(0, 10));
-        if (!r.is_null(0, 11)) message.secret = std::string(r.text(0, 11));
-        message.body = write(event);
+        message.url = std::string(r.text(0, 2));
+        if (!r.is_null(0, 4)) message.secret = std::string(r.text(0, 4));
+        message.secret_lost = !r.is_null(0, 3) && r.is_null(0, 4);
+        message.body = webhook_body(event, *links_);
         return message;
     }
 
@@ -1032,6 +1059,7 @@ class PostgresOutbox final : public WebhookOutbox {
             .count();
     }
 
+    std::shared_ptr<const RecordingLinks> links_;
     pg::Pool pool_;
     std::string process_id_;
     std::string lease_;
@@ -1108,8 +1136,9 @@ void SharedRateLimits::exchange() {
     db->query("DELETE FROM rate_counts WHERE updated < now() - interval '1 hour'");
 }
 
-std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options) {
-    return std::make_unique<PostgresOutbox>(options);
+std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options,
+                                                    std::shared_ptr<const RecordingLinks> links) {
+    return std::make_unique<PostgresOutbox>(options, std::move(links));
 }
 
 }  // namespace collectcall::server

@@ -51,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 3;
+    static constexpr int schema_version = 4;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -79,13 +79,15 @@ class PostgresStore final : public Store {
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, Time at) override;
+                  std::int64_t duration_ms,
+                  std::string_view transcript, Time at) override;
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 
-    void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                               Time now) override;
+    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                                       Time now) override;
     std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override;
+    std::string server_key(std::string_view name, std::string_view candidate) override;
 
     IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                       const Sha256& fingerprint, Time now) override;
@@ -134,6 +136,7 @@ class SharedRateLimits {
 
 // The webhook outbox on a database a PostgresStore has migrated; it claims messages for this
 // process and gives its claims back when it is destroyed.
-std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options);
+std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options,
+                                                    std::shared_ptr<const RecordingLinks> links);
 
 }  // namespace collectcall::server

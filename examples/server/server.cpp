@@ -27,6 +27,8 @@
 #include <utility>
 
 #include <httplib.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
 
 #include "http.hpp"
 #include "postgres.hpp"
@@ -597,14 +599,34 @@ std::unique_ptr<Store> open_store(const ServerOptions& options) {
     return store;
 }
 
-std::unique_ptr<WebhookOutbox> open_outbox(const ServerOptions& options) {
+std::unique_ptr<WebhookOutbox> open_outbox(const ServerOptions& options,
+                                           std::shared_ptr<const RecordingLinks> links) {
     if (pg::is_uri(options.db_path)) {
         PostgresOptions postgres = postgres_options(options);
         postgres.pool_size = options.webhook_workers + 2;
-        return open_postgres_outbox(postgres);
+        return open_postgres_outbox(postgres, std::move(links));
     }
     return std::make_unique<SqliteWebhookOutbox>(
-        SqliteOptions{options.db_path, options.busy_timeout_ms});
+        SqliteOptions{options.db_path, options.busy_timeout_ms}, std::move(links));
+}
+
+// The key of recording links: 32 random bytes in hex, kept by the store so that it outlives
+// the process and every process of a shared database has the same.
+std::shared_ptr<RecordingLinks> recording_links(Store& store, const ServerOptions& options) {
+    std::array<unsigned char, 32> random{};
+    if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
+        throw std::runtime_error("RAND_bytes failed to make the recording key");
+    }
+    auto links = std::make_shared<RecordingLinks>(
+        store.server_key("recording-links", webhook::hex_encode(random)));
+    OPENSSL_cleanse(random.data(), random.size());
+    if (!options.public_url.empty()) links->set_base_url(options.public_url);
+    return links;
+}
+
+ApiConfig with_recording(ApiConfig config, std::shared_ptr<const RecordingLinks> links) {
+    config.recording = std::move(links);
+    return config;
 }
 
 DeliveryOptions delivery_options(const ServerOptions& options) {
@@ -662,7 +684,8 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       metrics_(std::make_unique<Metrics>()),
       store_(metered(store ? std::move(store) : open_store(options_), *metrics_)),
       clock_(options_.now),
-      outbox_(metered(open_outbox(options_), *metrics_)),
+      recording_(recording_links(*store_, options_)),
+      outbox_(metered(open_outbox(options_, recording_), *metrics_)),
       delivery_(std::make_unique<WebhookDelivery>(*outbox_, delivery_options(options_))),
       dialer_(std::make_unique<SimulatedDialer>(
           *store_, clock_, std::chrono::milliseconds{options_.call_step_ms},
@@ -671,7 +694,8 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       shared_limits_(pg::is_uri(options_.db_path) && limiter_.enabled()
                          ? std::make_unique<SharedRateLimits>(postgres_options(options_), limiter_)
                          : nullptr),
-      api_(*store_, clock_, *dialer_, limiter_, with_metrics(options_.api, *metrics_)),
+      api_(*store_, clock_, *dialer_, limiter_,
+           with_recording(with_metrics(options_.api, *metrics_), recording_)),
       threads_(worker_count(options_.threads)),
       http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_))) {
     httplib::Server& http = *http_;
@@ -740,6 +764,9 @@ int Server::bind() {
                                  std::to_string(options_.port));
     }
     static_cast<HttpServer&>(*http_).widen_backlog();
+    if (options_.public_url.empty()) {
+        recording_->set_base_url("http://" + options_.host + ":" + std::to_string(port));
+    }
     return port;
 }
 

@@ -41,6 +41,9 @@ struct ServerOptions {
     // (< 1 in tests), the number of delivery threads, and a CA bundle for https receivers in
     // place of the system's (empty: the system's).
     double webhook_backoff_scale = 1.0;
+    // The origin of the links to call recordings in call-ended webhooks (`serve --public-url`);
+    // empty: http://HOST:PORT as bound.
+    std::string public_url;
     std::size_t webhook_workers = 4;
     std::string webhook_ca_file;
     std::chrono::milliseconds webhook_timeout = webhook::attempt_timeout;  // per attempt
@@ -107,6 +110,7 @@ class Server {
     std::unique_ptr<Metrics> metrics_;  // first: the store and the outbox report to it
     std::unique_ptr<Store> store_;
     Clock clock_;
+    std::shared_ptr<RecordingLinks> recording_;  // needs the store's key; the outbox and API use it
     std::unique_ptr<WebhookOutbox> outbox_;
     std::unique_ptr<WebhookDelivery> delivery_;
     std::unique_ptr<Dialer> dialer_;

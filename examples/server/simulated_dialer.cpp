@@ -37,7 +37,68 @@ constexpr std::array<ReasonShape, 6> shapes{{
     {EndedReason::unknown, 1'000, 10'000},
 }};
 
+struct Turn {
+    MessageRole role = MessageRole::agent;
+    std::string_view message;
+};
+
+struct Script {
+    EndedReason reason;
+    std::array<Turn, 4> turns;  // those with an empty message are not said
+};
+
+constexpr std::array<Script, 5> scripts{{
+    {EndedReason::voicemail,
+     {{{MessageRole::agent,
+        "Hello, this is a message for you from the collections team. Please call us back at "
+        "your convenience about your account. Thank you."}}}},
+    {EndedReason::customer_ended_call,
+     {{{MessageRole::agent, "Hello, this is the collections team calling about your account."},
+       {MessageRole::user, "I can't talk right now."},
+       {MessageRole::agent, "I understand. When would be a better time to reach you?"},
+       {MessageRole::user, "Not now. Goodbye."}}}},
+    {EndedReason::agent_ended_call,
+     {{{MessageRole::agent, "Hello, this is the collections team calling about your account."},
+       {MessageRole::user, "Yes, I got your letter."},
+       {MessageRole::agent, "Thank you. We can set up a payment plan that works for you."},
+       {MessageRole::user, "That would help. Please send me the details."}}}},
+    {EndedReason::silence_timed_out,
+     {{{MessageRole::agent, "Hello, this is the collections team calling about your account."},
+       {MessageRole::agent, "Hello? Are you there?"}}}},
+    {EndedReason::unknown, {{{MessageRole::agent, "Hello, this is the collections team calling."}}}},
+}};
+
 }  // namespace
+
+std::vector<TranscriptMessage> simulated_transcript(EndedReason ended_reason,
+                                                    std::int64_t duration_ms, Time start) {
+    std::vector<TranscriptMessage> messages;
+    const Script* script = nullptr;
+    for (const Script& s : scripts) {
+        if (s.reason == ended_reason) script = &s;
+    }
+    if (script == nullptr || duration_ms <= 0) return messages;  // customer-did-not-answer
+    std::size_t count = 0;
+    while (count < script->turns.size() && !script->turns[count].message.empty())
+        ++count;
+    // The call is cut in `count` equal slots; each turn takes the first 80 % of its slot, and a
+    // turn's offset is a whole number of milliseconds.
+    const std::int64_t slot = duration_ms / static_cast<std::int64_t>(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::int64_t offset = slot * static_cast<std::int64_t>(i);
+        const std::int64_t length = slot * 4 / 5;
+        TranscriptMessage m;
+        m.role = script->turns[i].role;
+        m.message = std::string(script->turns[i].message);
+        m.startedAt = Timestamp::from_time(start + std::chrono::milliseconds{offset});
+        m.endedAt = Timestamp::from_time(start + std::chrono::milliseconds{offset + length});
+        m.endTime = m.endedAt;
+        m.secondsFromStart = Seconds::from_ms(offset);
+        m.duration = length;
+        messages.push_back(std::move(m));
+    }
+    return messages;
+}
 
 SimulatedOutcome simulated_outcome(const Uuid& call_id) {
     const std::uint64_t h = fnv1a(call_id.view());
@@ -132,8 +193,12 @@ void SimulatedDialer::run() {
 void SimulatedDialer::finish(const Pending& pending) {
     const SimulatedOutcome outcome = simulated_outcome(pending.call);
     try {
-        if (store_.end_call(pending.account, pending.call, CallStatus::completed,
-                            outcome.ended_reason, outcome.duration_ms, clock_.now())) {
+        const auto call = store_.find_call(pending.account, pending.call);
+        if (!call) return;  // not this account's, or gone: nothing to end
+        const std::string transcript = write(simulated_transcript(
+            outcome.ended_reason, outcome.duration_ms, call->createdAt.time()));
+        if (store_.end_call(pending.account, pending.call, CallStatus::completed, outcome.ended_reason,
+                            outcome.duration_ms, transcript, clock_.now())) {
             if (on_event_) on_event_();
         }
     } catch (const std::exception& e) {

@@ -33,6 +33,12 @@ struct SimulatedOutcome {
 // The outcome of the call with this id: the same id always gives the same outcome.
 SimulatedOutcome simulated_outcome(const Uuid& call_id);
 
+// A short transcript that fits the ending: none when the customer did not answer, the agent's
+// message on a voicemail, a few turns otherwise. Its turns lie within the call, which started
+// at `start` and lasted `duration_ms`, one after the other.
+std::vector<TranscriptMessage> simulated_transcript(EndedReason ended_reason,
+                                                    std::int64_t duration_ms, Time start);
+
 class SimulatedDialer final : public Dialer {
   public:
     // `on_event` runs after each event the dialer causes (the end of a call) and after each

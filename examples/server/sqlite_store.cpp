@@ -141,6 +141,15 @@ CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pen
 CREATE INDEX call_events_created ON call_events (created_at);
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
 )sql",
+    // 3 -> 4: a call's transcript (a JSON array, written when it ends), and the server's own
+    // keys (the key of signed recording links).
+    R"sql(
+ALTER TABLE calls ADD COLUMN transcript TEXT;
+CREATE TABLE server_keys (
+    name TEXT PRIMARY KEY,
+    key TEXT NOT NULL
+) STRICT;
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -667,7 +676,8 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
             .bind(9, call.createdAt.view())
             .bind(10, to_ms(call.createdAt.time()));
         if (plan.webhook) {
-            insert.bind(11, plan.webhook->url.view()).bind(12, plan.webhook->secretId.view());
+            insert.bind(11, plan.webhook->url.view());
+            if (plan.webhook->secretId) insert.bind(12, plan.webhook->secretId->view());
         }
         insert.run();
         insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
@@ -700,18 +710,20 @@ std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid
 }
 
 bool SqliteStore::end_call(const Uuid& account, const Uuid& id, CallStatus status,
-                           EndedReason ended_reason, std::int64_t duration_ms, Time at) {
+                           EndedReason ended_reason, std::int64_t duration_ms,
+                           std::string_view transcript, Time at) {
     return batched([&](Connection& connection) -> bool {
         Connection* db = &connection;
         Transaction tx(*db);
         Query(*db,
-              "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ? "
+              "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ?, transcript = ? "
               "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
             .bind(1, enum_name(status))
             .bind(2, enum_name(ended_reason))
             .bind(3, duration_ms)
-            .bind(4, id.view())
-            .bind(5, account.view())
+            .bind(4, transcript)
+            .bind(5, id.view())
+            .bind(6, account.view())
             .run();
         if ((*db).changes() != 1) return false;
         insert_event(*db, id.view(), CallEventType::call_ended, at);
@@ -733,10 +745,20 @@ std::vector<CallInProgress> SqliteStore::calls_in_progress() {
 
 // --- Webhook secrets -------------------------------------------------------------------------
 
-void SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
-                                        std::string_view secret, Time now) {
-    batched([&](Connection& connection) {
+SecretInsert SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                                std::string_view secret, Time now) {
+    return batched([&](Connection& connection) {
         Connection* db = &connection;
+        Query owner(*db, "SELECT account_id FROM webhook_secrets WHERE id = ?");
+        owner.bind(1, id.view());
+        if (owner.step()) {
+            if (owner.text(0) != account.view()) return SecretInsert::taken;
+            Query(*db, "UPDATE webhook_secrets SET secret = ? WHERE id = ?")
+                .bind(1, secret)
+                .bind(2, id.view())
+                .run();
+            return SecretInsert::replaced;
+        }
         Query(
             *db,
             "INSERT INTO webhook_secrets (id, account_id, secret, created_at) VALUES (?, ?, ?, ?)")
@@ -745,6 +767,21 @@ void SqliteStore::insert_webhook_secret(const Uuid& account, const Uuid& id,
             .bind(3, secret)
             .bind(4, timestamp_text(now))
             .run();
+        return SecretInsert::inserted;
+    });
+}
+
+std::string SqliteStore::server_key(std::string_view name, std::string_view candidate) {
+    return batched([&](Connection& connection) {
+        Query(connection,
+              "INSERT INTO server_keys (name, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            .bind(1, name)
+            .bind(2, candidate)
+            .run();
+        Query q(connection, "SELECT key FROM server_keys WHERE name = ?");
+        q.bind(1, name);
+        if (!q.step()) throw StoreError("server key missing after insert", false);
+        return std::string(q.text(0));
     });
 }
 

@@ -36,7 +36,7 @@ class SqliteStore final : public Store {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 3;
+    static constexpr int schema_version = 4;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -67,12 +67,14 @@ class SqliteStore final : public Store {
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, Time at) override;
+                  std::int64_t duration_ms,
+                  std::string_view transcript, Time at) override;
     std::vector<CallInProgress> calls_in_progress() override;
 
-    void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                               Time now) override;
+    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                                       Time now) override;
     std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override;
+    std::string server_key(std::string_view name, std::string_view candidate) override;
 
     IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                       const Sha256& fingerprint, Time now) override;

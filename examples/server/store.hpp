@@ -112,6 +112,14 @@ struct IdempotencyBegin {
     StoredResponse response;
 };
 
+// --- Webhook secrets -------------------------------------------------------------------------
+
+enum class SecretInsert {
+    inserted,  // a new id
+    replaced,  // the account's own id: its text is replaced
+    taken,     // another account's id: nothing changed
+};
+
 // --- The interface ---------------------------------------------------------------------------
 
 class Store {
@@ -161,10 +169,12 @@ class Store {
     // Newest first.
     [[nodiscard]] virtual std::vector<CallDetails> list_calls(const Uuid& account,
                                                               const Uuid& customer) = 0;
-    // Moves an in-progress call to `status` (completed, canceled) with a call-ended event.
-    // False when the call is unknown or already ended. The seam for the dialer (issue 5).
+    // Moves an in-progress call to `status` (completed, canceled) with a call-ended event and
+    // its transcript (a JSON array of TranscriptMessage, as write() makes it). False when the
+    // call is unknown or already ended. The seam for the dialer (issue 5).
     virtual bool end_call(const Uuid& account, const Uuid& id, CallStatus status,
-                          EndedReason ended_reason, std::int64_t duration_ms, Time at) = 0;
+                          EndedReason ended_reason, std::int64_t duration_ms,
+                          std::string_view transcript, Time at) = 0;
     // Every account's calls still in progress, oldest first: a dialer picks them up when the
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }
@@ -173,11 +183,22 @@ class Store {
     // store that only one process uses has none.
     [[nodiscard]] virtual std::vector<CallInProgress> take_over_calls() { return {}; }
 
-    virtual void insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                                       Time now) = 0;
-    // The secret text (whsec_...), for signing; nullopt when the account has no such secret.
+    // Keeps a secret under `id` for `account`: a new id is inserted, an id the account has
+    // already gets the new text (a secret imported again after its rotation elsewhere), and an
+    // id of another account is left alone (taken).
+    virtual SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id,
+                                               std::string_view secret, Time now) = 0;
+    // The secret's text, for signing; nullopt when the account has no such secret.
     [[nodiscard]] virtual std::optional<std::string> find_webhook_secret(const Uuid& account,
                                                                          const Uuid& id) = 0;
+
+    // A key of the server itself named `name` (the key of signed recording links): the one
+    // stored, or `candidate` after it is stored, so that every process of a shared database
+    // uses the same. A store that keeps nothing across restarts answers `candidate`.
+    [[nodiscard]] virtual std::string server_key(std::string_view /*name*/,
+                                                 std::string_view candidate) {
+        return std::string(candidate);
+    }
 
     // Idempotency-Key (API.md section 10). Keys are per account and live 24 hours.
     virtual IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,

@@ -256,7 +256,10 @@ void WebhookDelivery::deliver(std::size_t index, const Job& job) {
     // One time limit for the whole attempt, the name lookup included.
     const auto deadline = SteadyClock::now() + options_.timeout;
     std::string error;
-    bool usable = message->secret && webhook::decode_secret(*message->secret).has_value() &&
+    // Without a secret the delivery goes out unsigned (API.md section 9); a secret that is gone
+    // or unreadable must not turn a signed delivery into an unsigned one.
+    bool usable = !message->secret_lost &&
+                  (!message->secret || webhook::valid_secret(*message->secret)) &&
                   webhook::valid_message_id(message->message_id);
     webhook::Resolution resolution;
     std::optional<std::string> address;
@@ -338,7 +341,10 @@ std::string WebhookDelivery::attempt(std::size_t index, const OutboxMessage& mes
     OutboundRequest request;
     request.url = message.url;
     for (auto& [name, value] :
-         webhook::sign(*message.secret, message.message_id, unix_seconds(), message.body).headers) {
+         webhook::sign(
+             message.secret ? std::optional<std::string_view>(*message.secret) : std::nullopt,
+             message.message_id, unix_seconds(), message.body)
+             .headers) {
         request.headers.emplace_back(std::move(name), std::move(value));
     }
     request.headers.emplace_back("Content-Type", "application/json");

@@ -31,10 +31,10 @@ constexpr const char* next_due_sql =
     "SELECT MIN(next_attempt_ms) FROM webhook_outbox WHERE state = 'pending' AND "
     "next_attempt_ms > ?";
 
-constexpr const char* load_sql =
-    "SELECT o.message_id, o.attempts, e.type, e.created_at, c.id, c.customer_id, c.thread_id, "
-    "c.status, c.ended_reason, c.duration_ms, c.webhook_url, s.secret "
-    "FROM webhook_outbox o "
+const std::string load_sql =
+    std::string("SELECT o.message_id, o.attempts, c.webhook_url, c.webhook_secret_id, s.secret, ") +
+    event_columns +
+    " FROM webhook_outbox o "
     "JOIN calls c ON c.id = o.call_id "
     "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
     "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND s.account_id = c.account_id "
@@ -65,8 +65,9 @@ constexpr const char* sweep_sql =
 
 }  // namespace
 
-SqliteWebhookOutbox::SqliteWebhookOutbox(const SqliteOptions& options)
-    : db_(options.path, false, options.busy_timeout_ms) {
+SqliteWebhookOutbox::SqliteWebhookOutbox(const SqliteOptions& options,
+                                         std::shared_ptr<const RecordingLinks> links)
+    : links_(std::move(links)), db_(options.path, false, options.busy_timeout_ms) {
     db_.exec("PRAGMA synchronous = FULL");
     db_.exec("PRAGMA foreign_keys = ON");
 }
@@ -116,36 +117,25 @@ std::int64_t SqliteWebhookOutbox::sweep(std::int64_t now_ms) {
 
 std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {
     std::lock_guard lock(mutex_);
-    Query q(db_, load_sql);
+    Query q(db_, load_sql.c_str());
     q.bind(1, seq);
     if (!q.step()) return std::nullopt;
 
-    // The body is built from rows that never change once written, so every attempt sends the
-    // same bytes (only the signature timestamps differ).
-    CallWebhookEvent event;
-    event.type = parse_column<CallEventType>(q.text(2), "event type");
-    event.createdAt = parse_column<Timestamp>(q.text(3), "event createdAt");
-    event.id = parse_column<Uuid>(q.text(4), "call id");
-    event.customerId = parse_column<Uuid>(q.text(5), "customer id");
-    event.threadId = parse_column<Uuid>(q.text(6), "thread id");
-    if (event.type == CallEventType::call_created) {
-        // The status the event reports, not the call's current one.
-        event.status = CallStatus::in_progress;
-    } else {
-        event.status = parse_column<CallStatus>(q.text(7), "call status");
-        if (event.type == CallEventType::call_ended && !q.is_null(8)) {
-            event.callEnded = CallEnded{parse_column<EndedReason>(q.text(8), "endedReason"),
-                                        q.is_null(9) ? std::int64_t{0} : q.integer(9)};
-        }
-    }
+    // The body is built from rows that never change once written; only the recording link
+    // (and the signature timestamps) are made afresh for each attempt.
+    const StoredEvent event = stored_event([&](int i) -> std::optional<std::string_view> {
+        if (q.is_null(5 + i)) return std::nullopt;
+        return q.text(5 + i);
+    });
 
     OutboxMessage message;
     message.seq = seq;
     message.message_id = std::string(q.text(0));
     message.attempts = static_cast<int>(q.integer(1));
-    message.url = std::string(q.text(10));
-    if (!q.is_null(11)) message.secret = std::string(q.text(11));
-    message.body = write(event);
+    message.url = std::string(q.text(2));
+    if (!q.is_null(4)) message.secret = std::string(q.text(4));
+    message.secret_lost = !q.is_null(3) && q.is_null(4);
+    message.body = webhook_body(event, *links_);
     return message;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "sqlite.hpp"
 #include "sqlite_store.hpp"
+#include "webhook_body.hpp"
 
 namespace collectcall::server {
 
@@ -38,7 +40,10 @@ struct OutboxMessage {
     std::int64_t seq = 0;
     std::string message_id;  // webhook-id, the same on every attempt
     std::string url;
-    std::optional<std::string> secret;  // whsec_...; nullopt if the secret is gone
+    // The secret's text; nullopt: the delivery goes out unsigned (the call's webhook had no
+    // secretId), unless secret_lost.
+    std::optional<std::string> secret;
+    bool secret_lost = false;  // the webhook named a secret that is no longer there
     std::string body;
     int attempts = 0;  // made so far
 };
@@ -87,7 +92,7 @@ class WebhookOutbox {
 // been opened (and so migrated) by SqliteStore first.
 class SqliteWebhookOutbox final : public WebhookOutbox {
   public:
-    explicit SqliteWebhookOutbox(const SqliteOptions& options);
+    SqliteWebhookOutbox(const SqliteOptions& options, std::shared_ptr<const RecordingLinks> links);
 
     std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
                                 std::size_t per_account) override;
@@ -102,6 +107,7 @@ class SqliteWebhookOutbox final : public WebhookOutbox {
     std::int64_t pending() override;
 
   private:
+    std::shared_ptr<const RecordingLinks> links_;
     std::mutex mutex_;  // one connection, used by one thread at a time
     sqlite::Connection db_;
 };

@@ -37,3 +37,4 @@
 #include "collectcall/model/customer.hpp"
 #include "collectcall/model/envelope.hpp"
 #include "collectcall/model/openapi.hpp"
+#include "collectcall/model/webhook.hpp"

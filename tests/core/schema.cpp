@@ -296,7 +296,7 @@ TEST_CASE("schema: BulkCreateRequest and CallRequest", "[schema]") {
     CHECK(strings(member(call, "required")) == std::vector<std::string>{"agentId"});
     CHECK(is_nullable_ref_to(property(call, "webhook"), "Webhook"));
     const Json& webhook = definition(call, "Webhook");
-    CHECK(strings(member(webhook, "required")) == std::vector<std::string>{"url", "secretId"});
+    CHECK(strings(member(webhook, "required")) == std::vector<std::string>{"url"});
     CHECK(member(property(webhook, "url"), "format").text() == "uri");
     CHECK(member(property(webhook, "url"), "maxLength").text() == "2048");
     CHECK(member(property(webhook, "secretId"), "format").text() == "uuid");

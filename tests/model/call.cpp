@@ -1,5 +1,6 @@
 // Calls: the request, the call object, its details and the webhook event.
 #include "collectcall/model/call.hpp"
+#include "collectcall/model/webhook.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -31,7 +32,7 @@ TEST_CASE("CallRequest: agentId required, webhook optional with url and secretId
         R"("secretId":"3F2504E0-4F89-41D3-9A0C-0305E82C3301"}})");
     REQUIRE(full.ok());
     CHECK(full.value().webhook->url.host() == "hooks.example.com");
-    CHECK(full.value().webhook->secretId.view() == "3f2504e0-4f89-41d3-9a0c-0305e82c3301");
+    CHECK(full.value().webhook->secretId->view() == "3f2504e0-4f89-41d3-9a0c-0305e82c3301");
     auto back = read<collectcall::CallRequest>(write(full.value()));
     REQUIRE(back.ok());
     CHECK(back.value() == full.value());
@@ -42,10 +43,11 @@ TEST_CASE("CallRequest: agentId required, webhook optional with url and secretId
     CHECK(describe(bad.errors()) ==
           std::vector<std::string>{"/webhook/url format", "/webhook/secretId format",
                                    "/extra unknown_field", "/agentId required"});
+    // secretId is optional (unsigned deliveries), as the hosted service.
     auto no_secret =
         read<collectcall::CallRequest>(R"({"agentId":"a","webhook":{"url":"http://x.io"}})");
-    REQUIRE_FALSE(no_secret.ok());
-    CHECK(describe(no_secret.errors()) == std::vector<std::string>{"/webhook/secretId required"});
+    REQUIRE(no_secret.ok());
+    CHECK_FALSE(no_secret.value().webhook->secretId.has_value());
 }
 
 TEST_CASE("CallDetails: the call object with its state round trips") {
@@ -64,22 +66,92 @@ TEST_CASE("CallDetails: the call object with its state round trips") {
     CHECK(write(details.value()) == json);
 }
 
-TEST_CASE("CallWebhookEvent: callEnded only on call-ended") {
-    collectcall::CallWebhookEvent event;
-    event.type = collectcall::CallEventType::call_created;
-    event.id = collectcall::Uuid::parse("11111111-2222-4333-8444-555555555555").value();
-    event.customerId = event.id;
-    event.threadId = event.id;
-    event.status = collectcall::CallStatus::in_progress;
-    event.createdAt = collectcall::Timestamp::parse("2026-11-20T15:00:00Z").value();
-    CHECK(write(event).find("callEnded") == std::string::npos);
-    event.type = collectcall::CallEventType::call_ended;
-    event.status = collectcall::CallStatus::completed;
-    event.callEnded = collectcall::CallEnded{collectcall::EndedReason::customer_ended_call, 61000};
-    const std::string json = write(event);
-    CHECK(json.find(R"("callEnded":{"endedReason":"customer-ended-call","durationMs":61000})") !=
-          std::string::npos);
-    auto back = read<collectcall::CallWebhookEvent>(json);
+TEST_CASE("call events: the hosted service's CallCreatedWebhook and CallEndedWebhook") {
+    const auto uuid = [](const char* text) { return collectcall::Uuid::parse(text).value(); };
+    const auto at = [](const char* text) { return collectcall::Timestamp::parse(text).value(); };
+    collectcall::CallFacts call;
+    call.id = uuid("11111111-2222-4333-8444-555555555555");
+    call.customerId = uuid("21111111-2222-4333-8444-555555555555");
+    call.threadId = uuid("31111111-2222-4333-8444-555555555555");
+    call.toPhoneNumber = collectcall::E164::parse("+14155550100").value();
+    call.fromPhoneNumber = collectcall::E164::parse("+14155550199").value();
+    call.createdAt = at("2026-11-20T15:00:00Z");
+
+    const std::string created =
+        write(collectcall::call_created_event(call, at("2026-11-20T15:00:00.250Z")));
+    CHECK(created ==
+          R"({"type":"call-created","id":"11111111-2222-4333-8444-555555555555",)"
+          R"("name":"Outbound call","customerId":"21111111-2222-4333-8444-555555555555",)"
+          R"("threadId":"31111111-2222-4333-8444-555555555555","status":"in-progress",)"
+          R"("createdAt":"2026-11-20T15:00:00.250Z","callCreated":{)"
+          R"("id":"11111111-2222-4333-8444-555555555555",)"
+          R"("threadId":"31111111-2222-4333-8444-555555555555","toPhoneNumber":"+14155550100",)"
+          R"("fromPhoneNumber":"+14155550199","createdAt":"2026-11-20T15:00:00.000Z"}})");
+
+    collectcall::CallEnding ending;
+    ending.status = collectcall::CallStatus::completed;
+    ending.endedReason = collectcall::EndedReason::voicemail;
+    ending.durationMs = 42500;
+    ending.endedAt = at("2026-11-20T15:00:42.500Z");
+    collectcall::TranscriptMessage turn;
+    turn.role = collectcall::MessageRole::agent;
+    turn.message = "Please call us back.";
+    turn.startedAt = at("2026-11-20T15:00:01.500Z");
+    turn.endedAt = at("2026-11-20T15:00:11.500Z");
+    turn.endTime = turn.endedAt;
+    turn.secondsFromStart = collectcall::Seconds::from_ms(1500);
+    turn.duration = 10000;
+    ending.messages.push_back(turn);
+    const auto event = collectcall::call_ended_event(call, ending, "https://x.test/r?s=1");
+    const std::string ended = write(event);
+    CHECK(ended ==
+          R"({"type":"call-ended","id":"11111111-2222-4333-8444-555555555555",)"
+          R"("name":"Outbound call","customerId":"21111111-2222-4333-8444-555555555555",)"
+          R"("threadId":"31111111-2222-4333-8444-555555555555","status":"completed",)"
+          R"("createdAt":"2026-11-20T15:00:42.500Z","callEnded":{)"
+          R"("id":"11111111-2222-4333-8444-555555555555",)"
+          R"("customerId":"21111111-2222-4333-8444-555555555555",)"
+          R"("threadId":"31111111-2222-4333-8444-555555555555","toPhoneNumber":"+14155550100",)"
+          R"("fromPhoneNumber":"+14155550199","direction":"outbound","endedReason":"voicemail",)"
+          R"("durationMs":42500,"endedAt":"2026-11-20T15:00:42.500Z",)"
+          R"("createdAt":"2026-11-20T15:00:00.000Z","messages":[{"role":"agent",)"
+          R"("message":"Please call us back.","startedAt":"2026-11-20T15:00:01.500Z",)"
+          R"("endedAt":"2026-11-20T15:00:11.500Z","endTime":"2026-11-20T15:00:11.500Z",)"
+          R"("secondsFromStart":1.5,"duration":10000}],"recordingUrl":"https://x.test/r?s=1",)"
+          R"("inputVariables":{},"outputVariables":null}})");
+    auto back = read<collectcall::CallWebhookEvent>(ended);
     REQUIRE(back.ok());
     CHECK(back.value() == event);
+}
+
+TEST_CASE("Seconds: exact decimals with millisecond precision") {
+    const auto text = [](std::int64_t ms) {
+        std::string out;
+        collectcall::Seconds::from_ms(ms).append_json(out);
+        return out;
+    };
+    CHECK(text(0) == "0");
+    CHECK(text(1500) == "1.5");
+    CHECK(text(61001) == "61.001");
+    CHECK(text(120) == "0.12");
+    CHECK(collectcall::Seconds::from_json_number("12.345").value().ms() == 12345);
+    CHECK(collectcall::Seconds::from_json_number("7").value().ms() == 7000);
+    for (const char* bad : {"-1", "1.2345", "1e3", "1.", ".5", ""}) {
+        INFO(bad);
+        CHECK_FALSE(collectcall::Seconds::from_json_number(bad).ok());
+    }
+}
+
+TEST_CASE("WebhookSecretImport: an id and a secret text, both required") {
+    auto ok = read<collectcall::WebhookSecretImport>(
+        R"({"id":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","secret":"hosted-secret-0123456789"})");
+    REQUIRE(ok.ok());
+    CHECK(ok.value().secret.view() == "hosted-secret-0123456789");
+    auto bad = read<collectcall::WebhookSecretImport>(R"({"secret":"short"})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(describe(bad.errors()) == std::vector<std::string>{"/secret length", "/id required"});
+    auto whsec = read<collectcall::WebhookSecretImport>(
+        R"({"id":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","secret":"whsec_not-base64-at-all"})");
+    REQUIRE_FALSE(whsec.ok());
+    CHECK(describe(whsec.errors()) == std::vector<std::string>{"/secret format"});
 }

@@ -89,12 +89,12 @@ class HookedStore final : public Store {
     }
     bool end_call(const collectcall::Uuid& a, const collectcall::Uuid& id,
                   collectcall::CallStatus s, collectcall::EndedReason r, std::int64_t d,
-                  Time at) override {
-        return inner_.end_call(a, id, s, r, d, at);
+                  std::string_view t, Time at) override {
+        return inner_.end_call(a, id, s, r, d, t, at);
     }
-    void insert_webhook_secret(const collectcall::Uuid& a, const collectcall::Uuid& id,
-                               std::string_view s, Time now) override {
-        inner_.insert_webhook_secret(a, id, s, now);
+    SecretInsert insert_webhook_secret(const collectcall::Uuid& a, const collectcall::Uuid& id,
+                                       std::string_view s, Time now) override {
+        return inner_.insert_webhook_secret(a, id, s, now);
     }
     std::optional<std::string> find_webhook_secret(const collectcall::Uuid& a,
                                                    const collectcall::Uuid& id) override {

@@ -201,6 +201,14 @@ std::string Reply::raw(std::string_view pointer) const {
     return simdjson::minify(at(pointer));
 }
 
+Reply parse(const std::string& json) {
+    Reply r;
+    r.body = json;
+    r.parser = std::make_shared<simdjson::dom::parser>();
+    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
+    return r;
+}
+
 Reply make_reply(const httplib::Result& result) {
     if (!result) {
         throw std::runtime_error("HTTP request failed: " + httplib::to_string(result.error()));

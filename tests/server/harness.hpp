@@ -91,6 +91,8 @@ struct Reply {
 };
 
 Reply make_reply(const httplib::Result& result);
+// A Reply of a JSON text that did not come over HTTP (a webhook body, a command's output).
+Reply parse(const std::string& json);
 
 // An HTTP client for one server; `key` is sent as the bearer token when set.
 class Client {

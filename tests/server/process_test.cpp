@@ -21,14 +21,6 @@ std::string line_value(const std::string& text, const std::string& prefix) {
     return text.substr(at + prefix.size(), end - at - prefix.size());
 }
 
-Reply parse(const std::string& json) {
-    Reply r;
-    r.body = json;
-    r.parser = std::make_shared<simdjson::dom::parser>();
-    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
-    return r;
-}
-
 }  // namespace
 
 TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[process]") {
@@ -81,9 +73,9 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     CHECK(server.wait() == 0);
 
     // init --respectful-hours sets the account's window: 09:00 in Chicago is now outside it.
-    REQUIRE(run_binary({"init", "--db", db, "--account", "acme", "--respectful-hours",
-                        "10:00-18:00"})
-                .exit_code == 0);
+    REQUIRE(
+        run_binary({"init", "--db", db, "--account", "acme", "--respectful-hours", "10:00-18:00"})
+            .exit_code == 0);
     {
         ChildServer narrowed(db, {"--now", "2026-11-20T15:00:00Z", "--quiet"});
         Client client("127.0.0.1", narrowed.port(), a.str("/apiKey"));

@@ -24,11 +24,15 @@ namespace {
 //   HEX=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 //   printf '%s' "$HEX" | xxd -r -p | openssl base64 -A            # -> kSecret after whsec_
 //   printf '%s' "$TS.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:$HEX
+//                                                                  # -> kDecodedKeyHex
+//   printf '%s' "$TS.$BODY" | openssl dgst -sha256 -mac HMAC -macopt key:"$SECRET"
 //                                                                  # -> kHostedHex
 //   printf '%s' "$ID.$TS.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:$HEX -binary |
 //       openssl base64 -A                                        # -> kStandardB64
 //
-// and the same with HEX2=202122...3e3f (bytes 0x20 to 0x3f) for the second secret.
+// and the same with HEX2=202122...3e3f (bytes 0x20 to 0x3f) for the second secret. The hosted
+// scheme keys the HMAC with the secret's text (whsec_ included), Standard Webhooks with the
+// decoded bytes. kImported is a secret brought from elsewhere, not whsec_: hosted scheme only.
 constexpr std::string_view kSecret = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 constexpr std::string_view kSecret2 = "whsec_ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=";
 constexpr std::int64_t kTs = 1763650800;
@@ -36,11 +40,16 @@ constexpr std::string_view kTsText = "1763650800";
 constexpr std::string_view kId = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
 constexpr std::string_view kBody =
     R"({"type":"call-created","id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","status":"in-progress"})";
-constexpr std::string_view kHostedHex =
+constexpr std::string_view kDecodedKeyHex =
     "628f86e95ca19181f94b4dde8cd2657964c485f0a41e2b6dbb719b7d432690de";
+constexpr std::string_view kHostedHex =
+    "8dfb442f0afac3c5cac0d1b617b54735315003f41fbf232ee520468e6019ce78";
+constexpr std::string_view kImported = "imported-hosted-secret-1234";
+constexpr std::string_view kImportedHex =
+    "27a3ef317d5fa5fea90b67fefd0959c93cd7950bcff721fe383a40750942baf7";
 constexpr std::string_view kStandardB64 = "OihApFSbH9/5Qx5yh2HUolYqzHB4muh0pd04nDSwegM=";
 constexpr std::string_view kHosted2Hex =
-    "46f4e3309f83d72c7b4339d4c61354d6b650c34b0acadb2edce6574811836238";
+    "8ebbd60a6daa17aaa17070a2db2bd4fcb767e1c405185e5e8904c415cd0dbe53";
 constexpr std::string_view kStandard2B64 = "68yeZn2gZR2EJAAZRoQ79s0mk8jl9qy19jFOmxv4dFo=";
 
 std::string hosted_header(std::string_view hex) {
@@ -136,11 +145,15 @@ TEST_CASE("generate_secret", "[webhook][signature]") {
 
 TEST_CASE("hmac_sha256 matches known answers", "[webhook][signature]") {
     const auto key = *wh::decode_secret(kSecret);
-    CHECK(wh::hex_encode(wh::hmac_sha256(key, {kTsText, ".", kBody})) == kHostedHex);
+    CHECK(wh::hex_encode(wh::hmac_sha256(key, {kTsText, ".", kBody})) == kDecodedKeyHex);
     // Splitting the content differently changes nothing.
     const std::string joined = std::string(kTsText) + "." + std::string(kBody);
-    CHECK(wh::hex_encode(wh::hmac_sha256(key, {joined})) == kHostedHex);
-    CHECK(wh::hex_encode(wh::hmac_sha256(key, {"", kTsText, "", ".", kBody, ""})) == kHostedHex);
+    CHECK(wh::hex_encode(wh::hmac_sha256(key, {joined})) == kDecodedKeyHex);
+    CHECK(wh::hex_encode(wh::hmac_sha256(key, {"", kTsText, "", ".", kBody, ""})) ==
+          kDecodedKeyHex);
+    // The hosted scheme's key is the text.
+    CHECK(wh::hex_encode(wh::hmac_sha256(wh::hosted_key(kSecret), {kTsText, ".", kBody})) ==
+          kHostedHex);
 
     // The example of the Standard Webhooks specification (a 24-byte key there):
     //   printf '%s' 'msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{"test": 2432232314}' |
@@ -153,7 +166,7 @@ TEST_CASE("hmac_sha256 matches known answers", "[webhook][signature]") {
           "g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
 }
 
-TEST_CASE("sign produces the five headers", "[webhook][signature]") {
+TEST_CASE("sign produces the five headers for a whsec_ secret", "[webhook][signature]") {
     const wh::SignedHeaders signed_headers = wh::sign(kSecret, kId, kTs, kBody);
     REQUIRE(signed_headers.headers.size() == 5);
     CHECK(signed_headers.headers[0].first == "X-Webhook-Timestamp");
@@ -168,15 +181,53 @@ TEST_CASE("sign produces the five headers", "[webhook][signature]") {
     CHECK(signed_headers.get("webhook-timestamp") == kTsText);
     CHECK(signed_headers.get("webhook-signature") == v1(kStandardB64));
     CHECK_FALSE(signed_headers.get("webhook-signatur"));
+}
 
-    // The key overload gives the same result.
-    const auto key = *wh::decode_secret(kSecret);
-    CHECK(wh::sign(key, kId, kTs, kBody).headers == signed_headers.headers);
+TEST_CASE("an imported secret signs the hosted scheme only; no secret signs nothing",
+          "[webhook][signature]") {
+    const wh::SignedHeaders imported = wh::sign(kImported, kId, kTs, kBody);
+    REQUIRE(imported.headers.size() == 3);
+    CHECK(imported.get("X-Webhook-Timestamp") == kTsText);
+    CHECK(imported.get("X-Webhook-Signature") == hosted_header(kImportedHex));
+    CHECK(imported.get("webhook-id") == kId);
+    CHECK_FALSE(imported.get("webhook-signature"));
+    CHECK(wh::verify_hosted(kImported, kTsText, hosted_header(kImportedHex), kBody, kTs) ==
+          Verification::ok);
+    CHECK(wh::verify_standard(kImported, kId, kTsText, v1(kStandardB64), kBody, kTs) ==
+          Verification::invalid_secret);
+
+    const wh::SignedHeaders unsigned_headers = wh::sign(std::nullopt, kId, kTs, kBody);
+    REQUIRE(unsigned_headers.headers.size() == 1);
+    CHECK(unsigned_headers.get("webhook-id") == kId);
+}
+
+TEST_CASE("which texts are secrets", "[webhook][signature]") {
+    CHECK(wh::valid_secret(kSecret));
+    CHECK(wh::valid_secret(kImported));
+    CHECK(wh::valid_secret(std::string(16, 'a')));
+    CHECK(wh::valid_secret(std::string(256, '~')));
+    CHECK(wh::valid_secret("with spaces inside"));
+    CHECK(wh::valid_secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));  // 24 bytes, the spec's
+    CHECK(wh::secret_problem(std::string(15, 'a')) == "must be 16 to 256 characters");
+    CHECK_FALSE(wh::valid_secret(std::string(257, 'a')));
+    CHECK(wh::secret_problem("sixteen chars\\t..") == std::string_view{});
+    CHECK(wh::secret_problem("sixteen chars\t...") == "must be printable ASCII characters");
+    CHECK_FALSE(wh::valid_secret("caf\xc3\xa9-secret-text-long"));
+    // whsec_ promises Standard Webhooks: the rest must decode to 24..64 bytes.
+    CHECK_FALSE(wh::valid_secret("whsec_not-base64-at-all!"));
+    CHECK_FALSE(wh::valid_secret("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRY="));  // 23 bytes
+    CHECK(wh::valid_secret("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX"));        // 24 bytes
+    CHECK_FALSE(wh::valid_secret("whsec_" + wh::base64_encode(std::vector<unsigned char>(65))));
+    CHECK(wh::valid_secret("whsec_" + wh::base64_encode(std::vector<unsigned char>(64))));
+    CHECK(wh::standard_key(kSecret)->size() == 32);
+    CHECK_FALSE(wh::standard_key(kImported));
 }
 
 TEST_CASE("sign refuses the sender's mistakes", "[webhook][signature]") {
     CHECK_THROWS_AS(wh::sign("whsec_nope", kId, kTs, kBody), std::invalid_argument);
+    CHECK_THROWS_AS(wh::sign("too short", kId, kTs, kBody), std::invalid_argument);
     CHECK_THROWS_AS(wh::sign(kSecret, kId, -1, kBody), std::invalid_argument);
+    CHECK_THROWS_AS(wh::sign(std::nullopt, "msg.1", kTs, kBody), std::invalid_argument);
     for (std::string_view id : {"", "msg 1", "msg.1", "msg\r\nX-Evil: 1", "m\x7f"}) {
         INFO(id);
         CHECK_THROWS_AS(wh::sign(kSecret, id, kTs, kBody), std::invalid_argument);
@@ -265,6 +316,13 @@ TEST_CASE("verify_hosted", "[webhook][signature]") {
     SECTION("invalid secret of the receiver") {
         CHECK(wh::verify_hosted("whsec_", kTsText, good, kBody, kTs) ==
               Verification::invalid_secret);
+        CHECK(wh::verify_hosted("", kTsText, good, kBody, kTs) == Verification::invalid_secret);
+    }
+    SECTION("the key is the text, not the decoded bytes") {
+        const auto key = *wh::decode_secret(kSecret);
+        CHECK(wh::verify_hosted(key, kTsText, good, kBody, kTs) == Verification::bad_signature);
+        CHECK(wh::verify_hosted(key, kTsText, hosted_header(kDecodedKeyHex), kBody, kTs) ==
+              Verification::ok);
     }
 }
 
@@ -330,8 +388,10 @@ TEST_CASE("verify_standard", "[webhook][signature]") {
               Verification::malformed);
     }
     SECTION("invalid secret of the receiver") {
-        CHECK(wh::verify_standard("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", kId, kTsText, good,
+        CHECK(wh::verify_standard("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRY=", kId, kTsText, good,
                                   kBody, kTs) == Verification::invalid_secret);
+        CHECK(wh::verify_standard(kImported, kId, kTsText, good, kBody, kTs) ==
+              Verification::invalid_secret);
     }
 }
 

@@ -36,7 +36,8 @@ struct Delivery {
     }
 };
 
-// The receiver's own verification. `secret` is the whsec_ text.
+// The receiver's own verification. `secret` is the secret's text: the hosted scheme's HMAC key
+// as it is; Standard Webhooks' key is the base64 after whsec_, decoded.
 bool hosted_signature_matches(const std::string& secret, const std::string& timestamp,
                               const std::string& signature_header, const std::string& body);
 bool standard_signature_matches(const std::string& secret, const std::string& id,

@@ -19,6 +19,8 @@
 #include "receiver.hpp"
 #include "simulated_dialer.hpp"
 
+#include <collectcall/webhook/recording.hpp>
+
 using namespace test;
 using namespace collectcall::server;
 using namespace std::chrono_literals;
@@ -226,11 +228,16 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
         CHECK(created.type == "call-created");
         CHECK(ended.type == "call-ended");
 
-        // call-created, exactly as API.md section 9 shows it: no callEnded member.
+        // call-created, exactly as API.md section 9 shows it: callCreated, no callEnded.
+        const std::string thread = call.str("/data/threadId");
         CHECK(deliveries[positions[0]].body ==
-              R"({"type":"call-created","id":")" + id + R"(","customerId":")" +
-                  created.customer_id + R"(","threadId":")" + call.str("/data/threadId") +
-                  R"(","status":"in-progress","createdAt":")" + frozen_created_at + R"("})");
+              R"({"type":"call-created","id":")" + id +
+                  R"(","name":"Outbound call","customerId":")" + created.customer_id +
+                  R"(","threadId":")" + thread + R"(","status":"in-progress","createdAt":")" +
+                  frozen_created_at + R"(","callCreated":{"id":")" + id + R"(","threadId":")" +
+                  thread + R"(","toPhoneNumber":")" + call.str("/data/toPhoneNumber") +
+                  R"(","fromPhoneNumber":")" + call.str("/data/fromPhoneNumber") +
+                  R"(","createdAt":")" + frozen_created_at + R"("}})");
         CHECK(std::find(customers.begin(), customers.end(), created.customer_id) !=
               customers.end());
 
@@ -242,7 +249,7 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
         REQUIRE(ended.has_call_ended);
         CHECK(ended.ended_reason == collectcall::enum_name(outcome.ended_reason));
         CHECK(ended.duration_ms == outcome.duration_ms);
-        CHECK(ended.members == 7);
+        CHECK(ended.members == 8);
 
         // GET /calls/{id} shows the same ending and both events.
         const Reply got = client.get("/api/v1/calls/" + id);
@@ -272,6 +279,184 @@ TEST_CASE("a placed call ends by its id, and both events reach the receiver sign
         CHECK(row.state == "delivered");
         CHECK(row.attempts == 1);
         CHECK(ids.count(row.message_id) == 1);
+    }
+}
+
+TEST_CASE("call-ended carries the hosted service's callEnded: transcript and a signed recording",
+          "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Secret secret = create_secret(client);
+    Receiver receiver(secret.text);
+    // A fresh customer for each try, so that no one reaches the daily limit.
+    for (std::string_view reason : {"customer-did-not-answer", "voicemail", "customer-ended-call",
+                                    "agent-ended-call", "silence-timed-out", "unknown"}) {
+        INFO(reason);
+        const std::string body = call_body(acme.agent, hook_url(receiver.port()), secret.id);
+        std::string id;
+        for (int i = 0; i < 200 && id.empty(); ++i) {
+            const std::string fresh =
+                create_customer(client, "c-" + std::string(reason) + "-" + std::to_string(i));
+            Reply r = client.post("/api/v1/customers/" + fresh + "/calls", body);
+            REQUIRE(r.status == 200);
+            if (collectcall::enum_name(
+                    simulated_outcome(collectcall::Uuid::parse(r.str("/data/id")).value())
+                        .ended_reason) == reason) {
+                id = r.str("/data/id");
+            }
+        }
+        REQUIRE_FALSE(id.empty());
+        REQUIRE(receiver.wait_for([&](const auto& deliveries) {
+            return std::any_of(deliveries.begin(), deliveries.end(), [&](const Delivery& d) {
+                return d.body.find(R"("type":"call-ended","id":")" + id) != std::string::npos;
+            });
+        }));
+        std::string body_text;
+        for (const Delivery& d : receiver.deliveries()) {
+            if (d.body.find(R"("type":"call-ended","id":")" + id) != std::string::npos) {
+                body_text = d.body;
+                check_signed(d);
+            }
+        }
+        const Reply ended = parse(body_text);
+        const SimulatedOutcome outcome = simulated_outcome(collectcall::Uuid::parse(id).value());
+        CHECK(ended.str("/callEnded/id") == id);
+        CHECK(ended.str("/callEnded/customerId") == ended.str("/customerId"));
+        CHECK(ended.str("/callEnded/threadId") == ended.str("/threadId"));
+        CHECK(ended.str("/callEnded/direction") == "outbound");
+        CHECK(ended.str("/callEnded/endedReason") == reason);
+        CHECK(ended.integer("/callEnded/durationMs") == outcome.duration_ms);
+        CHECK(ended.str("/callEnded/endedAt") == frozen_created_at);
+        CHECK(ended.str("/callEnded/createdAt") == frozen_created_at);
+        CHECK(ended.raw("/callEnded/inputVariables") == "{}");
+        CHECK(ended.is_null("/callEnded/outputVariables"));
+        CHECK_FALSE(ended.has("/callCreated"));
+        const std::size_t turns = ended.size("/callEnded/messages");
+        if (reason == "customer-did-not-answer") {
+            CHECK(turns == 0);
+        } else if (reason == "voicemail") {
+            REQUIRE(turns == 1);
+            CHECK(ended.str("/callEnded/messages/0/role") == "agent");
+        } else {
+            CHECK(turns >= 1);
+        }
+        for (std::size_t t = 0; t < turns; ++t) {
+            const std::string m = "/callEnded/messages/" + std::to_string(t);
+            CHECK((ended.str(m + "/role") == "agent" || ended.str(m + "/role") == "user"));
+            CHECK_FALSE(ended.str(m + "/message").empty());
+            CHECK(ended.str(m + "/endTime") == ended.str(m + "/endedAt"));
+            CHECK(ended.integer(m + "/duration") > 0);
+            CHECK(ended.integer(m + "/duration") <= outcome.duration_ms);
+        }
+
+        // The recording: a WAV of silence as long as the call, without a key.
+        const std::string url = ended.str("/callEnded/recordingUrl");
+        const std::string origin = "http://127.0.0.1:" + std::to_string(server.port());
+        REQUIRE(url.rfind(origin + "/api/v1/calls/" + id + "/recording?", 0) == 0);
+        const std::string path = url.substr(origin.size());
+        const Reply wav = server.anonymous().get(path);
+        REQUIRE(wav.status == 200);
+        CHECK(wav.header("Content-Type") == "audio/wav");
+        CHECK(wav.body.substr(0, 4) == "RIFF");
+        CHECK(wav.body.substr(8, 4) == "WAVE");
+        CHECK(wav.body.size() == 44 + static_cast<std::size_t>(outcome.duration_ms * 8));
+
+        // A link changed anywhere names nothing.
+        std::string forged = path;
+        forged[forged.find("durationMs=") + 11] = '9';
+        CHECK(server.anonymous().get(forged).status == 404);
+        CHECK(server.anonymous().get(path.substr(0, path.find('?'))).status == 404);
+    }
+}
+
+TEST_CASE("a recording link expires after 30 minutes", "[webhooks]") {
+    LocalServer server(fast());
+    const std::string key = server.store().server_key("recording-links", "unused");
+    const std::string call = std::string(new_uuid().view());
+    const auto key_bytes = std::span<const unsigned char>(
+        reinterpret_cast<const unsigned char*>(key.data()), key.size());
+    const std::int64_t now = static_cast<std::int64_t>(std::time(nullptr));
+    const auto path = [&](std::int64_t expires) {
+        const std::string url =
+            collectcall::webhook::recording_url(key_bytes, "", call, 1500, expires);
+        return url;
+    };
+    const Reply fresh = server.anonymous().get(path(now + 60));
+    CHECK(fresh.status == 200);
+    CHECK(fresh.body.size() == 44 + 12000);
+    const Reply expired = server.anonymous().get(path(now - 1));
+    CHECK(expired.status == 403);
+    CHECK(expired.error_code() == "link_expired");
+    // Made with another key: not a link of this server.
+    const std::string stranger = "another server's key";
+    CHECK(server.anonymous()
+              .get(collectcall::webhook::recording_url(
+                  std::span<const unsigned char>(
+                      reinterpret_cast<const unsigned char*>(stranger.data()), stranger.size()),
+                  "", call, 1500, now + 60))
+              .status == 404);
+}
+
+TEST_CASE("a webhook without secretId gets unsigned deliveries with a webhook-id", "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    Receiver receiver("");
+    const std::string customer = create_customer(client, "c-1");
+    const Reply call = client.post("/api/v1/customers/" + customer + "/calls",
+                                   R"({"agentId":")" + acme.agent + R"(","webhook":{"url":")" +
+                                       hook_url(receiver.port()) + R"("}})");
+    REQUIRE(call.status == 200);
+    REQUIRE(receiver.wait_for([](const auto& d) { return count_type(d, "call-ended") >= 1; }));
+    for (const Delivery& d : receiver.deliveries()) {
+        CHECK(d.header("webhook-id").rfind("msg_", 0) == 0);
+        CHECK(d.header("x-webhook-signature").empty());
+        CHECK(d.header("x-webhook-timestamp").empty());
+        CHECK(d.header("webhook-signature").empty());
+        CHECK(d.header("webhook-timestamp").empty());
+    }
+}
+
+TEST_CASE("a secret imported from the hosted service signs the hosted scheme only", "[webhooks]") {
+    LocalServer server(fast());
+    const Account acme = server.create_account("acme");
+    const Account other = server.create_account("other");
+    Client client = server.client(acme);
+    const std::string id = "6b1f3c1e-2a4d-4e8f-9c0b-1d2e3f4a5b6c";
+    const std::string text = "sk_live_hosted-secret-0123456789";
+    const std::string import = R"({"id":")" + id + R"(","secret":")" + text + R"("})";
+    const Reply imported = client.post("/api/v1/webhook-secrets", import);
+    REQUIRE(imported.status == 200);
+    CHECK(imported.str("/data/id") == id);
+    CHECK(imported.str("/data/secret") == text);
+    // Importing again into the same account replaces the text; another account's id is 409.
+    CHECK(client.post("/api/v1/webhook-secrets", import).status == 200);
+    const Reply taken = server.client(other).post("/api/v1/webhook-secrets", import);
+    CHECK(taken.status == 409);
+    CHECK(taken.error_code() == "webhook_secret_taken");
+    // Bad imports, every error at its member.
+    const Reply bad = client.post("/api/v1/webhook-secrets", R"({"id":"nope","secret":"short"})");
+    REQUIRE(bad.status == 400);
+    CHECK(bad.str("/error/details/0/path") == "/id");
+    CHECK(bad.str("/error/details/1/path") == "/secret");
+    CHECK(bad.str("/error/details/1/code") == "length");
+    const Reply half = client.post("/api/v1/webhook-secrets", R"({"id":")" + id + R"("})");
+    REQUIRE(half.status == 400);
+    CHECK(half.str("/error/details/0/path") == "/secret");
+    CHECK(half.str("/error/details/0/code") == "required");
+    CHECK(
+        client.post("/api/v1/webhook-secrets", R"({"secret":"whsec_not-base64-at-all!"})").status ==
+        400);
+
+    Receiver receiver(text);
+    const std::string customer = create_customer(client, "c-1");
+    place_call(client, customer, acme.agent, hook_url(receiver.port()), id);
+    REQUIRE(receiver.wait_for([](const auto& d) { return count_type(d, "call-ended") >= 1; }));
+    for (const Delivery& d : receiver.deliveries()) {
+        CHECK(d.hosted_ok);
+        CHECK(d.header("webhook-id").rfind("msg_", 0) == 0);
+        CHECK(d.header("webhook-signature").empty());  // not a whsec_ secret
     }
 }
 

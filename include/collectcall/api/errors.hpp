@@ -54,6 +54,9 @@ inline constexpr ErrorCode unauthorized{
 inline constexpr ErrorCode agent_not_assigned{"agent_not_assigned", 403,
                                               "agentId is not an agent of the caller's account",
                                               "agentId is not assigned to this account"};
+inline constexpr ErrorCode link_expired{
+    "link_expired", 403, "a signed link (a call's recordingUrl) is genuine but has expired",
+    "the recording link has expired"};
 inline constexpr ErrorCode not_found{
     "not_found", 404, "the id is unknown, not a UUID, or another account's; an unknown route",
     customer_not_found_message};
@@ -63,6 +66,9 @@ inline constexpr ErrorCode method_not_allowed{"method_not_allowed", 405,
 inline constexpr ErrorCode duplicate_external_id{
     "duplicate_external_id", 409, "a customer with this externalId exists",
     "A customer with external ID 'crm-10001' already exists."};
+inline constexpr ErrorCode webhook_secret_taken{
+    "webhook_secret_taken", 409, "an imported webhook secret's id is another account's",
+    "webhook secret id 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f is already in use"};
 inline constexpr ErrorCode idempotency_key_in_flight{
     "idempotency_key_in_flight", 409,
     "a request with this Idempotency-Key is still being processed",
@@ -99,9 +105,11 @@ inline constexpr std::array all_errors{
     errors::bad_request,
     errors::unauthorized,
     errors::agent_not_assigned,
+    errors::link_expired,
     errors::not_found,
     errors::method_not_allowed,
     errors::duplicate_external_id,
+    errors::webhook_secret_taken,
     errors::idempotency_key_in_flight,
     errors::payload_too_large,
     errors::uri_too_long,

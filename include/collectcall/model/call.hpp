@@ -39,9 +39,11 @@ enum class EndedReason {
 BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
                     agent_ended_call, silence_timed_out, unknown)
 
+// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
+// service); with one, they are signed with that secret of the caller's account.
 struct Webhook {
     Url url;
-    Uuid secretId;
+    std::optional<Uuid> secretId;
 
     friend bool operator==(const Webhook&, const Webhook&) = default;
 };

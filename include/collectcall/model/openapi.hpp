@@ -30,6 +30,7 @@
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
 #include "collectcall/model/envelope.hpp"
+#include "collectcall/model/webhook.hpp"
 #include "collectcall/version.hpp"
 
 namespace collectcall {
@@ -117,7 +118,10 @@ inline void collectcall_schema(schema_tag<BulkItemResult>, SchemaBuilder& s) {
 }
 
 inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
-    s["description"] = "callEnded is present on call-ended events only.";
+    s["description"] =
+        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
+        "callCreated is present on call-created events only, callEnded on call-ended events "
+        "only.";
 }
 
 // Shapes that exist only on the wire of the example server.

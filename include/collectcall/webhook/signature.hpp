@@ -1,16 +1,21 @@
 // Signing and verifying webhook deliveries (API.md section 9).
 //
-// Every delivery carries two signatures over the same body, so that a receiver written for
-// either convention verifies it without adapting:
+// A delivery with a secret carries the hosted service's signature, and, when the secret is a
+// `whsec_` one, the Standard Webhooks signature too, over the same body, so that a receiver
+// written for either convention verifies it without adapting:
 //
 //   hosted service:    X-Webhook-Timestamp: <unix seconds>
-//                      X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256(key, ts "." body)>
+//                      X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256(text, ts "." body)>
 //   Standard Webhooks: webhook-id: <message id>
 //                      webhook-timestamp: <unix seconds>
 //                      webhook-signature: v1,<base64 HMAC-SHA256(key, id "." ts "." body)>
 //
-// The key is never the secret's text: a secret is `whsec_` followed by the padded base64 of
-// 32 random bytes, and those 32 bytes are the HMAC key (as in Standard Webhooks).
+// The two schemes key the HMAC differently, each as its own guide tells receivers to: the
+// hosted scheme with the secret's text exactly as it was shown or imported (`whsec_...`
+// included), Standard Webhooks with the bytes the base64 after `whsec_` decodes to. A secret
+// made here is `whsec_` followed by the padded base64 of 32 random bytes; an imported one is
+// any 16 to 256 printable ASCII characters (a `whsec_` one must decode as Standard Webhooks
+// says). webhook-id goes out on every delivery, signed or not: it is the receiver's dedupe key.
 //
 // Needs OpenSSL 3 libcrypto (CMake target collectcall::webhooks).
 #pragma once
@@ -36,14 +41,14 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include "collectcall/types/webhook_secret.hpp"
+
 namespace collectcall::webhook {
 
 // The 32 raw bytes behind a `whsec_` secret: the HMAC key.
 using SecretKey = std::array<unsigned char, 32>;
 // An HMAC-SHA256 value.
 using Digest = std::array<unsigned char, 32>;
-
-inline constexpr std::string_view secret_prefix = "whsec_";
 
 // Header names as they are sent. HTTP header names are case-insensitive; the Standard
 // Webhooks specification writes its own in lower case.
@@ -59,64 +64,7 @@ inline constexpr std::string_view standard_signature = "webhook-signature";
 // delivery is refused: it bounds how long a captured delivery can be replayed.
 inline constexpr std::chrono::seconds default_tolerance{std::chrono::minutes{5}};
 
-// ---------------------------------------------------------------------------------------------
-// Encodings
-
-// Lowercase hexadecimal, two digits per byte.
-inline std::string hex_encode(std::span<const unsigned char> bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 0x0f];
-    }
-    return out;
-}
-
-// Standard base64 (RFC 4648 section 4) with `=` padding.
-inline std::string base64_encode(std::span<const unsigned char> bytes) {
-    static constexpr char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) |
-                                (std::uint32_t{bytes[i + 1]} << 8) | std::uint32_t{bytes[i + 2]};
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += alphabet[(v >> 6) & 0x3f];
-        out += alphabet[v & 0x3f];
-    }
-    const std::size_t rest = bytes.size() - i;
-    if (rest == 1) {
-        const std::uint32_t v = std::uint32_t{bytes[i]} << 16;
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += "==";
-    } else if (rest == 2) {
-        const std::uint32_t v =
-            (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8);
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += alphabet[(v >> 6) & 0x3f];
-        out += '=';
-    }
-    return out;
-}
-
 namespace detail {
-
-// The 6-bit value of a base64 character, or -1.
-constexpr int base64_value(char c) noexcept {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
 
 constexpr int hex_value(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
@@ -163,44 +111,6 @@ struct MacDeleter {
 };
 
 }  // namespace detail
-
-// Strict decoding: the length is a multiple of 4, `=` appears only as final padding, no white
-// space, and unused bits of the last character are zero. Strictness means one byte string has
-// exactly one accepted spelling, so two different secret texts never name the same key.
-inline std::optional<std::vector<unsigned char>> base64_decode(std::string_view text) {
-    if (text.size() % 4 != 0) return std::nullopt;
-    std::size_t padding = 0;
-    if (!text.empty() && text.back() == '=') {
-        padding = text.size() >= 2 && text[text.size() - 2] == '=' ? 2 : 1;
-    }
-    std::vector<unsigned char> out;
-    out.reserve(text.size() / 4 * 3);
-    for (std::size_t i = 0; i < text.size(); i += 4) {
-        const bool last = i + 4 == text.size();
-        const std::size_t pad_here = last ? padding : 0;
-        std::uint32_t v = 0;
-        for (std::size_t j = 0; j < 4; ++j) {
-            int d = 0;
-            if (j < 4 - pad_here) {
-                d = detail::base64_value(text[i + j]);
-                if (d < 0) return std::nullopt;
-            }
-            v = (v << 6) | static_cast<std::uint32_t>(d);
-        }
-        out.push_back(static_cast<unsigned char>(v >> 16));
-        if (pad_here == 2) {
-            if ((v & 0xffff) != 0) return std::nullopt;
-            break;
-        }
-        out.push_back(static_cast<unsigned char>((v >> 8) & 0xff));
-        if (pad_here == 1) {
-            if ((v & 0xff) != 0) return std::nullopt;
-            break;
-        }
-        out.push_back(static_cast<unsigned char>(v & 0xff));
-    }
-    return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Secrets
@@ -273,21 +183,22 @@ inline Digest hmac_sha256(std::span<const unsigned char> key,
 }
 
 // `sha256=<hex>` over `timestamp "." body`: the value of X-Webhook-Signature.
-inline std::string hosted_signature(const SecretKey& key, std::string_view timestamp,
+inline std::string hosted_signature(std::span<const unsigned char> key, std::string_view timestamp,
                                     std::string_view body) {
     return "sha256=" + hex_encode(hmac_sha256(key, {timestamp, ".", body}));
 }
 
 // `v1,<base64>` over `id "." timestamp "." body`: one entry of webhook-signature.
-inline std::string standard_signature(const SecretKey& key, std::string_view message_id,
-                                      std::string_view timestamp, std::string_view body) {
+inline std::string standard_signature(std::span<const unsigned char> key,
+                                      std::string_view message_id, std::string_view timestamp,
+                                      std::string_view body) {
     return "v1," + base64_encode(hmac_sha256(key, {message_id, ".", timestamp, ".", body}));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Signing
 
-// The five headers of one delivery, in the order they are sent.
+// The headers of one delivery, in the order they are sent.
 struct SignedHeaders {
     std::vector<std::pair<std::string, std::string>> headers;
 
@@ -316,31 +227,34 @@ inline bool valid_message_id(std::string_view id) noexcept {
                        [](char c) { return c > ' ' && c < 0x7f && c != '.'; });
 }
 
-// Signs `body` for both schemes. Throws std::invalid_argument for a negative timestamp or an
-// id that valid_message_id refuses: those are the sender's bugs, never the receiver's input.
-inline SignedHeaders sign(const SecretKey& key, std::string_view message_id,
+// The headers of a delivery of `body`: without a secret, webhook-id alone (an unsigned
+// delivery, API.md section 9); with one, X-Webhook-Timestamp and X-Webhook-Signature keyed by
+// its text, then webhook-id, and for a `whsec_` secret webhook-timestamp and webhook-signature.
+// Throws std::invalid_argument for a negative timestamp, an id that valid_message_id refuses
+// or a secret that valid_secret refuses: those are the sender's bugs, never the receiver's
+// input.
+inline SignedHeaders sign(std::optional<std::string_view> secret, std::string_view message_id,
                           std::int64_t unix_seconds, std::string_view body) {
     if (unix_seconds < 0) throw std::invalid_argument("webhook: negative signing timestamp");
     if (!valid_message_id(message_id)) throw std::invalid_argument("webhook: invalid message id");
-    const std::string timestamp = std::to_string(unix_seconds);
     SignedHeaders out;
+    if (!secret) {
+        out.headers.emplace_back(header::standard_id, message_id);
+        return out;
+    }
+    if (!valid_secret(*secret)) throw std::invalid_argument("webhook: malformed secret");
+    const std::string timestamp = std::to_string(unix_seconds);
     out.headers.reserve(5);
     out.headers.emplace_back(header::hosted_timestamp, timestamp);
-    out.headers.emplace_back(header::hosted_signature, hosted_signature(key, timestamp, body));
+    out.headers.emplace_back(header::hosted_signature,
+                             hosted_signature(hosted_key(*secret), timestamp, body));
     out.headers.emplace_back(header::standard_id, message_id);
-    out.headers.emplace_back(header::standard_timestamp, timestamp);
-    out.headers.emplace_back(header::standard_signature,
-                             standard_signature(key, message_id, timestamp, body));
-    return out;
-}
-
-// As above, from the secret's text. Throws std::invalid_argument if it is not a valid secret.
-inline SignedHeaders sign(std::string_view secret_whsec, std::string_view message_id,
-                          std::int64_t unix_seconds, std::string_view body) {
-    auto key = decode_secret(secret_whsec);
-    if (!key) throw std::invalid_argument("webhook: malformed secret");
-    SignedHeaders out = sign(*key, message_id, unix_seconds, body);
-    OPENSSL_cleanse(key->data(), key->size());
+    if (auto key = standard_key(*secret)) {
+        out.headers.emplace_back(header::standard_timestamp, timestamp);
+        out.headers.emplace_back(header::standard_signature,
+                                 standard_signature(*key, message_id, timestamp, body));
+        OPENSSL_cleanse(key->data(), key->size());
+    }
     return out;
 }
 
@@ -353,7 +267,7 @@ enum class Verification {
     stale_timestamp,   // older than now - tolerance
     future_timestamp,  // newer than now + tolerance
     bad_signature,     // well formed and timely, but no signature matches
-    invalid_secret,    // the receiver's own secret is not a valid whsec_ secret
+    invalid_secret,    // the receiver's own secret is not a valid secret of the scheme
 };
 
 inline std::string_view describe(Verification v) noexcept {
@@ -390,7 +304,8 @@ inline Verification check_timestamp(std::int64_t timestamp, std::int64_t now,
 
 // Verifies X-Webhook-Timestamp / X-Webhook-Signature. Checks, in order: the headers' form,
 // the timestamp against `now` (unix seconds) +- tolerance, then the signature in constant time.
-inline Verification verify_hosted(const SecretKey& key, std::string_view timestamp_header,
+inline Verification verify_hosted(std::span<const unsigned char> key,
+                                  std::string_view timestamp_header,
                                   std::string_view signature_header, std::string_view body,
                                   std::int64_t now,
                                   std::chrono::seconds tolerance = default_tolerance) {
@@ -417,7 +332,7 @@ inline Verification verify_hosted(const SecretKey& key, std::string_view timesta
 // sender rotates secrets); entries of other versions are skipped, and the delivery passes if
 // any v1 entry matches. No v1 entry, or v1 entries that do not decode, are bad_signature.
 // Checks run in the same order as verify_hosted: form, timestamp, then signatures.
-inline Verification verify_standard(const SecretKey& key, std::string_view id_header,
+inline Verification verify_standard(std::span<const unsigned char> key, std::string_view id_header,
                                     std::string_view timestamp_header,
                                     std::string_view signature_header, std::string_view body,
                                     std::int64_t now,
@@ -447,24 +362,23 @@ inline Verification verify_standard(const SecretKey& key, std::string_view id_he
     return matched ? Verification::ok : Verification::bad_signature;
 }
 
-inline Verification verify_hosted(std::string_view secret_whsec, std::string_view timestamp_header,
+// The hosted scheme from the secret's text, which is its key as it is.
+inline Verification verify_hosted(std::string_view secret, std::string_view timestamp_header,
                                   std::string_view signature_header, std::string_view body,
                                   std::int64_t now,
                                   std::chrono::seconds tolerance = default_tolerance) {
-    auto key = decode_secret(secret_whsec);
-    if (!key) return Verification::invalid_secret;
-    const Verification result =
-        verify_hosted(*key, timestamp_header, signature_header, body, now, tolerance);
-    OPENSSL_cleanse(key->data(), key->size());
-    return result;
+    if (!valid_secret(secret)) return Verification::invalid_secret;
+    return verify_hosted(hosted_key(secret), timestamp_header, signature_header, body, now,
+                         tolerance);
 }
 
-inline Verification verify_standard(std::string_view secret_whsec, std::string_view id_header,
+// Standard Webhooks from a `whsec_` secret's text.
+inline Verification verify_standard(std::string_view secret, std::string_view id_header,
                                     std::string_view timestamp_header,
                                     std::string_view signature_header, std::string_view body,
                                     std::int64_t now,
                                     std::chrono::seconds tolerance = default_tolerance) {
-    auto key = decode_secret(secret_whsec);
+    auto key = standard_key(secret);
     if (!key) return Verification::invalid_secret;
     const Verification result =
         verify_standard(*key, id_header, timestamp_header, signature_header, body, now, tolerance);

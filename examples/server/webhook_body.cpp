@@ -1,0 +1,80 @@
+#include "webhook_body.hpp"
+
+#include <chrono>
+
+#include <collectcall/collectcall.hpp>
+
+#include "columns.hpp"
+
+namespace collectcall::server {
+
+void RecordingLinks::set_base_url(std::string url) {
+    while (!url.empty() && url.back() == '/')
+        url.pop_back();
+    std::lock_guard lock(mutex_);
+    base_url_ = std::move(url);
+}
+
+std::string RecordingLinks::base_url() const {
+    std::lock_guard lock(mutex_);
+    return base_url_;
+}
+
+namespace {
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::span<const unsigned char> bytes(const std::string& key) {
+    return {reinterpret_cast<const unsigned char*>(key.data()), key.size()};
+}
+
+}  // namespace
+
+std::string RecordingLinks::url(std::string_view call_id, std::int64_t duration_ms) const {
+    const std::int64_t expires = unix_now() + webhook::recording_link_lifetime.count();
+    return webhook::recording_url(bytes(key_), base_url(), call_id, duration_ms, expires);
+}
+
+webhook::RecordingLink RecordingLinks::check(std::string_view call_id, std::string_view expires,
+                                             std::string_view duration, std::string_view signature,
+                                             std::int64_t& duration_ms) const {
+    return webhook::check_recording_link(bytes(key_), call_id, expires, duration, signature,
+                                         unix_now(), duration_ms);
+}
+
+std::string webhook_body(const StoredEvent& event, const RecordingLinks& links) {
+    CallFacts call;
+    call.id = parse_column<Uuid>(event.call_id, "call id");
+    call.customerId = parse_column<Uuid>(event.customer_id, "customer id");
+    call.threadId = parse_column<Uuid>(event.thread_id, "thread id");
+    call.toPhoneNumber = parse_column<E164>(event.to_number, "toPhoneNumber");
+    call.fromPhoneNumber = parse_column<E164>(event.from_number, "fromPhoneNumber");
+    call.createdAt = parse_column<Timestamp>(event.call_created_at, "call createdAt");
+    const Timestamp at = parse_column<Timestamp>(event.created_at, "event createdAt");
+    if (parse_column<CallEventType>(event.type, "event type") != CallEventType::call_ended) {
+        return write(call_created_event(call, at));
+    }
+
+    CallEnding ending;
+    ending.status = parse_column<CallStatus>(event.status, "call status");
+    if (event.ended_reason) {
+        ending.endedReason = parse_column<EndedReason>(*event.ended_reason, "endedReason");
+    }
+    ending.durationMs = event.duration_ms;
+    ending.endedAt = at;
+    if (event.transcript) {
+        auto messages = read<std::vector<TranscriptMessage>>(*event.transcript);
+        if (!messages) corrupt("transcript");
+        ending.messages = std::move(messages).value();
+    }
+    // Signed when the message is built for an attempt, so that a retry hours later still
+    // carries a link that works for 30 minutes.
+    std::string recording = links.url(event.call_id, event.duration_ms);
+    return write(call_ended_event(call, std::move(ending), std::move(recording)));
+}
+
+}  // namespace collectcall::server
