@@ -3844,38 +3844,6 @@ struct CallList {
 };
 BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
-// Webhook event body (API.md section 9).
-struct CallEnded {
-    EndedReason endedReason = EndedReason::unknown;
-    std::int64_t durationMs = 0;
-
-    friend bool operator==(const CallEnded&, const CallEnded&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEnded, (), (endedReason, durationMs))
-
-struct CallWebhookEvent {
-    CallEventType type = CallEventType::call_created;
-    Uuid id;  // the call
-    Uuid customerId;
-    Uuid threadId;
-    CallStatus status = CallStatus::in_progress;
-    Timestamp createdAt;  // of the event
-    Patch<CallEnded> callEnded;
-
-    friend bool operator==(const CallWebhookEvent&, const CallWebhookEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
-                      (type, id, customerId, threadId, status, createdAt, callEnded))
-
-// POST /webhook-secrets: the secret is shown only in this response.
-struct WebhookSecret {
-    Uuid id;
-    std::string secret;
-
-    friend bool operator==(const WebhookSecret&, const WebhookSecret&) = default;
-};
-BOOST_DESCRIBE_STRUCT(WebhookSecret, (), (id, secret))
-
 }  // namespace collectcall
 // ---- end collectcall/model/call.hpp ----
 // ---- begin collectcall/model/envelope.hpp ----
@@ -5958,14 +5926,52 @@ Json openapi_value() {
     {  // POST /api/v1/webhook-secrets
         Json post = operation("createWebhookSecret", "webhooks", "Create a webhook signing secret");
         post["description"] =
-            "The secret (whsec_ and the base64 of 32 random bytes) is shown only in this "
-            "response. Its id is the secretId of a call request's webhook.";
+            "With no body (or {}), a new secret (whsec_ and the base64 of 32 random bytes), shown "
+            "only in this response. With {id, secret}, a secret brought from the hosted service "
+            "is kept under its own id (an id the account has gets the new text; another "
+            "account's is 409). Its id is the secretId of a call request's webhook.";
         post["parameters"] = Json::array({idempotency});
         post["requestBody"] = Builder<>::empty_body();
+        Json& media = post["requestBody"]["content"]["application/json"];
+        Json empty = std::move(media["schema"]);
+        media["schema"] = Json::object();
+        media["schema"]["oneOf"] = Json::array({std::move(empty), b.schema<WebhookSecretImport>()});
+        post["requestBody"]["description"] = "No body, {}, or a secret to import.";
         Json& responses = post["responses"];
         responses["200"] = b.success<WebhookSecret>("The secret.");
         add_common_errors(b, responses, true, true);
+        responses["409"] = b.error({"webhook_secret_taken", "idempotency_key_in_flight"});
         paths["/api/v1/webhook-secrets"]["post"] = std::move(post);
+    }
+    {  // GET /api/v1/calls/{callId}/recording
+        Json get = operation("getCallRecording", "calls", "Download a call's recording");
+        get["description"] =
+            "The signed, time-limited recordingUrl of a call-ended webhook (valid 30 minutes): no "
+            "key, no envelope. The audio is silence as long as the call (WAV, 8 kHz 8-bit mono). "
+            "A signature that does not match is 404; a genuine link past its expiry is 403.";
+        get["security"] = Json::array();
+        Json parameters = Json::array({parameter_ref("callId")});
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"expires", "Unix seconds after which the link is refused"},
+                 {"durationMs", "The call's length in milliseconds"},
+                 {"signature", "Hex HMAC-SHA256 of the link, by the server"}}) {
+            Json p = Json::object();
+            p["name"] = name;
+            p["in"] = "query";
+            p["required"] = true;
+            p["description"] = description;
+            p["schema"]["type"] = "string";
+            parameters.push_back(std::move(p));
+        }
+        get["parameters"] = std::move(parameters);
+        Json& responses = get["responses"];
+        responses["200"]["description"] = "The recording.";
+        responses["200"]["content"]["audio/wav"]["schema"]["type"] = "string";
+        responses["200"]["content"]["audio/wav"]["schema"]["format"] = "binary";
+        responses["403"] = b.error({"link_expired"});
+        responses["404"] = b.error({"not_found"});
+        paths["/api/v1/calls/{callId}/recording"]["get"] = std::move(get);
     }
     doc["paths"] = std::move(paths);
 
@@ -5974,10 +5980,11 @@ Json openapi_value() {
         post["operationId"] = "callEvent";
         post["summary"] = "A call event, delivered at least once and in order per call";
         post["description"] =
-            "Signed with both schemes: X-Webhook-Signature is sha256=<hex HMAC-SHA256(secret, "
-            "timestamp + \".\" + body)>; webhook-signature is v1,<base64 HMAC-SHA256(secret, id + "
-            "\".\" + timestamp + \".\" + body)> (Standard Webhooks). The HMAC key is the 32 bytes "
-            "after whsec_, base64-decoded. A non-2xx answer or a timeout (10 s) is retried.";
+            "With the webhook's secretId, signed: X-Webhook-Signature is sha256=<hex "
+            "HMAC-SHA256(the secret's text, timestamp + \".\" + body)>; for a whsec_ secret also "
+            "webhook-signature, v1,<base64 HMAC-SHA256(the base64 after whsec_, decoded, id + "
+            "\".\" + timestamp + \".\" + body)> (Standard Webhooks). Without a secretId, unsigned; "
+            "webhook-id is always sent. A non-2xx answer or a timeout (10 s) is retried.";
         Json parameters = Json::array();
         for (auto [name, description] :
              std::initializer_list<std::pair<std::string_view, std::string_view>>{
@@ -5989,7 +5996,7 @@ Json openapi_value() {
             Json p = Json::object();
             p["name"] = name;
             p["in"] = "header";
-            p["required"] = true;
+            p["required"] = name == "webhook-id";
             p["description"] = description;
             p["schema"]["type"] = "string";
             parameters.push_back(std::move(p));

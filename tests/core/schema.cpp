@@ -456,9 +456,10 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                    "/api/v1/customers/{customerId}/cease-and-desist",
                                    "/api/v1/customers/{customerId}/deactivate",
                                    "/api/v1/customers/{customerId}/activate",
-                                   "/api/v1/calls/{callId}", "/api/v1/webhook-secrets"});
+                                   "/api/v1/calls/{callId}", "/api/v1/webhook-secrets",
+                                   "/api/v1/calls/{callId}/recording"});
 
-    SECTION("security: bearer everywhere but the two bare documents") {
+    SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
             member(member(member(doc, "components"), "securitySchemes"), "bearerAuth");
         CHECK(member(scheme, "type").text() == "http");
@@ -466,6 +467,8 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
         CHECK(member(doc, "security").size() == 1);
         CHECK(member(member(member(paths, "/healthz"), "get"), "security").size() == 0);
         CHECK(member(member(member(paths, "/api/v1/openapi.json"), "get"), "security").size() == 0);
+        CHECK(member(member(member(paths, "/api/v1/calls/{callId}/recording"), "get"), "security")
+                  .size() == 0);
     }
     SECTION("statuses and envelopes of create customer") {
         const Json& post = member(member(paths, "/api/v1/customers"), "post");

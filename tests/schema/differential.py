@@ -112,6 +112,7 @@ EXPECTED_OPERATIONS = {
     ("post", "/api/v1/customers/{customerId}/activate"),
     ("get", "/api/v1/calls/{callId}"),
     ("post", "/api/v1/webhook-secrets"),
+    ("get", "/api/v1/calls/{callId}/recording"),
 }
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 

@@ -98,36 +98,4 @@ struct CallList {
 };
 BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
-// Webhook event body (API.md section 9).
-struct CallEnded {
-    EndedReason endedReason = EndedReason::unknown;
-    std::int64_t durationMs = 0;
-
-    friend bool operator==(const CallEnded&, const CallEnded&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEnded, (), (endedReason, durationMs))
-
-struct CallWebhookEvent {
-    CallEventType type = CallEventType::call_created;
-    Uuid id;  // the call
-    Uuid customerId;
-    Uuid threadId;
-    CallStatus status = CallStatus::in_progress;
-    Timestamp createdAt;  // of the event
-    Patch<CallEnded> callEnded;
-
-    friend bool operator==(const CallWebhookEvent&, const CallWebhookEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
-                      (type, id, customerId, threadId, status, createdAt, callEnded))
-
-// POST /webhook-secrets: the secret is shown only in this response.
-struct WebhookSecret {
-    Uuid id;
-    std::string secret;
-
-    friend bool operator==(const WebhookSecret&, const WebhookSecret&) = default;
-};
-BOOST_DESCRIBE_STRUCT(WebhookSecret, (), (id, secret))
-
 }  // namespace collectcall
