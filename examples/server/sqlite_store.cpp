@@ -10,6 +10,7 @@
 #include <collectcall/webhook/fairness.hpp>
 
 #include "columns.hpp"
+#include "webhook_outbox.hpp"
 
 namespace collectcall::server {
 
@@ -132,15 +133,8 @@ BEGIN
 END;
 CREATE INDEX calls_in_progress ON calls (seq) WHERE status = 'in-progress';
 )sql",
-    // 2 -> 3: attempts recorded before they are made (unfinished: begun and never finished, so a
-    // message whose attempts keep dying with the process is parked), and what the retention
-    // sweep looks rows up by.
-    R"sql(
-ALTER TABLE webhook_outbox ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pending';
-CREATE INDEX call_events_created ON call_events (created_at);
-CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
-)sql",
+    // 2 -> 3: the same on both stores (webhook_outbox.hpp).
+    outbox_attempts_migration,
     // 3 -> 4: a call's transcript (a JSON array, written when it ends), and the server's own
     // keys (the key of signed recording links).
     R"sql(

@@ -24,6 +24,16 @@
 
 namespace collectcall::server {
 
+// Schema version 3 of both stores (SQLite and PostgreSQL read it alike): attempts recorded before
+// they are made (`unfinished`: begun and never finished, so that a message whose attempts keep
+// dying with the process is parked), and the indexes the retention sweep looks rows up by.
+inline constexpr const char* outbox_attempts_migration = R"sql(
+ALTER TABLE webhook_outbox ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pending';
+CREATE INDEX call_events_created ON call_events (created_at);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
+)sql";
+
 // The first pending message of one call that is due: only it may be delivered now (in order
 // per call).
 struct OutboxHead {

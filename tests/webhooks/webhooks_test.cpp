@@ -726,7 +726,17 @@ TEST_CASE("webhook targets in refused address classes are refused", "[webhooks][
         CHECK(r.error_code() == "validation_failed");
         CHECK(r.str("/error/details/0/path") == "/webhook/url");
         CHECK(r.str("/error/details/0/code") == "not_allowed");
+        // The rule that refused it, never the addresses the host resolved to.
+        const std::string message = r.str("/error/details/0/message");
+        CHECK(message.rfind("host resolves to ", 0) == 0);
+        CHECK(message.find("127.0.0.1") == std::string::npos);
+        CHECK(message.find("::1") == std::string::npos);
     }
+    CHECK(client
+              .post("/api/v1/customers/" + customer + "/calls",
+                    call_body(acme.agent, "http://localhost:8080/hook", secret.id))
+              .str("/error/details/0/message") ==
+          "host resolves to a loopback address, which a webhook may not target");
 
     // A host that does not resolve.
     const Reply unknown =
