@@ -8,6 +8,7 @@
 //     exactly when a line of the head is longer than the line limit, a head has more header
 //     lines than the header limit, or a head does not start with `HTTP/<v> <3 digits>`;
 //   - a complete final head has a status of 200 to 999 and is accepted exactly when it is 2xx.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
