@@ -2,7 +2,7 @@
 # The benchmark suite in one command: builds Release with -O3 -march=native, checks that the peers
 # are fair (the fairness test), runs every library benchmark with repetitions into JSON, drives
 # the example server with wrk, prints the table of median ratios against the targets and
-# regenerates docs/benchmarks.md and docs/benchmarks-ratios.png.
+# regenerates docs/benchmarks.md and docs/benchmarks-ratios.svg.
 #
 #   benchmarks/run.sh                 everything (about 10 minutes on two cores, build included)
 #   benchmarks/run.sh --quick         fewer repetitions and shorter runs, for a first look
@@ -30,7 +30,7 @@ for arg in "$@"; do
   esac
 done
 results="$build/benchmarks/results"
-python=/usr/bin/python3  # the system one, which has matplotlib
+python=/usr/bin/python3  # the standard library is all report.py needs
 
 if [[ $report_only == 0 ]]; then
   # validate/e164/libphonenumber, for context: unpacked into the build tree (never installed);
@@ -70,4 +70,4 @@ note="$repetitions repetitions per benchmark, each of at least ${min_time} s; me
 server_args=()
 [[ -f "$results/server.json" ]] && server_args=(--server "$results/server.json")
 "$python" benchmarks/report.py --library "$results/library.json" "${server_args[@]}" \
-  --markdown docs/benchmarks.md --plot docs/benchmarks-ratios.png --note "$note"
+  --markdown docs/benchmarks.md --plot docs/benchmarks-ratios.svg --note "$note"

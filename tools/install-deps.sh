@@ -14,7 +14,7 @@ packages=(
   libcurl4-openssl-dev  # the server's outbound webhook client
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
-  packages+=(libbenchmark-dev python3-matplotlib)
+  packages+=(libbenchmark-dev)  # the plot is SVG written by benchmarks/report.py
 fi
 packages+=(${COLLECTCALL_EXTRA_PACKAGES:-})
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
 #include <utility>
 
@@ -116,6 +117,39 @@ Json Json::string(std::string_view text) {
     std::string token;
     append_string(token, text);
     return raw(std::move(token));
+}
+
+// A JSON string with every non-ASCII character (UTF-8 `text`) written as a \u escape, astral
+// ones as a surrogate pair.
+Json escaped_string(std::string_view text) {
+    std::string token = "\"";
+    const auto escape = [&](unsigned unit) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", unit);
+        token += buffer;
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            if (c == '"' || c == '\\') token += '\\';
+            token += static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        unsigned code = c & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
+        for (std::size_t k = 1; k < n; ++k)
+            code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3Fu);
+        if (code >= 0x10000) {
+            escape(0xD800 + ((code - 0x10000) >> 10));
+            escape(0xDC00 + ((code - 0x10000) & 0x3FF));
+        } else {
+            escape(code);
+        }
+        i += n;
+    }
+    token += '"';
+    return Json::raw(std::move(token));
 }
 
 void serialize(const Json& value, std::string& out, bool reversed) {
@@ -605,6 +639,41 @@ Corpus generate(std::uint64_t seed) {
     const Json full = customer(rng, 1, true);
     corpus.customer = to_text(full);
     corpus.customer_reversed = to_text(full, true);
+
+    Json every = customer(rng, 2, true);
+    // First: later references into `every` must not see its members move.
+    every.set("clientId", Json::string("5e0c11ec-7c00-4a11-8000-000000000002"));
+    every.set("firstName", escaped_string("José"));
+    every.set("middleName", escaped_string("Łukasz"));
+    every.set("lastName", escaped_string("Søndergaard-Müller 李"));
+    Json& address = *every.find("address");
+    address.set("line1", escaped_string("12 Calle de la Peña"));
+    address.set("city", escaped_string("Hagåtña"));
+    address.set("state", Json::string("GU"));
+    address.set("zip", Json::string("96910"));
+    Json& debt = *every.find("collections");
+    debt.set("originalCreditor", escaped_string("Banco Español de Crédito 🏦"));
+    debt.set("itemizationBalance", Json::raw(money(rng, 20000, true)));
+    debt.set("postItemizationInterest", Json::raw(money(rng, 2000, true)));
+    debt.set("postItemizationFees", Json::raw(money(rng, 500, true)));
+    debt.set("postItemizationCredits", Json::raw(money(rng, 500, true)));
+    debt.set("postItemizationPayments", Json::raw(money(rng, 5000, true)));
+    // In the order of the model, as a client that serialises the struct would send them.
+    const auto in_order = [](Json& object, std::initializer_list<const char*> keys) {
+        Json ordered = Json::object();
+        for (const char* key : keys)
+            ordered.set(key, std::move(*object.find(key)));
+        object = std::move(ordered);
+    };
+    in_order(debt, {"totalBalance", "principalBalance", "originalCreditor", "accruedInterestAmount",
+                    "chargeOffDate", "firstDelinquencyDate", "settlementAggregationRate",
+                    "originalAccountNumber", "itemizationBalance", "postItemizationInterest",
+                    "postItemizationFees", "postItemizationCredits", "postItemizationPayments",
+                    "productType", "originalProductType"});
+    in_order(every, {"externalId", "clientId", "firstName", "middleName", "lastName", "email",
+                     "primaryPhone", "secondaryPhone", "address", "ssnLastFour", "dateOfBirth",
+                     "collections"});
+    corpus.customer_full = to_text(every);
 
     corpus.bulk_items = 1000;
     corpus.bulk1000 = make_bulk(rng, corpus.bulk_items);

@@ -56,6 +56,9 @@ struct Corpus {
     std::string customer;
     // The same members and values, every object's keys in reverse order.
     std::string customer_reversed;
+    // Every member of the customer and every member of collections, in the order of the model,
+    // with non-ASCII names, city, street and creditor written as \u escapes (about 1 KB).
+    std::string customer_full;
     // {"customers": [...]} with 1000 valid customers of varied shapes.
     std::string bulk1000;
     std::size_t bulk_items = 0;

@@ -774,8 +774,10 @@ class MemberStates {
 
 class Reader {
   public:
-    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
-        : begin_(json_begin), options_(options), doc_(doc) {}
+    // `json_end`, when known, bounds bytes_after().
+    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc,
+           const char* json_end = nullptr)
+        : begin_(json_begin), end_(json_end), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
     // How many errors were reported (and not taken away by an error scope), including those
@@ -897,6 +899,12 @@ class Reader {
             where = nullptr;
         }
         return where;
+    }
+
+    // How many bytes of the document follow `at` (0 when its end is not known).
+    [[nodiscard]] std::size_t bytes_after(const char* at) const noexcept {
+        return end_ != nullptr && at != nullptr && at < end_ ? static_cast<std::size_t>(end_ - at)
+                                                             : 0;
     }
 
     void enter(const char* where) {
@@ -1029,6 +1037,7 @@ class Reader {
     static constexpr std::size_t inline_segments = 24;
 
     const char* begin_;
+    const char* end_;
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
@@ -1106,6 +1115,10 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     reader.enter(where);
     std::size_t before = reader.error_count();
     out.clear();
+    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
+    // growth that moves every element several times: as many elements as the rest of the
+    // document could hold (two bytes each at the least), never more than the bound.
+    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
     std::size_t index = 0;
     for (auto element_result : array) {
         if (auto e = element_result.error()) reader.malformed(e);
@@ -1252,9 +1265,13 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     reader.enter(where);
     const std::size_t before = reader.error_count();
 
+    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
+    constexpr bool checked = requires(const MemberStates& states) {
+        collectcall_check(out, states, reader);
+    };
     bool seen[n + 1] = {};
-    bool present[n + 1] = {};
-    bool failed[n + 1] = {};
+    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
+    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
     std::size_t hint = 0;  // the member expected next
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
@@ -1275,18 +1292,21 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         if (seen[i]) {
             reader.skip(field.value());
             reader.error(codes::duplicate_field, "appears more than once");
-            failed[i] = true;
+            if constexpr (checked) failed[i] = true;
         } else {
             seen[i] = true;
-            const std::size_t member_before = reader.error_count();
+            [[maybe_unused]] const std::size_t member_before = reader.error_count();
             boost::mp11::mp_with_index<n>(i, [&](auto I) {
                 using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
                 ondemand::value& member_value = field.value();
-                // Only `null` starts with 'n' (anything else malformed has already stopped us).
-                present[i] = *Reader::token_start(member_value) != 'n';
+                if constexpr (checked) {
+                    // Only `null` starts with 'n' (anything else malformed has already stopped
+                    // us).
+                    present[i] = *Reader::token_start(member_value) != 'n';
+                }
                 read_value(reader, member_value, out.*D::pointer);
             });
-            failed[i] = reader.error_count() != member_before;
+            if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
         reader.pop();
     }
@@ -1300,9 +1320,7 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         }
     });
 
-    if constexpr (requires(const MemberStates& states) {
-                      collectcall_check(out, states, reader);
-                  }) {
+    if constexpr (checked) {
         MemberStates states(names.data(), n, present, failed);
         collectcall_check(out, states, reader);
     }
@@ -1501,7 +1519,7 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
         result.set_errors(detail::malformed_error(0, simdjson::error_message(e)));
         return result;
     }
-    Reader reader(buffer + 1, options, &doc);
+    Reader reader(buffer + 1, options, &doc, buffer + 1 + json.size());
     T& value = result.value();
     try {
         ondemand::array root;
@@ -1878,12 +1896,15 @@ class Validated {
     friend bool operator==(const Validated&, const Validated&) = default;
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
-        const std::string prefix = reader.current_path();
         const Reader::ErrorScope outer = reader.open_error_scope();
         read_value(reader, value, out.value_);
         out.errors_ = reader.close_error_scope(outer);
-        for (Error& e : out.errors_) {
-            if (e.code != codes::too_many_errors) e.path.erase(0, prefix.size());
+        if (!out.errors_.empty()) {
+            // The path of the item itself, built only when it has errors.
+            const std::size_t prefix = reader.current_path().size();
+            for (Error& e : out.errors_) {
+                if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
+            }
         }
         return true;
     }
@@ -1906,6 +1927,7 @@ class Validated {
 #include <cassert>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -2052,7 +2074,7 @@ class alignas(16) Date {
     static std::optional<Problem> parse_into(std::string_view text, Date& out) noexcept {
         detail::CivilDate date;
         if (std::optional<Problem> problem = check(text, date)) return problem;
-        out.assign(date);
+        out.assign(date, text);
         return std::nullopt;
     }
 
@@ -2110,6 +2132,14 @@ class alignas(16) Date {
 
     explicit Date(const detail::CivilDate& date) noexcept { assign(date); }
 
+    // `text` is the date's own text, already checked to be YYYY-MM-DD: copied, not rebuilt.
+    void assign(const detail::CivilDate& date, std::string_view text) noexcept {
+        year_ = static_cast<std::int16_t>(date.year);
+        month_ = static_cast<std::uint8_t>(date.month);
+        day_ = static_cast<std::uint8_t>(date.day);
+        std::memcpy(text_.data(), text.data(), text_.size());
+    }
+
     void assign(const detail::CivilDate& date) noexcept {
         year_ = static_cast<std::int16_t>(date.year);
         month_ = static_cast<std::uint8_t>(date.month);
@@ -2156,7 +2186,7 @@ class PastDate {
                                           std::chrono::month{civil.month} /
                                           std::chrono::day{civil.day};
         if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
-        out.date_.assign(civil);
+        out.date_.assign(civil, text);
         return std::nullopt;
     }
 
@@ -2332,6 +2362,81 @@ class E164 {
 #include <string>
 #include <string_view>
 
+// ---- begin collectcall/types/detail/inline_string.hpp ----
+// InlineString<N>: text of up to N bytes held inside the object, longer text on the heap.
+//
+// A name, an address line or an e-mail address is read without an allocation (std::string keeps
+// only 15 bytes inline), and freeing a value that never went to the heap costs nothing. A value
+// that did keep its heap buffer reuses it for the next text that fits, as std::string would.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+namespace collectcall::detail {
+
+template <std::size_t N>
+class InlineString {
+  public:
+    InlineString() noexcept = default;
+    explicit InlineString(std::string_view text) { assign(text); }
+    InlineString(const InlineString& other) { assign(other.view()); }
+    InlineString(InlineString&& other) noexcept { take(other); }
+    InlineString& operator=(const InlineString& other) {
+        if (this != &other) assign(other.view());
+        return *this;
+    }
+    InlineString& operator=(InlineString&& other) noexcept {
+        if (this != &other) take(other);
+        return *this;
+    }
+    ~InlineString() = default;
+
+    void assign(std::string_view text) {
+        const std::size_t n = text.size();
+        char* target = inline_;
+        if (heap_ != nullptr && n <= capacity_) {
+            target = heap_.get();
+        } else if (n > N) {
+            heap_ = std::make_unique_for_overwrite<char[]>(n);
+            capacity_ = static_cast<std::uint32_t>(n);
+            target = heap_.get();
+        }
+        // Text of zero bytes may come with a null data(), which memcpy must not be given.
+        if (n != 0) std::memcpy(target, text.data(), n);
+        size_ = static_cast<std::uint32_t>(n);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data(), size_}; }
+    [[nodiscard]] const char* data() const noexcept {
+        return heap_ != nullptr ? heap_.get() : inline_;
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+    friend bool operator==(const InlineString& a, const InlineString& b) noexcept {
+        return a.view() == b.view();
+    }
+
+  private:
+    void take(InlineString& other) noexcept {
+        heap_ = std::move(other.heap_);
+        capacity_ = std::exchange(other.capacity_, 0);
+        size_ = std::exchange(other.size_, 0);
+        if (heap_ == nullptr && size_ != 0) std::memcpy(inline_, other.inline_, size_);
+    }
+
+    // Sizes fit 32 bits: the values are bounded long before (a body is at most 16 MiB).
+    std::unique_ptr<char[]> heap_;
+    std::uint32_t capacity_ = 0;  // of heap_
+    std::uint32_t size_ = 0;
+    char inline_[N];
+};
+
+}  // namespace collectcall::detail
+// ---- end collectcall/types/detail/inline_string.hpp ----
 
 namespace collectcall {
 
@@ -2359,7 +2464,7 @@ class Email {
     // changes only when the text is valid.
     static std::optional<Problem> parse_into(std::string_view text, Email& out) {
         if (std::optional<Problem> problem = check(text)) return problem;
-        out.text_.assign(text.data(), text.size());
+        out.text_.assign(text);
         return std::nullopt;
     }
 
@@ -2377,7 +2482,7 @@ class Email {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
 
     friend bool operator==(const Email&, const Email&) = default;
 
@@ -2420,7 +2525,7 @@ class Email {
 
     explicit Email(std::string_view text) : text_(text) {}
 
-    std::string text_;
+    detail::InlineString<40> text_;
 };
 
 }  // namespace collectcall
@@ -2682,7 +2787,7 @@ class Text {
     // changes only when the text is valid.
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
         if (std::optional<Problem> problem = check(text)) return problem;
-        out.text_.assign(text.data(), text.size());
+        out.text_.assign(text);
         return std::nullopt;
     }
 
@@ -2715,8 +2820,8 @@ class Text {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_; }
-    [[nodiscard]] const std::string& str() const noexcept { return text_; }
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
+    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
 
     friend bool operator==(const Text&, const Text&) = default;
 
@@ -2783,7 +2888,7 @@ class Text {
 
     explicit Text(std::string_view text) : text_(text) {}
 
-    std::string text_;
+    detail::InlineString<32> text_;
 };
 
 }  // namespace collectcall

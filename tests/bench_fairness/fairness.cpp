@@ -96,6 +96,19 @@ TEST_CASE("the corpus has the promised shape and is deterministic", "[bench][cor
     CHECK(c.customer_reversed != c.customer);
     CHECK(c.customer.find("\"collections\":{") != std::string::npos);
     CHECK(c.bulk_items == 1000);
+    // customer_full: every member of the customer and of collections, non-ASCII text escaped.
+    for (const char* member :
+         {"clientId", "middleName", "secondaryPhone", "line2", "totalBalance", "principalBalance",
+          "originalCreditor", "accruedInterestAmount", "chargeOffDate", "firstDelinquencyDate",
+          "settlementAggregationRate", "originalAccountNumber", "itemizationBalance",
+          "postItemizationInterest", "postItemizationFees", "postItemizationCredits",
+          "postItemizationPayments", "productType", "originalProductType"}) {
+        INFO(member);
+        CHECK(c.customer_full.find("\"" + std::string(member) + "\":") != std::string::npos);
+    }
+    CHECK(c.customer_full.find("Jos\\u00e9") != std::string::npos);
+    CHECK(c.customer_full.find("\\ud83c\\udfe6") != std::string::npos);  // a surrogate pair
+    CHECK(c.customer_full.find("null") == std::string::npos);
 
     std::size_t faulty = 0;
     std::array<int, corpus::fault_count> seen{};
@@ -124,6 +137,7 @@ TEST_CASE("collectcall accepts the valid documents and rejects the faulty ones",
     const corpus::Corpus& c = the_corpus();
     CHECK(collectcall_accepts(c.customer));
     CHECK(collectcall_accepts(c.customer_reversed));
+    CHECK(collectcall_accepts(c.customer_full));
     for (const corpus::Document& d : c.mixed) {
         INFO(corpus::fault_name(d.fault) << ": " << d.json);
         CHECK(collectcall_accepts(d.json) == (d.fault == Fault::none));
@@ -145,6 +159,7 @@ TEST_CASE("every peer accepts and rejects exactly the documents collectcall does
         peers::CustomerCreate value;
         CHECK(peer.read_customer(c.customer, options, value));
         CHECK(peer.read_customer(c.customer_reversed, options, value));
+        CHECK(peer.read_customer(c.customer_full, options, value));
         std::size_t compared = 0, blind = 0;
         for (const corpus::Document& d : c.mixed) {
             INFO(corpus::fault_name(d.fault) << ": " << d.json);
@@ -164,7 +179,7 @@ TEST_CASE("every peer accepts and rejects exactly the documents collectcall does
 TEST_CASE("every peer binds the values collectcall reads", "[bench][fairness]") {
     const corpus::Corpus& c = the_corpus();
     const peers::Options options = peer_options();
-    std::vector<std::string_view> documents{c.customer, c.customer_reversed};
+    std::vector<std::string_view> documents{c.customer, c.customer_reversed, c.customer_full};
     for (const corpus::Document& d : c.mixed) {
         if (d.fault == Fault::none) documents.push_back(d.json);
     }

@@ -127,8 +127,10 @@ class MemberStates {
 
 class Reader {
   public:
-    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc)
-        : begin_(json_begin), options_(options), doc_(doc) {}
+    // `json_end`, when known, bounds bytes_after().
+    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc,
+           const char* json_end = nullptr)
+        : begin_(json_begin), end_(json_end), options_(options), doc_(doc) {}
 
     [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
     // How many errors were reported (and not taken away by an error scope), including those
@@ -250,6 +252,12 @@ class Reader {
             where = nullptr;
         }
         return where;
+    }
+
+    // How many bytes of the document follow `at` (0 when its end is not known).
+    [[nodiscard]] std::size_t bytes_after(const char* at) const noexcept {
+        return end_ != nullptr && at != nullptr && at < end_ ? static_cast<std::size_t>(end_ - at)
+                                                             : 0;
     }
 
     void enter(const char* where) {
@@ -382,6 +390,7 @@ class Reader {
     static constexpr std::size_t inline_segments = 24;
 
     const char* begin_;
+    const char* end_;
     const ReadOptions& options_;
     ondemand::document* doc_;
     ErrorList errors_;
@@ -459,6 +468,10 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     reader.enter(where);
     std::size_t before = reader.error_count();
     out.clear();
+    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
+    // growth that moves every element several times: as many elements as the rest of the
+    // document could hold (two bytes each at the least), never more than the bound.
+    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
     std::size_t index = 0;
     for (auto element_result : array) {
         if (auto e = element_result.error()) reader.malformed(e);
@@ -605,9 +618,13 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     reader.enter(where);
     const std::size_t before = reader.error_count();
 
+    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
+    constexpr bool checked = requires(const MemberStates& states) {
+        collectcall_check(out, states, reader);
+    };
     bool seen[n + 1] = {};
-    bool present[n + 1] = {};
-    bool failed[n + 1] = {};
+    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
+    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
     std::size_t hint = 0;  // the member expected next
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
@@ -628,18 +645,21 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         if (seen[i]) {
             reader.skip(field.value());
             reader.error(codes::duplicate_field, "appears more than once");
-            failed[i] = true;
+            if constexpr (checked) failed[i] = true;
         } else {
             seen[i] = true;
-            const std::size_t member_before = reader.error_count();
+            [[maybe_unused]] const std::size_t member_before = reader.error_count();
             boost::mp11::mp_with_index<n>(i, [&](auto I) {
                 using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
                 ondemand::value& member_value = field.value();
-                // Only `null` starts with 'n' (anything else malformed has already stopped us).
-                present[i] = *Reader::token_start(member_value) != 'n';
+                if constexpr (checked) {
+                    // Only `null` starts with 'n' (anything else malformed has already stopped
+                    // us).
+                    present[i] = *Reader::token_start(member_value) != 'n';
+                }
                 read_value(reader, member_value, out.*D::pointer);
             });
-            failed[i] = reader.error_count() != member_before;
+            if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
         reader.pop();
     }
@@ -653,9 +673,7 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         }
     });
 
-    if constexpr (requires(const MemberStates& states) {
-                      collectcall_check(out, states, reader);
-                  }) {
+    if constexpr (checked) {
         MemberStates states(names.data(), n, present, failed);
         collectcall_check(out, states, reader);
     }
@@ -854,7 +872,7 @@ Result<T> read(std::string_view json, const ReadOptions& options = {}) {
         result.set_errors(detail::malformed_error(0, simdjson::error_message(e)));
         return result;
     }
-    Reader reader(buffer + 1, options, &doc);
+    Reader reader(buffer + 1, options, &doc, buffer + 1 + json.size());
     T& value = result.value();
     try {
         ondemand::array root;

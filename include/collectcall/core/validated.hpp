@@ -28,12 +28,15 @@ class Validated {
     friend bool operator==(const Validated&, const Validated&) = default;
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
-        const std::string prefix = reader.current_path();
         const Reader::ErrorScope outer = reader.open_error_scope();
         read_value(reader, value, out.value_);
         out.errors_ = reader.close_error_scope(outer);
-        for (Error& e : out.errors_) {
-            if (e.code != codes::too_many_errors) e.path.erase(0, prefix.size());
+        if (!out.errors_.empty()) {
+            // The path of the item itself, built only when it has errors.
+            const std::size_t prefix = reader.current_path().size();
+            for (Error& e : out.errors_) {
+                if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
+            }
         }
         return true;
     }

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -80,7 +81,7 @@ class alignas(16) Date {
     static std::optional<Problem> parse_into(std::string_view text, Date& out) noexcept {
         detail::CivilDate date;
         if (std::optional<Problem> problem = check(text, date)) return problem;
-        out.assign(date);
+        out.assign(date, text);
         return std::nullopt;
     }
 
@@ -138,6 +139,14 @@ class alignas(16) Date {
 
     explicit Date(const detail::CivilDate& date) noexcept { assign(date); }
 
+    // `text` is the date's own text, already checked to be YYYY-MM-DD: copied, not rebuilt.
+    void assign(const detail::CivilDate& date, std::string_view text) noexcept {
+        year_ = static_cast<std::int16_t>(date.year);
+        month_ = static_cast<std::uint8_t>(date.month);
+        day_ = static_cast<std::uint8_t>(date.day);
+        std::memcpy(text_.data(), text.data(), text_.size());
+    }
+
     void assign(const detail::CivilDate& date) noexcept {
         year_ = static_cast<std::int16_t>(date.year);
         month_ = static_cast<std::uint8_t>(date.month);
@@ -184,7 +193,7 @@ class PastDate {
                                           std::chrono::month{civil.month} /
                                           std::chrono::day{civil.day};
         if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
-        out.date_.assign(civil);
+        out.date_.assign(civil, text);
         return std::nullopt;
     }
 

@@ -9,6 +9,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/types/detail/ascii.hpp"
+#include "collectcall/types/detail/inline_string.hpp"
 
 namespace collectcall {
 
@@ -36,7 +37,7 @@ class Email {
     // changes only when the text is valid.
     static std::optional<Problem> parse_into(std::string_view text, Email& out) {
         if (std::optional<Problem> problem = check(text)) return problem;
-        out.text_.assign(text.data(), text.size());
+        out.text_.assign(text);
         return std::nullopt;
     }
 
@@ -54,7 +55,7 @@ class Email {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
 
     friend bool operator==(const Email&, const Email&) = default;
 
@@ -97,7 +98,7 @@ class Email {
 
     explicit Email(std::string_view text) : text_(text) {}
 
-    std::string text_;
+    detail::InlineString<40> text_;
 };
 
 }  // namespace collectcall

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/inline_string.hpp"
 
 namespace collectcall {
 
@@ -47,7 +48,7 @@ class Text {
     // changes only when the text is valid.
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
         if (std::optional<Problem> problem = check(text)) return problem;
-        out.text_.assign(text.data(), text.size());
+        out.text_.assign(text);
         return std::nullopt;
     }
 
@@ -80,8 +81,8 @@ class Text {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_; }
-    [[nodiscard]] const std::string& str() const noexcept { return text_; }
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
+    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
 
     friend bool operator==(const Text&, const Text&) = default;
 
@@ -148,7 +149,7 @@ class Text {
 
     explicit Text(std::string_view text) : text_(text) {}
 
-    std::string text_;
+    detail::InlineString<32> text_;
 };
 
 }  // namespace collectcall
