@@ -479,16 +479,15 @@ def plot(medians, path: Path) -> bool:
     body = [f'<text x="10" y="22" font-size="15">collectcall, median ratios against the targets '
             '(green: met, red: missed; black tick: target)</text>']
     y = 36.0
-    if speed:
-        top = max([r for _, r in speed] + [t.target for t, _ in speed] + [1]) * 1.5
-        elements, height = svg_panel(speed, "speed-up: peer time / collectcall time "
-                                     "(higher is better, log scale)", True, top, y)
-        body += elements
-        y += height
-    if overhead:
-        top = max([r for _, r in overhead] + [t.target for t, _ in overhead] + [1]) * 1.2
-        elements, height = svg_panel(overhead, "overhead: collectcall time / reference time "
-                                     "(lower is better)", False, top, y)
+    panels = ((speed, "speed-up: peer time / collectcall time (higher is better, log scale)",
+               True, 1.5),
+              (overhead, "overhead: collectcall time / reference time (lower is better)", False,
+               1.2))
+    for data, title, log, headroom in panels:
+        if not data:
+            continue
+        top = max([r for _, r in data] + [t.target for t, _ in data] + [1]) * headroom
+        elements, height = svg_panel(data, title, log, top, y)
         body += elements
         y += height
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y:.0f}" '
