@@ -8,10 +8,11 @@
 #include <utility>
 
 #include <collectcall/api/errors.hpp>
+#include <collectcall/api/routes.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/model/openapi.hpp>
-#include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/recording.hpp>
+#include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
 #include "crypto.hpp"
@@ -20,29 +21,15 @@
 
 namespace collectcall::server {
 
-// --- Shapes that exist only on this server's wire ----------------------------------------------
-
-struct HealthStatus {
-    std::string status;
-};
-BOOST_DESCRIBE_STRUCT(HealthStatus, (), (status))
-
-struct CustomerList {
-    std::vector<Customer> customers;
-};
-BOOST_DESCRIBE_STRUCT(CustomerList, (), (customers))
+// The shapes that exist only on the API's wire, and its routes: the contract's
+// (collectcall/api/routes.hpp).
+using api::CustomerList;
+using api::HealthStatus;
+using api::Route;
 
 // --- Routing -----------------------------------------------------------------------------------
 
 namespace {
-
-enum class BodyKind {
-    none,      // GET: no body is read
-    json,      // a JSON document is required (Content-Type application/json)
-    optional,  // empty, or `{}`
-};
-
-enum class Limit { normal, bulk };
 
 constexpr std::string_view json_type = "application/json";
 
@@ -118,22 +105,6 @@ std::string error_document(std::string_view request_id, std::string_view code, s
 
 }  // namespace
 
-struct Api::Route {
-    std::string_view method;
-    std::string_view pattern;  // "{id}" matches one path segment
-    void (Api::*handler)(Context&);
-    bool authenticated = true;
-    BodyKind body = BodyKind::none;
-    Limit limit = Limit::normal;
-    bool merge_patch = false;  // accepts application/merge-patch+json too
-};
-
-namespace {
-
-using Route = Api::Route;
-
-}  // namespace
-
 struct Api::Context {
     const httplib::Request& request;
     httplib::Response& response;
@@ -185,100 +156,48 @@ struct Api::Context {
     }
 };
 
-namespace {
-
-struct Match {
-    const Route* route = nullptr;  // the route for this method, if any
-    std::string allow;             // the methods the path has, when the method is not one
-    std::string_view id;
-};
-
-// Matches `path` against `pattern` segment by segment; returns the number of literal segments
-// matched (more literal segments = more specific), or -1.
-int match_pattern(std::string_view pattern, std::string_view path, std::string_view& id) {
-    int literal = 0;
-    while (!pattern.empty() || !path.empty()) {
-        if (pattern.empty() || path.empty() || pattern.front() != '/' || path.front() != '/') {
-            return -1;
-        }
-        pattern.remove_prefix(1);
-        path.remove_prefix(1);
-        const std::string_view p = pattern.substr(0, pattern.find('/'));
-        const std::string_view s = path.substr(0, path.find('/'));
-        if (p == "{id}") {
-            if (s.empty()) return -1;
-            id = s;
-        } else if (p == s) {
-            ++literal;
-        } else {
-            return -1;
-        }
-        pattern.remove_prefix(p.size());
-        path.remove_prefix(s.size());
-    }
-    return literal;
-}
-
-Match find_route(std::span<const Route> routes, std::string_view method, std::string_view path) {
-    // HEAD is GET without the body (cpp-httplib drops it when writing).
-    const std::string_view wanted = method == "HEAD" ? std::string_view("GET") : method;
-    int best = -1;
-    std::string_view best_id;
-    for (const Route& route : routes) {
-        std::string_view id;
-        const int score = match_pattern(route.pattern, path, id);
-        if (score > best) {
-            best = score;
-            best_id = id;
-        }
-    }
-    Match match;
-    if (best < 0) return match;
-    match.id = best_id;
-    for (const Route& route : routes) {
-        std::string_view id;
-        if (match_pattern(route.pattern, path, id) != best) continue;
-        if (route.method == wanted) {
-            match.route = &route;
-            return match;
-        }
-        if (!match.allow.empty()) match.allow += ", ";
-        match.allow += route.method;
-        if (route.method == "GET") match.allow += ", HEAD";
-    }
-    return match;
-}
-
-}  // namespace
-
 // --- The pipeline ------------------------------------------------------------------------------
 
-std::span<const Api::Route> Api::route_table() {
-    static const std::array routes{
-        Route{"GET", "/healthz", &Api::health, false},
-        Route{"GET", "/readyz", &Api::ready, false},
-        Route{"GET", "/metrics", &Api::metrics_document, false},
-        Route{"GET", "/api/v1/openapi.json", &Api::openapi_document, false},
-        Route{"POST", "/api/v1/customers", &Api::create_customer, true, BodyKind::json},
-        Route{"GET", "/api/v1/customers", &Api::find_customers},
-        Route{"POST", "/api/v1/customers/bulk", &Api::create_customers, true, BodyKind::json,
-              Limit::bulk},
-        Route{"GET", "/api/v1/customers/{id}", &Api::get_customer},
-        Route{"PATCH", "/api/v1/customers/{id}", &Api::patch_customer, true, BodyKind::json,
-              Limit::normal, true},
-        Route{"POST", "/api/v1/customers/{id}/calls", &Api::create_call, true, BodyKind::json},
-        Route{"GET", "/api/v1/customers/{id}/calls", &Api::list_calls},
-        Route{"POST", "/api/v1/customers/{id}/cease-and-desist", &Api::cease_and_desist, true,
-              BodyKind::optional},
-        Route{"POST", "/api/v1/customers/{id}/deactivate", &Api::deactivate, true,
-              BodyKind::optional},
-        Route{"POST", "/api/v1/customers/{id}/activate", &Api::activate, true, BodyKind::optional},
-        Route{"GET", "/api/v1/calls/{id}", &Api::get_call},
-        Route{"GET", "/api/v1/calls/{id}/recording", &Api::get_recording, false},
-        Route{"POST", "/api/v1/webhook-secrets", &Api::create_webhook_secret, true,
-              BodyKind::optional},
-    };
-    return routes;
+// Which member function serves each operation of the contract.
+void (Api::*Api::handler(api::Operation operation))(Context&) {
+    using api::Operation;
+    switch (operation) {
+        case Operation::get_health:
+            return &Api::health;
+        case Operation::get_readiness:
+            return &Api::ready;
+        case Operation::get_metrics:
+            return &Api::metrics_document;
+        case Operation::get_open_api:
+            return &Api::openapi_document;
+        case Operation::create_customer:
+            return &Api::create_customer;
+        case Operation::find_customers:
+            return &Api::find_customers;
+        case Operation::create_customers:
+            return &Api::create_customers;
+        case Operation::get_customer:
+            return &Api::get_customer;
+        case Operation::update_customer:
+            return &Api::patch_customer;
+        case Operation::create_call:
+            return &Api::create_call;
+        case Operation::list_calls:
+            return &Api::list_calls;
+        case Operation::cease_and_desist:
+            return &Api::cease_and_desist;
+        case Operation::deactivate_customer:
+            return &Api::deactivate;
+        case Operation::activate_customer:
+            return &Api::activate;
+        case Operation::get_call:
+            return &Api::get_call;
+        case Operation::get_call_recording:
+            return &Api::get_recording;
+        case Operation::create_webhook_secret:
+            return &Api::create_webhook_secret;
+    }
+    return nullptr;
 }
 
 Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter, ApiConfig config)
@@ -397,17 +316,17 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
 void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                    const httplib::ContentReader* reader) {
     const std::string request_id(request_id_of(response));
-    const Match match = find_route(route_table(), request.method, request.path);
+    const api::RouteMatch match = api::match_route(request.method, request.path);
     if (match.route != nullptr) {
         exchange.method = match.route->method;
-        exchange.route = match.route->pattern;
+        exchange.route = match.route->path;
     }
     static const Route no_route{};
     Context ctx{request,    response, match.route != nullptr ? *match.route : no_route,
-                request_id, {},       match.id,
+                request_id, {},       match.parameter,
                 {},         {}};
     try {
-        const std::size_t limit = body_limit(ctx.route);
+        const std::size_t limit = ctx.route.max_body;
         const http::BodyStatus body_status = http::body_status();
         // A request whose body the server did not read ends its connection: where the next
         // request would begin is unknown.
@@ -433,7 +352,7 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         }
         // The key before the body (API.md section 11): an unauthenticated request never has its
         // body read.
-        if (ctx.route.authenticated && !authenticate(ctx)) return;
+        if (ctx.route.access == api::Access::api_key && !authenticate(ctx)) return;
         http::Body body = http::read_body(request, response, reader, limit);
         // Whatever the answer, a connection with unread request bytes cannot go on: they would
         // be read as the next request.
@@ -468,26 +387,23 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
 
 void Api::serve(Context& ctx) {
     const Route& route = ctx.route;
-    if (route.body != BodyKind::none) {
+    if (route.has_body()) {
         const std::string content_type = ctx.request.get_header_value("Content-Type");
         // A POST that takes no body may come without one and without a Content-Type.
-        const bool empty_allowed = route.body == BodyKind::optional && ctx.body.empty();
-        if (!empty_allowed && !http::is_json_media_type(content_type, route.merge_patch)) {
+        const bool empty_allowed = route.body == api::Body::empty_or_json && ctx.body.empty();
+        const bool merge_patch = route.body == api::Body::merge_patch;
+        if (!empty_allowed && !http::is_json_media_type(content_type, merge_patch)) {
             return ctx.fail(error_code::unsupported_media_type,
-                            route.merge_patch ? "Content-Type must be application/json or "
-                                                "application/merge-patch+json"
-                                              : "Content-Type must be application/json");
+                            merge_patch ? "Content-Type must be application/json or "
+                                          "application/merge-patch+json"
+                                        : "Content-Type must be application/json");
         }
     }
 
-    if (route.method == "POST" && ctx.request.has_header("Idempotency-Key")) {
+    if (route.idempotent() && ctx.request.has_header("Idempotency-Key")) {
         return run_idempotent(ctx, ctx.request.get_header_value("Idempotency-Key"));
     }
-    (this->*route.handler)(ctx);
-}
-
-std::size_t Api::body_limit(const Route& route) const {
-    return route.limit == Limit::bulk ? config_.max_bulk_body : config_.max_body;
+    (this->*handler(route.operation))(ctx);
 }
 
 std::optional<KeyRecord> Api::verify_key(const httplib::Request& request, bool& token_given) {
@@ -505,14 +421,14 @@ std::optional<KeyRecord> Api::verify_key(const httplib::Request& request, bool& 
 }
 
 std::optional<std::size_t> Api::admit(const httplib::Request& head) {
-    const Match match = find_route(route_table(), head.method, head.path);
-    if (match.route == nullptr || match.route->body == BodyKind::none) return std::nullopt;
-    const std::size_t limit = body_limit(*match.route);
+    const api::RouteMatch match = api::match_route(head.method, head.path);
+    if (match.route == nullptr || !match.route->has_body()) return std::nullopt;
+    const std::size_t limit = match.route->max_body;
     if (head.has_header("Content-Length") &&
         head.get_header_value<std::uint64_t>("Content-Length") > limit) {
         return std::nullopt;
     }
-    if (!match.route->authenticated) return limit;
+    if (match.route->access != api::Access::api_key) return limit;
     try {
         bool token_given = false;
         if (!verify_key(head, token_given)) return std::nullopt;
@@ -606,7 +522,7 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
         }
     } release{store_, ctx.account, key};
 
-    (this->*ctx.route.handler)(ctx);
+    (this->*handler(ctx.route.operation))(ctx);
     if (ctx.response.status >= 500) return;
     // The operation is done: from here on the key must never be released, or a retry would do
     // it twice. If the answer cannot be recorded, the key stays held (a retry gets 409 until

@@ -15,6 +15,7 @@
 
 #include <httplib.h>
 
+#include <collectcall/api/routes.hpp>
 #include <collectcall/webhook/resolver.hpp>
 
 #include "clock.hpp"
@@ -29,10 +30,8 @@ namespace collectcall::server {
 struct ApiConfig {
     // A webhook may target loopback and private networks (tests, a receiver on this machine).
     bool allow_private_webhooks = false;
-    // Request bodies (API.md section 2): 1 MiB, bulk 16 MiB, chunked or not.
-    std::size_t max_body = std::size_t{1} << 20;
-    std::size_t max_bulk_body = std::size_t{16} << 20;
-    std::size_t max_bulk_items = 1000;
+    // Request bodies are bounded by their route (collectcall/api/routes.hpp).
+    std::size_t max_bulk_items = api::max_bulk_items;
     // All request headers together; cpp-httplib 0.11 bounds each line (8 KiB) but not their sum.
     std::size_t max_header_bytes = std::size_t{64} << 10;
     // How far back place_call looks for the calls of the customer's local day: a local day
@@ -61,16 +60,14 @@ class Api {
     std::optional<std::size_t> admit(const httplib::Request& head);
 
     struct Context;
-    struct Route;
 
   private:
-    static std::span<const Route> route_table();
+    static void (Api::*handler(api::Operation operation))(Context&);
     void dispatch(const httplib::Request& request, httplib::Response& response,
                   const httplib::ContentReader* reader);
     void serve(Context& ctx);
     bool authenticate(Context& ctx);
     std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
-    [[nodiscard]] std::size_t body_limit(const Route& route) const;
     void run_idempotent(Context& ctx, std::string_view key);
     void complete_error(const httplib::Request& request, httplib::Response& response);
 

@@ -16,6 +16,8 @@
 
 #include <httplib.h>
 
+#include <collectcall/api/routes.hpp>
+
 #include "http.hpp"
 
 namespace collectcall::server::http {
@@ -28,7 +30,7 @@ class RequestReader {
         std::size_t max_head = std::size_t{80} << 10;
         // The largest body any route takes: a Content-Length above it is refused from the head
         // alone, without asking which route the request is for.
-        std::size_t max_body = std::size_t{16} << 20;
+        std::size_t max_body = api::largest_body;
     };
 
     explicit RequestReader(Limits limits) : limits_(limits) {}

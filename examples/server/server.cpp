@@ -663,7 +663,7 @@ HttpServer::Options http_options(const ServerOptions& options, std::size_t threa
     // A head is cut off once it is larger than the header limit allows (the request line comes on
     // top of the headers); a body never exceeds the largest route's limit.
     http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);
-    http.limits.max_body = std::max(options.api.max_body, options.api.max_bulk_body);
+    http.limits.max_body = api::largest_body;
     http.admit = [&api](const httplib::Request& head) { return api.admit(head); };
     return http;
 }
@@ -701,7 +701,7 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     httplib::Server& http = *http_;
     http.set_keep_alive_max_count(1000);
     // cpp-httplib's own check; the event loop and the API enforce the real limits.
-    http.set_payload_max_length(options_.api.max_bulk_body);
+    http.set_payload_max_length(api::largest_body);
     api_.install(http);
 
     // Calls move and webhooks go out from here on, including what an earlier process left

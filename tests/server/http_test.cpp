@@ -106,7 +106,7 @@ TEST_CASE("metrics: requests by route and status, latency, commits, rate limitin
     CHECK(
         sample(
             text,
-            R"(collectcall_http_requests_total{method="GET",route="/api/v1/customers/{id}",status="429"})") ==
+            R"(collectcall_http_requests_total{method="GET",route="/api/v1/customers/{customerId}",status="429"})") ==
         1);
     CHECK(text.find("not-an-id") == std::string::npos);
     CHECK(
@@ -199,7 +199,7 @@ TEST_CASE("unknown routes are 404, wrong methods 405 with Allow", "[http]") {
     CHECK(put.status == 405);
     CHECK(put.header("Allow") == "POST, GET, HEAD");
 
-    // The literal route wins over {id}.
+    // The literal route wins over {customerId}.
     const Reply bulk = client.get("/api/v1/customers/bulk");
     CHECK(bulk.status == 405);
     CHECK(bulk.header("Allow") == "POST");

@@ -1,0 +1,34 @@
+// The limits of the HTTP API (API.md sections 2, 7, 10 and 11), stated once: the example server
+// enforces them and the OpenAPI document publishes them.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "collectcall/core/value_type.hpp"
+
+namespace collectcall::api {
+
+// Request bodies, chunked or not: 1 MiB, and 16 MiB for a bulk create.
+inline constexpr std::size_t max_body = std::size_t{1} << 20;
+inline constexpr std::size_t max_bulk_body = std::size_t{16} << 20;
+
+// Customers in one bulk request (the reader's default, which a server may configure).
+inline constexpr std::size_t max_bulk_items = ReadOptions{}.max_bulk_items;
+
+// How long an Idempotency-Key replays its first answer.
+inline constexpr std::chrono::hours idempotency_retention{24};
+
+// "1 MiB", "16 MiB", "512 KiB", "100 bytes": a size as the documents write it.
+[[nodiscard]] inline std::string size_text(std::size_t bytes) {
+    if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) {
+        return std::to_string(bytes >> 20) + " MiB";
+    }
+    if (bytes >= (std::size_t{1} << 10) && bytes % (std::size_t{1} << 10) == 0) {
+        return std::to_string(bytes >> 10) + " KiB";
+    }
+    return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace collectcall::api
