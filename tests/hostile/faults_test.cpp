@@ -18,18 +18,6 @@
 
 using namespace test;
 
-namespace {
-
-Reply parse(const std::string& json) {
-    Reply r;
-    r.body = json;
-    r.parser = std::make_shared<simdjson::dom::parser>();
-    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
-    return r;
-}
-
-}  // namespace
-
 TEST_CASE("faults: SIGKILL during a 1000-item bulk leaves all of it or none of it",
           "[faults][process]") {
     Database database;

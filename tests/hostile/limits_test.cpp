@@ -53,14 +53,6 @@ long status_kib(int pid, const std::string& field) {
     return -1;
 }
 
-Reply parse(const std::string& json) {
-    Reply r;
-    r.body = json;
-    r.parser = std::make_shared<simdjson::dom::parser>();
-    r.parsed = r.parser->parse(r.body).get(r.json) == simdjson::SUCCESS;
-    return r;
-}
-
 // A child server process with one account (its own process, so that its memory is its own).
 struct ServerWithAccount {
     Database database;
