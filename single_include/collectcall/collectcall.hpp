@@ -423,11 +423,14 @@ constexpr bool is_json_number(std::string_view text) noexcept {
 // A patch struct mirrors its target by member name; each of its members is a Patch<V>:
 //   absent -> the target member is kept;
 //   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
-//   value  -> a nested patch struct merges member by member into the target's nested struct
+//   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
+//             by ADL; JsonObject's is RFC 7396) merges itself; otherwise
+//             a nested patch struct merges member by member into the target's nested struct
 //             (or, where the target has none, becomes it: its required members must then be
 //             given, `required` otherwise); any other value replaces the target member.
 // Errors carry JSON Pointer paths into the merged document.
 
+#include <concepts>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -617,6 +620,23 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
         } else {
             merge_patch_into(member, change.value(), errors, path);
         }
+    } else if constexpr (requires(Inner & t, const V& p) {
+                             { collectcall_merge(t, p) } -> std::same_as<std::optional<Problem>>;
+                         }) {
+        // A value type that merges itself (JsonObject: RFC 7396 inside the member). Into an
+        // absent member it merges into the type's empty value.
+        Inner merged{};
+        if constexpr (is_optional_v<M>) {
+            if (member) merged = *member;
+        } else {
+            merged = member;
+        }
+        if (auto problem = collectcall_merge(merged, change.value())) {
+            errors.push_back(
+                Error{path, std::string(problem->code), std::string(problem->message)});
+            return;
+        }
+        member = std::move(merged);
     } else {
         member = change.value();
     }
@@ -3595,563 +3615,23 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 
 #include <boost/describe/class.hpp>
 
-
-namespace collectcall {
-
-struct Collections {
-    Money totalBalance;
-    std::optional<Money> principalBalance;
-    std::optional<Text> originalCreditor;
-    std::optional<Money> accruedInterestAmount;
-    std::optional<PastDate> chargeOffDate;
-    std::optional<PastDate> firstDelinquencyDate;
-    std::optional<Money> settlementAggregationRate;
-    std::optional<Text> originalAccountNumber;
-    std::optional<Money> itemizationBalance;
-    std::optional<Money> postItemizationInterest;
-    std::optional<Money> postItemizationFees;
-    std::optional<Money> postItemizationCredits;
-    std::optional<Money> postItemizationPayments;
-    std::optional<Text> productType;
-    std::optional<Text> originalProductType;
-
-    friend bool operator==(const Collections&, const Collections&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Collections, (),
-                      (totalBalance, principalBalance, originalCreditor, accruedInterestAmount,
-                       chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
-                       originalAccountNumber, itemizationBalance, postItemizationInterest,
-                       postItemizationFees, postItemizationCredits, postItemizationPayments,
-                       productType, originalProductType))
-
-// The collections member of a PATCH body: merged member by member into the stored block, or,
-// when the customer has none, the whole new block (then totalBalance is required).
-struct CollectionsPatch {
-    Patch<Money> totalBalance;
-    Patch<Money> principalBalance;
-    Patch<Text> originalCreditor;
-    Patch<Money> accruedInterestAmount;
-    Patch<PastDate> chargeOffDate;
-    Patch<PastDate> firstDelinquencyDate;
-    Patch<Money> settlementAggregationRate;
-    Patch<Text> originalAccountNumber;
-    Patch<Money> itemizationBalance;
-    Patch<Money> postItemizationInterest;
-    Patch<Money> postItemizationFees;
-    Patch<Money> postItemizationCredits;
-    Patch<Money> postItemizationPayments;
-    Patch<Text> productType;
-    Patch<Text> originalProductType;
-
-    friend bool operator==(const CollectionsPatch&, const CollectionsPatch&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
-                      (totalBalance, principalBalance, originalCreditor, accruedInterestAmount,
-                       chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
-                       originalAccountNumber, itemizationBalance, postItemizationInterest,
-                       postItemizationFees, postItemizationCredits, postItemizationPayments,
-                       productType, originalProductType))
-
-}  // namespace collectcall
-// ---- end collectcall/model/collections.hpp ----
-
-namespace collectcall {
-
-struct CustomerCreate {
-    Text externalId;
-    // A sub-entity of the caller's organisation (the hosted service's clientId): stored and
-    // returned, null when absent; set on create only.
-    std::optional<Uuid> clientId;
-    Text firstName;
-    std::optional<Text> middleName;
-    Text lastName;
-    Email email;
-    E164 primaryPhone;
-    std::optional<E164> secondaryPhone;
-    Address address;
-    std::optional<Digits<4>> ssnLastFour;
-    std::optional<PastDate> dateOfBirth;
-    std::optional<Collections> collections;
-
-    friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
-                      (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
-                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
-
-// A stored customer as the API returns it.
-struct Customer : CustomerCreate {
-    Uuid id;
-    Timestamp createdAt;
-    Timestamp updatedAt;
-
-    friend bool operator==(const Customer&, const Customer&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
-
-// The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
-// value. externalId and id cannot be changed.
-struct CustomerPatch {
-    NotAllowed id;
-    NotAllowed externalId;
-    NotAllowed clientId;
-    Patch<Text> firstName;
-    Patch<Text> middleName;
-    Patch<Text> lastName;
-    Patch<Email> email;
-    Patch<E164> primaryPhone;
-    Patch<E164> secondaryPhone;
-    Patch<AddressPatch> address;
-    Patch<Digits<4>> ssnLastFour;
-    Patch<PastDate> dateOfBirth;
-    Patch<CollectionsPatch> collections;
-
-    friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
-                      (id, externalId, clientId, firstName, middleName, lastName, email,
-                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
-                       collections))
-
-// The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
-// dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
-constexpr std::string_view collections_conflict(bool has_collections, bool has_ssn_last_four,
-                                                bool has_date_of_birth) {
-    if (!has_collections || (has_ssn_last_four && has_date_of_birth)) return {};
-    if (!has_ssn_last_four && !has_date_of_birth) {
-        return "requires ssnLastFour and dateOfBirth";
-    }
-    return has_ssn_last_four ? "requires dateOfBirth" : "requires ssnLastFour";
-}
-
-// Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
-// its own error already, so it does not also count as missing here.
-inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    auto usable = [&](std::string_view name) {
-        return members.present(name) || members.failed(name);
-    };
-    std::string_view message = collections_conflict(members.present("collections"),
-                                                    usable("ssnLastFour"), usable("dateOfBirth"));
-    if (!message.empty()) reader.member_error("collections", codes::conflict, message);
-}
-
-// The same rule on a value (a merged customer): the errors, if any.
-inline ErrorList validate(const CustomerCreate& customer) {
-    ErrorList errors;
-    std::string_view message =
-        collections_conflict(customer.collections.has_value(), customer.ssnLastFour.has_value(),
-                             customer.dateOfBirth.has_value());
-    if (!message.empty()) {
-        errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
-    }
-    return errors;
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/customer.hpp ----
-
-namespace collectcall {
-
-struct BulkCreateRequest {
-    // Each item carries its own verdict: one bad item never fails the request. The length is
-    // bounded while reading: items past the limit are never built.
-    BoundedVector<Validated<CustomerCreate>, 1, &ReadOptions::max_bulk_items> customers;
-
-    friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
-};
-BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
-
-struct BulkSummary {
-    std::int64_t total = 0;
-    std::int64_t succeeded = 0;
-    std::int64_t failed = 0;
-
-    friend bool operator==(const BulkSummary&, const BulkSummary&) = default;
-};
-BOOST_DESCRIBE_STRUCT(BulkSummary, (), (total, succeeded, failed))
-
-// Created: {success: true, customer}. Failed: {externalId, success: false, error, details}.
-struct BulkItemResult {
-    Patch<std::string> externalId;
-    bool success = false;
-    Patch<Customer> customer;
-    Patch<std::string> error;
-    Patch<std::vector<Error>> details;
-
-    friend bool operator==(const BulkItemResult&, const BulkItemResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(BulkItemResult, (), (externalId, success, customer, error, details))
-
-struct BulkResult {
-    BulkSummary summary;
-    std::vector<BulkItemResult> results;
-
-    friend bool operator==(const BulkResult&, const BulkResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(BulkResult, (), (summary, results))
-
-// The `error` string of a failed item (API.md section 7): its first few errors, then how many
-// more the `details` hold, "validation failed: <path>: <message>; ...; and 97 more". The
-// summary stays short however many errors the item has.
-inline std::string validation_failure_summary(const ErrorList& errors) {
-    constexpr std::size_t shown = 3;
-    std::string text = "validation failed: ";
-    std::size_t listed = 0;
-    for (const Error& e : errors) {
-        if (listed == shown || e.code == codes::too_many_errors) break;
-        if (listed != 0) text += "; ";
-        text += e.path.empty() ? std::string("/") : e.path;
-        text += ": ";
-        text += e.message;
-        ++listed;
-    }
-    if (const std::size_t total = error_total(errors); total > listed) {
-        text += "; and " + std::to_string(total - listed) + " more";
-    }
-    return text;
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/bulk.hpp ----
-// ---- begin collectcall/model/call.hpp ----
-// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
-// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
-
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/model/compliance.hpp ----
-// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason.
-
-#include <string>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-
-namespace collectcall {
-
-// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
-// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours)
-
-struct Check {
-    CheckId id = CheckId::is_active;
-    std::string name;
-    std::string description;
-    std::string reason;  // the human-readable outcome
-
-    friend bool operator==(const Check&, const Check&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
-
-struct ComplianceResult {
-    bool passed = false;
-    std::vector<Check> checksPassed;
-    std::vector<Check> checksFailed;
-
-    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
-
-}  // namespace collectcall
-// ---- end collectcall/model/compliance.hpp ----
-
-namespace collectcall {
-
-// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
-enum class CallStatus { in_progress, completed, canceled };
-BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
-
-enum class CallEventType { call_created, call_ended };
-BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
-
-enum class EndedReason {
-    customer_did_not_answer,
-    voicemail,
-    customer_ended_call,
-    agent_ended_call,
-    silence_timed_out,
-    unknown,
-};
-BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
-                    agent_ended_call, silence_timed_out, unknown)
-
-// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
-// service); with one, they are signed with that secret of the caller's account.
-struct Webhook {
-    Url url;
-    std::optional<Uuid> secretId;
-
-    friend bool operator==(const Webhook&, const Webhook&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
-
-struct CallRequest {
-    Text agentId;
-    std::optional<Webhook> webhook;
-
-    friend bool operator==(const CallRequest&, const CallRequest&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
-
-// The data of the create-call response, placed (200) or blocked by compliance (422).
-struct Call {
-    Uuid id;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    ComplianceResult compliance;
-    Timestamp createdAt;
-
-    friend bool operator==(const Call&, const Call&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Call, (),
-                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
-
-struct CallEvent {
-    CallEventType type = CallEventType::call_created;
-    Timestamp createdAt;
-
-    friend bool operator==(const CallEvent&, const CallEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
-
-// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
-struct CallDetails : Call {
-    Uuid customerId;
-    CallStatus status = CallStatus::in_progress;
-    std::optional<EndedReason> endedReason;  // once ended
-    std::optional<std::int64_t> durationMs;  // once ended
-    std::vector<CallEvent> events;
-
-    friend bool operator==(const CallDetails&, const CallDetails&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
-
-struct CallList {
-    std::vector<CallDetails> calls;
-
-    friend bool operator==(const CallList&, const CallList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
-
-}  // namespace collectcall
-// ---- end collectcall/model/call.hpp ----
-// ---- begin collectcall/model/envelope.hpp ----
-// The response envelope (SPEC.md 2.1) and the error body (API.md section 3).
-
-#include <string>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-
-
-namespace collectcall {
-
-template <class T>
-struct Envelope {
-    Uuid requestId;
-    bool success = true;
-    T data;
-
-    friend bool operator==(const Envelope&, const Envelope&) = default;
-    BOOST_DESCRIBE_CLASS(Envelope, (), (requestId, success, data), (), ())
-};
-
-struct ErrorBody {
-    std::string code;  // API.md section 2, e.g. validation_failed
-    std::string message;
-    std::vector<Error> details;
-
-    friend bool operator==(const ErrorBody&, const ErrorBody&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ErrorBody, (), (code, message, details))
-
-// A failed request. `data` is null except where an endpoint says otherwise (a call blocked by
-// compliance carries the call object).
-template <class T = null_t>
-struct ErrorEnvelope {
-    Uuid requestId;
-    bool success = false;
-    T data{};
-    ErrorBody error;
-    std::string publicFacingMessage;  // = error.message
-
-    friend bool operator==(const ErrorEnvelope&, const ErrorEnvelope&) = default;
-    BOOST_DESCRIBE_CLASS(ErrorEnvelope, (), (requestId, success, data, error, publicFacingMessage),
-                         (), ())
-};
-
-// "validation failed" summary of API.md section 3: "2 fields are invalid".
-inline std::string invalid_fields_message(std::size_t count) {
-    return count == 1 ? std::string("1 field is invalid")
-                      : std::to_string(count) + " fields are invalid";
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/envelope.hpp ----
-// ---- begin collectcall/model/openapi.hpp ----
-// The published contract of the service: the schema rules of the models that their descriptions
-// alone do not tell (cross-field rules, what a PATCH may clear, bulk limits), and openapi(), the
-// OpenAPI 3.1 document of the whole HTTP API of SPEC.md and API.md as the example server serves
-// it (GET /api/v1/openapi.json, `collectcall-server openapi`).
+// ---- begin collectcall/types/json_object.hpp ----
+// JsonObject: any JSON object, bounded (64 KiB, nested 16 deep), kept member for member. The
+// hosted service's `collections.extensions` (API.md section 4): organisation-specific fields
+// the service does not interpret but must echo exactly.
 //
-// It lives with the models because it is about them: core/schema.hpp knows how to turn any
-// described struct into a schema, this header knows what the service's structs mean. Include it
-// (or collectcall/collectcall.hpp) before asking for json_schema<T>() of a model that has such
-// a rule; without it that call does not compile, rather than publish a schema that misses one.
+// It is read into a compact text of its own (insignificant white space dropped, strings
+// re-escaped the way write() escapes, numbers kept as their exact text), written back as that
+// text, merged by RFC 7396 (collectcall_merge, which merge_patch calls for it) and published in
+// the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 
 #include <cstddef>
-#include <cstdint>
-#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
 #include <vector>
 
-#include <boost/describe/class.hpp>
-
-// ---- begin collectcall/api/errors.hpp ----
-// The error codes of the HTTP API as data (API.md sections 2 and 3): each with its status, the
-// condition it stands for and an example message. The example server answers from this table
-// and the OpenAPI document lists it, so the two cannot disagree. The texts that clients of the
-// hosted service match on are here too, word for word.
-
-#include <array>
-#include <string>
-#include <string_view>
-
-namespace collectcall::api {
-
-struct ErrorCode {
-    std::string_view code;
-    int status = 0;
-    std::string_view when;     // the condition, as the OpenAPI document describes it
-    std::string_view example;  // an example error.message
-};
-
-// The texts of the hosted service's answers (API.md section 3).
-inline constexpr std::string_view unauthorized_message =
-    "Unauthorized. Make sure to pass the correct authorization token.";
-inline constexpr std::string_view customer_not_found_message = "Customer not found";
-
-// 409 of a single create.
-[[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
-    std::string out = "A customer with external ID '";
-    out += external_id;
-    out += "' already exists.";
-    return out;
-}
-
-// The `error` of a bulk item whose externalId is taken (no final period, as the hosted service).
-[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
-    std::string out = "Customer with external ID '";
-    out += external_id;
-    out += "' already exists";
-    return out;
-}
-
-namespace errors {
-inline constexpr ErrorCode malformed_json{"malformed_json", 400,
-                                          "the body is not JSON, or is malformed JSON",
-                                          "malformed JSON at byte 12: TAPE_ERROR"};
-inline constexpr ErrorCode validation_failed{
-    "validation_failed", 400, "a field is invalid (all such errors are listed in error.details)",
-    "2 fields are invalid"};
-inline constexpr ErrorCode bad_request{
-    "bad_request", 400,
-    "the request could not be read (conflicting framing headers, an unreadable body)",
-    "the request body could not be read"};
-inline constexpr ErrorCode unauthorized{
-    "unauthorized", 401, "the bearer key is missing, malformed or unknown", unauthorized_message};
-inline constexpr ErrorCode agent_not_assigned{"agent_not_assigned", 403,
-                                              "agentId is not an agent of the caller's account",
-                                              "agentId is not assigned to this account"};
-inline constexpr ErrorCode link_expired{
-    "link_expired", 403, "a signed link (a call's recordingUrl) is genuine but has expired",
-    "the recording link has expired"};
-inline constexpr ErrorCode not_found{
-    "not_found", 404, "the id is unknown, not a UUID, or another account's; an unknown route",
-    customer_not_found_message};
-inline constexpr ErrorCode method_not_allowed{"method_not_allowed", 405,
-                                              "the route exists but not with this method",
-                                              "method not allowed; allowed: POST"};
-inline constexpr ErrorCode duplicate_external_id{
-    "duplicate_external_id", 409, "a customer with this externalId exists",
-    "A customer with external ID 'crm-10001' already exists."};
-inline constexpr ErrorCode webhook_secret_taken{
-    "webhook_secret_taken", 409, "an imported webhook secret's id is another account's",
-    "webhook secret id 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f is already in use"};
-inline constexpr ErrorCode idempotency_key_in_flight{
-    "idempotency_key_in_flight", 409,
-    "a request with this Idempotency-Key is still being processed",
-    "a request with this Idempotency-Key is still being processed"};
-inline constexpr ErrorCode payload_too_large{"payload_too_large", 413,
-                                             "the body is over the size limit (1 MiB; bulk 16 MiB)",
-                                             "request body is larger than 1048576 bytes"};
-inline constexpr ErrorCode uri_too_long{"uri_too_long", 414, "the request target is too long",
-                                        "request target is too long"};
-inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,
-                                                  "the Content-Type is not application/json",
-                                                  "Content-Type must be application/json"};
-inline constexpr ErrorCode idempotency_key_reused{
-    "idempotency_key_reused", 422, "the Idempotency-Key was used with a different request",
-    "Idempotency-Key was already used with a different request"};
-inline constexpr ErrorCode compliance_failed{
-    "compliance_failed", 422, "a compliance check failed; data is the call that was not placed",
-    "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local time "
-    "is 07:00 (outside respectful hours 8am-8:50pm))"};
-inline constexpr ErrorCode rate_limited{"rate_limited", 429, "too many requests for this API key",
-                                        "too many requests; retry after 1 s"};
-inline constexpr ErrorCode headers_too_large{
-    "headers_too_large", 431, "the request headers are too large", "request headers are too large"};
-inline constexpr ErrorCode internal{"internal", 500, "an unexpected server fault",
-                                    "internal server error"};
-inline constexpr ErrorCode unavailable{"unavailable", 503, "storage is unavailable",
-                                       "the service is temporarily unavailable"};
-}  // namespace errors
-
-// Every error code, in the order of their statuses.
-inline constexpr std::array all_errors{
-    errors::malformed_json,
-    errors::validation_failed,
-    errors::bad_request,
-    errors::unauthorized,
-    errors::agent_not_assigned,
-    errors::link_expired,
-    errors::not_found,
-    errors::method_not_allowed,
-    errors::duplicate_external_id,
-    errors::webhook_secret_taken,
-    errors::idempotency_key_in_flight,
-    errors::payload_too_large,
-    errors::uri_too_long,
-    errors::unsupported_media_type,
-    errors::idempotency_key_reused,
-    errors::compliance_failed,
-    errors::rate_limited,
-    errors::headers_too_large,
-    errors::internal,
-    errors::unavailable,
-};
-
-}  // namespace collectcall::api
-// ---- end collectcall/api/errors.hpp ----
 // ---- begin collectcall/core/schema.hpp ----
 // json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
 // same descriptions and value types that read<T> uses.
@@ -4972,6 +4452,834 @@ std::string json_schema() {
 
 }  // namespace collectcall
 // ---- end collectcall/core/schema.hpp ----
+
+namespace collectcall {
+
+class JsonObject {
+  public:
+    static constexpr std::size_t max_bytes = 64 * 1024;  // of the compact text
+    static constexpr std::size_t max_depth = 16;         // the object itself is depth 1
+
+    JsonObject() = default;  // {}
+
+    // The compact JSON text of the object.
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+
+    friend bool operator==(const JsonObject&, const JsonObject&) = default;
+
+    // RFC 7396: `patch` merged into this object. A member set to null is removed, an object
+    // merges into an object member by member, anything else replaces. nullopt when the result
+    // would be larger than max_bytes.
+    [[nodiscard]] std::optional<JsonObject> merged(const JsonObject& patch) const {
+        JsonObject out;
+        out.text_ = merge_text(text_, patch.text_);
+        if (out.text_.size() > max_bytes) return std::nullopt;
+        return out;
+    }
+
+    // Only the reader makes one from text it has checked and made compact.
+    static JsonObject from_compact(std::string text) {
+        JsonObject out;
+        out.text_ = std::move(text);
+        return out;
+    }
+
+  private:
+    struct Member {
+        std::string_view key;    // the key's JSON string token, quotes included
+        std::string_view value;  // the value's compact text
+    };
+
+    // The end of the JSON string token that starts at `i` (a '"').
+    static std::size_t string_end(std::string_view s, std::size_t i) noexcept {
+        for (++i; i < s.size(); ++i) {
+            if (s[i] == '\\') {
+                ++i;
+            } else if (s[i] == '"') {
+                return i + 1;
+            }
+        }
+        return s.size();
+    }
+
+    // The end of the compact value that starts at `i`.
+    static std::size_t value_end(std::string_view s, std::size_t i) noexcept {
+        if (s[i] == '"') return string_end(s, i);
+        if (s[i] == '{' || s[i] == '[') {
+            std::size_t depth = 0;
+            while (i < s.size()) {
+                const char c = s[i];
+                if (c == '"') {
+                    i = string_end(s, i);
+                    continue;
+                }
+                if (c == '{' || c == '[') ++depth;
+                if (c == '}' || c == ']') {
+                    if (--depth == 0) return i + 1;
+                }
+                ++i;
+            }
+            return s.size();
+        }
+        while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']')
+            ++i;
+        return i;
+    }
+
+    // The members of a compact object text, in order.
+    static std::vector<Member> members(std::string_view s) {
+        std::vector<Member> out;
+        std::size_t i = 1;  // after '{'
+        while (i < s.size() && s[i] != '}') {
+            const std::size_t key_end = string_end(s, i);
+            const std::size_t value_start = key_end + 1;  // after ':'
+            const std::size_t end = value_end(s, value_start);
+            out.push_back(
+                Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
+            i = end < s.size() && s[end] == ',' ? end + 1 : end;
+        }
+        return out;
+    }
+
+    static std::string merge_text(std::string_view target, std::string_view patch) {
+        std::vector<std::pair<std::string_view, std::string>> result;
+        if (!target.empty() && target.front() == '{') {
+            for (const Member& m : members(target))
+                result.emplace_back(m.key, std::string(m.value));
+        }
+        for (const Member& m : members(patch)) {
+            auto it = result.begin();
+            while (it != result.end() && it->first != m.key)
+                ++it;
+            if (m.value == "null") {
+                if (it != result.end()) result.erase(it);
+                continue;
+            }
+            std::string value;
+            if (m.value.front() == '{') {
+                value = merge_text(
+                    it != result.end() ? std::string_view(it->second) : std::string_view("{}"),
+                    m.value);
+            } else {
+                value = std::string(m.value);
+            }
+            if (it != result.end()) {
+                it->second = std::move(value);
+            } else {
+                result.emplace_back(m.key, std::move(value));
+            }
+        }
+        std::string out = "{";
+        for (const auto& [key, value] : result) {
+            if (out.size() > 1) out += ',';
+            out += key;
+            out += ':';
+            out += value;
+        }
+        out += '}';
+        return out;
+    }
+
+    std::string text_ = "{}";
+};
+
+namespace detail {
+
+struct JsonCopy {
+    Reader& reader;
+    Writer writer;
+    bool too_deep = false;
+
+    // Copies `value` compactly; past max_depth only checks it.
+    void copy(ondemand::value& value, std::size_t depth) {
+        const ondemand::json_type t = reader.type_of(value);
+        switch (t) {
+            case ondemand::json_type::object: {
+                if (depth >= JsonObject::max_depth) {
+                    too_deep = true;
+                    reader.skip(value, t);
+                    return;
+                }
+                const char* where = Reader::token_start(value);
+                ondemand::object object;
+                if (auto e = value.get_object().get(object))
+                    reader.malformed(where, simdjson::error_message(e));
+                reader.enter(where);
+                writer.raw('{');
+                std::vector<std::string> seen;
+                bool first = true;
+                for (auto field_result : object) {
+                    ondemand::field field;
+                    if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+                    std::string_view key;
+                    if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
+                    std::string owned(key);
+                    reader.push(owned);
+                    bool duplicate = false;
+                    for (const std::string& s : seen)
+                        duplicate = duplicate || s == owned;
+                    if (duplicate) {
+                        reader.skip(field.value());
+                        reader.error(codes::duplicate_field, "appears more than once");
+                    } else {
+                        if (!first) writer.raw(',');
+                        first = false;
+                        writer.string(owned);
+                        writer.raw(':');
+                        ondemand::value inner = field.value();
+                        copy(inner, depth + 1);
+                        seen.push_back(std::move(owned));
+                    }
+                    reader.pop();
+                }
+                writer.raw('}');
+                reader.leave();
+                return;
+            }
+            case ondemand::json_type::array: {
+                if (depth >= JsonObject::max_depth) {
+                    too_deep = true;
+                    reader.skip(value, t);
+                    return;
+                }
+                const char* where = Reader::token_start(value);
+                ondemand::array array;
+                if (auto e = value.get_array().get(array))
+                    reader.malformed(where, simdjson::error_message(e));
+                reader.enter(where);
+                writer.raw('[');
+                bool first = true;
+                for (auto element_result : array) {
+                    ondemand::value element;
+                    if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+                    if (!first) writer.raw(',');
+                    first = false;
+                    copy(element, depth + 1);
+                }
+                writer.raw(']');
+                reader.leave();
+                return;
+            }
+            case ondemand::json_type::string: {
+                std::string_view text;
+                if (auto e = value.get_string().get(text)) {
+                    reader.malformed(Reader::token_start(value), simdjson::error_message(e));
+                }
+                writer.string(text);
+                return;
+            }
+            default:
+                writer.raw(reader.scalar_token(value, t));
+        }
+    }
+};
+
+}  // namespace detail
+
+inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
+    const ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const std::size_t errors_before = reader.error_count();
+    std::string text;
+    detail::JsonCopy copy{reader, Writer(text)};
+    copy.copy(value, 0);
+    if (copy.too_deep) {
+        reader.error(codes::range, "must not be nested more than 16 deep");
+        return false;
+    }
+    if (text.size() > JsonObject::max_bytes) {
+        reader.error(codes::length, "must be at most 65536 bytes");
+        return false;
+    }
+    if (reader.error_count() != errors_before) return false;
+    out = JsonObject::from_compact(std::move(text));
+    return true;
+}
+
+inline void collectcall_write(Writer& writer, const JsonObject& value) {
+    writer.raw(value.view());
+}
+
+// RFC 7396 for merge_patch: the patch's object merged into the target's.
+inline std::optional<Problem> collectcall_merge(JsonObject& target, const JsonObject& patch) {
+    auto merged = target.merged(patch);
+    if (!merged) return Problem{codes::length, "must be at most 65536 bytes after the merge"};
+    target = std::move(*merged);
+    return std::nullopt;
+}
+
+inline void collectcall_schema(schema_tag<JsonObject>, SchemaBuilder& s) {
+    s["type"] = "object";
+    s["description"] =
+        "Any JSON object, at most 64 KiB and nested at most 16 deep, kept member for member "
+        "(numbers keep their exact text); a merge patch merges it by RFC 7396";
+}
+
+}  // namespace collectcall
+// ---- end collectcall/types/json_object.hpp ----
+
+namespace collectcall {
+
+struct Collections {
+    Money totalBalance;
+    std::optional<Money> principalBalance;
+    std::optional<Text> originalCreditor;
+    std::optional<Money> accruedInterestAmount;
+    std::optional<PastDate> chargeOffDate;
+    std::optional<PastDate> firstDelinquencyDate;
+    std::optional<Money> settlementAggregationRate;
+    std::optional<Text> originalAccountNumber;
+    std::optional<Money> itemizationBalance;
+    std::optional<Money> postItemizationInterest;
+    std::optional<Money> postItemizationFees;
+    std::optional<Money> postItemizationCredits;
+    std::optional<Money> postItemizationPayments;
+    std::optional<Text> productType;
+    std::optional<Text> originalProductType;
+    // Organisation-specific fields (the hosted service's extensions): any object, kept exactly.
+    std::optional<JsonObject> extensions;
+
+    friend bool operator==(const Collections&, const Collections&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Collections, (),
+                      (totalBalance, principalBalance, originalCreditor, accruedInterestAmount,
+                       chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
+                       originalAccountNumber, itemizationBalance, postItemizationInterest,
+                       postItemizationFees, postItemizationCredits, postItemizationPayments,
+                       productType, originalProductType, extensions))
+
+// The collections member of a PATCH body: merged member by member into the stored block, or,
+// when the customer has none, the whole new block (then totalBalance is required).
+struct CollectionsPatch {
+    Patch<Money> totalBalance;
+    Patch<Money> principalBalance;
+    Patch<Text> originalCreditor;
+    Patch<Money> accruedInterestAmount;
+    Patch<PastDate> chargeOffDate;
+    Patch<PastDate> firstDelinquencyDate;
+    Patch<Money> settlementAggregationRate;
+    Patch<Text> originalAccountNumber;
+    Patch<Money> itemizationBalance;
+    Patch<Money> postItemizationInterest;
+    Patch<Money> postItemizationFees;
+    Patch<Money> postItemizationCredits;
+    Patch<Money> postItemizationPayments;
+    Patch<Text> productType;
+    Patch<Text> originalProductType;
+    Patch<JsonObject> extensions;  // merged by RFC 7396
+
+    friend bool operator==(const CollectionsPatch&, const CollectionsPatch&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
+                      (totalBalance, principalBalance, originalCreditor, accruedInterestAmount,
+                       chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
+                       originalAccountNumber, itemizationBalance, postItemizationInterest,
+                       postItemizationFees, postItemizationCredits, postItemizationPayments,
+                       productType, originalProductType, extensions))
+
+}  // namespace collectcall
+// ---- end collectcall/model/collections.hpp ----
+
+namespace collectcall {
+
+struct CustomerCreate {
+    Text externalId;
+    // A sub-entity of the caller's organisation (the hosted service's clientId): stored and
+    // returned, null when absent; set on create only.
+    std::optional<Uuid> clientId;
+    Text firstName;
+    std::optional<Text> middleName;
+    Text lastName;
+    Email email;
+    E164 primaryPhone;
+    std::optional<E164> secondaryPhone;
+    Address address;
+    std::optional<Digits<4>> ssnLastFour;
+    std::optional<PastDate> dateOfBirth;
+    std::optional<Collections> collections;
+
+    friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
+                      (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
+                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+
+// A stored customer as the API returns it.
+struct Customer : CustomerCreate {
+    Uuid id;
+    Timestamp createdAt;
+    Timestamp updatedAt;
+
+    friend bool operator==(const Customer&, const Customer&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
+
+// The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
+// value. externalId and id cannot be changed.
+struct CustomerPatch {
+    NotAllowed id;
+    NotAllowed externalId;
+    NotAllowed clientId;
+    Patch<Text> firstName;
+    Patch<Text> middleName;
+    Patch<Text> lastName;
+    Patch<Email> email;
+    Patch<E164> primaryPhone;
+    Patch<E164> secondaryPhone;
+    Patch<AddressPatch> address;
+    Patch<Digits<4>> ssnLastFour;
+    Patch<PastDate> dateOfBirth;
+    Patch<CollectionsPatch> collections;
+
+    friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
+                      (id, externalId, clientId, firstName, middleName, lastName, email,
+                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
+                       collections))
+
+// The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
+// dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
+constexpr std::string_view collections_conflict(bool has_collections, bool has_ssn_last_four,
+                                                bool has_date_of_birth) {
+    if (!has_collections || (has_ssn_last_four && has_date_of_birth)) return {};
+    if (!has_ssn_last_four && !has_date_of_birth) {
+        return "requires ssnLastFour and dateOfBirth";
+    }
+    return has_ssn_last_four ? "requires dateOfBirth" : "requires ssnLastFour";
+}
+
+// Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
+// its own error already, so it does not also count as missing here.
+inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
+    auto usable = [&](std::string_view name) {
+        return members.present(name) || members.failed(name);
+    };
+    std::string_view message = collections_conflict(members.present("collections"),
+                                                    usable("ssnLastFour"), usable("dateOfBirth"));
+    if (!message.empty()) reader.member_error("collections", codes::conflict, message);
+}
+
+// The same rule on a value (a merged customer): the errors, if any.
+inline ErrorList validate(const CustomerCreate& customer) {
+    ErrorList errors;
+    std::string_view message =
+        collections_conflict(customer.collections.has_value(), customer.ssnLastFour.has_value(),
+                             customer.dateOfBirth.has_value());
+    if (!message.empty()) {
+        errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
+    }
+    return errors;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/customer.hpp ----
+
+namespace collectcall {
+
+struct BulkCreateRequest {
+    // Each item carries its own verdict: one bad item never fails the request. The length is
+    // bounded while reading: items past the limit are never built.
+    BoundedVector<Validated<CustomerCreate>, 1, &ReadOptions::max_bulk_items> customers;
+
+    friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
+
+struct BulkSummary {
+    std::int64_t total = 0;
+    std::int64_t succeeded = 0;
+    std::int64_t failed = 0;
+
+    friend bool operator==(const BulkSummary&, const BulkSummary&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkSummary, (), (total, succeeded, failed))
+
+// Created: {success: true, customer}. Failed: {externalId, success: false, error, details}.
+struct BulkItemResult {
+    Patch<std::string> externalId;
+    bool success = false;
+    Patch<Customer> customer;
+    Patch<std::string> error;
+    Patch<std::vector<Error>> details;
+
+    friend bool operator==(const BulkItemResult&, const BulkItemResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkItemResult, (), (externalId, success, customer, error, details))
+
+struct BulkResult {
+    BulkSummary summary;
+    std::vector<BulkItemResult> results;
+
+    friend bool operator==(const BulkResult&, const BulkResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkResult, (), (summary, results))
+
+// The `error` string of a failed item (API.md section 7): its first few errors, then how many
+// more the `details` hold, "validation failed: <path>: <message>; ...; and 97 more". The
+// summary stays short however many errors the item has.
+inline std::string validation_failure_summary(const ErrorList& errors) {
+    constexpr std::size_t shown = 3;
+    std::string text = "validation failed: ";
+    std::size_t listed = 0;
+    for (const Error& e : errors) {
+        if (listed == shown || e.code == codes::too_many_errors) break;
+        if (listed != 0) text += "; ";
+        text += e.path.empty() ? std::string("/") : e.path;
+        text += ": ";
+        text += e.message;
+        ++listed;
+    }
+    if (const std::size_t total = error_total(errors); total > listed) {
+        text += "; and " + std::to_string(total - listed) + " more";
+    }
+    return text;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/bulk.hpp ----
+// ---- begin collectcall/model/call.hpp ----
+// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
+// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+// ---- begin collectcall/model/compliance.hpp ----
+// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason.
+
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+
+namespace collectcall {
+
+// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
+// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours)
+
+struct Check {
+    CheckId id = CheckId::is_active;
+    std::string name;
+    std::string description;
+    std::string reason;  // the human-readable outcome
+
+    friend bool operator==(const Check&, const Check&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
+
+struct ComplianceResult {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+
+    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+}  // namespace collectcall
+// ---- end collectcall/model/compliance.hpp ----
+
+namespace collectcall {
+
+// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
+enum class CallStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+
+enum class CallEventType { call_created, call_ended };
+BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
+
+enum class EndedReason {
+    customer_did_not_answer,
+    voicemail,
+    customer_ended_call,
+    agent_ended_call,
+    silence_timed_out,
+    unknown,
+};
+BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
+                    agent_ended_call, silence_timed_out, unknown)
+
+// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
+// service); with one, they are signed with that secret of the caller's account.
+struct Webhook {
+    Url url;
+    std::optional<Uuid> secretId;
+
+    friend bool operator==(const Webhook&, const Webhook&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
+
+struct CallRequest {
+    Text agentId;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const CallRequest&, const CallRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
+
+// The data of the create-call response, placed (200) or blocked by compliance (422).
+struct Call {
+    Uuid id;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    ComplianceResult compliance;
+    Timestamp createdAt;
+
+    friend bool operator==(const Call&, const Call&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Call, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+
+struct CallEvent {
+    CallEventType type = CallEventType::call_created;
+    Timestamp createdAt;
+
+    friend bool operator==(const CallEvent&, const CallEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
+
+// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
+struct CallDetails : Call {
+    Uuid customerId;
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> endedReason;  // once ended
+    std::optional<std::int64_t> durationMs;  // once ended
+    std::vector<CallEvent> events;
+
+    friend bool operator==(const CallDetails&, const CallDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
+
+struct CallList {
+    std::vector<CallDetails> calls;
+
+    friend bool operator==(const CallList&, const CallList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+
+}  // namespace collectcall
+// ---- end collectcall/model/call.hpp ----
+// ---- begin collectcall/model/envelope.hpp ----
+// The response envelope (SPEC.md 2.1) and the error body (API.md section 3).
+
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+
+namespace collectcall {
+
+template <class T>
+struct Envelope {
+    Uuid requestId;
+    bool success = true;
+    T data;
+
+    friend bool operator==(const Envelope&, const Envelope&) = default;
+    BOOST_DESCRIBE_CLASS(Envelope, (), (requestId, success, data), (), ())
+};
+
+struct ErrorBody {
+    std::string code;  // API.md section 2, e.g. validation_failed
+    std::string message;
+    std::vector<Error> details;
+
+    friend bool operator==(const ErrorBody&, const ErrorBody&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ErrorBody, (), (code, message, details))
+
+// A failed request. `data` is null except where an endpoint says otherwise (a call blocked by
+// compliance carries the call object).
+template <class T = null_t>
+struct ErrorEnvelope {
+    Uuid requestId;
+    bool success = false;
+    T data{};
+    ErrorBody error;
+    std::string publicFacingMessage;  // = error.message
+
+    friend bool operator==(const ErrorEnvelope&, const ErrorEnvelope&) = default;
+    BOOST_DESCRIBE_CLASS(ErrorEnvelope, (), (requestId, success, data, error, publicFacingMessage),
+                         (), ())
+};
+
+// "validation failed" summary of API.md section 3: "2 fields are invalid".
+inline std::string invalid_fields_message(std::size_t count) {
+    return count == 1 ? std::string("1 field is invalid")
+                      : std::to_string(count) + " fields are invalid";
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/envelope.hpp ----
+// ---- begin collectcall/model/openapi.hpp ----
+// The published contract of the service: the schema rules of the models that their descriptions
+// alone do not tell (cross-field rules, what a PATCH may clear, bulk limits), and openapi(), the
+// OpenAPI 3.1 document of the whole HTTP API of SPEC.md and API.md as the example server serves
+// it (GET /api/v1/openapi.json, `collectcall-server openapi`).
+//
+// It lives with the models because it is about them: core/schema.hpp knows how to turn any
+// described struct into a schema, this header knows what the service's structs mean. Include it
+// (or collectcall/collectcall.hpp) before asking for json_schema<T>() of a model that has such
+// a rule; without it that call does not compile, rather than publish a schema that misses one.
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+// ---- begin collectcall/api/errors.hpp ----
+// The error codes of the HTTP API as data (API.md sections 2 and 3): each with its status, the
+// condition it stands for and an example message. The example server answers from this table
+// and the OpenAPI document lists it, so the two cannot disagree. The texts that clients of the
+// hosted service match on are here too, word for word.
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace collectcall::api {
+
+struct ErrorCode {
+    std::string_view code;
+    int status = 0;
+    std::string_view when;     // the condition, as the OpenAPI document describes it
+    std::string_view example;  // an example error.message
+};
+
+// The texts of the hosted service's answers (API.md section 3).
+inline constexpr std::string_view unauthorized_message =
+    "Unauthorized. Make sure to pass the correct authorization token.";
+inline constexpr std::string_view customer_not_found_message = "Customer not found";
+
+// 409 of a single create.
+[[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
+    std::string out = "A customer with external ID '";
+    out += external_id;
+    out += "' already exists.";
+    return out;
+}
+
+// The `error` of a bulk item whose externalId is taken (no final period, as the hosted service).
+[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
+    std::string out = "Customer with external ID '";
+    out += external_id;
+    out += "' already exists";
+    return out;
+}
+
+namespace errors {
+inline constexpr ErrorCode malformed_json{"malformed_json", 400,
+                                          "the body is not JSON, or is malformed JSON",
+                                          "malformed JSON at byte 12: TAPE_ERROR"};
+inline constexpr ErrorCode validation_failed{
+    "validation_failed", 400, "a field is invalid (all such errors are listed in error.details)",
+    "2 fields are invalid"};
+inline constexpr ErrorCode bad_request{
+    "bad_request", 400,
+    "the request could not be read (conflicting framing headers, an unreadable body)",
+    "the request body could not be read"};
+inline constexpr ErrorCode unauthorized{
+    "unauthorized", 401, "the bearer key is missing, malformed or unknown", unauthorized_message};
+inline constexpr ErrorCode agent_not_assigned{"agent_not_assigned", 403,
+                                              "agentId is not an agent of the caller's account",
+                                              "agentId is not assigned to this account"};
+inline constexpr ErrorCode link_expired{
+    "link_expired", 403, "a signed link (a call's recordingUrl) is genuine but has expired",
+    "the recording link has expired"};
+inline constexpr ErrorCode not_found{
+    "not_found", 404, "the id is unknown, not a UUID, or another account's; an unknown route",
+    customer_not_found_message};
+inline constexpr ErrorCode method_not_allowed{"method_not_allowed", 405,
+                                              "the route exists but not with this method",
+                                              "method not allowed; allowed: POST"};
+inline constexpr ErrorCode duplicate_external_id{
+    "duplicate_external_id", 409, "a customer with this externalId exists",
+    "A customer with external ID 'crm-10001' already exists."};
+inline constexpr ErrorCode webhook_secret_taken{
+    "webhook_secret_taken", 409, "an imported webhook secret's id is another account's",
+    "webhook secret id 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f is already in use"};
+inline constexpr ErrorCode idempotency_key_in_flight{
+    "idempotency_key_in_flight", 409,
+    "a request with this Idempotency-Key is still being processed",
+    "a request with this Idempotency-Key is still being processed"};
+inline constexpr ErrorCode payload_too_large{"payload_too_large", 413,
+                                             "the body is over the size limit (1 MiB; bulk 16 MiB)",
+                                             "request body is larger than 1048576 bytes"};
+inline constexpr ErrorCode uri_too_long{"uri_too_long", 414, "the request target is too long",
+                                        "request target is too long"};
+inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,
+                                                  "the Content-Type is not application/json",
+                                                  "Content-Type must be application/json"};
+inline constexpr ErrorCode idempotency_key_reused{
+    "idempotency_key_reused", 422, "the Idempotency-Key was used with a different request",
+    "Idempotency-Key was already used with a different request"};
+inline constexpr ErrorCode compliance_failed{
+    "compliance_failed", 422, "a compliance check failed; data is the call that was not placed",
+    "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local time "
+    "is 07:00 (outside respectful hours 8am-8:50pm))"};
+inline constexpr ErrorCode rate_limited{"rate_limited", 429, "too many requests for this API key",
+                                        "too many requests; retry after 1 s"};
+inline constexpr ErrorCode headers_too_large{
+    "headers_too_large", 431, "the request headers are too large", "request headers are too large"};
+inline constexpr ErrorCode internal{"internal", 500, "an unexpected server fault",
+                                    "internal server error"};
+inline constexpr ErrorCode unavailable{"unavailable", 503, "storage is unavailable",
+                                       "the service is temporarily unavailable"};
+}  // namespace errors
+
+// Every error code, in the order of their statuses.
+inline constexpr std::array all_errors{
+    errors::malformed_json,
+    errors::validation_failed,
+    errors::bad_request,
+    errors::unauthorized,
+    errors::agent_not_assigned,
+    errors::link_expired,
+    errors::not_found,
+    errors::method_not_allowed,
+    errors::duplicate_external_id,
+    errors::webhook_secret_taken,
+    errors::idempotency_key_in_flight,
+    errors::payload_too_large,
+    errors::uri_too_long,
+    errors::unsupported_media_type,
+    errors::idempotency_key_reused,
+    errors::compliance_failed,
+    errors::rate_limited,
+    errors::headers_too_large,
+    errors::internal,
+    errors::unavailable,
+};
+
+}  // namespace collectcall::api
+// ---- end collectcall/api/errors.hpp ----
 // ---- begin collectcall/model/webhook.hpp ----
 // Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
 // shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.

@@ -349,3 +349,42 @@ TEST_CASE("cease-and-desist, deactivate and activate return the customer", "[cus
         client.post("/api/v1/customers/00000000-0000-4000-8000-000000000000/activate", "").status ==
         404);
 }
+
+TEST_CASE("collections.extensions is stored and echoed member for member and merged by PATCH",
+          "[customers][extensions]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const std::string body = customer_json(
+        "ext-1", R"(,"ssnLastFour":"1234","dateOfBirth":"1980-02-29","collections":)"
+                 R"({"totalBalance":10,"extensions":{"tier": "gold", "score": 1.50,)"
+                 R"( "flags": [true, null, 3e2], "nested": {"a": 1, "b": {"c": "d"}}}})");
+    const Reply created = client.post("/api/v1/customers", body);
+    REQUIRE(created.status == 200);
+    const std::string id = created.str("/data/id");
+    const std::string expected =
+        R"({"tier":"gold","score":1.50,"flags":[true,null,3e2],"nested":{"a":1,"b":{"c":"d"}}})";
+    // The bytes of the body, not a re-serialisation: numbers keep their text.
+    const auto echoes = [](const Reply& r, const std::string& object) {
+        return r.body.find(R"("extensions":)" + object + "}") != std::string::npos;
+    };
+    CHECK(echoes(created, expected));
+    CHECK(echoes(client.get("/api/v1/customers/" + id), expected));
+
+    const Reply patched = client.patch(
+        "/api/v1/customers/" + id,
+        R"({"collections":{"extensions":{"tier":null,"nested":{"b":{"e":2}},"new":[]}}})");
+    REQUIRE(patched.status == 200);
+    CHECK(echoes(patched, R"({"score":1.50,"flags":[true,null,3e2],)"
+                          R"("nested":{"a":1,"b":{"c":"d","e":2}},"new":[]})"));
+
+    // Without extensions: null; and a bad one is a field error with its path.
+    const Reply plain = client.post("/api/v1/customers", collections_customer_json("ext-2"));
+    REQUIRE(plain.status == 200);
+    CHECK(plain.is_null("/data/collections/extensions"));
+    const Reply bad =
+        client.patch("/api/v1/customers/" + id, R"({"collections":{"extensions":{"a":1,"a":2}}})");
+    REQUIRE(bad.status == 400);
+    CHECK(bad.str("/error/details/0/path") == "/collections/extensions/a");
+    CHECK(bad.str("/error/details/0/code") == "duplicate_field");
+}

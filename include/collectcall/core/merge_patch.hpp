@@ -3,12 +3,15 @@
 // A patch struct mirrors its target by member name; each of its members is a Patch<V>:
 //   absent -> the target member is kept;
 //   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
-//   value  -> a nested patch struct merges member by member into the target's nested struct
+//   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
+//             by ADL; JsonObject's is RFC 7396) merges itself; otherwise
+//             a nested patch struct merges member by member into the target's nested struct
 //             (or, where the target has none, becomes it: its required members must then be
 //             given, `required` otherwise); any other value replaces the target member.
 // Errors carry JSON Pointer paths into the merged document.
 #pragma once
 
+#include <concepts>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -126,6 +129,23 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
         } else {
             merge_patch_into(member, change.value(), errors, path);
         }
+    } else if constexpr (requires(Inner & t, const V& p) {
+                             { collectcall_merge(t, p) } -> std::same_as<std::optional<Problem>>;
+                         }) {
+        // A value type that merges itself (JsonObject: RFC 7396 inside the member). Into an
+        // absent member it merges into the type's empty value.
+        Inner merged{};
+        if constexpr (is_optional_v<M>) {
+            if (member) merged = *member;
+        } else {
+            merged = member;
+        }
+        if (auto problem = collectcall_merge(merged, change.value())) {
+            errors.push_back(
+                Error{path, std::string(problem->code), std::string(problem->message)});
+            return;
+        }
+        member = std::move(merged);
     } else {
         member = change.value();
     }

@@ -8,6 +8,7 @@
 
 #include "collectcall/core/presence.hpp"
 #include "collectcall/types/date.hpp"
+#include "collectcall/types/json_object.hpp"
 #include "collectcall/types/money.hpp"
 #include "collectcall/types/text.hpp"
 
@@ -29,6 +30,8 @@ struct Collections {
     std::optional<Money> postItemizationPayments;
     std::optional<Text> productType;
     std::optional<Text> originalProductType;
+    // Organisation-specific fields (the hosted service's extensions): any object, kept exactly.
+    std::optional<JsonObject> extensions;
 
     friend bool operator==(const Collections&, const Collections&) = default;
 };
@@ -37,7 +40,7 @@ BOOST_DESCRIBE_STRUCT(Collections, (),
                        chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
                        originalAccountNumber, itemizationBalance, postItemizationInterest,
                        postItemizationFees, postItemizationCredits, postItemizationPayments,
-                       productType, originalProductType))
+                       productType, originalProductType, extensions))
 
 // The collections member of a PATCH body: merged member by member into the stored block, or,
 // when the customer has none, the whole new block (then totalBalance is required).
@@ -57,6 +60,7 @@ struct CollectionsPatch {
     Patch<Money> postItemizationPayments;
     Patch<Text> productType;
     Patch<Text> originalProductType;
+    Patch<JsonObject> extensions;  // merged by RFC 7396
 
     friend bool operator==(const CollectionsPatch&, const CollectionsPatch&) = default;
 };
@@ -65,6 +69,6 @@ BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
                        chargeOffDate, firstDelinquencyDate, settlementAggregationRate,
                        originalAccountNumber, itemizationBalance, postItemizationInterest,
                        postItemizationFees, postItemizationCredits, postItemizationPayments,
-                       productType, originalProductType))
+                       productType, originalProductType, extensions))
 
 }  // namespace collectcall
