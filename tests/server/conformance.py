@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Conformance with the hosted service (API.md): drives a real collectcall-server through the
+main flows (create, bulk, patch, a call placed and one blocked, its webhooks received by a
+receiver here) and checks every response body and every webhook body against the component
+schemas of the hosted service's own OpenAPI document, read in place from
+../shared/reference/hosted-openapi.json (OpenAPI 3.0: `$ref` resolved, `nullable` honoured),
+plus the texts API.md lists word for word.
+
+An optional member the server has no value for is sent as null (API.md section 1), which the
+hosted schemas do not say for every member: a null in a member that is not required is read as
+that member being absent, as the hosted service's generated clients read it. A required member
+may be null only where the document says `nullable`.
+
+Usage: conformance.py SERVER_BINARY [HOSTED_OPENAPI_JSON]. Without the document the test says
+so and fails when CI is set, else exits 77 (skipped).
+"""
+
+import copy
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import jsonschema
+
+FROZEN = "2026-11-20T15:00:00Z"  # 09:00 in Chicago
+CHECKS = {
+    "is-active": ("Is Active", "Check if customer is active"),
+    "cease-and-desist-exclusion": (
+        "Cease and Desist Exclusion",
+        "Prevent calling customers who have requested cease and desist",
+    ),
+    "four-voice-call-per-day": (
+        "Four Voice Call Per Day",
+        "Check if customer has had four or fewer voice calls today within the current "
+        "respectful hours window",
+    ),
+    "respectful-hours": (
+        "Respectful Hours Check",
+        "Check if the customer's local time is within respectful hours",
+    ),
+}
+
+problems = []
+checked = 0
+
+
+def problem(text):
+    problems.append(text)
+
+
+# ---- the hosted document as JSON Schema -----------------------------------------------------
+
+def to_json_schema(node, components, seen=()):
+    """OpenAPI 3.0 schema -> JSON Schema: $ref inlined, nullable as a null type, and optional
+    members allowed to be null (see the module's docstring)."""
+    if isinstance(node, list):
+        return [to_json_schema(n, components, seen) for n in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        if name in seen:
+            return {}
+        return to_json_schema(components[name], components, seen + (name,))
+    out = {}
+    for key, value in node.items():
+        if key in ("discriminator", "example", "examples", "nullable", "xml"):
+            continue
+        if key == "properties":
+            required = set(node.get("required", []))
+            props = {}
+            for name, schema in value.items():
+                converted = to_json_schema(schema, components, seen)
+                if name not in required:
+                    converted = {"anyOf": [converted, {"type": "null"}]}
+                props[name] = converted
+            out[key] = props
+        else:
+            out[key] = to_json_schema(value, components, seen)
+    if node.get("nullable"):
+        out = {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+class Hosted:
+    def __init__(self, document):
+        self.document = document
+        self.components = document["components"]["schemas"]
+
+    def schema(self, name):
+        return to_json_schema(self.components[name], self.components)
+
+    def check(self, name, body, what):
+        global checked
+        checked += 1
+        validator = jsonschema.Draft202012Validator(self.schema(name))
+        for error in validator.iter_errors(body):
+            path = "/" + "/".join(str(p) for p in error.absolute_path)
+            problem(f"{what}: not a hosted {name} at {path}: {error.message[:200]}")
+
+
+# ---- a webhook receiver ---------------------------------------------------------------------
+
+class Receiver:
+    def __init__(self):
+        self.bodies = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                with receiver.lock:
+                    receiver.bodies.append(json.loads(body))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self, count, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.lock:
+                if len(self.bodies) >= count:
+                    return list(self.bodies)
+            time.sleep(0.05)
+        with self.lock:
+            return list(self.bodies)
+
+
+# ---- the server -----------------------------------------------------------------------------
+
+class Server:
+    def __init__(self, binary, directory, window=None):
+        db = os.path.join(directory, "conformance.db")
+        init = [binary, "init", "--db", db, "--account", "conformance"]
+        if window:
+            init += ["--respectful-hours", window]
+        out = subprocess.run(init, check=True, capture_output=True, text=True).stdout
+        self.credentials = json.loads(out.strip().splitlines()[-1])
+        self.process = subprocess.Popen(
+            [binary, "serve", "--db", db, "--listen", "127.0.0.1:0", "--now", FROZEN,
+             "--call-step-ms", "50", "--allow-private-webhooks", "--quiet"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.port = None
+        deadline = time.time() + 20
+        while self.port is None and time.time() < deadline:
+            line = self.process.stdout.readline() or self.process.stderr.readline()
+            if "127.0.0.1:" in line:
+                self.port = int(line.split("127.0.0.1:")[1].split()[0].rstrip("/"))
+        if self.port is None:
+            raise RuntimeError("the server did not say where it listens")
+        self.base = f"http://127.0.0.1:{self.port}/api/v1"
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+    def request(self, method, path, body=None, key=True):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if key:
+            request.add_header("Authorization", "Bearer " + self.credentials["apiKey"])
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+
+def expect(condition, text):
+    global checked
+    checked += 1
+    if not condition:
+        problem(text)
+
+
+def customer(external_id, zip_code="60606", state="IL", phone="+13125550147"):
+    return {
+        "externalId": external_id, "firstName": "Maria", "lastName": "Garcia",
+        "email": "maria@example.com", "primaryPhone": phone,
+        "address": {"line1": "233 S Wacker Dr", "city": "Chicago", "state": state,
+                    "zip": zip_code},
+        "ssnLastFour": "6789", "dateOfBirth": "1984-07-12",
+        "collections": {"totalBalance": 1234.56, "extensions": {"tier": "gold"}},
+    }
+
+
+def hosted_example_request(document, path):
+    """The data of the hosted 200 example of POST `path`, without what only responses have."""
+    example = document["paths"][path]["post"]["responses"]["200"]["content"][
+        "application/json"]["example"]
+    return example["data"]
+
+
+def run(binary, document):
+    hosted = Hosted(document)
+    with tempfile.TemporaryDirectory() as directory:
+        server = Server(binary, directory)
+        try:
+            flows(server, hosted, document)
+        finally:
+            server.stop()
+    with tempfile.TemporaryDirectory() as directory:
+        # A window that has closed at the frozen time everywhere: a call is blocked.
+        server = Server(binary, directory, window="08:00-08:30")
+        try:
+            blocked(server, hosted)
+        finally:
+            server.stop()
+
+
+def flows(server, hosted, document):
+    agent = server.credentials["agentId"]
+
+    # The hosted document's own example, as a request body.
+    example = copy.deepcopy(hosted_example_request(document, "/customers"))
+    example.pop("id", None)
+    status, body = server.request("POST", "/customers", example)
+    expect(status == 200, f"the hosted example customer: {status} {body.get('error')}")
+    hosted.check("UpdateCustomerResponse", body, "POST /customers (hosted example)")
+
+    status, body = server.request("POST", "/customers", customer("conf-1"))
+    expect(status == 200, f"POST /customers: {status}")
+    hosted.check("UpdateCustomerResponse", body, "POST /customers")
+    customer_id = body["data"]["id"]
+
+    status, body = server.request("POST", "/customers", customer("conf-1"))
+    expect(status == 409, f"duplicate: {status}")
+    expect(body.get("publicFacingMessage") ==
+           "A customer with external ID 'conf-1' already exists.", f"409 text: {body}")
+
+    status, body = server.request("POST", "/customers", customer("conf-x"), key=False)
+    expect(status == 401, f"no key: {status}")
+    expect(body.get("publicFacingMessage") ==
+           "Unauthorized. Make sure to pass the correct authorization token.", f"401: {body}")
+
+    status, body = server.request("PATCH", "/customers/" + "0" * 8 + "-0000-4000-8000-" + "0" * 12,
+                                  {"firstName": "X"})
+    expect(status == 404 and body.get("publicFacingMessage") == "Customer not found",
+           f"404: {status} {body}")
+
+    bulk_items = [customer("conf-2"), customer("conf-1"), dict(customer("conf-3"), email="no")]
+    status, body = server.request("POST", "/customers/bulk", {"customers": bulk_items})
+    expect(status == 200, f"bulk: {status}")
+    hosted.check("BulkCreateCustomersResponse", body, "POST /customers/bulk")
+    results = body["data"]["results"]
+    expect(results[1].get("error") == "Customer with external ID 'conf-1' already exists",
+           f"bulk duplicate text: {results[1]}")
+
+    status, body = server.request("PATCH", "/customers/" + customer_id,
+                                  {"middleName": "Elena", "collections": {"extensions": {"x": 1}}})
+    expect(status == 200, f"PATCH: {status}")
+    hosted.check("UpdateCustomerResponse", body, "PATCH /customers/{id}")
+
+    receiver = Receiver()
+    call = {"agentId": agent, "webhook": {"url": f"http://127.0.0.1:{receiver.port}/hook"}}
+    status, body = server.request("POST", f"/customers/{customer_id}/calls", call)
+    expect(status == 200, f"call: {status} {body.get('error')}")
+    hosted.check("CreateCallResponse", body, "POST /customers/{id}/calls")
+    for check in body["data"]["compliance"]["checksPassed"]:
+        name, description = CHECKS.get(check["id"], (None, None))
+        expect(check["name"] == name and check["description"] == description,
+               f"check wording: {check}")
+    reasons = {c["id"]: c["reason"] for c in body["data"]["compliance"]["checksPassed"]}
+    expect(reasons.get("is-active") == "Customer is active", f"reasons: {reasons}")
+    expect(reasons.get("cease-and-desist-exclusion") ==
+           "Customer has not requested cease and desist", f"reasons: {reasons}")
+    expect(reasons.get("four-voice-call-per-day") ==
+           "Customer has had 0 voice calls today within respectful hours window "
+           "(America/Chicago), within the limit of 4", f"reasons: {reasons}")
+
+    events = receiver.wait(2)
+    expect(len(events) >= 2, f"webhooks received: {len(events)}")
+    for event in events:
+        name = {"call-created": "CallCreatedWebhook",
+                "call-ended": "CallEndedWebhook"}.get(event.get("type"))
+        expect(name is not None, f"webhook type: {event.get('type')}")
+        if name:
+            hosted.check(name, event, f"webhook {event['type']}")
+            hosted.check("CallsWebhook", event, f"webhook {event['type']}")
+    receiver.server.shutdown()
+
+
+def blocked(server, hosted):
+    status, body = server.request("POST", "/customers", customer("conf-b"))
+    customer_id = body["data"]["id"]
+    status, body = server.request("POST", f"/customers/{customer_id}/calls",
+                                  {"agentId": server.credentials["agentId"]})
+    expect(status == 422, f"blocked call: {status}")
+    hosted.check("CreateCallResponse", body, "POST /customers/{id}/calls (422)")
+    expect(body["data"]["compliance"]["passed"] is False, "blocked: passed")
+    expect(body.get("publicFacingMessage") ==
+           "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local "
+           "time is 09:00 (outside respectful hours 8am-8:30am))",
+           f"422 text: {body.get('publicFacingMessage')}")
+    for check in body["data"]["compliance"]["checksFailed"]:
+        name, description = CHECKS.get(check["id"], (None, None))
+        expect(check["name"] == name and check["description"] == description,
+               f"failed check wording: {check}")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print("usage: conformance.py SERVER_BINARY [HOSTED_OPENAPI_JSON]", file=sys.stderr)
+        return 2
+    binary = sys.argv[1]
+    path = sys.argv[2] if len(sys.argv) > 2 else ""
+    path = os.environ.get("COLLECTCALL_HOSTED_OPENAPI", path)
+    if not path or not os.path.exists(path):
+        print(f"the hosted service's OpenAPI document is missing ({path or 'no path given'}): "
+              "it is read in place from ../shared/reference/hosted-openapi.json",
+              file=sys.stderr)
+        return 1 if os.environ.get("CI") else 77
+    with open(path) as f:
+        document = json.load(f)
+    run(binary, document)
+    for text in problems:
+        print("FAIL:", text)
+    print(f"{checked} checks, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
