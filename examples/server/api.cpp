@@ -1,5 +1,8 @@
 #include "api.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -26,6 +29,13 @@ namespace collectcall::server {
 using api::CustomerList;
 using api::HealthStatus;
 using api::Route;
+
+// What an Idempotency-Key replay of POST /webhook-secrets shows: the id, never the secret.
+struct SecretReplay {
+    Uuid id;
+    std::optional<std::string> secret;  // always null
+};
+BOOST_DESCRIBE_STRUCT(SecretReplay, (), (id, secret))
 
 // --- Routing -----------------------------------------------------------------------------------
 
@@ -114,6 +124,9 @@ struct Api::Context {
     std::string_view id_segment;  // the "{id}" of the path
     Uuid account;
     std::string key_id;
+    // What an Idempotency-Key replay answers when it must differ from the first answer (a
+    // secret is shown once).
+    std::optional<std::string> replay_body;
 
     template <class T>
     void reply(int status, T data) {
@@ -324,7 +337,7 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
     static const Route no_route{};
     Context ctx{request,    response, match.route != nullptr ? *match.route : no_route,
                 request_id, {},       match.parameter,
-                {},         {}};
+                {},         {},       {}};
     try {
         const std::size_t limit = ctx.route.max_body;
         const http::BodyStatus body_status = http::body_status();
@@ -523,18 +536,20 @@ void Api::run_idempotent(Context& ctx, std::string_view key) {
     } release{store_, ctx.account, key};
 
     (this->*handler(ctx.route.operation))(ctx);
+    // A 5xx is not recorded: the release rolls back what the request wrote and frees the key.
     if (ctx.response.status >= 500) return;
-    // The operation is done: from here on the key must never be released, or a retry would do
-    // it twice. If the answer cannot be recorded, the key stays held (a retry gets 409 until
-    // the next start of the server) and the client still gets the real answer.
+    // The answer is committed in one transaction with the work it answers (store.hpp): a crash
+    // before the commit leaves neither (the key is freed at the next start and a retry runs the
+    // work once), after it both (a retry replays). A commit that fails keeps neither: the
+    // release frees the key, and the client gets 503 from dispatch instead of an answer whose
+    // work is not there.
+    store_.finish_idempotent(
+        ctx.account, key,
+        StoredResponse{ctx.response.status, ctx.replay_body.value_or(ctx.response.body),
+                       ctx.request_id});
     release.armed = false;
-    try {
-        store_.finish_idempotent(
-            ctx.account, key,
-            StoredResponse{ctx.response.status, ctx.response.body, ctx.request_id});
-    } catch (const StoreError&) {
-        std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"idempotency record\"}\n",
-                     ctx.request_id.c_str());
+    if (!config_.test_kill_after_commit.empty() && key == config_.test_kill_after_commit) {
+        ::kill(::getpid(), SIGKILL);  // tests only: the crash between the commit and the answer
     }
 }
 
@@ -863,13 +878,22 @@ void Api::get_call(Context& ctx) {
 }
 
 void Api::create_webhook_secret(Context& ctx) {
+    // The secret text is shown in this answer only (API.md section 5): an Idempotency-Key replay
+    // names the secret, with "secret": null.
+    const auto answer = [&](WebhookSecret secret) {
+        Envelope<SecretReplay> replay;
+        replay.requestId = uuid_of(ctx.request_id);
+        replay.data.id = secret.id;
+        ctx.replay_body = write(replay);
+        ctx.reply(200, std::move(secret));
+    };
     // No body or `{}`: a new secret. {id, secret}: a secret brought from the hosted service,
     // kept under its own id (API.md section 5).
     const bool make = ctx.body.empty() || read<EmptyObject>(ctx.body).ok();
     if (make) {
         WebhookSecret secret{new_uuid(), webhook::generate_secret()};
         store_.insert_webhook_secret(ctx.account, secret.id, secret.secret, clock_.now());
-        return ctx.reply(200, std::move(secret));
+        return answer(std::move(secret));
     }
     auto body = read<WebhookSecretImport>(ctx.body, read_options());
     if (!body) return ctx.fail_read(std::move(body).errors());
@@ -880,7 +904,7 @@ void Api::create_webhook_secret(Context& ctx) {
             error_code::webhook_secret_taken,
             "webhook secret id " + std::string(secret.id.view()) + " is already in use");
     }
-    ctx.reply(200, std::move(secret));
+    answer(std::move(secret));
 }
 
 void Api::get_recording(Context& ctx) {

@@ -38,6 +38,11 @@ struct ApiConfig {
     // starts at most 25 hours before any instant in it (UTC-12 and a DST change).
     std::chrono::hours call_history{48};
     bool access_log = true;
+    // Tests only (`serve` reads it from the environment variable
+    // COLLECTCALL_TEST_KILL_AFTER_COMMIT): the process kills itself with SIGKILL once the work
+    // of the request with this Idempotency-Key and its answer are committed, before the answer
+    // is sent, the crash that exactly-once must survive. Empty: never.
+    std::string test_kill_after_commit;
     // Requests, rate limiting and what the server registers are counted here (GET /metrics)
     // when set.
     Metrics* metrics = nullptr;

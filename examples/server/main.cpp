@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string_view>
@@ -93,7 +94,11 @@ int serve(const Command& command) {
     // first large free and serve later large buffers from arenas that keep their pages.
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 
-    Server server(command.server);
+    ServerOptions options = command.server;
+    if (const char* key = std::getenv("COLLECTCALL_TEST_KILL_AFTER_COMMIT")) {
+        options.api.test_kill_after_commit = key;  // tests only: see ApiConfig
+    }
+    Server server(options);
     if (!server.store().has_accounts()) {
         const Credentials demo = server.store().create_credentials(
             setup_for(std::string(demo_account), {}), server.clock().now());

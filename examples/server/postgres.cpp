@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 namespace collectcall::server::pg {
 
@@ -171,7 +172,55 @@ Pool::Lease::~Lease() {
     if (pool_ != nullptr && connection_) pool_->give_back(std::move(connection_));
 }
 
+namespace {
+// The connection pinned to this thread, and its pool (a thread serves one request at a time).
+struct Pinned {
+    const Pool* pool = nullptr;
+    std::optional<Pool::Lease> lease;
+};
+thread_local Pinned pinned;
+}  // namespace
+
+Connection* Pool::pinned_connection() const noexcept {
+    return pinned.pool == this && pinned.lease ? &**pinned.lease : nullptr;
+}
+
+void Pool::pin() {
+    rollback_pinned();
+    Lease connection = lease();
+    connection->exec("BEGIN");
+    pinned.lease.emplace(std::move(connection));
+    pinned.pool = this;
+}
+
+void Pool::commit_pinned() {
+    if (pinned.pool != this || !pinned.lease) return;
+    const Lease taken = std::move(*pinned.lease);  // unpinned whatever COMMIT does
+    pinned.lease.reset();
+    pinned.pool = nullptr;
+    taken->exec("COMMIT");
+}
+
+void Pool::rollback_pinned() noexcept {
+    if (pinned.pool != this || !pinned.lease) return;
+    const Lease taken = std::move(*pinned.lease);
+    pinned.lease.reset();
+    pinned.pool = nullptr;
+    rollback(*taken);
+}
+
+void Pool::rollback_to_savepoint(Connection& connection) noexcept {
+    try {
+        if (!connection.broken()) {
+            connection.exec("ROLLBACK TO SAVEPOINT work");
+            connection.exec("RELEASE work");
+        }
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the transaction fails as a whole then
+    }
+}
+
 Pool::Lease Pool::lease() {
+    if (Connection* connection = pinned_connection()) return Lease(*connection);
     {
         std::unique_lock lock(mutex_);
         available_.wait(lock, [&] { return !idle_.empty() || open_ < size_; });

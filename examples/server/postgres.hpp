@@ -117,23 +117,30 @@ class Connection {
 class Pool {
   public:
     Pool(std::string uri, std::size_t size) : uri_(std::move(uri)), size_(size) {}
+    // A transaction the destroying thread pinned and left open is rolled back.
+    ~Pool() { rollback_pinned(); }
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
 
     class Lease {
       public:
         Lease(Pool& pool, std::unique_ptr<Connection> connection)
-            : pool_(&pool), connection_(std::move(connection)) {}
+            : pool_(&pool), connection_(std::move(connection)), use_(connection_.get()) {}
+        // The connection pinned to this thread (pin()): borrowed, not given back.
+        explicit Lease(Connection& pinned) : pool_(nullptr), use_(&pinned) {}
         ~Lease();
         Lease(Lease&& other) noexcept
-            : pool_(other.pool_), connection_(std::move(other.connection_)) {}
+            : pool_(other.pool_), connection_(std::move(other.connection_)), use_(other.use_) {}
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
         Lease& operator=(Lease&&) = delete;
-        Connection& operator*() const { return *connection_; }
-        Connection* operator->() const { return connection_.get(); }
+        Connection& operator*() const { return *use_; }
+        Connection* operator->() const { return use_; }
 
       private:
         Pool* pool_;
         std::unique_ptr<Connection> connection_;
+        Connection* use_;
     };
 
     Lease lease();
@@ -141,9 +148,21 @@ class Pool {
 
     // Runs `work(connection)` in a transaction and commits; runs it again (at most a few times)
     // when PostgreSQL reports a deadlock or a serialization failure. Whatever `work` throws rolls
-    // the transaction back.
+    // the transaction back. On a thread with a pinned transaction (pin()), `work` runs in a
+    // savepoint of it instead, once.
     template <class Work>
     auto transaction(Work&& work) {
+        if (Connection* pinned = pinned_connection()) {
+            pinned->exec("SAVEPOINT work");
+            try {
+                auto result = work(*pinned);
+                pinned->exec("RELEASE work");
+                return result;
+            } catch (...) {
+                rollback_to_savepoint(*pinned);
+                throw;
+            }
+        }
         for (int attempt = 1;; ++attempt) {
             auto connection = lease();
             try {
@@ -161,8 +180,18 @@ class Pool {
         }
     }
 
+    // One transaction for everything this thread does on this pool until commit_pinned() or
+    // rollback_pinned(): every lease() of the thread is its connection, every transaction() a
+    // savepoint in it. An Idempotency-Key's work and the recording of its answer are committed
+    // together this way (store.hpp).
+    void pin();
+    void commit_pinned();
+    void rollback_pinned() noexcept;
+    [[nodiscard]] Connection* pinned_connection() const noexcept;
+
   private:
     static void rollback(Connection& connection) noexcept;
+    static void rollback_to_savepoint(Connection& connection) noexcept;
     void give_back(std::unique_ptr<Connection> connection);
 
     std::string uri_;

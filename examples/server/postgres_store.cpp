@@ -767,7 +767,8 @@ std::optional<std::string> PostgresStore::find_webhook_secret(const Uuid& accoun
 IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                  const Sha256& fingerprint, Time now) {
     const std::string print = hex(fingerprint);
-    return pool_.transaction([&](Connection& db) {
+    pool_.rollback_pinned();  // a thread begins one request at a time
+    IdempotencyBegin begun = pool_.transaction([&](Connection& db) {
         db.params().add(account.view()).add(key).add(print).add(to_ms(now));
         const bool fresh = db.query(
                                  "INSERT INTO idempotency_keys (account_id, key, fingerprint, "
@@ -810,11 +811,14 @@ IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::strin
         db.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND created_ms <= $2");
         return IdempotencyBegin{IdempotencyState::started, {}};
     });
+    // From here the request's writes and the recording of its answer are one transaction.
+    if (begun.state == IdempotencyState::started) pool_.pin();
+    return begun;
 }
 
 void PostgresStore::finish_idempotent(const Uuid& account, std::string_view key,
                                       const StoredResponse& response) {
-    auto db = pool_.lease();
+    auto db = pool_.lease();  // the request's transaction (pinned by begin_idempotent)
     db->params()
         .add(std::int64_t{response.status})
         .add(response.body)
@@ -824,9 +828,11 @@ void PostgresStore::finish_idempotent(const Uuid& account, std::string_view key,
     db->query(
         "UPDATE idempotency_keys SET status = $1, response = $2, request_id = $3 "
         "WHERE account_id = $4 AND key = $5");
+    pool_.commit_pinned();
 }
 
 void PostgresStore::abandon_idempotent(const Uuid& account, std::string_view key) {
+    pool_.rollback_pinned();  // the request's writes go with its key
     auto db = pool_.lease();
     db->params().add(account.view()).add(key);
     db->query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL");

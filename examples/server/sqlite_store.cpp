@@ -270,6 +270,33 @@ class SqliteStore::WriterLease {
     SqliteStore& store_;
 };
 
+struct SqliteStore::RequestTransaction {
+    const SqliteStore* store = nullptr;
+    std::optional<WriterLease> writer;       // taken at the request's first write
+    std::optional<Transaction> transaction;  // destroyed first: rolled back unless committed
+};
+
+namespace {
+// The Idempotency-Key request this thread is serving, between begin_idempotent and its finish or
+// abandon (a thread serves one request at a time).
+thread_local std::unique_ptr<SqliteStore::RequestTransaction> this_request;
+}  // namespace
+
+SqliteStore::RequestTransaction* SqliteStore::request_transaction() const {
+    return this_request && this_request->store == this ? this_request.get() : nullptr;
+}
+
+void SqliteStore::end_request_transaction(bool commit) {
+    RequestTransaction* request = request_transaction();
+    if (request == nullptr) return;
+    const std::unique_ptr<RequestTransaction> ending = std::move(this_request);
+    if (commit && request->transaction) {
+        const auto start = std::chrono::steady_clock::now();
+        request->transaction->commit();
+        if (observer_) observer_(1, std::chrono::steady_clock::now() - start);
+    }
+}
+
 // The first writer to find no batch running leads: it takes every write waiting (its own among
 // them), runs them in one transaction, and wakes their threads after the commit. Writes that
 // arrive meanwhile wait for the next batch, which one of them leads.
@@ -277,6 +304,25 @@ template <class Work>
 auto SqliteStore::batched(Work&& work) {
     using Result = decltype(work(std::declval<Connection&>()));
     constexpr bool returns_void = std::is_void_v<Result>;
+    if (RequestTransaction* request = request_transaction()) {
+        // An Idempotency-Key request: its writes wait in its own transaction for its answer,
+        // holding the writer from its first write to its finish (the handler's work after the
+        // write: microseconds), each write in a savepoint, as in a batch.
+        if (!request->transaction) {
+            request->writer.emplace(*this);
+            request->transaction.emplace(**request->writer);
+        }
+        Transaction item(**request->writer);
+        if constexpr (returns_void) {
+            work(**request->writer);
+            item.commit();
+            return;
+        } else {
+            Result result = work(**request->writer);
+            item.commit();
+            return result;
+        }
+    }
     std::optional<std::conditional_t<returns_void, bool, Result>> result;
     PendingWrite pending;
     pending.run = [&](Connection& db) {
@@ -359,7 +405,9 @@ SqliteStore::WriterLease SqliteStore::writer() {
     return WriterLease(*this);
 }
 
-SqliteStore::~SqliteStore() = default;
+SqliteStore::~SqliteStore() {
+    end_request_transaction(false);  // one the destroying thread began and left open
+}
 
 std::unique_ptr<Connection> SqliteStore::open_connection() {
     auto db = std::make_unique<Connection>(options_.path, true, options_.busy_timeout_ms);
@@ -791,7 +839,8 @@ std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account,
 
 IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                const Sha256& fingerprint, Time now) {
-    return batched([&](Connection& connection) -> IdempotencyBegin {
+    end_request_transaction(false);  // a thread begins one request at a time
+    IdempotencyBegin begun = batched([&](Connection& connection) -> IdempotencyBegin {
         Connection* db = &connection;
         Transaction tx(*db);
         {
@@ -831,6 +880,12 @@ IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_
         tx.commit();
         return IdempotencyBegin{IdempotencyState::started, {}};
     });
+    // From here the request's writes and the recording of its answer are one transaction.
+    if (begun.state == IdempotencyState::started) {
+        this_request = std::make_unique<RequestTransaction>();
+        this_request->store = this;
+    }
+    return begun;
 }
 
 void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
@@ -847,9 +902,11 @@ void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
             .bind(5, key)
             .run();
     });
+    end_request_transaction(true);
 }
 
 void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
+    end_request_transaction(false);  // the request's writes go with its key
     batched([&](Connection& connection) {
         Connection* db = &connection;
         Query(*db,

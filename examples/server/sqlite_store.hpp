@@ -83,6 +83,10 @@ class SqliteStore final : public Store {
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
     std::int64_t sweep(Time now) override;
 
+    // An Idempotency-Key request's transaction on the writer connection (store.hpp): opened at
+    // its first write, committed with its answer. Per thread.
+    struct RequestTransaction;
+
   private:
     // A write waiting for its batch: its work, and once run, whether it failed.
     struct PendingWrite {
@@ -97,6 +101,8 @@ class SqliteStore final : public Store {
 
     class Lease;
     class WriterLease;
+    RequestTransaction* request_transaction() const;
+    void end_request_transaction(bool commit);
     Lease lease();
     // The one connection every write of this store goes through, one writer at a time. SQLite
     // admits one writer anyway; with a single connection for it, that connection's page cache

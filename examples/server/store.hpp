@@ -201,6 +201,12 @@ class Store {
     }
 
     // Idempotency-Key (API.md section 10). Keys are per account and live 24 hours.
+    // Exactly once under a crash: after begin_idempotent answers `started`, every write this
+    // thread makes through the store is part of one transaction that finish_idempotent commits
+    // together with the answer (it throws, and keeps neither, when the commit fails);
+    // abandon_idempotent rolls the writes back and frees the key. A crash before that commit
+    // leaves the key in flight (freed at the next start, or after its lease on PostgreSQL) and
+    // no work; after it, the work and its answer.
     virtual IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                               const Sha256& fingerprint, Time now) = 0;
     virtual void finish_idempotent(const Uuid& account, std::string_view key,

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <mutex>
@@ -250,4 +251,59 @@ TEST_CASE("faults: a file system that refuses every write is 503, reads go on, t
     // It never restarted: it stops as it would have, on SIGTERM.
     server.signal(SIGTERM);
     CHECK(server.wait() == 0);
+}
+
+TEST_CASE("faults: SIGKILL between an Idempotency-Key's commit and its answer; the retry replays",
+          "[faults][process][idempotency]") {
+    Database database;
+    const std::string db = database.uri();
+    const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
+    const std::string api_key = account.str("/apiKey");
+    const std::string agent = account.str("/agentId");
+    REQUIRE_FALSE(api_key.empty());
+    // A frozen clock inside respectful hours: the four calls of a day are counted on one day.
+    const std::vector<std::string> args{"--quiet", "--now", "2026-11-20T15:00:00Z",
+                                        "--call-step-ms", "600000"};
+    const auto idempotency_key = [](const std::string& k) {
+        return httplib::Headers{{"Idempotency-Key", k}};
+    };
+    const std::string call = R"({"agentId":")" + agent + R"("})";
+
+    std::string path;
+    {
+        ChildServer server(db, args);
+        Client client("127.0.0.1", server.port(), api_key);
+        const Reply customer = client.post("/api/v1/customers", customer_json("crash-once"));
+        REQUIRE(customer.status == 200);
+        path = "/api/v1/customers/" + customer.str("/data/id") + "/calls";
+    }
+    {
+        // Tests only: the server kills itself once this key's call and answer are committed,
+        // before the answer is written.
+        ::setenv("COLLECTCALL_TEST_KILL_AFTER_COMMIT", "call-1", 1);
+        ChildServer server(db, args);
+        ::unsetenv("COLLECTCALL_TEST_KILL_AFTER_COMMIT");
+        Client client("127.0.0.1", server.port(), api_key);
+        CHECK_THROWS(client.post(path, call, "application/json", idempotency_key("call-1")));
+        CHECK(server.wait() == 128 + SIGKILL);
+    }
+    ChildServer server(db, args);
+    Client client("127.0.0.1", server.port(), api_key);
+    const Reply retry = client.post(path, call, "application/json", idempotency_key("call-1"));
+    CHECK(retry.status == 200);
+    CHECK(retry.header("Idempotent-Replayed") == "true");
+    const Reply calls = client.get(path);
+    REQUIRE(calls.size("/data/calls") == 1);
+    CHECK(calls.str("/data/calls/0/id") == retry.str("/data/id"));
+    // The call counts towards the day's four: three more are placed, the fifth is refused.
+    for (int i = 2; i <= 4; ++i) {
+        CHECK(
+            client
+                .post(path, call, "application/json", idempotency_key("call-" + std::to_string(i)))
+                .status == 200);
+    }
+    const Reply fifth = client.post(path, call, "application/json", idempotency_key("call-5"));
+    CHECK(fifth.status == 422);
+    CHECK(fifth.error_code() == "compliance_failed");
+    CHECK(client.get(path).size("/data/calls") == 4);
 }

@@ -190,6 +190,30 @@ TEST_CASE("Idempotency-Key makes a retried call place one call", "[idempotency][
     CHECK(client.get(path).size("/data/calls") == 1);
 }
 
+TEST_CASE("Idempotency-Key on POST /webhook-secrets replays the id, never the secret",
+          "[idempotency][webhooks]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const Reply first =
+        client.post("/api/v1/webhook-secrets", "{}", "application/json", key("secret-1"));
+    REQUIRE(first.status == 200);
+    const std::string secret = first.str("/data/secret");
+    REQUIRE(secret.rfind("whsec_", 0) == 0);
+
+    const Reply replay =
+        client.post("/api/v1/webhook-secrets", "{}", "application/json", key("secret-1"));
+    CHECK(replay.status == 200);
+    CHECK(replay.header("Idempotent-Replayed") == "true");
+    CHECK(replay.str("/data/id") == first.str("/data/id"));
+    CHECK(replay.str("/requestId") == first.str("/requestId"));
+    CHECK(replay.is_null("/data/secret"));
+    CHECK(replay.body.find(secret) == std::string::npos);
+    CHECK(replay.body.find("whsec_") == std::string::npos);
+    // One secret was created, and it is the one a call can name.
+    CHECK(server.database().rows("SELECT COUNT(*) FROM webhook_secrets")[0][0] == "1");
+}
+
 TEST_CASE("Idempotency-Key of a request in flight is 409", "[idempotency]") {
     LocalServer server = hooked_server();
     const Account acme = server.create_account("acme");
