@@ -24,6 +24,18 @@ using namespace std::chrono_literals;
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_sanitizer = true;
+#else
+constexpr bool address_sanitizer = false;
+#endif
+#else
+constexpr bool address_sanitizer = false;
+#endif
+
 std::string head(const std::string& method, const std::string& target, const std::string& key,
                  const std::string& extra = {}) {
     std::string text = method + " " + target + " HTTP/1.1\r\nHost: x\r\n";
@@ -241,6 +253,12 @@ TEST_CASE("limits: Content-Length with Transfer-Encoding, or two Content-Length,
 
 TEST_CASE("limits: memory after a burst of large requests returns to its level before",
           "[limits][memory][process]") {
+    if (address_sanitizer) {
+        // ASan's allocator keeps freed memory in quarantine and ignores glibc's malloc_trim:
+        // resident size says nothing about the server there.
+        WARN("skipped under AddressSanitizer: its allocator does not give memory back");
+        return;
+    }
     Database database;
     const std::string db = database.uri();
     const Reply account = parse(run_binary({"init", "--db", db, "--account", "acme"}).out);
