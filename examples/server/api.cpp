@@ -11,9 +11,9 @@
 #include <utility>
 
 #include <collectcall/api/errors.hpp>
+#include <collectcall/api/openapi.hpp>
 #include <collectcall/api/routes.hpp>
 #include <collectcall/compliance/engine.hpp>
-#include <collectcall/model/openapi.hpp>
 #include <collectcall/webhook/recording.hpp>
 #include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include <collectcall/model/openapi.hpp>
+#include <collectcall/api/openapi.hpp>
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"

@@ -11,6 +11,7 @@
 #include <simdjson.h>
 #include <boost/describe/class.hpp>
 
+#include <collectcall/api/openapi.hpp>
 #include <collectcall/collectcall.hpp>
 
 using namespace collectcall;
@@ -449,15 +450,15 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     CHECK(member(doc, "openapi").text() == "3.1.0");
     CHECK(member(member(doc, "info"), "version").text() == COLLECTCALL_VERSION_STRING);
     const Json& paths = member(doc, "paths");
-    CHECK(paths.keys() ==
-          std::vector<std::string>{"/healthz", "/api/v1/openapi.json", "/api/v1/customers",
-                                   "/api/v1/customers/bulk", "/api/v1/customers/{customerId}",
-                                   "/api/v1/customers/{customerId}/calls",
-                                   "/api/v1/customers/{customerId}/cease-and-desist",
-                                   "/api/v1/customers/{customerId}/deactivate",
-                                   "/api/v1/customers/{customerId}/activate",
-                                   "/api/v1/calls/{callId}", "/api/v1/webhook-secrets",
-                                   "/api/v1/calls/{callId}/recording"});
+    CHECK(paths.keys() == std::vector<std::string>{
+                              "/healthz", "/readyz", "/metrics", "/api/v1/openapi.json",
+                              "/api/v1/customers", "/api/v1/customers/bulk",
+                              "/api/v1/customers/{customerId}",
+                              "/api/v1/customers/{customerId}/calls",
+                              "/api/v1/customers/{customerId}/cease-and-desist",
+                              "/api/v1/customers/{customerId}/deactivate",
+                              "/api/v1/customers/{customerId}/activate", "/api/v1/calls/{callId}",
+                              "/api/v1/calls/{callId}/recording", "/api/v1/webhook-secrets"});
 
     SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
@@ -473,8 +474,8 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     SECTION("statuses and envelopes of create customer") {
         const Json& post = member(member(paths, "/api/v1/customers"), "post");
         const Json& responses = member(post, "responses");
-        CHECK(responses.keys() == std::vector<std::string>{"200", "400", "401", "409", "422", "413",
-                                                           "415", "429", "431", "500", "503"});
+        CHECK(responses.keys() == std::vector<std::string>{"200", "400", "401", "409", "413", "415",
+                                                           "422", "429", "431", "500", "503"});
         const Json& created =
             member(member(member(responses, "200"), "content"), "application/json");
         CHECK(member(member(created, "schema"), "$ref").text() ==

@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include <collectcall/api/openapi.hpp>
 #include <collectcall/collectcall.hpp>
-#include <collectcall/model/openapi.hpp>
 
 using namespace collectcall;
 

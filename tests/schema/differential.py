@@ -99,6 +99,8 @@ def first_error(validator, instance):
 # Every operation of SPEC.md section 4 and API.md section 5.
 EXPECTED_OPERATIONS = {
     ("get", "/healthz"),
+    ("get", "/readyz"),
+    ("get", "/metrics"),
     ("get", "/api/v1/openapi.json"),
     ("post", "/api/v1/customers"),
     ("get", "/api/v1/customers"),

@@ -1,0 +1,159 @@
+// Every example of the served OpenAPI document against what the code produces for it: request
+// bodies read as valid; answers and error bodies read back and written again byte for byte (the
+// library writes exactly what the document shows); compliance results are what the engine
+// decides for the example's customer and time; error messages are the ones the library builds.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+
+#include "collectcall/api/openapi.hpp"
+#include "collectcall/compliance/engine.hpp"
+
+using namespace collectcall;
+
+namespace {
+
+ReadOptions example_day() {
+    ReadOptions options;
+    options.today = std::chrono::sys_days{std::chrono::year{2026} / 11 / 20};
+    return options;
+}
+
+std::string text_of(simdjson::dom::element element) {
+    return simdjson::minify(element);
+}
+
+// Reads `json` as T and writes it again; the example must be exactly what write() gives.
+template <class T>
+T round_trip(std::string_view where, const std::string& json) {
+    INFO(where << ": " << json);
+    auto value = read<T>(json, example_day());
+    if (!value) {
+        for (const Error& e : value.errors())
+            INFO(e.path << " " << e.code << " " << e.message);
+    }
+    REQUIRE(value);
+    CHECK(write(value.value()) == json);
+    return std::move(value).value();
+}
+
+// The examples of one media type object, as compact JSON texts.
+std::vector<std::pair<std::string, std::string>> examples_of(simdjson::dom::element media) {
+    std::vector<std::pair<std::string, std::string>> out;
+    simdjson::dom::object examples;
+    if (media["examples"].get(examples) != simdjson::SUCCESS) return out;
+    for (auto [name, example] : examples)
+        out.emplace_back(std::string(name), text_of(example["value"]));
+    return out;
+}
+
+struct Counts {
+    std::size_t requests = 0;
+    std::size_t answers = 0;
+    std::size_t errors = 0;
+};
+
+template <class Types>
+void check_operation(const api::Route& route, simdjson::dom::element op, Counts& counts) {
+    using Body = typename Types::body;
+    using Data = typename Types::data;
+    const std::string where = std::string(route.method) + " " + std::string(route.path);
+    if constexpr (!std::is_same_v<Body, null_t> && !std::is_same_v<Body, EmptyObject>) {
+        for (const auto& [name, json] :
+             examples_of(op["requestBody"]["content"]["application/json"])) {
+            INFO(where << " request example " << name << ": " << json);
+            auto body = read<Body>(json, example_day());
+            CHECK(body);
+            ++counts.requests;
+        }
+    }
+    if constexpr (!std::is_same_v<Data, std::string>) {
+        for (const auto& [name, json] :
+             examples_of(op["responses"]["200"]["content"]["application/json"])) {
+            if (route.access == api::Access::document) {
+                round_trip<Data>(where, json);
+            } else {
+                round_trip<Envelope<Data>>(where, json);
+            }
+            ++counts.answers;
+        }
+    }
+    simdjson::dom::object responses = op["responses"];
+    for (auto [status, response] : responses) {
+        if (status == "200") continue;
+        for (const auto& [code, json] : examples_of(response["content"]["application/json"])) {
+            if (code == api::errors::compliance_failed.code) {
+                const auto blocked = round_trip<ErrorEnvelope<Call>>(where, json);
+                CHECK_FALSE(blocked.data.compliance.passed);
+                CHECK(blocked.error.message ==
+                      compliance::failure_message(blocked.data.compliance));
+            } else {
+                const auto error = round_trip<ErrorEnvelope<>>(where, json);
+                CHECK(error.error.code == code);
+                if (code == api::errors::validation_failed.code) {
+                    CHECK(error.error.message ==
+                          invalid_fields_message(error.error.details.size()));
+                }
+            }
+            ++counts.errors;
+        }
+    }
+}
+
+// The compliance of the example customer (Austin, 78701) called at `now` with no earlier calls.
+ComplianceResult austin_at(int utc_hour) {
+    compliance::ComplianceInput in;
+    in.active = true;
+    in.state = "TX";
+    in.zip5 = "78701";
+    in.now = compliance::CallTime{std::chrono::sys_days{std::chrono::year{2026} / 11 / 20}} +
+             std::chrono::hours{utc_hour};
+    return compliance::evaluate(in);
+}
+
+}  // namespace
+
+TEST_CASE("openapi examples: every example is what the library reads, writes and decides") {
+    simdjson::dom::parser parser;
+    const std::string document = openapi();
+    simdjson::dom::element doc = parser.parse(document);
+    Counts counts;
+    for (const api::Route& route : api::routes) {
+        std::string method(route.method);
+        for (char& c : method)
+            c = static_cast<char>(c - 'A' + 'a');
+        simdjson::dom::element op;
+        REQUIRE(doc["paths"][route.path][method].get(op) == simdjson::SUCCESS);
+        boost::mp11::mp_with_index<api::routes.size()>(
+            static_cast<std::size_t>(route.operation), [&](auto I) {
+                check_operation<api::operation_types<static_cast<api::Operation>(I())>>(route, op,
+                                                                                        counts);
+            });
+    }
+    // Not vacuous: the document shows request, answer and error examples.
+    CHECK(counts.requests >= 5);
+    CHECK(counts.answers >= 5);
+    CHECK(counts.errors >= 40);
+}
+
+TEST_CASE("openapi examples: the calls' compliance is what the engine decides") {
+    // The placed call: 15:00 UTC is 09:00 in Austin.
+    auto placed = read<Call>(openapi_examples::call);
+    REQUIRE(placed);
+    CHECK(placed.value().compliance == austin_at(15));
+    CHECK(placed.value().createdAt.view() == "2026-11-20T15:00:00.000Z");
+
+    // The blocked call: 13:00 UTC is 07:00 in Austin, and its error message is the engine's.
+    auto blocked = read<Call>(openapi_examples::blocked_call);
+    REQUIRE(blocked);
+    CHECK(blocked.value().compliance == austin_at(13));
+    CHECK(blocked.value().createdAt.view() == "2026-11-20T13:00:00.000Z");
+    CHECK(api::errors::compliance_failed.example ==
+          compliance::failure_message(blocked.value().compliance));
+}
