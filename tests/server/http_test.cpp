@@ -84,7 +84,7 @@ TEST_CASE("metrics: requests by route and status, latency, commits, rate limitin
 
     // A request is counted once its answer is sent: the scrape waits for the last one.
     Reply metrics = server.anonymous().get("/metrics");
-    for (int i = 0; i < 100 && metrics.body.find("status=\"429\"") == std::string::npos; ++i) {
+    for (int i = 0; i < 500 && metrics.body.find("status=\"429\"") == std::string::npos; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
         metrics = server.anonymous().get("/metrics");
     }
@@ -123,7 +123,7 @@ TEST_CASE("metrics: requests by route and status, latency, commits, rate limitin
     // The scrape itself counts on a later one (a request is counted once its answer is sent, so
     // the very next scrape may come before it is).
     std::optional<double> scrapes;
-    for (int i = 0; i < 100 && !scrapes; ++i) {
+    for (int i = 0; i < 500 && !scrapes; ++i) {
         scrapes = sample(
             server.anonymous().get("/metrics").body,
             R"(collectcall_http_requests_total{method="GET",route="/metrics",status="200"})");

@@ -53,7 +53,8 @@ TEST_CASE("a saturated resolver refuses at once instead of queueing without boun
         const auto r = resolver.resolve("localhost", 80, true, 0ms);
         CHECK(
             (r.status == ResolveStatus::timed_out || r.status == ResolveStatus::temporary_failure));
-        CHECK(std::chrono::steady_clock::now() - start < 1s);
+        // "At once": long before any lookup could finish; generous for a loaded machine.
+        CHECK(std::chrono::steady_clock::now() - start < 3s);
     }
-    CHECK(resolver.resolve("localhost", 80, true, 2s).ok());
+    CHECK(resolver.resolve("localhost", 80, true, 10s).ok());
 }
