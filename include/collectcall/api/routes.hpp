@@ -1,7 +1,7 @@
 // The routes of the HTTP API as data (SPEC.md section 4, API.md sections 1, 2, 5 and 10): each
 // with its method, path, whether it needs the bearer key and takes an Idempotency-Key, what body
 // it reads (and up to what size), and the types of its body and its answer. The example server
-// routes by this table and the OpenAPI document (model/openapi.hpp) is generated from it, so the
+// routes by this table and the OpenAPI document (api/openapi.hpp) is generated from it, so the
 // two cannot disagree.
 //
 // Not part of the umbrella header: a user of the models alone does not need the server's routes.
