@@ -118,7 +118,8 @@ void Connection::fail(pg_result* result, std::string_view what) {
     message += (text != nullptr && *text != '\0') ? text : PQerrorMessage(conn_);
     while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
         message.pop_back();
-    const std::string_view code = state != nullptr ? state : "";
+    // A copy: the SQLSTATE lives in the result, which is cleared here.
+    const std::string code = state != nullptr ? state : "";
     if (result != nullptr) PQclear(result);
     if (code == "23505") throw UniqueViolation(message, false);
     if (code == "40001" || code == "40P01") throw Retry(message, true);
