@@ -7,8 +7,8 @@
 #pragma once
 
 #include <cstddef>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>

@@ -233,8 +233,7 @@ class MeteredStore final : public Store {
         return inner_->list_calls(account, customer);
     }
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms,
-                  std::string_view transcript, Time at) override {
+                  std::int64_t duration_ms, std::string_view transcript, Time at) override {
         return timed(metrics_, batched_, 1, [&] {
             return inner_->end_call(account, id, status, ended_reason, duration_ms, transcript, at);
         });

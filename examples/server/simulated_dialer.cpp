@@ -65,7 +65,8 @@ constexpr std::array<Script, 5> scripts{{
     {EndedReason::silence_timed_out,
      {{{MessageRole::agent, "Hello, this is the collections team calling about your account."},
        {MessageRole::agent, "Hello? Are you there?"}}}},
-    {EndedReason::unknown, {{{MessageRole::agent, "Hello, this is the collections team calling."}}}},
+    {EndedReason::unknown,
+     {{{MessageRole::agent, "Hello, this is the collections team calling."}}}},
 }};
 
 }  // namespace
@@ -197,8 +198,8 @@ void SimulatedDialer::finish(const Pending& pending) {
         if (!call) return;  // not this account's, or gone: nothing to end
         const std::string transcript = write(simulated_transcript(
             outcome.ended_reason, outcome.duration_ms, call->createdAt.time()));
-        if (store_.end_call(pending.account, pending.call, CallStatus::completed, outcome.ended_reason,
-                            outcome.duration_ms, transcript, clock_.now())) {
+        if (store_.end_call(pending.account, pending.call, CallStatus::completed,
+                            outcome.ended_reason, outcome.duration_ms, transcript, clock_.now())) {
             if (on_event_) on_event_();
         }
     } catch (const std::exception& e) {

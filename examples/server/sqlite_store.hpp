@@ -67,8 +67,7 @@ class SqliteStore final : public Store {
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms,
-                  std::string_view transcript, Time at) override;
+                  std::int64_t duration_ms, std::string_view transcript, Time at) override;
     std::vector<CallInProgress> calls_in_progress() override;
 
     SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,

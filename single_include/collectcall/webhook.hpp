@@ -1115,11 +1115,11 @@ inline std::string silent_wav(std::int64_t duration_ms) {
 
 #include <netdb.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <deque>
 #include <memory>
 #include <mutex>

@@ -29,7 +29,8 @@ TEST_CASE("compliance result: the members are described with their wire names") 
 }
 
 TEST_CASE("compliance result: a failed check has the shape of a passed one; equality is by value") {
-    const Check check{collectcall::CheckId::is_active, "Is Active", "Customer is active", "Customer is not active"};
+    const Check check{collectcall::CheckId::is_active, "Is Active", "Customer is active",
+                      "Customer is not active"};
     ComplianceResult a;
     CHECK_FALSE(a.passed);
     a.checksFailed.push_back(check);

@@ -18,11 +18,11 @@
 
 #include <netdb.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <deque>
 #include <memory>
 #include <mutex>
