@@ -1,7 +1,9 @@
 #include "command_line.hpp"
 
 #include <charconv>
+#include <chrono>
 #include <limits>
+#include <sstream>
 
 namespace collectcall::server {
 
@@ -49,7 +51,26 @@ bool parse_listen(std::string_view text, std::string& host, int& port) {
 }  // namespace
 
 std::string usage() {
-    return R"(collectcall-server: the collectcall customer and agent-call API on SQLite or PostgreSQL
+    // The defaults are those of the options and of the library, so that the help cannot drift
+    // from what the server does.
+    const ServerOptions defaults;
+    const auto number = [](auto value) {
+        std::ostringstream out;
+        out << value;
+        return out.str();
+    };
+    const auto duration = [](std::chrono::seconds d) {
+        if (d % std::chrono::hours{1} == std::chrono::seconds{0}) {
+            return std::to_string(std::chrono::duration_cast<std::chrono::hours>(d).count()) + " h";
+        }
+        if (d % std::chrono::minutes{1} == std::chrono::seconds{0}) {
+            return std::to_string(std::chrono::duration_cast<std::chrono::minutes>(d).count()) +
+                   " min";
+        }
+        return std::to_string(d.count()) + " s";
+    };
+    std::string text =
+        R"(collectcall-server: the collectcall customer and agent-call API on SQLite or PostgreSQL
 
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
@@ -62,37 +83,61 @@ init
   Creates the account NAME if it does not exist, and in any case a new API key and agentId
   for it; prints them as one JSON line {"accountId","apiKey","agentId"}. The key is stored
   only as a SHA-256 hash: it cannot be shown again. --caller-number adds a number to the
-  account's caller-number pool (repeatable); a new account without one gets +12025550100.
+  account's caller-number pool (repeatable); a new account without one gets )";
+    text += default_caller_number;
+    text += R"(.
   --respectful-hours sets the account's calling window in the customer's local time,
-  half-open (a new account without it gets 08:00-20:50).
+  half-open (a new account without it gets )";
+    text += compliance::to_string(compliance::RespectfulHours{});
+    text += R"().
 
 serve
-  Serves the API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one). When the
+  Serves the API on HOST:PORT (default )";
+    text += defaults.host + ':' + std::to_string(defaults.port);
+    text += R"(; port 0 picks a free one). When the
   database has no account yet, a demo account is created and its key printed once.
   --allow-private-webhooks   webhooks may target loopback and private networks
   --now TIMESTAMP            freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests
-  --call-step-ms N           how fast simulated calls move between states (default 2000)
+  --call-step-ms N           how fast simulated calls move between states (default )";
+    text += std::to_string(defaults.call_step_ms);
+    text += R"()
   --public-url URL           the origin clients reach this server at, for the signed
                              recordingUrl of call-ended webhooks (default http://HOST:PORT)
-  --rate-limit N             requests per second per API key, burst 2N (default 1000; 0 = off)
-  --webhook-backoff-scale X  multiply the webhook retry schedule (5 s ... 24 h) by X, for
+  --rate-limit N             requests per second per API key, burst 2N (default )";
+    text += number(defaults.rate_limit);
+    text += R"(; 0 = off)
+  --webhook-backoff-scale X  multiply the webhook retry schedule ()";
+    text += duration(webhook::retry_schedule.front()) + " ... " +
+            duration(webhook::retry_schedule.back());
+    text += R"() by X, for
                              tests (0 < X <= 1; default 1)
-  --webhook-workers N        webhook deliveries in flight at once (default 4)
+  --webhook-workers N        webhook deliveries in flight at once (default )";
+    text += std::to_string(defaults.webhook_workers);
+    text += R"()
   --webhook-ca-file PATH     trust only this CA bundle for https webhook receivers
-  --threads N                worker threads (default: 4 per core, at least 16)
-  --max-bulk-items N         most customers in one bulk request (default 1000)
+  --threads N                worker threads (default: )";
+    text += std::to_string(workers_per_core) + " per core, at least " + std::to_string(min_workers);
+    text += R"()
+  --max-bulk-items N         most customers in one bulk request (default )";
+    text += std::to_string(defaults.api.max_bulk_items);
+    text += R"()
   --busy-timeout-ms N        how long a write waits for the database lock before 503
-                             (default 5000)
+                             (default )";
+    text += std::to_string(defaults.busy_timeout_ms);
+    text += R"()
   --quiet                    no access log on stderr
 
 openapi
   Prints the OpenAPI 3.1 document of the API (also served at GET /api/v1/openapi.json).
 
-Both init and serve use ./collectcall.db (SQLite) when --db is not given. --db also takes a
+Both init and serve use ./)";
+    text += defaults.db_path;
+    text += R"( (SQLite) when --db is not given. --db also takes a
 PostgreSQL URI, postgresql://USER@HOST:PORT/DBNAME: then any number of server processes share
 that database, and init and serve create or migrate its schema. SIGTERM or SIGINT stops the
 server after the requests in flight are answered.
 )";
+    return text;
 }
 
 ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
@@ -105,7 +150,6 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
     if (args.empty()) return fail("a command is required (init or serve)");
 
     Command command;
-    command.server.db_path = "collectcall.db";
     const std::string_view name = args[0];
     if (name == "--help" || name == "-h" || name == "help") {
         command.kind = Command::Kind::help;
@@ -165,7 +209,8 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             const auto v = value();
             auto number = v ? E164::parse(*v) : Parsed<E164>(Problem{});
             if (!number) {
-                return fail("--caller-number needs an E.164 number such as +12025550100");
+                return fail("--caller-number needs an E.164 number such as " +
+                            std::string(default_caller_number));
             }
             command.caller_numbers.push_back(std::move(number).value());
         } else if (!serve && option == "--respectful-hours") {

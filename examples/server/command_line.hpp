@@ -16,6 +16,9 @@
 
 namespace collectcall::server {
 
+// The caller number of a new account that `init` is given none (fictional: 555-01xx).
+inline constexpr std::string_view default_caller_number = "+12025550100";
+
 struct Command {
     enum class Kind { help, version, init, serve, openapi };
     Kind kind = Kind::help;

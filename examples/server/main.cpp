@@ -26,7 +26,6 @@ namespace {
 using namespace collectcall::server;
 
 constexpr std::string_view demo_account = "demo";
-constexpr std::string_view default_caller_number = "+12025550100";  // fictional (555-01xx)
 
 AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers,
                        std::optional<collectcall::compliance::RespectfulHours> window = {}) {

@@ -17,7 +17,6 @@ namespace {
 using pg::Connection;
 using pg::Result;
 
-constexpr std::int64_t idempotency_lifetime_ms = 24LL * 60 * 60 * 1000;
 // A request answers within its timeouts; a key still without an answer after this long belongs
 // to a process that died (the database's clock: the server's may be frozen).
 constexpr const char* in_flight_expiry = "120 seconds";
@@ -389,6 +388,14 @@ Credentials PostgresStore::create_credentials(const AccountSetup& setup, Time no
             db.query(
                 "UPDATE accounts SET window_start_minutes = $1, window_end_minutes = $2 "
                 "WHERE id = $3");
+        }
+        if (new_account) {
+            // The schema's column defaults are those of version 1; a new account always gets
+            // the library's.
+            db.params()
+                .add(static_cast<std::int64_t>(compliance::default_max_calls_per_day))
+                .add(account.view());
+            db.query("UPDATE accounts SET max_calls_per_day = $1 WHERE id = $2");
         }
 
         std::vector<E164> numbers = setup.caller_numbers;

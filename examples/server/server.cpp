@@ -651,7 +651,7 @@ std::size_t worker_count(std::size_t requested) {
     // A worker thread serves one whole request at a time, and requests mostly wait on SQLite's
     // fsync (or on PostgreSQL): several threads per core.
     const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
-    return std::max<std::size_t>(16, 4 * cores);
+    return std::max(min_workers, workers_per_core * cores);
 }
 
 HttpServer::Options http_options(const ServerOptions& options, std::size_t threads, Api& api) {

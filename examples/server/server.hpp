@@ -31,6 +31,11 @@ namespace collectcall::server {
 
 class SharedRateLimits;
 
+// Worker threads when ServerOptions::threads is 0: a worker serves one whole request at a time,
+// and requests mostly wait on SQLite's fsync or on PostgreSQL, so several per core.
+inline constexpr std::size_t workers_per_core = 4;
+inline constexpr std::size_t min_workers = 16;
+
 struct ServerOptions {
     std::string db_path = "collectcall.db";
     std::string host = "127.0.0.1";

@@ -20,8 +20,6 @@ using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
 
-constexpr std::int64_t idempotency_lifetime_ms = 24LL * 60 * 60 * 1000;
-
 // Each entry moves the schema from version i to i + 1. Append only: a released entry never
 // changes, a new version adds one.
 constexpr const char* migrations[] = {
@@ -501,6 +499,14 @@ Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now)
                 .bind(1, static_cast<std::int64_t>(window.start.count()))
                 .bind(2, static_cast<std::int64_t>(window.end.count()))
                 .bind(3, account->view())
+                .run();
+        }
+        if (new_account) {
+            // The schema's column defaults are those of version 1; a new account always gets
+            // the library's.
+            Query(*db, "UPDATE accounts SET max_calls_per_day = ? WHERE id = ?")
+                .bind(1, static_cast<std::int64_t>(compliance::default_max_calls_per_day))
+                .bind(2, account->view())
                 .run();
         }
         std::vector<E164> numbers = setup.caller_numbers;

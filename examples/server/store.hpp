@@ -16,12 +16,17 @@
 #include <string_view>
 #include <vector>
 
+#include <collectcall/api/limits.hpp>
 #include <collectcall/collectcall.hpp>
 #include <collectcall/compliance/engine.hpp>
 
 #include "crypto.hpp"
 
 namespace collectcall::server {
+
+// How long an Idempotency-Key replays its first answer, in the stores' millisecond times.
+inline constexpr std::int64_t idempotency_lifetime_ms =
+    std::chrono::duration_cast<std::chrono::milliseconds>(api::idempotency_retention).count();
 
 using Time = Timestamp::Time;  // UTC, milliseconds
 
@@ -200,7 +205,8 @@ class Store {
         return std::string(candidate);
     }
 
-    // Idempotency-Key (API.md section 10). Keys are per account and live 24 hours.
+    // Idempotency-Key (API.md section 10). Keys are per account and live
+    // api::idempotency_retention.
     // Exactly once under a crash: after begin_idempotent answers `started`, every write this
     // thread makes through the store is part of one transaction that finish_idempotent commits
     // together with the answer (it throws, and keeps neither, when the commit fails);
@@ -215,8 +221,8 @@ class Store {
 
     // Retention (API.md section 11): deletes the call events older than
     // webhook::outbox_retention that no webhook message still needs, and the Idempotency-Key
-    // records past their 24 hours. Returns how many rows went. The webhook outbox sweeps its
-    // own rows first (WebhookOutbox::sweep).
+    // records past api::idempotency_retention. Returns how many rows went. The webhook outbox
+    // sweeps its own rows first (WebhookOutbox::sweep).
     virtual std::int64_t sweep(Time /*now*/) { return 0; }
 };
 

@@ -823,6 +823,21 @@ struct RespectfulHours {
     return RespectfulHours{*start, *end};
 }
 
+// The window as `init --respectful-hours` takes it and the documents write it: "08:00-20:50".
+[[nodiscard]] inline std::string to_string(const RespectfulHours& window) {
+    std::string out;
+    for (const std::chrono::minutes at : {window.start, window.end}) {
+        const auto minutes = static_cast<unsigned>(at.count());
+        if (!out.empty()) out += '-';
+        out += static_cast<char>('0' + minutes / 600);
+        out += static_cast<char>('0' + minutes / 60 % 10);
+        out += ':';
+        out += static_cast<char>('0' + minutes % 60 / 10);
+        out += static_cast<char>('0' + minutes % 10);
+    }
+    return out;
+}
+
 // At most this many voice calls per customer per local day (SPEC.md section 8).
 inline constexpr unsigned default_max_calls_per_day = 4;
 

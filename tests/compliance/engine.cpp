@@ -410,3 +410,14 @@ TEST_CASE("engine: an address with no time zone fails the time checks safely") {
     CHECK(hours(result).reason ==
           "Customer local time is unknown (no time zone for the customer's address)");
 }
+
+TEST_CASE("a calling window is written as init --respectful-hours takes it", "[compliance]") {
+    using collectcall::compliance::parse_respectful_hours;
+    CHECK(to_string(RespectfulHours{}) == "08:00-20:50");
+    for (const char* text : {"00:00-24:00", "09:05-17:59", "23:59-24:00", "08:00-20:50"}) {
+        INFO(text);
+        const auto window = parse_respectful_hours(text);
+        REQUIRE(window);
+        CHECK(to_string(*window) == text);
+    }
+}

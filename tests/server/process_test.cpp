@@ -104,6 +104,12 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     const ProcessResult help = run_binary({"--help"});
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("collectcall-server serve") != std::string::npos);
+    // The defaults it states are the library's and the server's own.
+    CHECK(help.out.find("a new account without it gets 08:00-20:50") != std::string::npos);
+    CHECK(help.out.find("(default 1000)") != std::string::npos);  // --max-bulk-items
+    CHECK(help.out.find("(5 s ... 24 h)") != std::string::npos);  // the retry schedule
+    CHECK(help.out.find("4 per core, at least 16") != std::string::npos);
+    CHECK(help.out.find("use ./collectcall.db (SQLite)") != std::string::npos);
 }
 
 TEST_CASE("first start creates the demo account once; data survives a restart", "[process]") {

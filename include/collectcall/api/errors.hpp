@@ -73,9 +73,9 @@ inline constexpr ErrorCode idempotency_key_in_flight{
     "idempotency_key_in_flight", 409,
     "a request with this Idempotency-Key is still being processed",
     "a request with this Idempotency-Key is still being processed"};
-inline constexpr ErrorCode payload_too_large{"payload_too_large", 413,
-                                             "the body is over the size limit (1 MiB; bulk 16 MiB)",
-                                             "request body is larger than 1048576 bytes"};
+inline constexpr ErrorCode payload_too_large{
+    "payload_too_large", 413, "the body is over its route's size limit (see the request body)",
+    "request body is larger than 1048576 bytes"};
 inline constexpr ErrorCode uri_too_long{"uri_too_long", 414, "the request target is too long",
                                         "request target is too long"};
 inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,

@@ -20,6 +20,11 @@ inline constexpr std::size_t max_bulk_items = ReadOptions{}.max_bulk_items;
 // How long an Idempotency-Key replays its first answer.
 inline constexpr std::chrono::hours idempotency_retention{24};
 
+// "24 hours", as the documents write the retention.
+[[nodiscard]] inline std::string idempotency_retention_text() {
+    return std::to_string(idempotency_retention.count()) + " hours";
+}
+
 // "1 MiB", "16 MiB", "512 KiB", "100 bytes": a size as the documents write it.
 [[nodiscard]] inline std::string size_text(std::size_t bytes) {
     if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) {

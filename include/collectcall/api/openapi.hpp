@@ -446,8 +446,8 @@ Json openapi_value() {
         "Optional members without a value are returned as null.\n\n"
         "An unknown path is 404 `not_found`; a known path with a method it does not have is "
         "405 `method_not_allowed`, with an Allow header. POST requests may carry an "
-        "Idempotency-Key: the same key with the same body within 24 hours replays the first "
-        "response.";
+        "Idempotency-Key: the same key with the same body within " +
+        api::idempotency_retention_text() + " replays the first response.";
 
     Json server = Json::object();
     server["url"] = "http://127.0.0.1:8080";
@@ -553,8 +553,9 @@ Json openapi_value() {
         key["in"] = "header";
         key["required"] = false;
         key["description"] =
-            "Makes a POST safe to retry: the same key with the same request within 24 hours "
-            "replays the first response byte for byte. Keys are per account.";
+            "Makes a POST safe to retry: the same key with the same request within " +
+            api::idempotency_retention_text() +
+            " replays the first response byte for byte. Keys are per account.";
         key["schema"]["type"] = "string";
         key["schema"]["minLength"] = 1;
         key["schema"]["maxLength"] = 255;
