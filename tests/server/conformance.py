@@ -57,6 +57,13 @@ def problem(text):
 
 # ---- the hosted document as JSON Schema -----------------------------------------------------
 
+# Required members of the hosted schemas that API.md decides may be null.
+NULL_BY_API_MD = {
+    # Section 7: a failed bulk item's externalId is null when the item had none.
+    ("BulkCustomerFailure", "externalId"),
+}
+
+
 def to_json_schema(node, components, seen=()):
     """OpenAPI 3.0 schema -> JSON Schema: $ref inlined, nullable as a null type, and optional
     members allowed to be null (see the module's docstring)."""
@@ -76,9 +83,10 @@ def to_json_schema(node, components, seen=()):
         if key == "properties":
             required = set(node.get("required", []))
             props = {}
+            owner = seen[-1] if seen else None
             for name, schema in value.items():
                 converted = to_json_schema(schema, components, seen)
-                if name not in required:
+                if name not in required or (owner, name) in NULL_BY_API_MD:
                     converted = {"anyOf": [converted, {"type": "null"}]}
                 props[name] = converted
             out[key] = props
@@ -95,7 +103,7 @@ class Hosted:
         self.components = document["components"]["schemas"]
 
     def schema(self, name):
-        return to_json_schema(self.components[name], self.components)
+        return to_json_schema(self.components[name], self.components, (name,))
 
     def check(self, name, body, what):
         global checked
@@ -315,10 +323,114 @@ def blocked(server, hosted):
                f"failed check wording: {check}")
 
 
+# ---- what the server test suites recorded ----------------------------------------------------
+
+# The hosted schema of each answer a route of both services gives (API.md section 1: answers
+# are enveloped; a blocked call is 422 with the call).
+RECORDED_SCHEMAS = {
+    ("POST", "/customers", 200): "UpdateCustomerResponse",
+    ("POST", "/customers/bulk", 200): "BulkCreateCustomersResponse",
+    ("PATCH", "/customers/{customerId}", 200): "UpdateCustomerResponse",
+    ("POST", "/customers/{customerId}/calls", 200): "CreateCallResponse",
+    ("POST", "/customers/{customerId}/calls", 422): "CreateCallResponse",
+}
+WEBHOOK_SCHEMAS = {"call-created": "CallCreatedWebhook", "call-ended": "CallEndedWebhook"}
+
+
+def hosted_route(document, method, path):
+    """The hosted document's path template that `path` (under /api/v1, query stripped) is an
+    instance of for `method`, or None."""
+    prefix = "/api/v1"
+    path = path.split("?", 1)[0]
+    if not path.startswith(prefix + "/"):
+        return None
+    segments = path[len(prefix):].split("/")
+    for template, operations in document["paths"].items():
+        if method.lower() not in operations:
+            continue
+        parts = template.split("/")
+        if len(parts) == len(segments) and all(
+                p == s or (p.startswith("{") and p.endswith("}") and s)
+                for p, s in zip(parts, segments)):
+            return template
+    return None
+
+
+def check_error_body(body, what):
+    """An error answer: the hosted examples' members (requestId, success false) and the error
+    object of API.md section 3."""
+    expect(isinstance(body.get("requestId"), str) and len(body["requestId"]) == 36,
+           f"{what}: requestId {body.get('requestId')!r}")
+    expect(body.get("success") is False, f"{what}: success is not false")
+    error = body.get("error")
+    expect(isinstance(error, dict) and isinstance(error.get("code"), str) and
+           isinstance(error.get("message"), str) and isinstance(error.get("details"), list),
+           f"{what}: error {error!r}"[:300])
+    if isinstance(error, dict):
+        for detail in error.get("details") or []:
+            expect(isinstance(detail, dict) and {"path", "code", "message"} <= detail.keys() and
+                   (detail["path"] == "" or detail["path"].startswith("/")),
+                   f"{what}: detail {detail!r}"[:300])
+
+
+def check_recorded(files, document):
+    hosted = Hosted(document)
+    counts = {"answers": 0, "against a hosted schema": 0, "errors": 0, "webhooks": 0}
+    for name in files:
+        if not os.path.exists(name):
+            problem(f"{name}: nothing was recorded (did the server tests run?)")
+            continue
+        with open(name, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                entry = json.loads(line)
+                if "webhook" in entry:
+                    event = entry["webhook"]
+                    schema = WEBHOOK_SCHEMAS.get(event.get("type") if isinstance(event, dict)
+                                                 else None)
+                    if schema:
+                        counts["webhooks"] += 1
+                        hosted.check(schema, event, f"{name}:{number} webhook {event['type']}")
+                        hosted.check("CallsWebhook", event, f"{name}:{number} webhook")
+                    continue
+                counts["answers"] += 1
+                method, status, body = entry["method"], entry["status"], entry["body"]
+                template = hosted_route(document, method, entry["path"])
+                what = f"{name}:{number} {method} {entry['path'][:80]} {status}"
+                if template is None or not isinstance(body, dict):
+                    continue  # a route of this server only (API.md section 1 decides those)
+                schema = RECORDED_SCHEMAS.get((method, template, status))
+                if schema:
+                    counts["against a hosted schema"] += 1
+                    hosted.check(schema, body, what)
+                elif status >= 400:
+                    counts["errors"] += 1
+                    check_error_body(body, what)
+                else:
+                    problem(f"{what}: a status the hosted document does not give")
+    print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    # The suites exercise every schema named above; a recording without them checked nothing.
+    expect(counts["against a hosted schema"] > 0 and counts["webhooks"] > 0 and counts["errors"] > 0,
+           f"the recordings hold too little to check: {counts}")
+
+
 def main():
     if len(sys.argv) < 2:
-        print("usage: conformance.py SERVER_BINARY [HOSTED_OPENAPI_JSON]", file=sys.stderr)
+        print("usage: conformance.py SERVER_BINARY [HOSTED_OPENAPI_JSON]\n"
+              "       conformance.py --recorded HOSTED_OPENAPI_JSON FILE...", file=sys.stderr)
         return 2
+    if sys.argv[1] == "--recorded":
+        path = os.environ.get("COLLECTCALL_HOSTED_OPENAPI", sys.argv[2] if len(sys.argv) > 2 else "")
+        if not path or not os.path.exists(path):
+            print(f"the hosted service's OpenAPI document is missing ({path or 'no path given'})",
+                  file=sys.stderr)
+            return 1 if os.environ.get("CI") else 77
+        with open(path) as f:
+            document = json.load(f)
+        check_recorded(sys.argv[3:], document)
+        for text in problems:
+            print("FAIL:", text)
+        print(f"{checked} checks, {len(problems)} problems")
+        return 1 if problems else 0
     binary = sys.argv[1]
     path = sys.argv[2] if len(sys.argv) > 2 else ""
     path = os.environ.get("COLLECTCALL_HOSTED_OPENAPI", path)

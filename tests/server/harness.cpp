@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -225,6 +226,57 @@ Reply make_reply(const httplib::Result& result) {
     return reply;
 }
 
+// --- Recording for the conformance test --------------------------------------------------------
+
+namespace {
+
+std::string json_string(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20 || byte >= 0x7F) {
+            static constexpr char hex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[byte >> 4];
+            out += hex[byte & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    return out + '"';
+}
+
+void record_line(const std::string& line) {
+    static std::mutex mutex;
+    static bool truncated = false;
+    const char* file = std::getenv("COLLECTCALL_TEST_RECORD");
+    if (file == nullptr || *file == '\0') return;
+    std::lock_guard lock(mutex);
+    std::ofstream out(file, truncated ? std::ios::app : std::ios::trunc);
+    truncated = true;
+    out << line << '\n';
+    if (!out) throw std::runtime_error(std::string("cannot write ") + file);
+}
+
+}  // namespace
+
+void record_response(std::string_view method, std::string_view path, const Reply& reply) {
+    // Only a JSON answer: simdjson has checked that it is JSON and valid UTF-8.
+    if (!reply.parsed) return;
+    record_line("{\"method\":" + json_string(method) + ",\"path\":" + json_string(path) +
+                ",\"status\":" + std::to_string(reply.status) + ",\"body\":" + reply.body + "}");
+}
+
+void record_webhook(std::string_view body) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element element;
+    if (parser.parse(body.data(), body.size()).get(element) != simdjson::SUCCESS) return;
+    record_line("{\"webhook\":" + std::string(body) + "}");
+}
+
 // --- Client ------------------------------------------------------------------------------------
 
 Client::Client(std::string host, int port, std::string key)
@@ -243,8 +295,17 @@ httplib::Headers Client::headers(const httplib::Headers& extra) const {
     return h;
 }
 
+namespace {
+
+Reply recorded(std::string_view method, std::string_view path, Reply reply) {
+    record_response(method, path, reply);
+    return reply;
+}
+
+}  // namespace
+
 Reply Client::get(const std::string& path, const httplib::Headers& extra) {
-    return make_reply(http_->Get(path.c_str(), headers(extra)));
+    return recorded("GET", path, make_reply(http_->Get(path.c_str(), headers(extra))));
 }
 
 Reply Client::post(const std::string& path, const std::string& body,
@@ -258,14 +319,17 @@ Reply Client::post(const std::string& path, const std::string& body,
         request.headers = h;
         request.body = body;
         if (!body.empty()) request.set_header("Content-Length", std::to_string(body.size()));
-        return make_reply(http_->send(request));
+        return recorded("POST", path, make_reply(http_->send(request)));
     }
-    return make_reply(http_->Post(path.c_str(), h, body, content_type.c_str()));
+    return recorded("POST", path,
+                    make_reply(http_->Post(path.c_str(), h, body, content_type.c_str())));
 }
 
 Reply Client::patch(const std::string& path, const std::string& body,
                     const std::string& content_type, const httplib::Headers& extra) {
-    return make_reply(http_->Patch(path.c_str(), headers(extra), body, content_type.c_str()));
+    return recorded(
+        "PATCH", path,
+        make_reply(http_->Patch(path.c_str(), headers(extra), body, content_type.c_str())));
 }
 
 Reply Client::send(const std::string& method, const std::string& path, const std::string& body,
@@ -275,7 +339,7 @@ Reply Client::send(const std::string& method, const std::string& path, const std
     request.path = path;
     request.headers = headers(extra);
     request.body = body;
-    return make_reply(http_->send(request));
+    return recorded(method, path, make_reply(http_->send(request)));
 }
 
 // --- LocalServer -------------------------------------------------------------------------------

@@ -91,6 +91,14 @@ struct Reply {
 };
 
 Reply make_reply(const httplib::Result& result);
+
+// When COLLECTCALL_TEST_RECORD names a file, every JSON answer a Client receives and every JSON
+// webhook body a test receiver is sent are appended to it, one JSON line each
+// ({"method","path","status","body"} or {"webhook"}), for the conformance test to check against
+// the hosted service's schemas (tests/server/conformance.py --recorded). The file is emptied
+// when a process first writes to it.
+void record_response(std::string_view method, std::string_view path, const Reply& reply);
+void record_webhook(std::string_view body);
 // A Reply of a JSON text that did not come over HTTP (a webhook body, a command's output).
 Reply parse(const std::string& json);
 

@@ -1,5 +1,7 @@
 #include "receiver.hpp"
 
+#include "harness.hpp"
+
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -150,6 +152,7 @@ Receiver::Receiver(std::string secret, int port, const TestCertificate* certific
         for (const auto& [name, value] : request.headers)
             delivery.headers[lower(name)] = value;
         delivery.body = request.body;
+        test::record_webhook(delivery.body);
         delivery.host_header = request.get_header_value("Host");
         delivery.received_unix = static_cast<std::int64_t>(std::time(nullptr));
         try {
