@@ -183,9 +183,10 @@ TEST_CASE("read: a thread gives back the buffers a large document grew") {
     CHECK(state.capacity <= collectcall::detail::ReleaseLargeBuffers::kept);
     CHECK(state.parser.capacity() <= collectcall::detail::ReleaseLargeBuffers::kept);
 
-    // A document of ordinary size keeps them for the next one.
+    // A document of ordinary size keeps them for the next one (an array is parsed as it is, not
+    // wrapped in [ ]: its own size is what the parser needs).
     const std::string small = R"(["a","b"])";
     REQUIRE(read<std::vector<std::string>>(small).ok());
-    CHECK(state.capacity >= small.size() + 2);
-    CHECK(state.parser.capacity() >= small.size() + 2);
+    CHECK(state.capacity >= small.size());
+    CHECK(state.parser.capacity() >= small.size());
 }

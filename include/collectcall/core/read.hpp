@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -407,6 +408,39 @@ bool read_value(Reader& reader, ondemand::value& value, T& out);
 
 namespace detail {
 
+// Whether a failed read leaves `out` as it found it (a value type, a Patch: everything but the
+// containers of parts, which hold their valid parts, and the types with a reader of their own).
+template <class T>
+inline constexpr bool read_whole =
+    !Described<T> && !is_vector<T>::value && !is_bounded_vector_v<T> && !is_optional_v<T> &&
+    !requires(Reader & r, ondemand::value& v, T& o) {
+    collectcall_read(r, v, o);
+};
+
+// Empties a member the document does not have, keeping the storage a string or vector owns.
+template <class T>
+void forget(T& out) {
+    if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value || is_bounded_vector_v<T>) {
+        out.clear();
+    } else {
+        out = T{};
+    }
+}
+
+// Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
+// a default T; read_into reads over a value that held something else).
+template <class T>
+bool read_part(Reader& reader, ondemand::value& value, T& out) {
+    if constexpr (read_whole<T>) {
+        if (read_value(reader, value, out)) [[likely]]
+            return true;
+        out = T{};
+        return false;
+    } else {
+        return read_value(reader, value, out);
+    }
+}
+
 template <class T>
 bool read_integer(Reader& reader, ondemand::value& value, T& out) {
     auto token = reader.number_token(value);
@@ -467,7 +501,6 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
     if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     std::size_t before = reader.error_count();
-    out.clear();
     // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
     // growth that moves every element several times: as many elements as the rest of the
     // document could hold (two bytes each at the least), never more than the bound.
@@ -482,16 +515,23 @@ bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
                 reader.stop();
             }
         }
-        reader.push(index++);
+        reader.push(index);
+        // The elements already there (read_into) are read over, keeping what they own.
         if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
             bool b = false;
             read_value(reader, element, b);
-            out.push_back(b);
+            if (index < out.size()) {
+                out[index] = b;
+            } else {
+                out.push_back(b);
+            }
         } else {
-            read_value(reader, element, out.emplace_back());
+            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
         }
+        ++index;
         reader.pop();
     }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
     reader.leave();
     if constexpr (bounded) {
         if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
@@ -600,21 +640,13 @@ std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reade
     return n;
 }
 
+// Reads the members of an object that starts at `where`.
 template <class T>
-bool read_object(Reader& reader, ondemand::value& value, T& out) {
+bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
     using Members = described_members<T>;
     constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
     constexpr auto& names = member_names<T>;
 
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     const std::size_t before = reader.error_count();
 
@@ -657,7 +689,7 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
                     // us).
                     present[i] = *Reader::token_start(member_value) != 'n';
                 }
-                read_value(reader, member_value, out.*D::pointer);
+                read_part(reader, member_value, out.*D::pointer);
             });
             if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
@@ -668,8 +700,11 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
         using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
         using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
-        if constexpr (is_required_member_v<M>) {
-            if (!seen[I]) reader.member_error(names[I], codes::required, "is required");
+        if (!seen[I]) {
+            if constexpr (is_required_member_v<M>) {
+                reader.member_error(names[I], codes::required, "is required");
+            }
+            forget(out.*D::pointer);
         }
     });
 
@@ -678,6 +713,20 @@ bool read_object(Reader& reader, ondemand::value& value, T& out) {
         collectcall_check(out, states, reader);
     }
     return reader.error_count() == before;
+}
+
+template <class T>
+bool read_object(Reader& reader, ondemand::value& value, T& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
+    return read_members(reader, object, where, out);
 }
 
 }  // namespace detail
@@ -707,7 +756,10 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
             return false;
         } else {
             typename T::value_type inner{};
-            if (!read_value(reader, value, inner)) return false;
+            if (!read_value(reader, value, inner)) {
+                out.reset();
+                return false;
+            }
             out = std::move(inner);
             return true;
         }
@@ -828,10 +880,11 @@ struct ReleaseLargeBuffers {
     static constexpr std::size_t kept = std::size_t{1} << 20;
     ThreadState& state;
     ~ReleaseLargeBuffers() {
-        if (state.capacity <= kept) return;
-        state.buffer.reset();
-        state.capacity = 0;
-        state.parser = ondemand::parser{};
+        if (state.capacity > kept) {
+            state.buffer.reset();
+            state.capacity = 0;
+        }
+        if (state.parser.capacity() > kept) state.parser = ondemand::parser{};
     }
 };
 
@@ -841,63 +894,175 @@ inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
     return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
 }
 
-}  // namespace detail
+inline bool is_json_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
-// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
-// including cross-field rules; otherwise every error of the document is returned.
+// Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
+// `capacity` (at least SIMDJSON_PADDING more, the first of them NUL or white space, so that no
+// token runs on past the end, and a container left open meets a byte that closes nothing). The
+// caller's text is at `offset` in the buffer: the same bytes, or the same bytes wrapped in [ ].
+struct Input {
+    const char* buffer;
+    std::size_t length;
+    std::size_t capacity;
+    std::size_t offset;
+    std::size_t text_size;
+    bool wrapped;
+};
+
 template <class T>
-Result<T> read(std::string_view json, const ReadOptions& options = {}) {
-    detail::ThreadState& state = detail::thread_state();
-    const detail::ReleaseLargeBuffers release{state};  // after the document below is gone
-    // The document is wrapped in [ ] so that a scalar at the root reads like any other value
-    // (simdjson 3.0 cannot hand out a root scalar as a value), and trailing content shows up as
-    // a second element or as text after the closing bracket.
-    const std::size_t length = json.size() + 2;
+ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
+    ondemand::document doc;
+    if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
+        return malformed_error(0, simdjson::error_message(e));
+    }
+    const char* text = input.buffer + input.offset;
+    Reader reader(text, options, &doc, text + input.text_size);
+    try {
+        if (input.wrapped) {
+            // Trailing content shows up as a second element or as text after the closing
+            // bracket.
+            ondemand::array root;
+            if (auto e = doc.get_array().get(root)) reader.malformed(e);
+            std::size_t count = 0;
+            for (auto element_result : root) {
+                if (auto e = element_result.error()) reader.malformed(e);
+                ondemand::value&& element = std::move(element_result).value_unsafe();
+                if (count++ != 0) {
+                    reader.malformed(Reader::token_start(element), "trailing content");
+                }
+                read_value(reader, element, out);
+            }
+            if (count == 0) reader.malformed(text, "empty document");
+        } else {
+            // Not get_object(), which checks that the document's last token closes it: reading
+            // stops at a container's bound without looking at the rest, however broken.
+            ondemand::value root;
+            if (auto e = doc.get_value().get(root)) reader.malformed(e);
+            read_value(reader, root, out);
+        }
+        const char* rest = nullptr;
+        if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+            reader.malformed(rest, "trailing content");
+        }
+    } catch (const detail::Malformed& m) {
+        return malformed_error(std::min(m.offset, input.text_size), m.what);
+    } catch (const detail::Stopped&) {
+        return reader.take_errors();
+    }
+    return reader.take_errors();
+}
+
+// Reads `json` into `out`. `readable` is how many bytes from json.data() may be read (0 when
+// unknown): with SIMDJSON_PADDING of them past the text, and the first of those ending any token
+// (a std::string's NUL, a padded_string's zeros), an object or array is parsed where it lies.
+// Anything else is copied first, into the thread's buffer.
+template <class T>
+ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
+                    T& out) {
+    ThreadState& state = thread_state();
+    const ReleaseLargeBuffers release{state};  // after the document below is gone
+
+    // "Today" is asked of the clock once per document, not once per date.
+    const ReadOptions* resolved = &options;
+    ReadOptions with_today;
+    if (!options.today) {
+        with_today = options;
+        with_today.today = options.today_or_now();
+        resolved = &with_today;
+    }
+
+    // An object or an array is a value simdjson hands out as it is; a scalar at the root is not
+    // (simdjson 3.0), so it is read as the one element of the document wrapped in [ ].
+    std::size_t first = 0;
+    while (first < json.size() && is_json_space(json[first]))
+        ++first;
+    const bool container = first < json.size() && (json[first] == '{' || json[first] == '[');
+    if (container && readable >= json.size() + simdjson::SIMDJSON_PADDING) {
+        const char after = json.data()[json.size()];
+        if (after == '\0' || is_json_space(after)) {
+            const Input input{json.data(), json.size(), readable, 0, json.size(), false};
+            return read_input(state, input, *resolved, out);
+        }
+    }
+    const std::size_t offset = container ? 0 : 1;
+    const std::size_t length = json.size() + 2 * offset;
     const std::size_t needed = length + simdjson::SIMDJSON_PADDING;
     if (needed > state.capacity) {
         state.buffer = std::make_unique<char[]>(needed);
         state.capacity = needed;
     }
     char* buffer = state.buffer.get();
-    buffer[0] = '[';
     // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
-    if (!json.empty()) std::memcpy(buffer + 1, json.data(), json.size());
-    buffer[length - 1] = ']';
+    if (!json.empty()) std::memcpy(buffer + offset, json.data(), json.size());
+    if (!container) {
+        buffer[0] = '[';
+        buffer[length - 1] = ']';
+    }
     std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
+    const Input input{buffer, length, needed, offset, json.size(), !container};
+    return read_input(state, input, *resolved, out);
+}
 
+template <class T>
+Result<T> read_result(std::string_view json, std::size_t readable, const ReadOptions& options) {
     // One object returned on every path, so that it is constructed in the caller (NRVO).
     Result<T> result(std::in_place);
-    ondemand::document doc;
-    if (auto e = state.parser.iterate(buffer, length, needed).get(doc)) {
-        result.set_errors(detail::malformed_error(0, simdjson::error_message(e)));
-        return result;
-    }
-    Reader reader(buffer + 1, options, &doc, buffer + 1 + json.size());
-    T& value = result.value();
-    try {
-        ondemand::array root;
-        if (auto e = doc.get_array().get(root)) reader.malformed(e);
-        std::size_t count = 0;
-        for (auto element_result : root) {
-            if (auto e = element_result.error()) reader.malformed(e);
-            ondemand::value&& element = std::move(element_result).value_unsafe();
-            if (count++ != 0) reader.malformed(Reader::token_start(element), "trailing content");
-            read_value(reader, element, value);
-        }
-        if (count == 0) reader.malformed(buffer + 1, "empty document");
-        const char* rest = nullptr;
-        if (doc.current_location().get(rest) == simdjson::SUCCESS) {
-            reader.malformed(rest, "trailing content");
-        }
-    } catch (const detail::Malformed& m) {
-        result.set_errors(detail::malformed_error(std::min(m.offset, json.size()), m.what));
-        return result;
-    } catch (const detail::Stopped&) {
-        result.set_errors(reader.take_errors());
-        return result;
-    }
-    if (reader.error_count() != 0) result.set_errors(reader.take_errors());
+    ErrorList errors = read_text(json, readable, options, result.value());
+    if (!errors.empty()) result.set_errors(std::move(errors));
     return result;
+}
+
+}  // namespace detail
+
+// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
+// including cross-field rules; otherwise every error of the document is returned.
+//
+// The text is copied into a padded buffer of the thread's first. Text that is already padded is
+// read where it lies: a simdjson::padded_string, a padded_string_view, or a std::string whose
+// capacity leaves SIMDJSON_PADDING (64) bytes past its size (`s.reserve(s.size() + 64)`).
+template <class T>
+Result<T> read(std::string_view json, const ReadOptions& options = {}) {
+    return detail::read_result<T>(json, 0, options);
+}
+template <class T>
+Result<T> read(simdjson::padded_string_view json, const ReadOptions& options = {}) {
+    return detail::read_result<T>(json, json.capacity(), options);
+}
+template <class T>
+Result<T> read(const simdjson::padded_string& json, const ReadOptions& options = {}) {
+    return detail::read_result<T>(json, json.size() + simdjson::SIMDJSON_PADDING, options);
+}
+template <class T, class String>
+requires std::same_as<String, std::string> Result<T> read(const String& json,
+                                                          const ReadOptions& options = {}) {
+    return detail::read_result<T>(json, json.capacity(), options);
+}
+
+// Reads a T into `out`, which keeps the storage its strings and vectors already own: reading
+// document after document into one object allocates only when a document needs more than any
+// before it. The errors are those read<T> would return (none when the document is valid). On
+// success `out` is the value read<T> would return; on failure it is valid but unspecified, except
+// that a Validated<T> inside holds what read<T> would put there. The same inputs as read<T>.
+template <class T>
+[[nodiscard]] ErrorList read_into(std::string_view json, T& out, const ReadOptions& options = {}) {
+    return detail::read_text(json, 0, options, out);
+}
+template <class T>
+[[nodiscard]] ErrorList read_into(simdjson::padded_string_view json, T& out,
+                                  const ReadOptions& options = {}) {
+    return detail::read_text(json, json.capacity(), options, out);
+}
+template <class T>
+[[nodiscard]] ErrorList read_into(const simdjson::padded_string& json, T& out,
+                                  const ReadOptions& options = {}) {
+    return detail::read_text(json, json.size() + simdjson::SIMDJSON_PADDING, options, out);
+}
+template <class T, class String>
+requires std::same_as<String, std::string>
+[[nodiscard]] ErrorList read_into(const String& json, T& out, const ReadOptions& options = {}) {
+    return detail::read_text(json, json.capacity(), options, out);
 }
 
 }  // namespace collectcall
