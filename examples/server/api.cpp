@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include <collectcall/api/errors.hpp>
@@ -656,39 +657,8 @@ void Api::create_customers(Context& ctx) {
         if (item.ok()) valid.push_back(new_customer(std::move(item.value()), now));
     }
     const std::vector<bool> created = store_.insert_customers(ctx.account, valid);
-
-    BulkResult result;
-    result.results.reserve(items.size());
-    std::size_t next_valid = 0;
-    for (const Validated<CustomerCreate>& item : items) {
-        BulkItemResult& entry = result.results.emplace_back();
-        if (!item.ok()) {
-            const std::string_view external_id = item.value().externalId.view();
-            if (external_id.empty()) {
-                entry.externalId = null;
-            } else {
-                entry.externalId = std::string(external_id);
-            }
-            entry.success = false;
-            entry.error = validation_failure_summary(item.errors());
-            entry.details = item.errors();
-            ++result.summary.failed;
-            continue;
-        }
-        StoredCustomer& stored = valid[next_valid];
-        if (created[next_valid++]) {
-            entry.success = true;
-            entry.customer = std::move(stored.customer);
-            ++result.summary.succeeded;
-        } else {
-            entry.externalId = std::string(stored.customer.externalId.view());
-            entry.success = false;
-            entry.error = api::bulk_duplicate_message(stored.customer.externalId.view());
-            ++result.summary.failed;
-        }
-    }
-    result.summary.total = static_cast<std::int64_t>(items.size());
-    ctx.reply(200, std::move(result));
+    ctx.reply(200,
+              bulk_result(std::span(items), std::span(valid), created, &StoredCustomer::customer));
 }
 
 void Api::get_customer(Context& ctx) {

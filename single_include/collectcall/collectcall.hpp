@@ -2076,7 +2076,8 @@ class Validated {
     [[nodiscard]] const T& value() const noexcept { return value_; }
     [[nodiscard]] T& value() noexcept { return value_; }
     // Paths are relative to the item.
-    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
+    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
+    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
 
     friend bool operator==(const Validated&, const Validated&) = default;
 
@@ -3757,8 +3758,15 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 // POST /customers/bulk (SPEC.md 4.2, API.md section 7): the request, whose items are validated
 // one by one, and the per-item result.
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
@@ -5102,6 +5110,69 @@ inline std::string validation_failure_summary(const ErrorList& errors) {
         text += "; and " + std::to_string(total - listed) + " more";
     }
     return text;
+}
+
+// The `error` of an item whose externalId is taken, by the store or by an earlier item of the same
+// request (API.md section 7): the hosted service's text, with no final period.
+[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
+    std::string out = "Customer with external ID '";
+    out += external_id;
+    out += "' already exists";
+    return out;
+}
+
+// The answer to a bulk create (API.md section 7), in request order. `items` are the request's
+// items; `stored` holds one element per valid item, in the same order, and `created[k]` says
+// whether the store created `stored[k]` (false: its externalId was taken). `customer_of` projects
+// an element of `stored` to its Customer (the identity when `stored` holds customers; e.g.
+// `&StoredCustomer::customer` when the store's records wrap one).
+//
+// Nothing is copied that can be moved: the created customers and the failed items' errors are
+// moved out of `stored` and `items`, which are left valid but unspecified. Throws
+// std::invalid_argument, before touching anything, when `stored` or `created` does not have one
+// element per valid item.
+template <class Stored, class Projection = std::identity>
+[[nodiscard]] BulkResult bulk_result(std::span<Validated<CustomerCreate>> items,
+                                     std::span<Stored> stored, const std::vector<bool>& created,
+                                     Projection customer_of = {}) {
+    const auto valid = static_cast<std::size_t>(std::count_if(
+        items.begin(), items.end(), [](const Validated<CustomerCreate>& i) { return i.ok(); }));
+    if (stored.size() != valid || created.size() != valid) {
+        throw std::invalid_argument(
+            "bulk_result: one stored customer and one created flag per valid item");
+    }
+    BulkResult result;
+    result.results.reserve(items.size());
+    std::size_t next = 0;
+    for (Validated<CustomerCreate>& item : items) {
+        BulkItemResult& entry = result.results.emplace_back();
+        entry.success = false;
+        if (!item.ok()) {
+            // The externalId that was sent, even when the item is invalid; null when none was.
+            const std::string_view external_id = item.value().externalId.view();
+            if (external_id.empty()) {
+                entry.externalId = null;
+            } else {
+                entry.externalId = std::string(external_id);
+            }
+            entry.error = validation_failure_summary(item.errors());
+            entry.details = std::move(item).errors();
+            ++result.summary.failed;
+            continue;
+        }
+        Customer& customer = std::invoke(customer_of, stored[next]);
+        if (created[next++]) {
+            entry.success = true;
+            entry.customer.emplace(std::move(customer));
+            ++result.summary.succeeded;
+        } else {
+            entry.externalId = customer.externalId.str();
+            entry.error = bulk_duplicate_message(customer.externalId.view());
+            ++result.summary.failed;
+        }
+    }
+    result.summary.total = static_cast<std::int64_t>(items.size());
+    return result;
 }
 
 }  // namespace collectcall

@@ -30,13 +30,7 @@ inline constexpr std::string_view customer_not_found_message = "Customer not fou
     return out;
 }
 
-// The `error` of a bulk item whose externalId is taken (no final period, as the hosted service).
-[[nodiscard]] inline std::string bulk_duplicate_message(std::string_view external_id) {
-    std::string out = "Customer with external ID '";
-    out += external_id;
-    out += "' already exists";
-    return out;
-}
+// The bulk item's duplicate text is the library's: bulk_duplicate_message (model/bulk.hpp).
 
 namespace errors {
 inline constexpr ErrorCode malformed_json{"malformed_json", 400,

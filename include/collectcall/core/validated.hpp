@@ -23,7 +23,8 @@ class Validated {
     [[nodiscard]] const T& value() const noexcept { return value_; }
     [[nodiscard]] T& value() noexcept { return value_; }
     // Paths are relative to the item.
-    [[nodiscard]] const ErrorList& errors() const noexcept { return errors_; }
+    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
+    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
 
     friend bool operator==(const Validated&, const Validated&) = default;
 
