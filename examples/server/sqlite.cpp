@@ -188,7 +188,7 @@ Transaction::Transaction(Connection& connection)
       connection_(connection) {
     if (nested_) {
         // Inside a transaction this thread runs (a batch of writes): a savepoint of its own.
-        connection_.exec("SAVEPOINT nested");
+        Query(connection_, "SAVEPOINT nested").run();
         return;
     }
     turn_ = std::unique_lock(writer_turn());
@@ -207,8 +207,8 @@ Transaction::~Transaction() {
     try {
         if (nested_) {
             if (sqlite3_get_autocommit(connection_.handle()) == 0) {
-                connection_.exec("ROLLBACK TO nested");
-                connection_.exec("RELEASE nested");
+                Query(connection_, "ROLLBACK TO nested").run();
+                Query(connection_, "RELEASE nested").run();
             }
         } else {
             Query(connection_, "ROLLBACK").run();
@@ -221,7 +221,7 @@ Transaction::~Transaction() {
 
 void Transaction::commit() {
     if (nested_) {
-        connection_.exec("RELEASE nested");
+        Query(connection_, "RELEASE nested").run();
         open_ = false;
         return;
     }

@@ -331,24 +331,37 @@ auto SqliteStore::batched(Work&& work) {
             result.emplace(work(db));
         }
     };
+    bool lead = false;
     {
-        std::unique_lock lock(batch_mutex_);
+        std::lock_guard lock(batch_mutex_);
         queue_.push_back(&pending);
-        while (!pending.done) {
-            if (leading_) {
-                batch_done_.wait(lock);
-                continue;
+        if (!leading_) leading_ = lead = true;
+    }
+    if (!lead) {
+        std::unique_lock lock(pending.mutex);
+        pending.changed.wait(lock, [&] { return pending.state != PendingWrite::State::waiting; });
+        lead = pending.state == PendingWrite::State::lead;
+    }
+    if (lead) {
+        std::vector<PendingWrite*> batch;
+        PendingWrite* next = nullptr;
+        {
+            std::lock_guard lock(batch_mutex_);
+            batch.swap(queue_);  // this thread's write among them
+        }
+        run_batch(batch);
+        {
+            // The writes that arrived meanwhile are the next batch; the first of them leads it.
+            std::lock_guard lock(batch_mutex_);
+            if (queue_.empty()) {
+                leading_ = false;
+            } else {
+                next = queue_.front();
             }
-            leading_ = true;
-            std::vector<PendingWrite*> batch;
-            batch.swap(queue_);
-            lock.unlock();
-            run_batch(batch);
-            lock.lock();
-            for (PendingWrite* write : batch)
-                write->done = true;
-            leading_ = false;
-            batch_done_.notify_all();
+        }
+        if (next != nullptr) next->wake(PendingWrite::State::lead);
+        for (PendingWrite* write : batch) {
+            if (write != &pending) write->wake(PendingWrite::State::done);
         }
     }
     if (pending.error) std::rethrow_exception(pending.error);
@@ -370,10 +383,10 @@ void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
         auto db = writer();
         Transaction tx(*db);
         for (PendingWrite* write : batch) {
-            (*db).exec("SAVEPOINT batch_item");
+            Query(*db, "SAVEPOINT batch_item").run();
             try {
                 write->run(*db);
-                (*db).exec("RELEASE batch_item");
+                Query(*db, "RELEASE batch_item").run();
             } catch (...) {
                 write->error = std::current_exception();
                 if (sqlite3_get_autocommit((*db).handle()) != 0) {
@@ -381,8 +394,8 @@ void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
                     // the writes before it are gone too.
                     return fail_all(write->error);
                 }
-                (*db).exec("ROLLBACK TO batch_item");
-                (*db).exec("RELEASE batch_item");
+                Query(*db, "ROLLBACK TO batch_item").run();
+                Query(*db, "RELEASE batch_item").run();
             }
         }
         tx.commit();

@@ -87,11 +87,23 @@ class SqliteStore final : public Store {
     struct RequestTransaction;
 
   private:
-    // A write waiting for its batch: its work, and once run, whether it failed.
+    // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
+    // condition of its own, so that a commit wakes exactly the threads whose writes it made
+    // durable, and the next batch's leader, instead of every writer waiting.
     struct PendingWrite {
+        enum class State { waiting, done, lead };
         std::function<void(sqlite::Connection&)> run;
         std::exception_ptr error;
-        bool done = false;
+        std::mutex mutex;
+        std::condition_variable changed;
+        State state = State::waiting;  // guarded by `mutex`
+        // Sets the state and wakes the write's thread. The notification is made under the lock:
+        // the waiting thread, which owns this object, cannot return (and destroy it) before.
+        void wake(State to) {
+            std::lock_guard lock(mutex);
+            state = to;
+            changed.notify_one();
+        }
     };
     // Runs `work(connection)` in the next batch; returns its result once the batch is durable.
     template <class Work>
@@ -118,10 +130,10 @@ class SqliteStore final : public Store {
     std::unique_ptr<sqlite::Connection> writer_;
 
     std::mutex batch_mutex_;
-    std::condition_variable batch_done_;
     std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
-    bool leading_ = false;              // a thread is running a batch
-    CommitObserver observer_;           // set before any write
+    // A batch is running, or its leader has been chosen (the first write of queue_).
+    bool leading_ = false;
+    CommitObserver observer_;  // set before any write
 };
 
 }  // namespace collectcall::server
