@@ -590,7 +590,7 @@ namespace {
 StoredCustomer new_customer(CustomerCreate fields, Time now) {
     StoredCustomer stored;
     static_cast<CustomerCreate&>(stored.customer) = std::move(fields);
-    stored.customer.id = new_uuid();
+    stored.customer.id = new_time_ordered_uuid();
     stored.customer.createdAt = Timestamp::from_time(now);
     stored.customer.updatedAt = stored.customer.createdAt;
     stored.thread_id = new_uuid();

@@ -1,5 +1,6 @@
 #include "crypto.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -33,6 +34,24 @@ SecureRandom::result_type SecureRandom::operator()() {
 Uuid new_uuid() {
     SecureRandom random;
     return Uuid::random_v4(random);
+}
+
+Uuid new_time_ordered_uuid() {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+    Uuid::Bytes bytes{};
+    SecureRandom random;  // buffered: one RAND_bytes call per many ids
+    for (std::size_t i = 6; i < bytes.size(); i += 4) {
+        const SecureRandom::result_type word = random();
+        for (std::size_t k = 0; k < 4 && i + k < bytes.size(); ++k)
+            bytes[i + k] = static_cast<std::uint8_t>(word >> (8 * k));
+    }
+    for (std::size_t i = 0; i < 6; ++i)
+        bytes[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(ms) >> (8 * (5 - i)));
+    bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0F) | 0x70);  // version 7
+    bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3F) | 0x80);  // variant 10xx (RFC)
+    return Uuid::from_bytes(bytes);
 }
 
 Sha256 sha256(std::string_view data) {

@@ -30,6 +30,13 @@ struct SecureRandom {
 // A new random (version 4) UUID from the CSPRNG.
 Uuid new_uuid();
 
+// A new time-ordered (version 7, RFC 9562) UUID: the system clock's Unix milliseconds, then 74
+// bits from the CSPRNG (as unguessable as a version 4 for anyone who does not know the
+// millisecond, and far beyond guessing for anyone who does). Rows keyed by such ids are appended
+// to their index instead of landing on a random page of it: a bulk of 500 customers dirties a
+// few index pages, not hundreds. The system clock, not the API's (which `--now` may freeze).
+Uuid new_time_ordered_uuid();
+
 Sha256 sha256(std::string_view data);
 
 // Compares in time independent of the contents (CRYPTO_memcmp).

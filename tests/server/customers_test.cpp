@@ -2,9 +2,13 @@
 // the duplicate race, tenant isolation, the state endpoints.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "harness.hpp"
 
@@ -22,7 +26,7 @@ TEST_CASE("create echoes every field exactly; GET and lookup return it", "[custo
                               R"("accruedInterestAmount":1e2,"chargeOffDate":"2020-01-31"})"));
     REQUIRE(created.status == 200);
     const std::string id = created.str("/data/id");
-    CHECK(is_uuid_v4(id));
+    CHECK(is_recent_uuid_v7(id));
     CHECK(created.str("/data/externalId") == "ex-1");
     CHECK(created.str("/data/middleName") == "Q");
     CHECK(created.str("/data/ssnLastFour") == "0042");
@@ -55,6 +59,23 @@ TEST_CASE("create echoes every field exactly; GET and lookup return it", "[custo
     CHECK(no_param.error_code() == "validation_failed");
     CHECK(client.get("/api/v1/customers?externalId=a&externalId=b").status == 400);
     CHECK(client.get("/api/v1/customers?externalId=a&limit=3").status == 400);
+}
+
+TEST_CASE("customer ids are time-ordered: a later customer's id sorts after", "[customers]") {
+    LocalServer server;
+    Client client = server.client(server.create_account("acme"));
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        const Reply created =
+            client.post("/api/v1/customers", customer_json("order-" + std::to_string(i)));
+        REQUIRE(created.status == 200);
+        ids.push_back(created.str("/data/id"));
+        CHECK(is_recent_uuid_v7(ids.back()));
+    }
+    CHECK(std::is_sorted(ids.begin(), ids.end()));
+    CHECK(ids[0] != ids[1]);
+    CHECK(ids[1] != ids[2]);
 }
 
 TEST_CASE("a duplicate externalId is 409; other accounts may use it", "[customers]") {
@@ -228,7 +249,7 @@ TEST_CASE("bulk: every item on its own, results in order", "[customers][bulk]") 
 
     CHECK(r.boolean("/data/results/0/success"));
     CHECK(r.str("/data/results/0/customer/externalId") == "b-1");
-    CHECK(is_uuid_v4(r.str("/data/results/0/customer/id")));
+    CHECK(is_recent_uuid_v7(r.str("/data/results/0/customer/id")));
     CHECK(r.has("/data/results/0/customer/createdAt"));
     CHECK(r.is_null("/data/results/0/customer/secondaryPhone"));
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -543,6 +544,22 @@ bool is_uuid_v4(std::string_view text) {
     return parsed && text.size() == 36 && text[14] == '4' &&
            std::string_view("89ab").find(text[19]) != std::string_view::npos &&
            parsed.value().view() == text;
+}
+
+bool is_recent_uuid_v7(std::string_view text) {
+    auto parsed = collectcall::Uuid::parse(text);
+    if (!parsed || text.size() != 36 || text[14] != '7' ||
+        std::string_view("89ab").find(text[19]) == std::string_view::npos ||
+        parsed.value().view() != text) {
+        return false;
+    }
+    std::int64_t ms = 0;
+    for (std::size_t i = 0; i < 6; ++i)
+        ms = ms << 8 | parsed.value().bytes()[i];
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    return ms <= now && now - ms < 60'000;
 }
 
 // --- Raw connections ---------------------------------------------------------------------------

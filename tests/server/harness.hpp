@@ -211,6 +211,9 @@ std::string collections_customer_json(std::string_view external_id);
 collectcall::server::Time frozen_time(std::string_view rfc3339 = "2026-11-20T15:00:00Z");
 
 bool is_uuid_v4(std::string_view text);
+// A version 7 UUID (time-ordered, RFC 9562) whose Unix milliseconds are within a minute of this
+// machine's clock.
+bool is_recent_uuid_v7(std::string_view text);
 
 // A response read off a raw socket: status, headers (names lowercased) and body.
 struct RawResponse {
