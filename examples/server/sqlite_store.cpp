@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <collectcall/webhook/fairness.hpp>
 
@@ -182,7 +186,41 @@ StoredCustomer customer_from_row(const Query& q) {
     return stored;
 }
 
-void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s) {
+// The stored documents of customers being inserted, written by the request's own thread before
+// its write joins a batch: a batch's leader runs the writes of every request in it one after the
+// other while they wait, so what can run beside it does not run in it. One buffer per thread,
+// reused from request to request.
+class CustomerBodies {
+  public:
+    static CustomerBodies& write(std::span<const StoredCustomer> customers) {
+        thread_local CustomerBodies bodies;
+        bodies.text_.clear();
+        bodies.ends_.clear();
+        for (const StoredCustomer& s : customers) {
+            write_to(bodies.text_, static_cast<const CustomerCreate&>(s.customer));
+            bodies.ends_.push_back(bodies.text_.size());
+        }
+        return bodies;
+    }
+    [[nodiscard]] std::string_view operator[](std::size_t i) const {
+        const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
+        return std::string_view(text_).substr(begin, ends_[i] - begin);
+    }
+    // A very large bulk's buffer is not kept for the life of the thread.
+    void release_if_large() {
+        if (text_.capacity() > (std::size_t{1} << 20)) {
+            std::string().swap(text_);
+            std::vector<std::size_t>().swap(ends_);
+        }
+    }
+
+  private:
+    std::string text_;
+    std::vector<std::size_t> ends_;
+};
+
+void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s,
+                          std::string_view body) {
     const Customer& c = s.customer;
     q.bind(1, c.id.view())
         .bind(2, account.view())
@@ -190,7 +228,7 @@ void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s
         .bind(4, s.thread_id.view())
         .bind(5, std::int64_t{s.active})
         .bind(6, std::int64_t{s.cease_and_desist})
-        .bind(7, write(static_cast<const CustomerCreate&>(c)))
+        .bind(7, body)
         .bind(8, c.createdAt.view())
         .bind(9, c.updatedAt.view());
 }
@@ -618,10 +656,11 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
 // --- Customers -------------------------------------------------------------------------------
 
 bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
+    CustomerBodies& bodies = CustomerBodies::write(std::span(&customer, 1));
     return batched([&](Connection& connection) -> bool {
         Connection* db = &connection;
         Query q(*db, insert_customer_sql);
-        bind_customer_insert(q, account, customer);
+        bind_customer_insert(q, account, customer, bodies[0]);
         q.run();
         return (*db).changes() == 1;
     });
@@ -629,23 +668,26 @@ bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& cus
 
 std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
                                                 std::span<const StoredCustomer> customers) {
-    return batched([&](Connection& connection) -> std::vector<bool> {
+    CustomerBodies& bodies = CustomerBodies::write(customers);
+    std::vector<bool> created = batched([&](Connection& connection) -> std::vector<bool> {
         Connection* db = &connection;
-        std::vector<bool> created;
-        created.reserve(customers.size());
+        std::vector<bool> inserted;
+        inserted.reserve(customers.size());
         Transaction tx(*db);
         // Each item is one INSERT: SQLite undoes a failed statement on its own and the transaction
         // goes on, so an item never undoes another. A duplicate is not even a failure here
         // (ON CONFLICT DO NOTHING): it inserts no row.
-        for (const StoredCustomer& customer : customers) {
+        for (std::size_t i = 0; i < customers.size(); ++i) {
             Query q(*db, insert_customer_sql);
-            bind_customer_insert(q, account, customer);
+            bind_customer_insert(q, account, customers[i], bodies[i]);
             q.run();
-            created.push_back((*db).changes() == 1);
+            inserted.push_back((*db).changes() == 1);
         }
         tx.commit();
-        return created;
+        return inserted;
     });
+    bodies.release_if_large();
+    return created;
 }
 
 std::optional<StoredCustomer> SqliteStore::find_customer(const Uuid& account, const Uuid& id) {
