@@ -9,6 +9,7 @@
 #include <exception>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 #include <collectcall/api/errors.hpp>
@@ -751,23 +752,6 @@ void Api::activate(Context& ctx) {
     set_customer_flag(ctx, &StoredCustomer::active, true);
 }
 
-namespace {
-
-// The account's number in the customer's area code, else the first of the pool (API.md
-// section 8).
-E164 caller_number(const std::vector<E164>& pool, const E164& customer_phone) {
-    const std::string_view area = customer_phone.nanp_area_code();
-    if (!area.empty()) {
-        for (const E164& number : pool) {
-            if (number.nanp_area_code() == area) return number;
-        }
-    }
-    if (pool.empty()) throw std::runtime_error("the account has no caller number");
-    return pool.front();
-}
-
-}  // namespace
-
 void Api::create_call(Context& ctx) {
     // The order of API.md section 8: the customer (404), the body (400), the agent (403), then
     // compliance.
@@ -839,8 +823,10 @@ void Api::create_call(Context& ctx) {
             plan.call.id = new_uuid();
             plan.call.threadId = stored.thread_id;
             plan.call.toPhoneNumber = stored.customer.primaryPhone;
-            plan.call.fromPhoneNumber =
-                caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+            const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+            // init gives every account a number: an empty pool is a broken store.
+            if (!from) throw std::runtime_error("the account has no caller number");
+            plan.call.fromPhoneNumber = *from;
             plan.call.compliance = compliance::evaluate(input);
             plan.call.createdAt = Timestamp::from_time(now);
             plan.place = plan.call.compliance.passed;

@@ -5234,7 +5234,9 @@ template <class Stored, class Projection = std::identity>
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/describe/class.hpp>
@@ -5363,6 +5365,21 @@ struct CallList {
     friend bool operator==(const CallList&, const CallList&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+
+// The number a call comes from (API.md section 8): the first number of the account's pool in the
+// customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
+// that means is the caller's decision).
+[[nodiscard]] inline std::optional<E164> caller_number(std::span<const E164> pool,
+                                                       const E164& customer_phone) noexcept {
+    if (pool.empty()) return std::nullopt;
+    const std::string_view area = customer_phone.nanp_area_code();
+    if (!area.empty()) {
+        for (const E164& number : pool) {
+            if (number.nanp_area_code() == area) return number;
+        }
+    }
+    return pool.front();
+}
 
 }  // namespace collectcall
 // ---- end collectcall/model/call.hpp ----

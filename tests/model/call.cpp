@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectcall/core/read.hpp"
@@ -154,4 +155,22 @@ TEST_CASE("WebhookSecretImport: an id and a secret text, both required") {
         R"({"id":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","secret":"whsec_not-base64-at-all"})");
     REQUIRE_FALSE(whsec.ok());
     CHECK(describe(whsec.errors()) == std::vector<std::string>{"/secret format"});
+}
+
+TEST_CASE("caller_number: the pool's number in the customer's area code, else the first") {
+    const auto e164 = [](std::string_view text) { return collectcall::E164::parse(text).value(); };
+    const std::vector<collectcall::E164> pool{e164("+12025550100"), e164("+13125550100"),
+                                              e164("+13125550199"), e164("+442071838750")};
+
+    CHECK(collectcall::caller_number(pool, e164("+13125550142")) == e164("+13125550100"));
+    CHECK(collectcall::caller_number(pool, e164("+12025550142")) == e164("+12025550100"));
+    // No number in that area code, or a customer outside the NANP: the first.
+    CHECK(collectcall::caller_number(pool, e164("+14155550100")) == e164("+12025550100"));
+    CHECK(collectcall::caller_number(pool, e164("+442071838751")) == e164("+12025550100"));
+    // A non-NANP pool number never matches by its digits.
+    const std::vector<collectcall::E164> foreign{e164("+447700900123"), e164("+12025550100")};
+    CHECK(collectcall::caller_number(foreign, e164("+14475550100")) == e164("+447700900123"));
+    CHECK(collectcall::caller_number(foreign, e164("+12025550199")) == e164("+12025550100"));
+    // An empty pool has no number: nullopt, not an exception.
+    CHECK_FALSE(collectcall::caller_number({}, e164("+12025550142")).has_value());
 }
