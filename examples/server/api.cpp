@@ -706,16 +706,15 @@ void Api::patch_customer(Context& ctx) {
     const Time now = clock_.now();
     ErrorList errors;
     auto updated = store_.update_customer(ctx.account, *id, [&](StoredCustomer& stored) {
-        // Merged into a copy: a patch that fails leaves nothing half-applied.
-        CustomerCreate merged = stored.customer;
-        errors = merge_patch(merged, patch.value());
-        // The merged customer as a whole (API.md section 6), e.g. clearing ssnLastFour while
-        // collections is set.
-        for (Error& e : validate(merged))
-            errors.push_back(std::move(e));
-        if (!errors.empty()) return false;
-        if (merged == static_cast<const CustomerCreate&>(stored.customer)) return false;
-        static_cast<CustomerCreate&>(stored.customer) = std::move(merged);
+        errors.clear();  // a store may run this again, on the customer as it is then
+        // Merged into a copy, then validated as a whole (API.md section 6).
+        auto merged = apply_patch(stored.customer, patch.value());
+        if (!merged) {
+            errors = std::move(merged).errors();
+            return false;
+        }
+        if (!merged.value().changed) return false;
+        static_cast<CustomerCreate&>(stored.customer) = std::move(merged.value().customer);
         stored.customer.updatedAt = Timestamp::from_time(now);
         return true;
     });

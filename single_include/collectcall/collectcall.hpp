@@ -3828,6 +3828,7 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <boost/describe/class.hpp>
 
@@ -5097,6 +5098,30 @@ inline ErrorList validate(const CustomerCreate& customer) {
         errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
     }
     return errors;
+}
+
+// A customer with a PATCH applied (API.md section 6), and whether that changed anything.
+struct PatchedCustomer {
+    CustomerCreate customer;
+    bool changed = false;
+
+    friend bool operator==(const PatchedCustomer&, const PatchedCustomer&) = default;
+};
+
+// Applies `patch` to `current` by RFC 7396 and validates the merged customer as a whole: the
+// merged customer, or every error of the merge (a required member cleared, ...) followed by those
+// of the whole (clearing ssnLastFour while collections is set, ...), with paths into the merged
+// customer. `current` is not touched: a patch that fails leaves nothing half-applied, and
+// `changed` is false for a patch that sets every member to the value it has (`{}` included).
+[[nodiscard]] inline Result<PatchedCustomer> apply_patch(const CustomerCreate& current,
+                                                         const CustomerPatch& patch) {
+    PatchedCustomer merged{current, false};
+    ErrorList errors = merge_patch(merged.customer, patch);
+    for (Error& e : validate(merged.customer))
+        errors.push_back(std::move(e));
+    if (!errors.empty()) return Result<PatchedCustomer>(std::move(errors));
+    merged.changed = !(merged.customer == current);
+    return Result<PatchedCustomer>(std::move(merged));
 }
 
 }  // namespace collectcall

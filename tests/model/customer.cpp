@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "collectcall/core/merge_patch.hpp"
@@ -325,5 +327,69 @@ TEST_CASE("CustomerPatch: merged into a customer and validated as a whole") {
         REQUIRE(patch.ok());
         CHECK(describe(collectcall::merge_patch(merged, patch.value())) ==
               std::vector<std::string>{"/collections/totalBalance required"});
+    }
+}
+
+TEST_CASE("apply_patch: the merged customer or all its errors, the current one untouched") {
+    auto stored = read<CustomerCreate>(valid_customer, options);
+    REQUIRE(stored.ok());
+    const CustomerCreate current = stored.value();
+    const auto patch = [](std::string_view body) {
+        auto parsed = read<collectcall::CustomerPatch>(body, options);
+        REQUIRE(parsed.ok());
+        return std::move(parsed).value();
+    };
+
+    SECTION("an empty patch changes nothing") {
+        auto result = collectcall::apply_patch(current, patch("{}"));
+        REQUIRE(result.ok());
+        CHECK_FALSE(result.value().changed);
+        CHECK(result.value().customer == current);
+    }
+    SECTION("setting members to the values they have changes nothing") {
+        auto result = collectcall::apply_patch(
+            current,
+            patch(R"({"firstName":"José","middleName":null,"address":{"zip":"94105-1234"}})"));
+        REQUIRE(result.ok());
+        CHECK_FALSE(result.value().changed);
+    }
+    SECTION("a change is merged member by member") {
+        auto result = collectcall::apply_patch(
+            current, patch(R"({"firstName":"Jo","address":{"city":null,"state":"ny"}})"));
+        REQUIRE(result.ok());
+        const CustomerCreate& merged = result.value().customer;
+        CHECK(result.value().changed);
+        CHECK(merged.firstName.view() == "Jo");
+        CHECK_FALSE(merged.address.city.has_value());
+        CHECK(merged.address.state->view() == "NY");
+        CHECK(merged.address.line1 == current.address.line1);
+        CHECK(merged.lastName == current.lastName);
+        CHECK(current.firstName.view() == "José");  // the input is not touched
+    }
+    SECTION("merge errors then whole-customer errors, all of them, nothing applied") {
+        // firstName cannot be cleared (merge); clearing ssnLastFour leaves collections without it
+        // (the whole).
+        auto result =
+            collectcall::apply_patch(current, patch(R"({"firstName":null,"ssnLastFour":null})"));
+        REQUIRE_FALSE(result.ok());
+        CHECK(describe(result.errors()) ==
+              std::vector<std::string>{"/firstName not_allowed", "/collections conflict"});
+        CHECK(result.errors().back().message == "requires ssnLastFour");
+        CHECK(current == stored.value());
+    }
+    SECTION("only a whole-customer error") {
+        auto result =
+            collectcall::apply_patch(current, patch(R"({"dateOfBirth":null,"ssnLastFour":null})"));
+        REQUIRE_FALSE(result.ok());
+        CHECK(result.errors() == collectcall::ErrorList{{"/collections", "conflict",
+                                                         "requires ssnLastFour and dateOfBirth"}});
+    }
+    SECTION("clearing collections makes ssnLastFour clearable") {
+        auto result =
+            collectcall::apply_patch(current, patch(R"({"collections":null,"ssnLastFour":null})"));
+        REQUIRE(result.ok());
+        CHECK(result.value().changed);
+        CHECK_FALSE(result.value().customer.collections.has_value());
+        CHECK_FALSE(result.value().customer.ssnLastFour.has_value());
     }
 }
