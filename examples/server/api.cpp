@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <collectcall/api/envelope.hpp>
 #include <collectcall/api/errors.hpp>
 #include <collectcall/api/openapi.hpp>
 #include <collectcall/api/routes.hpp>
@@ -102,17 +103,12 @@ void send_json(httplib::Response& response, int status, std::string body) {
     response.set_header("Content-Type", std::string(json_type));
 }
 
+// The error body (API.md section 3), the library's (collectcall/api/envelope.hpp), written.
 template <class T = null_t>
-std::string error_document(std::string_view request_id, std::string_view code, std::string message,
-                           ErrorList details = {}, T data = {}) {
-    ErrorEnvelope<T> envelope;
-    envelope.requestId = uuid_of(request_id);
-    envelope.data = std::move(data);
-    envelope.error.code = std::string(code);
-    envelope.publicFacingMessage = message;
-    envelope.error.message = std::move(message);
-    envelope.error.details = std::move(details);
-    return write(envelope);
+std::string error_document(std::string_view request_id, const api::ErrorCode& error,
+                           std::string message, ErrorList details = {}, T data = {}) {
+    return write(api::error_envelope(uuid_of(request_id), error, std::move(message),
+                                     std::move(details), std::move(data)));
 }
 
 }  // namespace
@@ -142,7 +138,7 @@ struct Api::Context {
     void fail(const api::ErrorCode& error, std::string message, ErrorList details = {},
               T data = {}) {
         send_json(response, error.status,
-                  error_document(request_id, error.code, std::move(message), std::move(details),
+                  error_document(request_id, error, std::move(message), std::move(details),
                                  std::move(data)));
     }
 
@@ -259,13 +255,13 @@ void Api::install(httplib::Server& server) {
             return httplib::Server::HandlerResponse::Handled;
         }));
     // A safety net: dispatch catches everything itself.
-    server.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
-            const std::string id = ensure_request_id(response);
-            send_json(response, 500,
-                      error_document(id, error_code::internal.code,
-                                     std::string(error_code::internal.example)));
-        });
+    server.set_exception_handler([](const httplib::Request&, httplib::Response& response,
+                                    std::exception_ptr) {
+        const std::string id = ensure_request_id(response);
+        send_json(
+            response, 500,
+            error_document(id, error_code::internal, std::string(error_code::internal.example)));
+    });
     server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
         std::optional<std::chrono::nanoseconds> duration;
         if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
@@ -325,7 +321,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
                 message = "internal server error";
             }
     }
-    send_json(response, status, error_document(id, code->code, std::move(message)));
+    send_json(response, status, error_document(id, *code, std::move(message)));
 }
 
 void Api::dispatch(const httplib::Request& request, httplib::Response& response,
