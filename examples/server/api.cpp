@@ -14,6 +14,7 @@
 
 #include <collectcall/api/envelope.hpp>
 #include <collectcall/api/errors.hpp>
+#include <collectcall/api/idempotency_key.hpp>
 #include <collectcall/api/openapi.hpp>
 #include <collectcall/api/routes.hpp>
 #include <collectcall/compliance/engine.hpp>
@@ -482,13 +483,13 @@ bool Api::authenticate(Context& ctx) {
     return true;
 }
 
-void Api::run_idempotent(Context& ctx, std::string_view key) {
-    const bool printable =
-        std::all_of(key.begin(), key.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-    if (key.empty() || key.size() > 255 || !printable) {
+void Api::run_idempotent(Context& ctx, std::string_view header) {
+    const auto parsed = api::IdempotencyKey::parse(header);
+    if (!parsed) {
         return ctx.fail(error_code::validation_failed,
-                        "Idempotency-Key must be 1 to 255 printable ASCII characters");
+                        "Idempotency-Key " + std::string(parsed.problem().message));
     }
+    const std::string_view key = parsed.value().view();
     // The request is identified by what it asks, not by how it was framed.
     std::string fingerprint_input = ctx.request.method;
     fingerprint_input += ' ';

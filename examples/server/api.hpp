@@ -73,7 +73,7 @@ class Api {
     void serve(Context& ctx);
     bool authenticate(Context& ctx);
     std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
-    void run_idempotent(Context& ctx, std::string_view key);
+    void run_idempotent(Context& ctx, std::string_view header);
     void complete_error(const httplib::Request& request, httplib::Response& response);
 
     [[nodiscard]] ReadOptions read_options() const;

@@ -169,10 +169,18 @@ TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempote
     CHECK(client.post("/api/v1/customers", customer_json("i-1"), "application/json", key("k-2"))
               .body == duplicate.body);
 
+    const Reply too_long = client.post("/api/v1/customers", customer_json("i-3"),
+                                       "application/json", key(std::string(256, 'k')));
+    CHECK(too_long.status == 400);
+    CHECK(too_long.error_code() == "validation_failed");
+    CHECK(too_long.str("/error/message") ==
+          "Idempotency-Key must be 1 to 255 printable ASCII characters");
+    CHECK(too_long.str("/publicFacingMessage") == too_long.str("/error/message"));
+    CHECK(client.get("/api/v1/customers?externalId=i-3").size("/data/customers") == 0);
     CHECK(client
               .post("/api/v1/customers", customer_json("i-3"), "application/json",
-                    key(std::string(256, 'k')))
-              .status == 400);
+                    key(std::string(255, 'k')))
+              .status == 200);
 }
 
 TEST_CASE("Idempotency-Key makes a retried call place one call", "[idempotency][calls]") {

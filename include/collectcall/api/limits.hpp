@@ -20,6 +20,9 @@ inline constexpr std::size_t max_bulk_items = ReadOptions{}.max_bulk_items;
 // How long an Idempotency-Key replays its first answer.
 inline constexpr std::chrono::hours idempotency_retention{24};
 
+// The length of an Idempotency-Key, in printable ASCII characters (api/idempotency_key.hpp).
+inline constexpr std::size_t max_idempotency_key_length = 255;
+
 // "24 hours", as the documents write the retention.
 [[nodiscard]] inline std::string idempotency_retention_text() {
     return std::to_string(idempotency_retention.count()) + " hours";

@@ -558,7 +558,7 @@ Json openapi_value() {
             " replays the first response byte for byte. Keys are per account.";
         key["schema"]["type"] = "string";
         key["schema"]["minLength"] = 1;
-        key["schema"]["maxLength"] = 255;
+        key["schema"]["maxLength"] = api::max_idempotency_key_length;
         key["schema"]["pattern"] = "^[\\u0020-\\u007E]+$";
     }
     {
