@@ -143,6 +143,9 @@ struct Api::Context {
                                  std::move(data)));
     }
 
+    // An error whose message is always the same: the table's (collectcall/api/errors.hpp).
+    void fail(const api::ErrorCode& error) { fail(error, std::string(error.example)); }
+
     // A body that read<T> refused: malformed JSON, or the list of field errors.
     void fail_read(ErrorList errors) {
         if (errors.size() == 1 && errors.front().code == codes::malformed_json) {
@@ -293,7 +296,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
                 (request.version == "HTTP/1.1" || request.version == "HTTP/1.0")) {
                 status = 431;
                 code = &error_code::headers_too_large;
-                message = "request headers are too large";
+                message = error_code::headers_too_large.example;
             }
             break;
         case 413:
@@ -302,7 +305,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
             break;
         case 414:
             code = &error_code::uri_too_long;
-            message = "request target is too long";
+            message = error_code::uri_too_long.example;
             break;
         case 415:
             code = &error_code::unsupported_media_type;
@@ -314,12 +317,12 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
             break;
         case 404:
             code = &error_code::not_found;
-            message = "no such route";
+            message = api::no_route_message;
             break;
         default:
             if (status >= 500) {
                 code = &error_code::internal;
-                message = "internal server error";
+                message = error_code::internal.example;
             }
     }
     send_json(response, status, error_document(id, *code, std::move(message)));
@@ -353,10 +356,10 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         for (const auto& [name, value] : request.headers)
             header_bytes += name.size() + value.size() + 4;
         if (header_bytes > config_.max_header_bytes) {
-            return ctx.fail(error_code::headers_too_large, "request headers are too large");
+            return ctx.fail(error_code::headers_too_large);
         }
         if (match.route == nullptr) {
-            if (match.allow.empty()) return ctx.fail(error_code::not_found, "no such route");
+            if (match.allow.empty()) return ctx.not_found(api::no_route_message);
             response.set_header("Allow", match.allow);
             return ctx.fail(
                 error_code::method_not_allowed,
@@ -379,21 +382,21 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                 return ctx.fail(error_code::unsupported_media_type, "unsupported Content-Encoding");
             case http::BodyRead::failed:
             case http::BodyRead::not_read:
-                return ctx.fail(error_code::bad_request, "the request body could not be read");
+                return ctx.fail(error_code::bad_request);
         }
         ctx.body = std::move(body.bytes);
         serve(ctx);
     } catch (const StoreError& e) {
         if (e.unavailable()) {
             response.set_header("Retry-After", "1");
-            ctx.fail(error_code::unavailable, "the service is temporarily unavailable");
+            ctx.fail(error_code::unavailable);
         } else {
-            ctx.fail(error_code::internal, "internal server error");
+            ctx.fail(error_code::internal);
         }
         std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"storage\",\"unavailable\":%s}\n",
                      request_id.c_str(), e.unavailable() ? "true" : "false");
     } catch (const std::exception&) {
-        ctx.fail(error_code::internal, "internal server error");
+        ctx.fail(error_code::internal);
     }
 }
 
@@ -502,11 +505,9 @@ void Api::run_idempotent(Context& ctx, std::string_view header) {
         store_.begin_idempotent(ctx.account, key, fingerprint, clock_.now());
     switch (begin.state) {
         case IdempotencyState::mismatch:
-            return ctx.fail(error_code::idempotency_key_reused,
-                            "Idempotency-Key was already used with a different request");
+            return ctx.fail(error_code::idempotency_key_reused);
         case IdempotencyState::in_flight:
-            return ctx.fail(error_code::idempotency_key_in_flight,
-                            "a request with this Idempotency-Key is still being processed");
+            return ctx.fail(error_code::idempotency_key_in_flight);
         case IdempotencyState::replay:
             ctx.response.headers.erase("X-Request-Id");
             ctx.response.set_header("X-Request-Id", begin.response.request_id);
@@ -578,7 +579,7 @@ void Api::ready(Context& ctx) {
 
 void Api::metrics_document(Context& ctx) {
     // Bare, no key, like healthz: what a Prometheus scraper expects.
-    if (config_.metrics == nullptr) return ctx.fail(error_code::not_found, "no such route");
+    if (config_.metrics == nullptr) return ctx.not_found(api::no_route_message);
     ctx.response.status = 200;
     ctx.response.set_content(config_.metrics->text(), "text/plain; version=0.0.4; charset=utf-8");
 }
@@ -796,7 +797,7 @@ void Api::create_call(Context& ctx) {
     }
 
     if (!store_.agent_assigned(ctx.account, request.agentId.view())) {
-        return ctx.fail(error_code::agent_not_assigned, "agentId is not assigned to this account");
+        return ctx.fail(error_code::agent_not_assigned);
     }
 
     const AccountSettings settings = store_.account_settings(ctx.account);
@@ -850,9 +851,9 @@ void Api::list_calls(Context& ctx) {
 
 void Api::get_call(Context& ctx) {
     const auto id = ctx.path_id();
-    if (!id) return ctx.not_found("Call not found");
+    if (!id) return ctx.not_found(api::call_not_found_message);
     auto call = store_.find_call(ctx.account, *id);
-    if (!call) return ctx.not_found("Call not found");
+    if (!call) return ctx.not_found(api::call_not_found_message);
     ctx.reply(200, std::move(*call));
 }
 
@@ -898,10 +899,9 @@ void Api::get_recording(Context& ctx) {
             : webhook::RecordingLink::invalid;
     switch (verdict) {
         case webhook::RecordingLink::invalid:
-            return ctx.not_found("Recording not found");
+            return ctx.not_found(api::recording_not_found_message);
         case webhook::RecordingLink::expired:
-            return ctx.fail(error_code::link_expired,
-                            std::string(error_code::link_expired.example));
+            return ctx.fail(error_code::link_expired);
         case webhook::RecordingLink::ok:
             break;
     }

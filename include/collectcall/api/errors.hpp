@@ -21,6 +21,10 @@ struct ErrorCode {
 inline constexpr std::string_view unauthorized_message =
     "Unauthorized. Make sure to pass the correct authorization token.";
 inline constexpr std::string_view customer_not_found_message = "Customer not found";
+// The project's own 404 texts: a call, a recording link that is not genuine, a path no route has.
+inline constexpr std::string_view call_not_found_message = "Call not found";
+inline constexpr std::string_view recording_not_found_message = "Recording not found";
+inline constexpr std::string_view no_route_message = "no such route";
 
 // 409 of a single create.
 [[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
