@@ -48,7 +48,10 @@
 //   t.append_json(out)
 //
 // `from_json_number` receives the number's own text, already checked against the JSON number
-// grammar, so a type can keep it exactly (Money never goes through a double).
+// grammar, so a type can keep it exactly (Money never goes through a double). A NumberValue may
+// also offer `static std::optional<T> parse_plain(std::string_view token)`, which the reader tries
+// first on a token starting with a digit: it must accept only valid JSON numbers, and give the
+// value from_json_number would (nullopt leaves the token to the general path).
 // Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
 // and write.hpp instead.
 
@@ -715,6 +718,14 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <boost/mp11/list.hpp>
 
 
+// The few Reader functions on the path of every value are inlined whatever the compiler's
+// estimate of their size (out of line they cost a call per member).
+#if defined(__GNUC__) || defined(__clang__)
+#define COLLECTCALL_HOT [[gnu::always_inline]] inline
+#else
+#define COLLECTCALL_HOT inline
+#endif
+
 namespace collectcall {
 
 namespace ondemand = simdjson::ondemand;
@@ -881,7 +892,7 @@ class Reader {
     // free up to a depth no real document reaches; deeper paths spill into a vector.
     // The fields are stored one by one: building a Segment first and copying it makes the
     // compiler reload it through the stack, which stalls store forwarding on every member.
-    void push(std::string_view key) {
+    COLLECTCALL_HOT void push(std::string_view key) {
         if (path_size_ < inline_segments) [[likely]] {
             Segment& s = inline_path_[path_size_];
             s.key = key;
@@ -891,7 +902,7 @@ class Reader {
         }
         ++path_size_;
     }
-    void push(std::size_t index) {
+    COLLECTCALL_HOT void push(std::size_t index) {
         if (path_size_ < inline_segments) [[likely]] {
             Segment& s = inline_path_[path_size_];
             s.index = index;
@@ -901,7 +912,7 @@ class Reader {
         }
         ++path_size_;
     }
-    void pop() noexcept {
+    COLLECTCALL_HOT void pop() noexcept {
         if (--path_size_ >= inline_segments) [[unlikely]]
             deep_path_.pop_back();
     }
@@ -937,13 +948,15 @@ class Reader {
     void leave() noexcept { --depth_; }
 
     // The JSON type of a value; malformed tokens are structural errors.
-    ondemand::json_type type_of(ondemand::value& value) {
+    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
         ondemand::json_type t{};
         if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
         return t;
     }
 
-    static const char* token_start(ondemand::value& value) { return value.raw_json_token().data(); }
+    COLLECTCALL_HOT static const char* token_start(ondemand::value& value) {
+        return value.raw_json_token().data();
+    }
 
     // A scalar's own text, checked against the JSON grammar (simdjson validates only what is
     // consumed, and a number is never consumed through a double here).
@@ -974,9 +987,22 @@ class Reader {
     }
 
     // Reads a string, reporting a type error for anything else.
-    std::optional<std::string_view> string(ondemand::value& value) {
+    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
-        if (*token_start(value) == '"') {
+        const std::string_view token = value.raw_json_token();
+        if (*token.data() == '"') {
+            // Without a backslash the text between the quotes is the string itself: the parser
+            // has checked it for UTF-8 and unescaped control characters, and nothing needs
+            // unescaping into its buffer. The token runs to the next structural character, so
+            // the closing quote is its last byte but white space. A string followed by ':' is
+            // read the long way, whose error it needs: left unread, simdjson would skip it as
+            // a key and take the colon with it.
+            const std::string_view quoted = detail::trim_json_space(token);
+            if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
+                [[likely]] {
+                const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
+                if (std::memchr(raw.data(), '\\', raw.size()) == nullptr) return raw;
+            }
             std::string_view text;
             if (auto e = value.get_string().get(text)) {
                 malformed(token_start(value), simdjson::error_message(e));
@@ -989,7 +1015,7 @@ class Reader {
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
-    std::optional<std::string_view> number_token(ondemand::value& value) {
+    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
         ondemand::json_type t = type_of(value);
         if (t != ondemand::json_type::number) {
             type_error(value, t, "must be a number");
@@ -1532,6 +1558,19 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         out = std::move(parsed).value();
         return true;
     } else if constexpr (NumberValue<T>) {
+        if constexpr (requires(std::string_view t) {
+                          { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+                      }) {
+            // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which
+            // is a JSON number whenever parse_plain accepts it: no type() and no grammar check.
+            if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
+                const std::string_view token = detail::trim_json_space(value.raw_json_token());
+                if (std::optional<T> plain = T::parse_plain(token)) {
+                    out = *plain;
+                    return true;
+                }
+            }
+        }
         auto token = reader.number_token(value);
         if (!token) return false;
         Parsed<T> parsed = T::from_json_number(*token);
@@ -2642,8 +2681,7 @@ class InlineString {
             capacity_ = static_cast<std::uint32_t>(n);
             target = heap_.get();
         }
-        // Text of zero bytes may come with a null data(), which memcpy must not be given.
-        if (n != 0) std::memcpy(target, text.data(), n);
+        copy(target, text.data(), n);
         size_ = static_cast<std::uint32_t>(n);
     }
 
@@ -2658,6 +2696,28 @@ class InlineString {
     }
 
   private:
+    // Short text (most of it) is copied in two overlapping fixed-size moves, which the compiler
+    // turns into a few loads and stores rather than a call to memcpy. Text of zero bytes may come
+    // with a null data(), which memcpy must not be given.
+    static void copy(char* to, const char* from, std::size_t n) noexcept {
+        if (n >= 16 && n <= 32) {
+            std::memcpy(to, from, 16);
+            std::memcpy(to + n - 16, from + n - 16, 16);
+        } else if (n >= 8 && n < 16) {
+            std::memcpy(to, from, 8);
+            std::memcpy(to + n - 8, from + n - 8, 8);
+        } else if (n >= 4 && n < 8) {
+            std::memcpy(to, from, 4);
+            std::memcpy(to + n - 4, from + n - 4, 4);
+        } else if (n > 0 && n < 4) {
+            to[0] = from[0];
+            to[n / 2] = from[n / 2];
+            to[n - 1] = from[n - 1];
+        } else if (n != 0) {
+            std::memcpy(to, from, n);
+        }
+    }
+
     void take(InlineString& other) noexcept {
         heap_ = std::move(other.heap_);
         capacity_ = std::exchange(other.capacity_, 0);
@@ -3036,9 +3096,13 @@ class Text {
         std::size_t end = 0;    // one past the last non-white-space one
         bool seen = false;
         for (std::size_t i = 0; i < text.size();) {
-            char32_t c = 0;
-            const std::size_t size = decode(text.substr(i), c);
-            if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            // ASCII needs no decoding (and no bounds-checked substr to decode from).
+            char32_t c = static_cast<unsigned char>(text[i]);
+            std::size_t size = 1;
+            if (c >= 0x80) {
+                size = decode(std::string_view(text.data() + i, text.size() - i), c);
+                if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            }
             if (c < 0x20 || c == 0x7F) {
                 return Problem{codes::format, "control characters are not allowed"};
             }
@@ -3086,7 +3150,9 @@ class Text {
             const auto u = static_cast<unsigned char>(p[i]);
             outside |= static_cast<std::uint64_t>(u < 0x20 || u > 0x7E);
         }
-        if (outside != 0) return false;
+        if (outside != 0 || n == 0) return false;
+        // Nothing to trim (the usual case): its length in bytes is its length in code points.
+        if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
         const std::size_t first = text.find_first_not_of(' ');
         if (first == std::string_view::npos) return false;
         return text.find_last_not_of(' ') - first < max_code_points;

@@ -140,3 +140,18 @@ TEST_CASE("read order: an unknown member in the middle, at the start and at the 
     REQUIRE(malformed.errors().size() == 1);
     CHECK(malformed.errors()[0].code == "malformed_json");
 }
+
+TEST_CASE("read order: a string value followed by a colon is malformed, not a key") {
+    // Read straight from the input, a string is not consumed through the parser; the colon after
+    // it must still be refused (the parser would otherwise skip the string as a key).
+    for (const std::string& json : std::vector<std::string>{
+             R"({"first":"f":"third","leaf":{"a":"x"},"last":true})",
+             R"({"first":"f","leaf":{"a":"x":"b"},"third":3,"last":true})",
+             R"({"first":"f","third":3,"leaf":{"a":"x"},"fifth":"v":1,"last":true})",
+         }) {
+        INFO(json);
+        auto result = collectcall::read<Record>(json);
+        REQUIRE(result.errors().size() == 1);
+        CHECK(result.errors()[0].code == "malformed_json");
+    }
+}

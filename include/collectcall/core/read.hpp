@@ -48,6 +48,14 @@
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/value_type.hpp"
 
+// The few Reader functions on the path of every value are inlined whatever the compiler's
+// estimate of their size (out of line they cost a call per member).
+#if defined(__GNUC__) || defined(__clang__)
+#define COLLECTCALL_HOT [[gnu::always_inline]] inline
+#else
+#define COLLECTCALL_HOT inline
+#endif
+
 namespace collectcall {
 
 namespace ondemand = simdjson::ondemand;
@@ -214,7 +222,7 @@ class Reader {
     // free up to a depth no real document reaches; deeper paths spill into a vector.
     // The fields are stored one by one: building a Segment first and copying it makes the
     // compiler reload it through the stack, which stalls store forwarding on every member.
-    void push(std::string_view key) {
+    COLLECTCALL_HOT void push(std::string_view key) {
         if (path_size_ < inline_segments) [[likely]] {
             Segment& s = inline_path_[path_size_];
             s.key = key;
@@ -224,7 +232,7 @@ class Reader {
         }
         ++path_size_;
     }
-    void push(std::size_t index) {
+    COLLECTCALL_HOT void push(std::size_t index) {
         if (path_size_ < inline_segments) [[likely]] {
             Segment& s = inline_path_[path_size_];
             s.index = index;
@@ -234,7 +242,7 @@ class Reader {
         }
         ++path_size_;
     }
-    void pop() noexcept {
+    COLLECTCALL_HOT void pop() noexcept {
         if (--path_size_ >= inline_segments) [[unlikely]]
             deep_path_.pop_back();
     }
@@ -270,13 +278,15 @@ class Reader {
     void leave() noexcept { --depth_; }
 
     // The JSON type of a value; malformed tokens are structural errors.
-    ondemand::json_type type_of(ondemand::value& value) {
+    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
         ondemand::json_type t{};
         if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
         return t;
     }
 
-    static const char* token_start(ondemand::value& value) { return value.raw_json_token().data(); }
+    COLLECTCALL_HOT static const char* token_start(ondemand::value& value) {
+        return value.raw_json_token().data();
+    }
 
     // A scalar's own text, checked against the JSON grammar (simdjson validates only what is
     // consumed, and a number is never consumed through a double here).
@@ -307,9 +317,22 @@ class Reader {
     }
 
     // Reads a string, reporting a type error for anything else.
-    std::optional<std::string_view> string(ondemand::value& value) {
+    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
-        if (*token_start(value) == '"') {
+        const std::string_view token = value.raw_json_token();
+        if (*token.data() == '"') {
+            // Without a backslash the text between the quotes is the string itself: the parser
+            // has checked it for UTF-8 and unescaped control characters, and nothing needs
+            // unescaping into its buffer. The token runs to the next structural character, so
+            // the closing quote is its last byte but white space. A string followed by ':' is
+            // read the long way, whose error it needs: left unread, simdjson would skip it as
+            // a key and take the colon with it.
+            const std::string_view quoted = detail::trim_json_space(token);
+            if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
+                [[likely]] {
+                const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
+                if (std::memchr(raw.data(), '\\', raw.size()) == nullptr) return raw;
+            }
             std::string_view text;
             if (auto e = value.get_string().get(text)) {
                 malformed(token_start(value), simdjson::error_message(e));
@@ -322,7 +345,7 @@ class Reader {
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
-    std::optional<std::string_view> number_token(ondemand::value& value) {
+    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
         ondemand::json_type t = type_of(value);
         if (t != ondemand::json_type::number) {
             type_error(value, t, "must be a number");
@@ -865,6 +888,19 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         out = std::move(parsed).value();
         return true;
     } else if constexpr (NumberValue<T>) {
+        if constexpr (requires(std::string_view t) {
+                          { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+                      }) {
+            // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which
+            // is a JSON number whenever parse_plain accepts it: no type() and no grammar check.
+            if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
+                const std::string_view token = detail::trim_json_space(value.raw_json_token());
+                if (std::optional<T> plain = T::parse_plain(token)) {
+                    out = *plain;
+                    return true;
+                }
+            }
+        }
         auto token = reader.number_token(value);
         if (!token) return false;
         Parsed<T> parsed = T::from_json_number(*token);

@@ -7,7 +7,10 @@
 //   t.append_json(out)
 //
 // `from_json_number` receives the number's own text, already checked against the JSON number
-// grammar, so a type can keep it exactly (Money never goes through a double).
+// grammar, so a type can keep it exactly (Money never goes through a double). A NumberValue may
+// also offer `static std::optional<T> parse_plain(std::string_view token)`, which the reader tries
+// first on a token starting with a digit: it must accept only valid JSON numbers, and give the
+// value from_json_number would (nullopt leaves the token to the general path).
 // Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
 // and write.hpp instead.
 #pragma once

@@ -60,9 +60,13 @@ class Text {
         std::size_t end = 0;    // one past the last non-white-space one
         bool seen = false;
         for (std::size_t i = 0; i < text.size();) {
-            char32_t c = 0;
-            const std::size_t size = decode(text.substr(i), c);
-            if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            // ASCII needs no decoding (and no bounds-checked substr to decode from).
+            char32_t c = static_cast<unsigned char>(text[i]);
+            std::size_t size = 1;
+            if (c >= 0x80) {
+                size = decode(std::string_view(text.data() + i, text.size() - i), c);
+                if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            }
             if (c < 0x20 || c == 0x7F) {
                 return Problem{codes::format, "control characters are not allowed"};
             }
@@ -110,7 +114,9 @@ class Text {
             const auto u = static_cast<unsigned char>(p[i]);
             outside |= static_cast<std::uint64_t>(u < 0x20 || u > 0x7E);
         }
-        if (outside != 0) return false;
+        if (outside != 0 || n == 0) return false;
+        // Nothing to trim (the usual case): its length in bytes is its length in code points.
+        if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
         const std::size_t first = text.find_first_not_of(' ');
         if (first == std::string_view::npos) return false;
         return text.find_last_not_of(' ') - first < max_code_points;
