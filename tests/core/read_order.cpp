@@ -1,6 +1,7 @@
-// read<T> reads members in declaration order on a straight line and leaves it for the general
-// loop at the first key that is not the next member: what it answers must not depend on where
-// that happens. Every document here is checked against its full list of errors, in order.
+// read<T> expects each key to name the member after the previous one (declaration order) and
+// looks any other key up: what it answers must not depend on the order, the gaps, repeated or
+// unknown keys between the members. Every document here is checked against its full list of
+// errors, in order.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -88,7 +89,7 @@ TEST_CASE("read order: members in declaration order, out of it, or with gaps giv
     CHECK(shuffled_gaps.value() == gaps.value());
 }
 
-TEST_CASE("read order: a key out of order is read and the rest goes on in the general loop") {
+TEST_CASE("read order: a key out of order is read and the rest goes on after it") {
     CHECK(errors_of(R"({"third":"x","first":1,"second":2,"leaf":{"a":"x"},"last":0})") ==
           std::vector<std::string>{"/third type", "/first type", "/last type"});
     CHECK(errors_of(R"({"first":"f","leaf":{"a":1},"third":"t","last":true})") ==

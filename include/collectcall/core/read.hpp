@@ -1,9 +1,8 @@
 // read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
 //
-// One pass of simdjson On-Demand. Each object is iterated once: on a straight line while its keys
-// come in declaration order, then with each key dispatched to its member (out-of-order keys cost
-// no extra pass); a presence bitset gives required, duplicate and unknown members in the same
-// pass. Field errors are collected and reading goes on; only a
+// One pass of simdjson On-Demand. Each object is iterated once and each key dispatched to its
+// member (out-of-order keys cost no extra pass); a presence bitset gives required, duplicate and
+// unknown members in the same pass. Field errors are collected and reading goes on; only a
 // structural error (malformed JSON, invalid UTF-8, trailing content, nesting too deep) stops it.
 //
 // Customisation point: a type of your own becomes readable by a function found by ADL,
@@ -681,61 +680,12 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     bool seen[n + 1] = {};
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-
-    // Reads member I from the value of its key's field.
-    const auto read_member = [&]<std::size_t I>(std::integral_constant<std::size_t, I>,
-                                                ondemand::value& member_value) {
-        using D = boost::mp11::mp_at_c<Members, I>;
-        seen[I] = true;
-        reader.push(names[I]);
-        if constexpr (checked) {
-            const std::size_t member_before = reader.error_count();
-            // Only `null` starts with 'n' (anything else malformed has already stopped us).
-            present[I] = *Reader::token_start(member_value) != 'n';
-            read_part(reader, member_value, out.*D::pointer);
-            failed[I] = reader.error_count() != member_before;
-        } else {
-            read_part(reader, member_value, out.*D::pointer);
-        }
-        reader.pop();
-    };
-
-    // The loop of range-for, spelled out so that the straight line below and the general loop
-    // after it share one iteration of the object.
-    auto it = object.begin();
-    const auto end = object.end();
-    bool ended = false;    // the object's closing brace has been read
-    bool pending = false;  // `current` holds a field that has not been dispatched yet
-    simdjson::simdjson_result<ondemand::field> current;
     std::size_t hint = 0;  // the member expected next
-
-    // The straight line: the members in declaration order, each key compared with the one name
-    // it should be; a member whose name is not the key is taken as absent and the key tried on
-    // the next. No member is looked up or dispatched at run time. A key that names no
-    // member from there on (out of order, repeated, unknown, escaped) leaves the field pending
-    // for the general loop, which goes on from it with what the straight line saw.
-    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
-        if (ended) return;
-        if (!pending) {
-            if (!(it != end)) {
-                ended = true;
-                return;
-            }
-            current = *it;
-            if (auto e = current.error()) reader.malformed(e);
-            pending = true;
-        }
-        ondemand::field& field = current.value_unsafe();
-        if (member_lookup<T>::is(field.key().raw(), I)) {
-            read_member(I, field.value());
-            pending = false;
-            hint = I + 1;
-            ++it;
-        }
-    });
-
-    // The general loop: any key, in any order.
-    const auto dispatch = [&](ondemand::field& field) {
+    for (auto field_result : object) {
+        // Used where it is rather than copied out with get(): the copy of a field just built
+        // member by member stalls on store forwarding (here and in every loop of this file).
+        if (auto e = field_result.error()) reader.malformed(e);
+        ondemand::field&& field = std::move(field_result).value_unsafe();
         std::string_view unescaped;
         const std::size_t i = match_member<T>(field, hint, reader, unescaped);
         if (i == n) {
@@ -743,31 +693,30 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
             reader.skip(field.value());
             reader.error(codes::unknown_field, "is not a known member");
             reader.pop();
-            return;
+            continue;
         }
         hint = i + 1;
+        reader.push(names[i]);
         if (seen[i]) {
-            reader.push(names[i]);
             reader.skip(field.value());
             reader.error(codes::duplicate_field, "appears more than once");
             if constexpr (checked) failed[i] = true;
-            reader.pop();
-            return;
+        } else {
+            seen[i] = true;
+            [[maybe_unused]] const std::size_t member_before = reader.error_count();
+            boost::mp11::mp_with_index<n>(i, [&](auto I) {
+                using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+                ondemand::value& member_value = field.value();
+                if constexpr (checked) {
+                    // Only `null` starts with 'n' (anything else malformed has already stopped
+                    // us).
+                    present[i] = *Reader::token_start(member_value) != 'n';
+                }
+                read_part(reader, member_value, out.*D::pointer);
+            });
+            if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
-        boost::mp11::mp_with_index<n>(i, [&](auto I) { read_member(I, field.value()); });
-    };
-    if (!ended) {
-        if (pending) {
-            dispatch(current.value_unsafe());
-            ++it;
-        }
-        for (; it != end; ++it) {
-            // Used where it is rather than copied out with get(): the copy of a field just built
-            // member by member stalls on store forwarding (here and in every loop of this file).
-            auto field_result = *it;
-            if (auto e = field_result.error()) reader.malformed(e);
-            dispatch(field_result.value_unsafe());
-        }
+        reader.pop();
     }
     reader.leave();
 
