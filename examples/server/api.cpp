@@ -66,6 +66,9 @@ struct Exchange {
 };
 thread_local Exchange exchange;
 
+// Api::set_admitted_key: taken by the next dispatch on this thread.
+thread_local std::optional<KeyRecord> admitted_key;
+
 std::string_view request_id_of(const httplib::Response& response) {
     const auto it = response.headers.find("X-Request-Id");
     return it == response.headers.end() ? std::string_view{} : std::string_view(it->second);
@@ -330,6 +333,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
 
 void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                    const httplib::ContentReader* reader) {
+    std::optional<KeyRecord> admitted = std::exchange(admitted_key, std::nullopt);
     const std::string request_id(request_id_of(response));
     const api::RouteMatch match = api::match_route(request.method, request.path);
     if (match.route != nullptr) {
@@ -367,7 +371,8 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         }
         // The key before the body (API.md section 11): an unauthenticated request never has its
         // body read.
-        if (ctx.route.access == api::Access::api_key && !authenticate(ctx)) return;
+        if (ctx.route.access == api::Access::api_key && !authenticate(ctx, std::move(admitted)))
+            return;
         http::Body body = http::read_body(request, response, reader, limit);
         // Whatever the answer, a connection with unread request bytes cannot go on: they would
         // be read as the next request.
@@ -435,25 +440,30 @@ std::optional<KeyRecord> Api::verify_key(const httplib::Request& request, bool& 
     return record;
 }
 
-std::optional<std::size_t> Api::admit(const httplib::Request& head) {
+void Api::set_admitted_key(std::optional<KeyRecord> key) noexcept {
+    admitted_key = std::move(key);
+}
+
+std::optional<Api::Admission> Api::admit(const httplib::Request& head) {
     const api::RouteMatch match = api::match_route(head.method, head.path);
     if (match.route == nullptr || !match.route->has_body()) return std::nullopt;
-    const std::size_t limit = match.route->max_body;
+    Admission admission{match.route->max_body, std::nullopt};
     if (head.has_header("Content-Length") &&
-        head.get_header_value<std::uint64_t>("Content-Length") > limit) {
+        head.get_header_value<std::uint64_t>("Content-Length") > admission.max_body) {
         return std::nullopt;
     }
-    if (match.route->access != api::Access::api_key) return limit;
+    if (match.route->access != api::Access::api_key) return admission;
     try {
         bool token_given = false;
-        if (!verify_key(head, token_given)) return std::nullopt;
+        admission.key = verify_key(head, token_given);
+        if (!admission.key) return std::nullopt;
     } catch (const std::exception&) {
         return std::nullopt;  // answered from the head, with the store's error
     }
-    return limit;
+    return admission;
 }
 
-bool Api::authenticate(Context& ctx) {
+bool Api::authenticate(Context& ctx, std::optional<KeyRecord> admitted) {
     const auto reject = [&](bool token_given) {
         ctx.response.set_header("WWW-Authenticate",
                                 token_given ? R"(Bearer realm="collectcall", error="invalid_token")"
@@ -461,8 +471,10 @@ bool Api::authenticate(Context& ctx) {
         ctx.fail(error_code::unauthorized, std::string(api::unauthorized_message));
         return false;
     };
-    bool token_given = false;
-    const auto record = verify_key(ctx.request, token_given);
+    // A request admitted from its head (the same bytes, the same bearer key) was authenticated
+    // then.
+    bool token_given = admitted.has_value();
+    const auto record = admitted ? std::move(admitted) : verify_key(ctx.request, token_given);
     if (!record) return reject(token_given);
     const std::string_view key_id = api_key_id(*http::bearer_token(ctx.request));
     ctx.account = record->account_id;

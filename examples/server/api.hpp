@@ -59,10 +59,21 @@ class Api {
     void install(httplib::Server& server);
 
     // For a request whose head has arrived and whose body has not: the most body bytes it may
-    // send, or nullopt when it is answered from its head alone and its body never read (no
-    // route takes a body there, the bearer key is refused, Content-Length is over the route's
-    // limit). The server's event loop asks on a worker thread: the key is looked up in the store.
-    std::optional<std::size_t> admit(const httplib::Request& head);
+    // send and the key it was authenticated with, or nullopt when it is answered from its head
+    // alone and its body never read (no route takes a body there, the bearer key is refused,
+    // Content-Length is over the route's limit). The server's event loop asks on a worker
+    // thread: the key is looked up in the store.
+    struct Admission {
+        std::size_t max_body = 0;
+        std::optional<KeyRecord> key;  // routes that take an API key
+    };
+    std::optional<Admission> admit(const httplib::Request& head);
+
+    // The key the next request answered on the calling thread was admitted with (its
+    // Admission::key), or nullopt for a request that arrived whole with its head. The server
+    // sets it before cpp-httplib handles each request; the request is then authenticated with
+    // it instead of looking its key up and hashing it a second time.
+    static void set_admitted_key(std::optional<KeyRecord> key) noexcept;
 
     struct Context;
 
@@ -71,7 +82,7 @@ class Api {
     void dispatch(const httplib::Request& request, httplib::Response& response,
                   const httplib::ContentReader* reader);
     void serve(Context& ctx);
-    bool authenticate(Context& ctx);
+    bool authenticate(Context& ctx, std::optional<KeyRecord> admitted);
     std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
     void run_idempotent(Context& ctx, std::string_view header);
     void complete_error(const httplib::Request& request, httplib::Response& response);

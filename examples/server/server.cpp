@@ -184,7 +184,7 @@ class HttpServer final : public httplib::Server {
         std::chrono::milliseconds keep_alive_timeout{5'000};
         std::chrono::milliseconds write_timeout{10'000};
         http::RequestReader::Limits limits;
-        std::function<std::optional<std::size_t>(const httplib::Request&)> admit;
+        std::function<std::optional<Api::Admission>(const httplib::Request&)> admit;
     };
 
     explicit HttpServer(Options options) : options_(std::move(options)) {
@@ -230,6 +230,7 @@ class HttpServer final : public httplib::Server {
         enum class Phase { idle, head, body } phase = Phase::idle;
         SteadyClock::time_point deadline{};
         std::size_t served = 0;
+        std::optional<KeyRecord> admitted;  // the key its request in reading was admitted with
 
         Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
     };
@@ -249,8 +250,9 @@ class HttpServer final : public httplib::Server {
     void give_back(Connection& connection, Outcome outcome);
     // One request through cpp-httplib; false when the connection ends after it.
     // The last of `max_requests` is answered with Connection: close.
+    // `admitted`: the key the request's head was admitted with, if it was.
     bool answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
-                std::size_t max_requests);
+                std::size_t max_requests, std::optional<KeyRecord> admitted);
 
     Options options_;
     int wake_ = -1;
@@ -503,8 +505,9 @@ void HttpServer::sweep(SteadyClock::time_point now) {
 }
 
 bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
-                        std::size_t max_requests) {
+                        std::size_t max_requests, std::optional<KeyRecord> admitted) {
     http::set_body_status(reader.body());
+    Api::set_admitted_key(std::move(admitted));
     (void)http::take_close_connection();  // nothing asked of this request yet
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
@@ -523,12 +526,13 @@ void HttpServer::work(Connection& connection) {
                 return give_back(connection, Outcome::close);
             case http::RequestReader::Step::admit: {
                 const httplib::Request head = reader.head();
-                const auto limit = options_.admit(head);
-                if (!limit) {
+                auto admission = options_.admit(head);
+                if (!admission) {
                     reader.refuse();
                     continue;
                 }
-                reader.admit(*limit);
+                reader.admit(admission->max_body);
+                connection.admitted = std::move(admission->key);
                 if (expects_continue(head)) {
                     constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
                     if (!BufferedStream::send_all(connection.sock, interim.data(), interim.size(),
@@ -543,7 +547,8 @@ void HttpServer::work(Connection& connection) {
         const std::size_t size = reader.request().size();
         BufferedStream stream(connection.sock, reader.request(), options_.write_timeout,
                               connection.peer);
-        const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_);
+        const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
+                                    std::exchange(connection.admitted, std::nullopt));
         reader.consume();
         if (size > give_back_after) give_back_memory();
         if (!goes_on) return give_back(connection, Outcome::close);
@@ -557,14 +562,16 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
     reader.append(bytes);
     reader.end_of_input();
     std::size_t start = 0;
+    std::optional<KeyRecord> admitted;
     for (std::size_t served = 0; served < max_requests;) {
         const auto step = reader.next();
         if (step == http::RequestReader::Step::done || step == http::RequestReader::Step::more)
             break;
         if (step == http::RequestReader::Step::admit) {
-            const auto limit = options_.admit(reader.head());
-            if (limit) {
-                reader.admit(*limit);
+            auto admission = options_.admit(reader.head());
+            if (admission) {
+                reader.admit(admission->max_body);
+                admitted = std::move(admission->key);
             } else {
                 reader.refuse();
             }
@@ -573,7 +580,8 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
         const std::string_view request = reader.request();
         MemoryStream stream(request);
         const bool goes_on =
-            answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests));
+            answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
+                   std::exchange(admitted, std::nullopt));
         std::string response = stream.take_output();
         if (!response.empty())
             exchanges.push_back(collectcall::server::Server::Exchange{

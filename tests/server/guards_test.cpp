@@ -1,6 +1,7 @@
 // Idempotency-Key, rate limiting, storage unavailable (503) and faults (500).
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <future>
 #include <mutex>
@@ -35,6 +36,7 @@ class HookedStore final : public Store {
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
     std::function<void()> before_check;
+    std::atomic<int> key_lookups{0};
 
     void check() override {
         if (before_check) before_check();
@@ -45,6 +47,7 @@ class HookedStore final : public Store {
     }
     bool has_accounts() override { return inner_.has_accounts(); }
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
+        ++key_lookups;
         return inner_.find_api_key(key_id);
     }
     bool agent_assigned(const collectcall::Uuid& a, std::string_view agent) override {
@@ -132,6 +135,37 @@ httplib::Headers key(const std::string& k) {
 }
 
 }  // namespace
+
+TEST_CASE("a request is authenticated once, also when its body comes after its head", "[auth]") {
+    LocalServer server = hooked_server();
+    const Account acme = server.create_account("acme");
+    const std::string body = customer_json("once-1");
+    const std::string head =
+        "POST /api/v1/customers HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n";
+    RawConnection raw(server.port());
+    hooked->key_lookups = 0;
+    // The head alone: it is admitted with its key before its body is read.
+    REQUIRE(raw.send(head + "Authorization: Bearer " + acme.key + "\r\n\r\n"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    REQUIRE(raw.send(body));
+    const auto created = raw.receive();
+    REQUIRE(created);
+    CHECK(created->status == 200);
+    CHECK(hooked->key_lookups == 1);
+
+    // The next request on the connection, whole, with a key that is not valid: the key the
+    // previous one was admitted with does not carry over.
+    std::string forged = acme.key;
+    forged.back() = forged.back() == 'A' ? 'B' : 'A';
+    REQUIRE(
+        raw.send(head + "Authorization: Bearer " + forged + "\r\n\r\n" + customer_json("once-2")));
+    const auto refused = raw.receive();
+    REQUIRE(refused);
+    CHECK(refused->status == 401);
+    CHECK(hooked->key_lookups == 2);
+}
 
 TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempotency]") {
     LocalServer server;
