@@ -1,4 +1,4 @@
-// collectcall 0.1.0: single-header distribution, collectcall.hpp
+// collectcall 0.2.0: single-header distribution, collectcall.hpp
 // Contents: collectcall/collectcall.hpp and the headers it includes.
 // Needs: C++20, simdjson (link libsimdjson) and the Boost headers (Describe, Mp11).
 //
@@ -18,9 +18,9 @@
 // while they differ).
 
 #define COLLECTCALL_VERSION_MAJOR 0
-#define COLLECTCALL_VERSION_MINOR 1
+#define COLLECTCALL_VERSION_MINOR 2
 #define COLLECTCALL_VERSION_PATCH 0
-#define COLLECTCALL_VERSION_STRING "0.1.0"
+#define COLLECTCALL_VERSION_STRING "0.2.0"
 // ---- end collectcall/version.hpp ----
 
 // ---- begin collectcall/core/bounded.hpp ----

@@ -1,4 +1,4 @@
-// collectcall 0.1.0: single-header distribution, compliance.hpp
+// collectcall 0.2.0: single-header distribution, compliance.hpp
 // Contents: every header under collectcall/compliance/.
 // Needs: C++20, date/tz (CMake: collectcall::compliance), collectcall.hpp next to this file.
 //

@@ -1,4 +1,4 @@
-// collectcall 0.1.0: single-header distribution, webhook.hpp
+// collectcall 0.2.0: single-header distribution, webhook.hpp
 // Contents: every header under collectcall/webhook/.
 // Needs: C++20, OpenSSL 3 libcrypto (CMake: collectcall::webhooks), collectcall.hpp next to this file.
 //
