@@ -155,7 +155,8 @@ TEST_CASE("faults: a database that cannot be written is 503, reads go on, then i
     // Another connection holds the write lock: to the server the file cannot be written, as
     // when it is read-only or the disk is full (SQLITE_BUSY, SQLITE_READONLY, SQLITE_FULL and
     // SQLITE_IOERR are all StoreError::unavailable, 503, to the API).
-    collectcall::server::sqlite::Connection blocker(server.db_path(), false, 0);
+    collectcall::server::sqlite::Connection blocker(
+        server.db_path(), false, 5000);  // waits out the server's own brief writes
     blocker.exec("BEGIN IMMEDIATE");
     blocker.exec("DELETE FROM customers WHERE 0");
     const Reply refused = client.post("/api/v1/customers", customer_json("ro-1"));

@@ -329,7 +329,8 @@ TEST_CASE("a database locked too long is 503 unavailable, and the key is not bur
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
 
-    sqlite::Connection blocker(server.db_path(), false, 0);
+    sqlite::Connection blocker(server.db_path(), false,
+                               5000);  // waits out the server's own brief writes
     blocker.exec("BEGIN EXCLUSIVE");
     const Reply r =
         client.post("/api/v1/customers", customer_json("l-1"), "application/json", key("lk"));
