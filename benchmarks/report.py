@@ -214,7 +214,10 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
     for s in server.get("scenarios", []):
         if s["name"] == "ceiling":
             continue
-        checks.append((f"{s['name']}: unexpected non-2xx responses", str(s["non_2xx"]), "== 0",
+        # A refused or dropped connection is a failure as much as an unexpected status; the two
+        # are reported apart so that a miss says which it was.
+        checks.append((f"{s['name']}: unexpected non-2xx responses / socket errors",
+                       f"{s['non_2xx']} / {s['socket_errors']}", "0 / 0",
                        "met" if s["non_2xx"] == 0 and s["socket_errors"] == 0 else "MISSED"))
     if post:
         p99 = post["latency_p99_ms"]

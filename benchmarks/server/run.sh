@@ -214,7 +214,7 @@ if all(halves):
 result = {"status": "measured", "duration_s": duration, "connections": connections,
           "threads": threads, "scenarios": [], "notes": []}
 version = subprocess.run(["wrk", "-v"], capture_output=True, text=True)
-match = re.search(r"wrk ([0-9][^ ]*)", version.stdout + version.stderr)
+match = re.search(r"wrk (?:[a-z]+/)?([0-9][^ ]*)", version.stdout + version.stderr)  # "debian/4.1.0-3"
 result["wrk_version"] = match.group(1) if match else ""
 for name, description, expected, items in scenarios:
     w, text = wrk_json(work / f"{name}.out")
