@@ -4,23 +4,15 @@
 #include <utility>
 
 #include <collectcall/core/write.hpp>
+#include <collectcall/types/detail/ascii.hpp>
 #include <collectcall/types/timestamp.hpp>
 
 namespace collectcall::server::http {
 
 namespace {
 
-char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
+using collectcall::detail::to_lower;
+using collectcall::detail::trim_blanks;
 
 bool is_b64token_char(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -32,7 +24,7 @@ bool is_b64token_char(char c) {
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        if (lower(a[i]) != lower(b[i])) return false;
+        if (to_lower(a[i]) != to_lower(b[i])) return false;
     }
     return true;
 }
@@ -133,7 +125,7 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
 
 bool is_json_media_type(std::string_view content_type, bool merge_patch) {
     const std::size_t semicolon = content_type.find(';');
-    const std::string_view type = trim(content_type.substr(0, semicolon));
+    const std::string_view type = trim_blanks(content_type.substr(0, semicolon));
     if (!iequals(type, "application/json") &&
         !(merge_patch && iequals(type, "application/merge-patch+json"))) {
         return false;
@@ -144,12 +136,12 @@ bool is_json_media_type(std::string_view content_type, bool merge_patch) {
     while (!rest.empty()) {
         rest.remove_prefix(1);  // ';'
         const std::size_t next = rest.find(';');
-        const std::string_view parameter = trim(rest.substr(0, next));
+        const std::string_view parameter = trim_blanks(rest.substr(0, next));
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next);
         const std::size_t equals = parameter.find('=');
         if (equals == std::string_view::npos) continue;
-        if (!iequals(trim(parameter.substr(0, equals)), "charset")) continue;
-        std::string_view value = trim(parameter.substr(equals + 1));
+        if (!iequals(trim_blanks(parameter.substr(0, equals)), "charset")) continue;
+        std::string_view value = trim_blanks(parameter.substr(equals + 1));
         if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
             value = value.substr(1, value.size() - 2);
         }

@@ -3,20 +3,16 @@
 #include <algorithm>
 #include <utility>
 
+#include <collectcall/types/detail/ascii.hpp>
+
 namespace collectcall::server::http {
 
 namespace {
 
+using collectcall::detail::trim_blanks;
+
 // A chunk-size line, or a trailer line, longer than this is not a client's mistake.
 constexpr std::size_t max_chunk_line = 4096;
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -43,7 +39,7 @@ void for_each_header(std::string_view head, const Each& each) {
         if (line.empty()) return;  // the end of the head
         const std::size_t colon = line.find(':');
         if (colon == std::string_view::npos) continue;
-        each(line.substr(0, colon), trim(line.substr(colon + 1)));
+        each(line.substr(0, colon), trim_blanks(line.substr(colon + 1)));
     }
 }
 

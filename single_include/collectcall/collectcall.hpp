@@ -2219,6 +2219,16 @@ constexpr void write_digits(char* out, unsigned value, std::size_t width) noexce
     }
 }
 
+// Without leading and trailing spaces and horizontal tabs: HTTP's optional white space around a
+// field value or a list element (RFC 9110, section 5.6.3).
+constexpr std::string_view trim_blanks(std::string_view s) noexcept {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
 // ASCII case-insensitive comparison against a lowercase literal.
 constexpr bool iequals_lower(std::string_view text, std::string_view lower) noexcept {
     if (text.size() != lower.size()) return false;

@@ -41,6 +41,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/webhook_secret.hpp"
 
 namespace collectcall::webhook {
@@ -71,14 +72,6 @@ constexpr int hex_value(char c) noexcept {
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
-}
-
-inline std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
 }
 
 // Exactly out.size() bytes of hexadecimal (either case), nothing else.
@@ -309,8 +302,8 @@ inline Verification verify_hosted(std::span<const unsigned char> key,
                                   std::string_view signature_header, std::string_view body,
                                   std::int64_t now,
                                   std::chrono::seconds tolerance = default_tolerance) {
-    const std::string_view timestamp = detail::trim(timestamp_header);
-    const std::string_view signature = detail::trim(signature_header);
+    const std::string_view timestamp = collectcall::detail::trim_blanks(timestamp_header);
+    const std::string_view signature = collectcall::detail::trim_blanks(signature_header);
     const auto ts = detail::parse_timestamp(timestamp);
     constexpr std::string_view scheme = "sha256=";
     Digest claimed{};
@@ -337,9 +330,9 @@ inline Verification verify_standard(std::span<const unsigned char> key, std::str
                                     std::string_view signature_header, std::string_view body,
                                     std::int64_t now,
                                     std::chrono::seconds tolerance = default_tolerance) {
-    const std::string_view id = detail::trim(id_header);
-    const std::string_view timestamp = detail::trim(timestamp_header);
-    std::string_view signatures = detail::trim(signature_header);
+    const std::string_view id = collectcall::detail::trim_blanks(id_header);
+    const std::string_view timestamp = collectcall::detail::trim_blanks(timestamp_header);
+    std::string_view signatures = collectcall::detail::trim_blanks(signature_header);
     const auto ts = detail::parse_timestamp(timestamp);
     if (id.empty() || !ts || signatures.empty()) return Verification::malformed;
     if (auto when = detail::check_timestamp(*ts, now, tolerance); when != Verification::ok) {
