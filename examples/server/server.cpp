@@ -44,7 +44,10 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 
 // A request on a worker thread: cpp-httplib reads the bytes the event loop buffered for it and
-// nothing else; what it writes goes to the socket, the whole response within the write timeout.
+// nothing else; what it writes is collected in the connection's output, which the worker then
+// sends as far as the socket takes it without waiting (send_some) and hands the rest to the
+// event loop: a client that does not read its answers holds a file descriptor and one answer's
+// bytes, never a thread.
 class BufferedStream final : public httplib::Stream {
   public:
     struct Peer {
@@ -54,30 +57,25 @@ class BufferedStream final : public httplib::Stream {
         int local_port = 0;
     };
 
-    BufferedStream(socket_t sock, std::string_view request, std::chrono::milliseconds write_timeout,
-                   const Peer& peer)
-        : sock_(sock), request_(request), write_timeout_(write_timeout), peer_(peer) {}
+    BufferedStream(socket_t sock, std::string_view request, std::string& output, const Peer& peer)
+        : sock_(sock), request_(request), output_(output), peer_(peer) {}
 
     bool is_readable() const override { return position_ < request_.size(); }
-    bool is_writable() const override { return !started_ || SteadyClock::now() < write_deadline_; }
+    bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
         const std::size_t n = std::min(size, request_.size() - position_);
         std::copy_n(request_.data() + position_, n, ptr);
         position_ += n;
         return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
     }
-    // All of it, or -1.
     ssize_t write(const char* ptr, size_t size) override {
         // The interim "100 Continue": the body is already here (or will never be read), and the
         // event loop sent one itself when it admitted a body still to come.
         if (std::string_view(ptr, size).starts_with("HTTP/1.1 100 ")) {
             return static_cast<ssize_t>(size);
         }
-        if (!started_) {
-            started_ = true;
-            write_deadline_ = SteadyClock::now() + write_timeout_;
-        }
-        return send_all(sock_, ptr, size, write_deadline_) ? static_cast<ssize_t>(size) : -1;
+        output_.append(ptr, size);
+        return static_cast<ssize_t>(size);
     }
     void get_remote_ip_and_port(std::string& ip, int& port) const override {
         ip = peer_.remote_ip;
@@ -89,40 +87,30 @@ class BufferedStream final : public httplib::Stream {
     }
     socket_t socket() const override { return sock_; }
 
-    // Sends all of `size` bytes on a non-blocking socket by `deadline`.
-    static bool send_all(socket_t sock, const char* ptr, std::size_t size,
-                         SteadyClock::time_point deadline) {
-        std::size_t sent = 0;
-        while (sent < size) {
-            const ssize_t n = ::send(sock, ptr + sent, size - sent, MSG_NOSIGNAL);
-            if (n > 0) {
-                sent += static_cast<std::size_t>(n);
-                continue;
-            }
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - SteadyClock::now());
-                if (left.count() <= 0) return false;
-                pollfd entry{sock, POLLOUT, 0};
-                const int ready = ::poll(&entry, 1, static_cast<int>(left.count()));
-                if (ready < 0 && errno != EINTR) return false;
-                continue;
-            }
-            return false;
-        }
-        return true;
-    }
-
   private:
     socket_t sock_;
     std::string_view request_;
     std::size_t position_ = 0;
-    std::chrono::milliseconds write_timeout_;
+    std::string& output_;
     const Peer& peer_;
-    bool started_ = false;
-    SteadyClock::time_point write_deadline_{};
 };
+
+enum class Sent { all, some, failed };
+
+// Sends what the non-blocking socket takes now of output[sent...], advancing `sent`; never waits.
+Sent send_some(socket_t sock, const std::string& output, std::size_t& sent) {
+    while (sent < output.size()) {
+        const ssize_t n = ::send(sock, output.data() + sent, output.size() - sent, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Sent::some;
+        return Sent::failed;
+    }
+    return Sent::all;
+}
 
 // A connection whose client sent `input` and then nothing more (serve_bytes); what the server
 // writes is collected.
@@ -226,20 +214,32 @@ class HttpServer final : public httplib::Server {
         socket_t sock = INVALID_SOCKET;
         http::RequestReader reader;
         BufferedStream::Peer peer;
-        enum class State { reading, working, lingering } state = State::reading;
+        // writing: the event loop sends the rest of `output` (a worker could not, without
+        // waiting), then reads on, or lingers when the answer ended the connection.
+        enum class State { reading, working, writing, lingering } state = State::reading;
         enum class Phase { idle, head, body } phase = Phase::idle;
         SteadyClock::time_point deadline{};
         std::size_t served = 0;
         std::optional<KeyRecord> admitted;  // the key its request in reading was admitted with
+        std::string output;                 // answers not yet taken by the socket
+        std::size_t output_sent = 0;
+        bool close_after_output = false;
 
         Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
     };
-    enum class Outcome { read_more, close };
+    // What a worker hands back: read on, or close; either after the event loop has sent the
+    // output the socket did not take at once.
+    enum class Outcome { read_more, close, write_then_read, write_then_close };
 
     void accept_all();
     void on_readable(Connection& connection);
     void advance(Connection& connection);
     void arm(Connection& connection) const;
+    void arm_for_writing(Connection& connection) const;
+    void on_writable(Connection& connection);
+    // On a worker thread: what of the connection's output the socket takes now; false when some
+    // is left for the event loop.
+    static Sent flush(Connection& connection);
     void linger(Connection& connection);
     void close_now(Connection& connection);
     void handle_returns();
@@ -303,7 +303,12 @@ void HttpServer::serve() {
                 [[maybe_unused]] const auto r = ::read(wake_, &count, sizeof count);
                 handle_returns();
             } else {
-                on_readable(*static_cast<Connection*>(tag));
+                auto& connection = *static_cast<Connection*>(tag);
+                if (connection.state == Connection::State::writing) {
+                    on_writable(connection);
+                } else {
+                    on_readable(connection);
+                }
             }
         }
         const auto now = SteadyClock::now();
@@ -384,6 +389,45 @@ void HttpServer::arm(Connection& connection) const {
     event.events = EPOLLIN | EPOLLONESHOT;
     event.data.ptr = &connection;
     ::epoll_ctl(epoll_, EPOLL_CTL_MOD, connection.sock, &event);
+}
+
+void HttpServer::arm_for_writing(Connection& connection) const {
+    epoll_event event{};
+    event.events = EPOLLOUT | EPOLLONESHOT;
+    event.data.ptr = &connection;
+    ::epoll_ctl(epoll_, EPOLL_CTL_MOD, connection.sock, &event);
+}
+
+Sent HttpServer::flush(Connection& connection) {
+    const Sent sent = send_some(connection.sock, connection.output, connection.output_sent);
+    if (sent == Sent::all) {
+        // Like the reader's buffer: an answer's worth of capacity is kept, a large one given back.
+        constexpr std::size_t kept = std::size_t{64} << 10;
+        if (connection.output.capacity() > kept) {
+            std::string().swap(connection.output);
+        } else {
+            connection.output.clear();
+        }
+        connection.output_sent = 0;
+    }
+    return sent;
+}
+
+// While it is writing, a connection is not read: a client that sends requests without reading
+// the answers is held back by its own unread bytes (and TCP's), not by the server's memory.
+void HttpServer::on_writable(Connection& connection) {
+    switch (flush(connection)) {
+        case Sent::failed:
+            return close_now(connection);
+        case Sent::some:
+            return arm_for_writing(connection);
+        case Sent::all:
+            break;
+    }
+    if (connection.close_after_output) return linger(connection);
+    connection.phase = Connection::Phase::idle;  // what comes next is timed from now
+    connection.deadline = SteadyClock::now() + options_.keep_alive_timeout;
+    advance(connection);
 }
 
 void HttpServer::on_readable(Connection& connection) {
@@ -477,10 +521,21 @@ void HttpServer::handle_returns() {
         returned.swap(returns_);
     }
     for (const auto& [connection, outcome] : returned) {
-        if (outcome == Outcome::close) {
-            linger(*connection);
-        } else {
-            advance(*connection);
+        switch (outcome) {
+            case Outcome::close:
+                linger(*connection);
+                break;
+            case Outcome::read_more:
+                advance(*connection);
+                break;
+            case Outcome::write_then_read:
+            case Outcome::write_then_close:
+                // The whole of what is left must be taken within the write timeout.
+                connection->state = Connection::State::writing;
+                connection->close_after_output = outcome == Outcome::write_then_close;
+                connection->deadline = SteadyClock::now() + options_.write_timeout;
+                arm_for_writing(*connection);
+                break;
         }
     }
 }
@@ -534,10 +589,15 @@ void HttpServer::work(Connection& connection) {
                 reader.admit(admission->max_body);
                 connection.admitted = std::move(admission->key);
                 if (expects_continue(head)) {
-                    constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
-                    if (!BufferedStream::send_all(connection.sock, interim.data(), interim.size(),
-                                                  SteadyClock::now() + options_.write_timeout))
-                        return give_back(connection, Outcome::close);
+                    connection.output.append("HTTP/1.1 100 Continue\r\n\r\n");
+                    switch (flush(connection)) {
+                        case Sent::failed:
+                            return give_back(connection, Outcome::close);
+                        case Sent::some:
+                            return give_back(connection, Outcome::write_then_read);
+                        case Sent::all:
+                            break;
+                    }
                 }
                 continue;
             }
@@ -545,12 +605,21 @@ void HttpServer::work(Connection& connection) {
                 break;
         }
         const std::size_t size = reader.request().size();
-        BufferedStream stream(connection.sock, reader.request(), options_.write_timeout,
+        BufferedStream stream(connection.sock, reader.request(), connection.output,
                               connection.peer);
         const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
                                     std::exchange(connection.admitted, std::nullopt));
         reader.consume();
         if (size > give_back_after) give_back_memory();
+        switch (flush(connection)) {
+            case Sent::failed:
+                return give_back(connection, Outcome::close);
+            case Sent::some:
+                return give_back(connection,
+                                 goes_on ? Outcome::write_then_read : Outcome::write_then_close);
+            case Sent::all:
+                break;
+        }
         if (!goes_on) return give_back(connection, Outcome::close);
     }
 }
@@ -667,7 +736,7 @@ HttpServer::Options http_options(const ServerOptions& options, std::size_t threa
     http.threads = threads;
     http.read_timeout = options.read_timeout;
     http.keep_alive_timeout = options.keep_alive_timeout;
-    http.write_timeout = std::chrono::seconds(10);
+    http.write_timeout = options.write_timeout;
     // A head is cut off once it is larger than the header limit allows (the request line comes on
     // top of the headers); a body never exceeds the largest route's limit.
     http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);

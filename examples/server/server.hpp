@@ -59,6 +59,9 @@ struct ServerOptions {
     // unanswered), and how long a connection may wait for its next request.
     std::chrono::seconds read_timeout{10};
     std::chrono::seconds keep_alive_timeout{5};
+    // How long the rest of an answer the socket did not take at once may wait for the client to
+    // read it; then the connection is closed.
+    std::chrono::seconds write_timeout{10};
     int busy_timeout_ms = 5000;
     // PostgreSQL: how long a process's claim on a webhook message or a call in progress lasts
     // without renewal (API.md section 12); tests shorten it (serve --lease-ms, not documented).

@@ -147,6 +147,63 @@ TEST_CASE("limits: half heads, slow bodies and idle keep-alive connections hold 
     CHECK(again->status == 200);
 }
 
+TEST_CASE("limits: clients that do not read their answers hold no worker", "[limits][slow]") {
+    // Four worker threads and eight clients that pipeline requests for the OpenAPI document (no
+    // key needed) and read nothing: once their sockets are full, a server that waited for them
+    // to read would have every worker stuck for the write timeout.
+    LocalServer server([](ServerOptions& o) {
+        o.threads = 4;
+        o.write_timeout = 30s;
+    });
+    const std::string request = head("GET", "/api/v1/openapi.json", {});
+    constexpr int pipelined = 40;
+    std::string burst;
+    for (int i = 0; i < pipelined; ++i)
+        burst += request;
+    std::vector<std::unique_ptr<RawConnection>> readers_that_do_not;
+    for (int i = 0; i < 8; ++i) {
+        readers_that_do_not.push_back(std::make_unique<RawConnection>(server.port(), 4096));
+        REQUIRE(readers_that_do_not.back()->send(burst));
+    }
+    std::this_thread::sleep_for(300ms);  // the workers take the requests and fill the sockets
+    std::vector<std::chrono::milliseconds> times;
+    for (int i = 0; i < 10; ++i) {
+        times.push_back(probe(server.port()));
+        std::this_thread::sleep_for(50ms);
+    }
+    for (const auto t : times)
+        CHECK(t < 1000ms);
+
+    // Nothing is lost: a client that starts reading gets every answer, in order, whole.
+    std::optional<std::string> first_body;
+    for (int i = 0; i < pipelined; ++i) {
+        INFO("answer " << i);
+        const auto answer = readers_that_do_not.front()->receive(10s);
+        REQUIRE(answer);
+        CHECK(answer->status == 200);
+        if (!first_body) first_body = answer->body;
+        CHECK(answer->body == *first_body);
+    }
+    CHECK(first_body->size() > 10'000);  // larger than the small receive buffer
+}
+
+TEST_CASE("limits: a client that does not read its answer is closed after the write timeout",
+          "[limits][slow]") {
+    LocalServer server([](ServerOptions& o) { o.write_timeout = 1s; });
+    std::string burst;
+    for (int i = 0; i < 40; ++i)
+        burst += head("GET", "/api/v1/openapi.json", {});
+    RawConnection stuck(server.port(), 4096);
+    REQUIRE(stuck.send(burst));
+    std::this_thread::sleep_for(2500ms);
+    // Its answers are cut off: reading now ends before all 40 arrived.
+    int answers = 0;
+    while (stuck.receive(2s))
+        ++answers;
+    CHECK(answers < 40);
+    CHECK(probe(server.port()) < 1000ms);
+}
+
 TEST_CASE("limits: an unauthenticated request is answered 401 before its body is sent",
           "[limits][auth]") {
     LocalServer server;

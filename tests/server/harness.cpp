@@ -564,8 +564,10 @@ bool is_recent_uuid_v7(std::string_view text) {
 
 // --- Raw connections ---------------------------------------------------------------------------
 
-RawConnection::RawConnection(int port) {
+RawConnection::RawConnection(int port, int receive_buffer) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd_ >= 0 && receive_buffer > 0)
+        ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));

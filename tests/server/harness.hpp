@@ -231,7 +231,9 @@ struct RawResponse {
 // client library would not send (chunked bodies, broken framing, huge headers).
 class RawConnection {
   public:
-    explicit RawConnection(int port);
+    // receive_buffer: SO_RCVBUF in bytes, set before connecting (0: the system's); a small one
+    // makes a client that does not read fill its side of the connection quickly.
+    explicit RawConnection(int port, int receive_buffer = 0);
     ~RawConnection();
     RawConnection(const RawConnection&) = delete;
     RawConnection& operator=(const RawConnection&) = delete;
