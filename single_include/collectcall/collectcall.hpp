@@ -711,6 +711,9 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <vector>
 
 #include <simdjson.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -719,10 +722,13 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 
 // The few Reader functions on the path of every value are inlined whatever the compiler's
 // estimate of their size (out of line they cost a call per member).
+// What they call only off the usual path stays out of line, so as not to crowd it.
 #if defined(__GNUC__) || defined(__clang__)
 #define COLLECTCALL_HOT [[gnu::always_inline]] inline
+#define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
 #else
 #define COLLECTCALL_HOT inline
+#define COLLECTCALL_OUT_OF_LINE
 #endif
 
 namespace collectcall {
@@ -764,6 +770,26 @@ inline std::string_view trim_json_space(std::string_view token) {
         token.remove_suffix(1);
     }
     return token;
+}
+
+// Whether a string of the document has a backslash: inline, sixteen bytes at a time where SSE2
+// is (a call to memchr costs more than the scan of a short string). Reads up to 15 bytes past the
+// string, which the padding of the document's buffer allows.
+COLLECTCALL_HOT bool has_backslash(std::string_view raw) noexcept {
+    const char* p = raw.data();
+    const std::size_t n = raw.size();
+#if defined(__SSE2__)
+    const __m128i backslashes = _mm_set1_epi8('\\');
+    for (std::size_t i = 0; i < n; i += 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, backslashes)));
+        if (n - i < 16) found &= (1U << (n - i)) - 1;
+        if (found != 0) return true;
+    }
+    return false;
+#else
+    return std::memchr(p, '\\', n) != nullptr;
+#endif
 }
 
 // The name a member is known by in JSON, indexed like described_members<T>.
@@ -1000,7 +1026,11 @@ class Reader {
             if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
                 [[likely]] {
                 const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
-                if (std::memchr(raw.data(), '\\', raw.size()) == nullptr) return raw;
+                if (!detail::has_backslash(raw)) {
+                    ondemand::raw_json_string consumed;
+                    (void)value.get_raw_json_string().get(consumed);
+                    return raw;
+                }
             }
             std::string_view text;
             if (auto e = value.get_string().get(text)) {
@@ -1311,13 +1341,12 @@ struct member_lookup {
 // every name is read no further than one byte past the longest, still inside the key). A key
 // with escapes falls back to its unescaped form.
 template <class T>
-std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
-                         std::string_view& unescaped) {
+COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
+                                                       Reader& reader,
+                                                       std::string_view& unescaped) {
     using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
-    const char* raw = field.key().raw();
-    if (hint < n && Lookup::is(raw, hint)) return hint;
     if (const void* quote = std::memchr(raw, '"', Lookup::max_length + 1)) {
         const auto length = static_cast<std::size_t>(static_cast<const char*>(quote) - raw);
         for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
@@ -1331,6 +1360,16 @@ std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reade
         if (names[i] == unescaped) return i;
     }
     return n;
+}
+
+// The guess inline, the rest out of line: a document in declaration order never leaves here.
+template <class T>
+COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
+                                         std::string_view& unescaped) {
+    const char* raw = field.key().raw();
+    if (hint < member_names<T>.size() && member_lookup<T>::is(raw, hint)) [[likely]]
+        return hint;
+    return match_other_member<T>(field, raw, reader, unescaped);
 }
 
 // Reads the members of an object that starts at `where`.
@@ -2161,7 +2200,9 @@ class Validated {
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace collectcall::detail {
 
@@ -2196,11 +2237,51 @@ constexpr std::uint8_t hex_value(char c) noexcept {
     return static_cast<std::uint8_t>(to_lower(c) - 'a' + 10);
 }
 
-constexpr bool all_digits(std::string_view text) noexcept {
-    for (char c : text) {
-        if (!is_digit(c)) return false;
+// Whether all eight bytes of `w` are ASCII digits: a byte is one when its high nibble is 3 and
+// stays 3 after adding 6. Adding 6 carries into the next byte only from a byte of 0xFA or more,
+// whose own high nibble already says no, so the verdict for the word is exact.
+constexpr bool word_all_digits(std::uint64_t w) noexcept {
+    constexpr std::uint64_t highs = 0xF0F0F0F0F0F0F0F0;
+    constexpr std::uint64_t sixes = 0x0606060606060606;
+    return ((w & highs) | (((w + sixes) & highs) >> 4)) == 0x3333333333333333;
+}
+
+// The bytes at p, p + n / 2 and p + n - 1 (1 <= n < 4) or two overlapping 4-byte loads (4 <= n
+// <= 8), as one word: the word holds only bytes of the text, so a check that is true of every
+// byte of the word is true of the text. Precondition: 1 <= n <= 8.
+inline std::uint64_t load_short(const char* p, std::size_t n) noexcept {
+    if (n >= 4) {
+        std::uint32_t lo = 0;
+        std::uint32_t hi = 0;
+        std::memcpy(&lo, p, 4);
+        std::memcpy(&hi, p + n - 4, 4);
+        return lo | std::uint64_t{hi} << 32;
     }
-    return true;
+    const std::uint64_t a = static_cast<unsigned char>(p[0]);
+    const std::uint64_t b = static_cast<unsigned char>(p[n / 2]);
+    const std::uint64_t c = static_cast<unsigned char>(p[n - 1]);
+    return a | b << 8 | c << 16 | a << 24 | b << 32 | c << 40 | a << 48 | b << 56;
+}
+
+constexpr bool all_digits(std::string_view text) noexcept {
+    if (std::is_constant_evaluated()) {
+        for (char c : text) {
+            if (!is_digit(c)) return false;
+        }
+        return true;
+    }
+    // Eight bytes at a time, the last word overlapping the one before it.
+    const char* p = text.data();
+    const std::size_t n = text.size();
+    if (n == 0) return true;
+    if (n <= 8) return word_all_digits(load_short(p, n));
+    std::uint64_t w = 0;
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+        std::memcpy(&w, p + i, 8);
+        if (!word_all_digits(w)) return false;
+    }
+    std::memcpy(&w, p + n - 8, 8);
+    return word_all_digits(w);
 }
 
 // Precondition: all_digits(text) and text.size() <= 9, so the value cannot overflow.
@@ -2270,11 +2351,17 @@ constexpr bool is_real_date(const CivilDate& date) noexcept {
 // Timestamp, whose first ten characters are the same.
 constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
     if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-    const std::string_view year = text.substr(0, 4);
-    const std::string_view month = text.substr(5, 2);
-    const std::string_view day = text.substr(8, 2);
-    if (!all_digits(year) || !all_digits(month) || !all_digits(day)) return false;
-    out = {static_cast<int>(digits_value(year)), digits_value(month), digits_value(day)};
+    // Eight digits at fixed places, checked together and without a loop: a date is read several
+    // times per document.
+    const auto digit = [&](std::size_t i) {
+        return static_cast<unsigned>(static_cast<unsigned char>(text[i])) - unsigned{'0'};
+    };
+    const unsigned y0 = digit(0), y1 = digit(1), y2 = digit(2), y3 = digit(3);
+    const unsigned m0 = digit(5), m1 = digit(6), d0 = digit(8), d1 = digit(9);
+    const bool shape = (y0 <= 9) & (y1 <= 9) & (y2 <= 9) & (y3 <= 9) & (m0 <= 9) & (m1 <= 9) &
+                       (d0 <= 9) & (d1 <= 9);
+    if (!shape) return false;
+    out = {static_cast<int>(y0 * 1000 + y1 * 100 + y2 * 10 + y3), m0 * 10 + m1, d0 * 10 + d1};
     return true;
 }
 
@@ -2553,7 +2640,7 @@ class E164 {
                               "must be E.164: + then 2 to 15 digits, first digit 1-9"};
         if (text.size() < min_size || text.size() > max_size) return bad;
         if (text[0] != '+' || text[1] < '1' || text[1] > '9') return bad;
-        if (!detail::all_digits(text.substr(2))) return bad;
+        if (!detail::all_digits({text.data() + 2, text.size() - 2})) return bad;
         return std::nullopt;
     }
 
@@ -2729,12 +2816,13 @@ class Email {
     static constexpr std::optional<Problem> check(std::string_view text) noexcept {
         if (text.size() > max_size) return Problem{codes::length, "must be at most 254 characters"};
         constexpr Problem bad{codes::format, "must be an e-mail address like name@example.com"};
-        const std::size_t at = text.find('@');
-        if (at == 0 || at == std::string_view::npos) return bad;
-        for (char c : text.substr(0, at)) {
-            if (!is_local_char(c)) return bad;
-        }
-        if (!is_domain(text.substr(at + 1))) return bad;
+        // '@' is not a local-part character: the first byte that is not one must be the '@'
+        // (one scan, no search for the '@' first).
+        std::size_t at = 0;
+        while (at < text.size() && is_local_char(text[at]))
+            ++at;
+        if (at == 0 || at == text.size() || text[at] != '@') return bad;
+        if (!is_domain({text.data() + at + 1, text.size() - at - 1})) return bad;
         return std::nullopt;
     }
 
@@ -3055,8 +3143,16 @@ class Text {
         std::size_t end = 0;    // one past the last non-white-space one
         bool seen = false;
         for (std::size_t i = 0; i < text.size();) {
-            // ASCII needs no decoding (and no bounds-checked substr to decode from).
+            // ASCII needs no decoding (and no bounds-checked substr to decode from), and printable
+            // ASCII other than the space (most of a name that has an accent) no other test.
             char32_t c = static_cast<unsigned char>(text[i]);
+            if (c > 0x20 && c < 0x7F) [[likely]] {
+                if (!seen) first = count;
+                seen = true;
+                end = ++count;
+                ++i;
+                continue;
+            }
             std::size_t size = 1;
             if (c >= 0x80) {
                 size = decode(std::string_view(text.data() + i, text.size() - i), c);
@@ -3098,18 +3194,26 @@ class Text {
         constexpr std::uint64_t highs = 0x8080808080808080;
         const char* p = text.data();
         const std::size_t n = text.size();
-        std::uint64_t outside = 0;
-        std::size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            std::uint64_t w = 0;
+        if (n == 0) return false;
+        const auto outside = [](std::uint64_t w) {
+            return ((w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs) != 0;
+        };
+        // The last word overlaps the one before it (or, under eight bytes, is made of the
+        // text's own bytes): every byte is looked at and no byte past the text.
+        if (n <= 8) return !outside(detail::load_short(p, n)) && trimmed_fits(text);
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
             std::memcpy(&w, p + i, 8);
-            outside |= (w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs;
+            if (outside(w)) return false;
         }
-        for (; i < n; ++i) {
-            const auto u = static_cast<unsigned char>(p[i]);
-            outside |= static_cast<std::uint64_t>(u < 0x20 || u > 0x7E);
-        }
-        if (outside != 0 || n == 0) return false;
+        std::memcpy(&w, p + n - 8, 8);
+        return !outside(w) && trimmed_fits(text);
+    }
+
+    // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.
+    static bool trimmed_fits(std::string_view text) noexcept {
+        const char* p = text.data();
+        const std::size_t n = text.size();
         // Nothing to trim (the usual case): its length in bytes is its length in code points.
         if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
         const std::size_t first = text.find_first_not_of(' ');
@@ -3765,8 +3869,9 @@ class Zip {
     static Parsed<Zip> parse(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be 12345 or 12345-1234"};
         if (text.size() != 5 && text.size() != max_size) return bad;
-        if (!detail::all_digits(text.substr(0, 5))) return bad;
-        if (text.size() == max_size && (text[5] != '-' || !detail::all_digits(text.substr(6)))) {
+        if (!detail::all_digits({text.data(), 5})) return bad;
+        if (text.size() == max_size &&
+            (text[5] != '-' || !detail::all_digits({text.data() + 6, max_size - 6}))) {
             return bad;
         }
         return Zip(text);

@@ -95,6 +95,27 @@ TEST_CASE("read: a valid document gives the value") {
     CHECK(v.tri.absent());
 }
 
+TEST_CASE("read: an escape anywhere in a string is unescaped, whatever the string's length") {
+    // Strings without a backslash are taken from the input as they are; the scan for one must
+    // find it at every place, and a backslash just past a string is not the string's.
+    for (std::size_t n = 1; n <= 40; ++n) {
+        for (std::size_t at = 0; at < n; ++at) {
+            std::string raw(n, 'x');
+            std::string expected = raw;
+            expected[at] = '"';
+            raw.replace(at, 1, "\\\"");
+            INFO("length " << n << ", escape at " << at);
+            auto result = read<readtest::Inner>(R"({"a":")" + raw + R"(","b":1})");
+            REQUIRE(result.ok());
+            CHECK(result.value().a == expected);
+        }
+        const std::string plain(n, 'y');
+        auto followed = read<std::vector<std::string>>(R"([")" + plain + R"(","\n"])");
+        REQUIRE(followed.ok());
+        CHECK(followed.value() == std::vector<std::string>{plain, "\n"});
+    }
+}
+
 TEST_CASE("read: keys in any order give the same value") {
     auto forward = read<Outer>(R"({"name":"x","inner":{"a":"y","b":3},"list":[],"flag":false})");
     auto reversed = read<Outer>(R"({"flag":false,"list":[],"inner":{"b":3,"a":"y"},"name":"x"})");

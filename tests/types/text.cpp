@@ -153,3 +153,29 @@ TEST_CASE("Text parse_into agrees with parse and changes nothing on failure", "[
         CHECK(value.view() == "before");
     }
 }
+
+TEST_CASE("Text: a control character or a non-ASCII byte is found at every place of a short text",
+          "[types][text]") {
+    for (std::size_t n = 1; n <= 40; ++n) {
+        const std::string text(n, 'a');
+        REQUIRE(Text::check(text) == std::nullopt);
+        for (std::size_t at = 0; at < n; ++at) {
+            for (const char bad : {'\x01', '\x1F', '\x7F', '\n'}) {
+                std::string changed = text;
+                changed[at] = bad;
+                INFO("length " << n << ", control at " << at);
+                const auto problem = Text::check(changed);
+                REQUIRE(problem.has_value());
+                CHECK(problem->code == "format");
+            }
+            // A lone continuation byte is not UTF-8 (the printable-ASCII scan must send it on).
+            std::string changed = text;
+            changed[at] = '\x80';
+            INFO("length " << n << ", 0x80 at " << at);
+            CHECK(Text::check(changed).has_value());
+        }
+        // Spaces around the text are trimmed whatever the length of the word scan.
+        CHECK(Text::check(" " + text + " ") == std::nullopt);
+        CHECK(Text::check(std::string(n, ' ')).has_value());
+    }
+}

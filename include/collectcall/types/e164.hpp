@@ -33,7 +33,7 @@ class E164 {
                               "must be E.164: + then 2 to 15 digits, first digit 1-9"};
         if (text.size() < min_size || text.size() > max_size) return bad;
         if (text[0] != '+' || text[1] < '1' || text[1] > '9') return bad;
-        if (!detail::all_digits(text.substr(2))) return bad;
+        if (!detail::all_digits({text.data() + 2, text.size() - 2})) return bad;
         return std::nullopt;
     }
 

@@ -46,12 +46,13 @@ class Email {
     static constexpr std::optional<Problem> check(std::string_view text) noexcept {
         if (text.size() > max_size) return Problem{codes::length, "must be at most 254 characters"};
         constexpr Problem bad{codes::format, "must be an e-mail address like name@example.com"};
-        const std::size_t at = text.find('@');
-        if (at == 0 || at == std::string_view::npos) return bad;
-        for (char c : text.substr(0, at)) {
-            if (!is_local_char(c)) return bad;
-        }
-        if (!is_domain(text.substr(at + 1))) return bad;
+        // '@' is not a local-part character: the first byte that is not one must be the '@'
+        // (one scan, no search for the '@' first).
+        std::size_t at = 0;
+        while (at < text.size() && is_local_char(text[at]))
+            ++at;
+        if (at == 0 || at == text.size() || text[at] != '@') return bad;
+        if (!is_domain({text.data() + at + 1, text.size() - at - 1})) return bad;
         return std::nullopt;
     }
 

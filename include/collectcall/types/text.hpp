@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/detail/inline_string.hpp"
 
 namespace collectcall {
@@ -60,8 +61,16 @@ class Text {
         std::size_t end = 0;    // one past the last non-white-space one
         bool seen = false;
         for (std::size_t i = 0; i < text.size();) {
-            // ASCII needs no decoding (and no bounds-checked substr to decode from).
+            // ASCII needs no decoding (and no bounds-checked substr to decode from), and printable
+            // ASCII other than the space (most of a name that has an accent) no other test.
             char32_t c = static_cast<unsigned char>(text[i]);
+            if (c > 0x20 && c < 0x7F) [[likely]] {
+                if (!seen) first = count;
+                seen = true;
+                end = ++count;
+                ++i;
+                continue;
+            }
             std::size_t size = 1;
             if (c >= 0x80) {
                 size = decode(std::string_view(text.data() + i, text.size() - i), c);
@@ -103,18 +112,26 @@ class Text {
         constexpr std::uint64_t highs = 0x8080808080808080;
         const char* p = text.data();
         const std::size_t n = text.size();
-        std::uint64_t outside = 0;
-        std::size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            std::uint64_t w = 0;
+        if (n == 0) return false;
+        const auto outside = [](std::uint64_t w) {
+            return ((w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs) != 0;
+        };
+        // The last word overlaps the one before it (or, under eight bytes, is made of the
+        // text's own bytes): every byte is looked at and no byte past the text.
+        if (n <= 8) return !outside(detail::load_short(p, n)) && trimmed_fits(text);
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
             std::memcpy(&w, p + i, 8);
-            outside |= (w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs;
+            if (outside(w)) return false;
         }
-        for (; i < n; ++i) {
-            const auto u = static_cast<unsigned char>(p[i]);
-            outside |= static_cast<std::uint64_t>(u < 0x20 || u > 0x7E);
-        }
-        if (outside != 0 || n == 0) return false;
+        std::memcpy(&w, p + n - 8, 8);
+        return !outside(w) && trimmed_fits(text);
+    }
+
+    // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.
+    static bool trimmed_fits(std::string_view text) noexcept {
+        const char* p = text.data();
+        const std::size_t n = text.size();
         // Nothing to trim (the usual case): its length in bytes is its length in code points.
         if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
         const std::size_t first = text.find_first_not_of(' ');

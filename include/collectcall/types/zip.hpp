@@ -21,8 +21,9 @@ class Zip {
     static Parsed<Zip> parse(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be 12345 or 12345-1234"};
         if (text.size() != 5 && text.size() != max_size) return bad;
-        if (!detail::all_digits(text.substr(0, 5))) return bad;
-        if (text.size() == max_size && (text[5] != '-' || !detail::all_digits(text.substr(6)))) {
+        if (!detail::all_digits({text.data(), 5})) return bad;
+        if (text.size() == max_size &&
+            (text[5] != '-' || !detail::all_digits({text.data() + 6, max_size - 6}))) {
             return bad;
         }
         return Zip(text);
