@@ -52,6 +52,18 @@ struct Reading {
 };
 BOOST_DESCRIBE_STRUCT(Reading, (), (temperature, sensor))
 
+// A name longer than the document's padding allows the wide key compares to read past.
+struct LongNames {
+    std::optional<std::int64_t> a;
+    std::optional<std::int64_t>
+        a_member_name_much_longer_than_any_sensible_json_key_ever_needs_to_be_xyz;
+    std::optional<std::int64_t> b;
+    friend bool operator==(const LongNames&, const LongNames&) = default;
+};
+BOOST_DESCRIBE_STRUCT(LongNames, (),
+                      (a, a_member_name_much_longer_than_any_sensible_json_key_ever_needs_to_be_xyz,
+                       b))
+
 }  // namespace readtest
 
 using collectcall::Error;
@@ -114,6 +126,34 @@ TEST_CASE("read: an escape anywhere in a string is unescaped, whatever the strin
         REQUIRE(followed.ok());
         CHECK(followed.value() == std::vector<std::string>{plain, "\n"});
     }
+}
+
+TEST_CASE("read: a member name longer than the input's padding is matched exactly") {
+    const std::string name =
+        "a_member_name_much_longer_than_any_sensible_json_key_ever_needs_to_be_xyz";
+    REQUIRE(name.size() > 64);
+    readtest::LongNames expected;
+    expected.a = 1;
+    expected.a_member_name_much_longer_than_any_sensible_json_key_ever_needs_to_be_xyz = 2;
+    expected.b = 3;
+    for (const std::string& json :
+         {R"({"a":1,")" + name + R"(":2,"b":3})", R"({"b":3,")" + name + R"(":2,"a":1})",
+          R"({")" + name + R"(":2,"b":3,"a":1})"}) {
+        INFO(json);
+        auto result = read<readtest::LongNames>(json);
+        REQUIRE(result.ok());
+        CHECK(result.value() == expected);
+    }
+    // One byte short, one byte long, and the long name as the document's last key.
+    for (const std::string& key : {name.substr(0, name.size() - 1), name + "z"}) {
+        auto result = read<readtest::LongNames>(R"({"a":1,")" + key + R"(":2})");
+        REQUIRE_FALSE(result.ok());
+        REQUIRE(result.errors().size() == 1);
+        CHECK(result.errors()[0].path == "/" + key);
+        CHECK(result.errors()[0].code == "unknown_field");
+    }
+    auto last = read<readtest::LongNames>(R"({")" + name + R"(":2)");
+    CHECK_FALSE(last.ok());
 }
 
 TEST_CASE("read: keys in any order give the same value") {

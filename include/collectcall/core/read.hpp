@@ -102,23 +102,21 @@ inline std::string_view trim_json_space(std::string_view token) {
     return token;
 }
 
-// Whether a string of the document has a backslash: inline, sixteen bytes at a time where SSE2
-// is (a call to memchr costs more than the scan of a short string). Reads up to 15 bytes past the
-// string, which the padding of the document's buffer allows.
-COLLECTCALL_HOT bool has_backslash(std::string_view raw) noexcept {
-    const char* p = raw.data();
-    const std::size_t n = raw.size();
+// Where the first `c` is in the `n` bytes at `p` of the document (n when there is none): inline,
+// sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a string or
+// a key). Reads up to 15 bytes past the n, which the padding of the document's buffer allows.
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
 #if defined(__SSE2__)
-    const __m128i backslashes = _mm_set1_epi8('\\');
+    const __m128i wanted = _mm_set1_epi8(c);
     for (std::size_t i = 0; i < n; i += 16) {
         const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, backslashes)));
-        if (n - i < 16) found &= (1U << (n - i)) - 1;
-        if (found != 0) return true;
+        const auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted)));
+        if (found != 0) return std::min(n, i + static_cast<std::size_t>(std::countr_zero(found)));
     }
-    return false;
+    return n;
 #else
-    return std::memchr(p, '\\', n) != nullptr;
+    const void* found = std::memchr(p, c, n);
+    return found == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(found) - p);
 #endif
 }
 
@@ -356,7 +354,7 @@ class Reader {
             if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
                 [[likely]] {
                 const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
-                if (!detail::has_backslash(raw)) {
+                if (detail::find_in_document(raw.data(), raw.size(), '\\') == raw.size()) {
                     ondemand::raw_json_string consumed;
                     (void)value.get_raw_json_string().get(consumed);
                     return raw;
@@ -627,6 +625,25 @@ struct member_lookup {
         }
         return first;
     }();
+#if defined(__SSE2__)
+    // Each name followed by its closing quote, as 16-byte chunks with a mask of the bytes that
+    // count: a key is compared in one or two loads, whatever the name's length.
+    static constexpr std::size_t chunks = (max_length + 1 + 15) / 16;
+    struct Chunks {
+        std::array<std::array<char, 16>, chunks> bytes{};
+        std::array<unsigned, chunks> mask{};
+    };
+    static constexpr std::array<Chunks, n> chunked = [] {
+        std::array<Chunks, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                table[i].bytes[b / 16][b % 16] = b < names[i].size() ? names[i][b] : '"';
+                table[i].mask[b / 16] |= 1U << (b % 16);
+            }
+        }
+        return table;
+    }();
+#else
     // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
     // bytes that count: a key is compared in at most a few loads, whatever the name's length.
     static constexpr std::size_t words = (max_length + 1 + 7) / 8;
@@ -646,10 +663,30 @@ struct member_lookup {
         }
         return table;
     }();
-    // Whether the key at `raw` (in the padded input: reading up to `words` words is safe) is
-    // name i.
+#endif
+    // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
+    // start, which the document's padding allows past its closing quote; a struct with a name too
+    // long for that compares byte by byte, stopping at the first difference (the key's closing
+    // quote at the latest, as no name has a quote).
     static bool is(const char* raw, std::size_t i) noexcept {
-        if constexpr (std::endian::native == std::endian::little) {
+#if defined(__SSE2__)
+        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) {
+            const Chunks& key = chunked[i];
+            unsigned differ = 0;
+            for (std::size_t c = 0; c < chunks; ++c) {
+                const __m128i loaded =
+                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
+                const __m128i name =
+                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(key.bytes[c].data()));
+                const auto equal =
+                    static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, name)));
+                differ |= ~equal & key.mask[c];
+            }
+            return differ == 0;
+        }
+#else
+        if constexpr (std::endian::native == std::endian::little &&
+                      8 * words <= simdjson::SIMDJSON_PADDING) {
             const Key& key = keys[i];
             std::uint64_t differ = 0;
             for (std::size_t w = 0; w < words; ++w) {
@@ -658,18 +695,21 @@ struct member_lookup {
                 differ |= (loaded ^ key.word[w]) & key.mask[w];
             }
             return differ == 0;
-        } else {
-            const std::string_view name = names[i];
-            return raw[name.size()] == '"' && std::memcmp(raw, name.data(), name.size()) == 0;
         }
+#endif
+        const std::string_view name = names[i];
+        for (std::size_t b = 0; b < name.size(); ++b) {
+            if (raw[b] != name[b]) return false;
+        }
+        return raw[name.size()] == '"';
     }
 };
 
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading one byte past a name is safe). First the member after the previous one, which is where
-// a document in declaration order hits; then the names as long as the key (a key longer than
-// every name is read no further than one byte past the longest, still inside the key). A key
-// with escapes falls back to its unescaped form.
+// reading a little past a key is safe). First the member after the previous one, which is where
+// a document in declaration order hits; then the names as long as the key (the search for the
+// key's closing quote stops at the longest name's length). A key with escapes falls back to its
+// unescaped form.
 template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
                                                        Reader& reader,
@@ -677,8 +717,8 @@ COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, c
     using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
-    if (const void* quote = std::memchr(raw, '"', Lookup::max_length + 1)) {
-        const auto length = static_cast<std::size_t>(static_cast<const char*>(quote) - raw);
+    if (const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
+        length <= Lookup::max_length) {
         for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
             const std::size_t i = Lookup::by_length[k];
             if (Lookup::is(raw, i)) return i;
