@@ -613,15 +613,27 @@ bool SqliteStore::has_accounts() {
 }
 
 std::optional<KeyRecord> SqliteStore::find_api_key(std::string_view key_id) {
-    auto db = lease();
-    Query q(*db, "SELECT account_id, key_hash FROM api_keys WHERE key_id = ?");
-    q.bind(1, key_id);
-    if (!q.step()) return std::nullopt;
+    const auto now = std::chrono::steady_clock::now();
+    {
+        std::shared_lock lock(keys_mutex_);
+        if (const auto known = known_keys_.find(key_id);
+            known != known_keys_.end() && now < known->second.until)
+            return known->second.record;
+    }
     KeyRecord record;
-    record.account_id = parse_column<Uuid>(q.text(0), "account id");
-    const auto hash = q.blob(1);
-    if (hash.size() != record.hash.size()) corrupt("key hash");
-    std::copy(hash.begin(), hash.end(), record.hash.begin());
+    {
+        auto db = lease();
+        Query q(*db, "SELECT account_id, key_hash FROM api_keys WHERE key_id = ?");
+        q.bind(1, key_id);
+        if (!q.step()) return std::nullopt;
+        record.account_id = parse_column<Uuid>(q.text(0), "account id");
+        const auto hash = q.blob(1);
+        if (hash.size() != record.hash.size()) corrupt("key hash");
+        std::copy(hash.begin(), hash.end(), record.hash.begin());
+    }
+    std::unique_lock lock(keys_mutex_);
+    if (known_keys_.size() >= max_known_keys) known_keys_.clear();
+    known_keys_.insert_or_assign(std::string(key_id), KnownKey{record, now + known_key_lifetime});
     return record;
 }
 

@@ -16,7 +16,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "sqlite.hpp"
@@ -128,6 +131,24 @@ class SqliteStore final : public Store {
     std::vector<std::unique_ptr<sqlite::Connection>> idle_;
     std::mutex writer_mutex_;
     std::unique_ptr<sqlite::Connection> writer_;
+
+    // API keys found in the last second, by key id: a key's requests are authenticated without a
+    // read of the database each (a read that reloads its pages after every commit). A key
+    // removed from the database is refused a second later at most; keys not found are not kept.
+    struct KnownKey {
+        KeyRecord record;
+        std::chrono::steady_clock::time_point until;
+    };
+    static constexpr std::chrono::seconds known_key_lifetime{1};
+    struct KeyIdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view id) const noexcept {
+            return std::hash<std::string_view>{}(id);
+        }
+    };
+    static constexpr std::size_t max_known_keys = 4096;  // then forgotten all at once
+    std::shared_mutex keys_mutex_;
+    std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>> known_keys_;
 
     std::mutex batch_mutex_;
     std::vector<PendingWrite*> queue_;  // writes waiting for the next batch

@@ -167,6 +167,21 @@ TEST_CASE("a request is authenticated once, also when its body comes after its h
     CHECK(hooked->key_lookups == 2);
 }
 
+TEST_CASE("an API key removed from the database is refused a second later at most",
+          "[auth][sqlite]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    REQUIRE(client.get("/api/v1/customers?externalId=k-0").status == 200);
+    // Found once, the key is kept for a second: a lookup of the database each request would
+    // reload its pages after every commit.
+    collectcall::server::sqlite::Connection db(server.db_path(), false, 5000);
+    db.exec("DELETE FROM api_keys");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    CHECK(client.get("/api/v1/customers?externalId=k-0").status == 401);
+    CHECK(client.post("/api/v1/customers", customer_json("k-1")).status == 401);
+}
+
 TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempotency]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
