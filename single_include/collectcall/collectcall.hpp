@@ -2570,6 +2570,8 @@ class PastDate {
 
 #include <array>
 #include <cstddef>
+#include <cstring>
+#include <optional>
 #include <string_view>
 
 
@@ -2620,12 +2622,17 @@ class Digits {
     // (full-width) is reported as wrong characters rather than as 12 characters.
     static Parsed<Digits> parse(std::string_view text) noexcept {
         if (text.size() == N && detail::all_digits(text)) return Digits(text);
-        std::size_t characters = 0;
-        for (char c : text) {
-            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+        return problem_of(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Digits& out) noexcept {
+        if (text.size() == N && detail::all_digits(text)) [[likely]] {
+            std::memcpy(out.data_.data(), text.data(), N);
+            return std::nullopt;
         }
-        if (characters != N) return Problem{codes::length, length_message()};
-        return Problem{codes::format, "must contain only the digits 0-9"};
+        return problem_of(text);
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -2636,6 +2643,16 @@ class Digits {
     friend bool operator==(const Digits&, const Digits&) = default;
 
   private:
+    // What is wrong with a text that is not N digits.
+    static Problem problem_of(std::string_view text) noexcept {
+        std::size_t characters = 0;
+        for (char c : text) {
+            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+        }
+        if (characters != N) return Problem{codes::length, length_message()};
+        return Problem{codes::format, "must contain only the digits 0-9"};
+    }
+
     static constexpr std::string_view length_message() noexcept {
         return {detail::digits_length_message<N>.data(), detail::digits_length_message<N>.size()};
     }
@@ -2653,6 +2670,7 @@ class Digits {
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -2672,6 +2690,15 @@ class E164 {
     static Parsed<E164> parse(std::string_view text) noexcept {
         if (std::optional<Problem> problem = check(text)) return *problem;
         return E164(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this: a value
+    // built apart and copied in is reloaded wider than it was stored, which stalls). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, E164& out) noexcept {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.assign(text);
+        return std::nullopt;
     }
 
     // The verdict of parse() without building a value: nullopt when `text` is valid.
@@ -2704,8 +2731,21 @@ class E164 {
     static constexpr std::size_t min_size = 3;   // "+" and 2 digits
     static constexpr std::size_t max_size = 16;  // "+" and 15 digits
 
-    explicit E164(std::string_view text) noexcept : size_(static_cast<std::uint8_t>(text.size())) {
-        text.copy(data_.data(), text.size());
+    explicit E164(std::string_view text) noexcept { assign(text); }
+
+    // Precondition: check(text) passed (so the text fits).
+    void assign(std::string_view text) noexcept {
+        // Two overlapping 8-byte moves for the usual length, no call to memcpy.
+        const std::size_t n = text.size();
+        data_ = {};
+        if (n >= 8) {
+            std::memcpy(data_.data(), text.data(), 8);
+            std::memcpy(data_.data() + n - 8, text.data() + n - 8, 8);
+        } else {
+            for (std::size_t i = 0; i < n; ++i)
+                data_[i] = text[i];
+        }
+        size_ = static_cast<std::uint8_t>(n);
     }
 
     // Zero-filled past size_, so the defaulted == can compare the whole buffer.
@@ -3716,6 +3756,7 @@ class Url {
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 
@@ -3747,12 +3788,21 @@ class UsState {
     // In any letter case, as the hosted service accepts it ("ny", "Ny"); the value is the
     // canonical upper-case code, which is what is stored and echoed.
     static Parsed<UsState> parse(std::string_view text) noexcept {
+        UsState state;
+        if (std::optional<Problem> problem = parse_into(text, state)) return *problem;
+        return state;
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, UsState& out) noexcept {
         constexpr Problem bad{codes::format, "must be a two-letter USPS state code, e.g. NY"};
         if (text.size() != 2) return bad;
         const char code[2] = {upper(text[0]), upper(text[1])};
         if (!detail::is_upper(code[0]) || !detail::is_upper(code[1])) return bad;
         if (!known[detail::us_state_index(code[0], code[1])]) return bad;
-        return UsState(std::string_view(code, 2));
+        out.data_ = {code[0], code[1]};
+        return std::nullopt;
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -3774,8 +3824,6 @@ class UsState {
     static constexpr char upper(char c) noexcept {
         return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
     }
-
-    explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
     std::array<char, 2> data_{};
 };
@@ -3894,6 +3942,8 @@ class Uuid {
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <string_view>
 
 
@@ -3907,6 +3957,20 @@ class Zip {
     Zip() = default;
 
     static Parsed<Zip> parse(std::string_view text) noexcept {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Zip(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Zip& out) noexcept {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.assign(text);
+        return std::nullopt;
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    static std::optional<Problem> check(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be 12345 or 12345-1234"};
         if (text.size() != 5 && text.size() != max_size) return bad;
         if (!detail::all_digits({text.data(), 5})) return bad;
@@ -3914,7 +3978,7 @@ class Zip {
             (text[5] != '-' || !detail::all_digits({text.data() + 6, max_size - 6}))) {
             return bad;
         }
-        return Zip(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), size_}; }
@@ -3927,8 +3991,14 @@ class Zip {
   private:
     static constexpr std::size_t max_size = 10;
 
-    explicit Zip(std::string_view text) noexcept : size_(static_cast<std::uint8_t>(text.size())) {
-        text.copy(data_.data(), text.size());
+    explicit Zip(std::string_view text) noexcept { assign(text); }
+
+    // Precondition: check(text) passed (so the text fits).
+    void assign(std::string_view text) noexcept {
+        data_ = {};
+        std::memcpy(data_.data(), text.data(), 5);
+        if (text.size() == max_size) std::memcpy(data_.data() + 5, text.data() + 5, max_size - 5);
+        size_ = static_cast<std::uint8_t>(text.size());
     }
 
     // Zero-filled past size_, so the defaulted == can compare the whole buffer.

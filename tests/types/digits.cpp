@@ -58,3 +58,21 @@ TEST_CASE("Digits<N> equality and storage", "[types][digits]") {
     STATIC_REQUIRE(std::is_trivially_copyable_v<Digits<4>>);
     STATIC_REQUIRE(sizeof(Digits<4>) == 4);
 }
+
+TEST_CASE("Digits::parse_into gives parse()'s verdict and value, and keeps `out` on failure",
+          "[types][digits]") {
+    const auto text =
+        GENERATE(as<std::string_view>{}, "1234", "0000", "123", "12345", "12a4", "１２３４", "");
+    Digits<4> out = Digits<4>::parse("9876").value();
+    const auto parsed = Digits<4>::parse(text);
+    const auto problem = Digits<4>::parse_into(text, out);
+    REQUIRE(parsed.ok() == !problem.has_value());
+    if (parsed.ok()) {
+        CHECK(out == parsed.value());
+        CHECK(out.view() == text);
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(problem->message == parsed.problem().message);
+        CHECK(out.view() == "9876");
+    }
+}

@@ -76,3 +76,21 @@ TEST_CASE("E164::check gives the verdict of parse", "[types][e164]") {
     CHECK(problem.has_value() != parsed.ok());
     if (problem) CHECK(problem->message == parsed.problem().message);
 }
+
+TEST_CASE("E164::parse_into gives parse()'s verdict and value, and keeps `out` on failure",
+          "[types][e164]") {
+    const auto text =
+        GENERATE(as<std::string_view>{}, "+12", "+1234567", "+12345678", "+447911123456",
+                 "+123456789012345", "+1234567890123456", "+0123", "12345", "+1 234", "");
+    E164 out = E164::parse("+15551234567").value();
+    const auto parsed = E164::parse(text);
+    const auto problem = E164::parse_into(text, out);
+    REQUIRE(parsed.ok() == !problem.has_value());
+    if (parsed.ok()) {
+        CHECK(out == parsed.value());
+        CHECK(out.view() == text);
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(out.view() == "+15551234567");
+    }
+}

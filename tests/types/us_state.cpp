@@ -74,3 +74,19 @@ TEST_CASE("UsState accepts exactly the listed codes among all pairs of uppercase
     }
     CHECK(accepted == 62);
 }
+
+TEST_CASE("UsState::parse_into gives parse()'s verdict and value, and keeps `out` on failure",
+          "[types][us_state]") {
+    const auto text =
+        GENERATE(as<std::string_view>{}, "NY", "ny", "Gu", "XX", "N", "NYC", "1A", "");
+    UsState out = UsState::parse("CA").value();
+    const auto parsed = UsState::parse(text);
+    const auto problem = UsState::parse_into(text, out);
+    REQUIRE(parsed.ok() == !problem.has_value());
+    if (parsed.ok()) {
+        CHECK(out == parsed.value());
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(out.view() == "CA");
+    }
+}

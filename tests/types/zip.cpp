@@ -47,3 +47,20 @@ TEST_CASE("Zip equality distinguishes the +4 extension", "[types][zip]") {
     CHECK(Zip::parse("12345-0001").value() != Zip::parse("12345-0002").value());
     STATIC_REQUIRE(std::is_trivially_copyable_v<Zip>);
 }
+
+TEST_CASE("Zip::parse_into gives parse()'s verdict and value, and keeps `out` on failure",
+          "[types][zip]") {
+    const auto text = GENERATE(as<std::string_view>{}, "12345", "12345-6789", "00000", "1234",
+                               "123456", "12345-678", "12345 6789", "1234a", "", "12345-67890");
+    Zip out = Zip::parse("99999").value();
+    const auto parsed = Zip::parse(text);
+    const auto problem = Zip::parse_into(text, out);
+    REQUIRE(parsed.ok() == !problem.has_value());
+    if (parsed.ok()) {
+        CHECK(out == parsed.value());
+        CHECK(out.view() == text);
+    } else {
+        CHECK(problem->code == parsed.problem().code);
+        CHECK(out.view() == "99999");
+    }
+}

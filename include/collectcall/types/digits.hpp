@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
+#include <optional>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
@@ -55,12 +57,17 @@ class Digits {
     // (full-width) is reported as wrong characters rather than as 12 characters.
     static Parsed<Digits> parse(std::string_view text) noexcept {
         if (text.size() == N && detail::all_digits(text)) return Digits(text);
-        std::size_t characters = 0;
-        for (char c : text) {
-            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+        return problem_of(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Digits& out) noexcept {
+        if (text.size() == N && detail::all_digits(text)) [[likely]] {
+            std::memcpy(out.data_.data(), text.data(), N);
+            return std::nullopt;
         }
-        if (characters != N) return Problem{codes::length, length_message()};
-        return Problem{codes::format, "must contain only the digits 0-9"};
+        return problem_of(text);
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -71,6 +78,16 @@ class Digits {
     friend bool operator==(const Digits&, const Digits&) = default;
 
   private:
+    // What is wrong with a text that is not N digits.
+    static Problem problem_of(std::string_view text) noexcept {
+        std::size_t characters = 0;
+        for (char c : text) {
+            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
+        }
+        if (characters != N) return Problem{codes::length, length_message()};
+        return Problem{codes::format, "must contain only the digits 0-9"};
+    }
+
     static constexpr std::string_view length_message() noexcept {
         return {detail::digits_length_message<N>.data(), detail::digits_length_message<N>.size()};
     }

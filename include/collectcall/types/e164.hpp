@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -25,6 +26,15 @@ class E164 {
     static Parsed<E164> parse(std::string_view text) noexcept {
         if (std::optional<Problem> problem = check(text)) return *problem;
         return E164(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this: a value
+    // built apart and copied in is reloaded wider than it was stored, which stalls). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, E164& out) noexcept {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.assign(text);
+        return std::nullopt;
     }
 
     // The verdict of parse() without building a value: nullopt when `text` is valid.
@@ -57,8 +67,21 @@ class E164 {
     static constexpr std::size_t min_size = 3;   // "+" and 2 digits
     static constexpr std::size_t max_size = 16;  // "+" and 15 digits
 
-    explicit E164(std::string_view text) noexcept : size_(static_cast<std::uint8_t>(text.size())) {
-        text.copy(data_.data(), text.size());
+    explicit E164(std::string_view text) noexcept { assign(text); }
+
+    // Precondition: check(text) passed (so the text fits).
+    void assign(std::string_view text) noexcept {
+        // Two overlapping 8-byte moves for the usual length, no call to memcpy.
+        const std::size_t n = text.size();
+        data_ = {};
+        if (n >= 8) {
+            std::memcpy(data_.data(), text.data(), 8);
+            std::memcpy(data_.data() + n - 8, text.data() + n - 8, 8);
+        } else {
+            for (std::size_t i = 0; i < n; ++i)
+                data_[i] = text[i];
+        }
+        size_ = static_cast<std::uint8_t>(n);
     }
 
     // Zero-filled past size_, so the defaulted == can compare the whole buffer.

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
@@ -36,12 +37,21 @@ class UsState {
     // In any letter case, as the hosted service accepts it ("ny", "Ny"); the value is the
     // canonical upper-case code, which is what is stored and echoed.
     static Parsed<UsState> parse(std::string_view text) noexcept {
+        UsState state;
+        if (std::optional<Problem> problem = parse_into(text, state)) return *problem;
+        return state;
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, UsState& out) noexcept {
         constexpr Problem bad{codes::format, "must be a two-letter USPS state code, e.g. NY"};
         if (text.size() != 2) return bad;
         const char code[2] = {upper(text[0]), upper(text[1])};
         if (!detail::is_upper(code[0]) || !detail::is_upper(code[1])) return bad;
         if (!known[detail::us_state_index(code[0], code[1])]) return bad;
-        return UsState(std::string_view(code, 2));
+        out.data_ = {code[0], code[1]};
+        return std::nullopt;
     }
 
     // A value never contains '\0', so a zero first byte marks the placeholder.
@@ -63,8 +73,6 @@ class UsState {
     static constexpr char upper(char c) noexcept {
         return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
     }
-
-    explicit UsState(std::string_view text) noexcept { text.copy(data_.data(), data_.size()); }
 
     std::array<char, 2> data_{};
 };

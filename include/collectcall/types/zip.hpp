@@ -4,6 +4,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
@@ -19,6 +21,20 @@ class Zip {
     Zip() = default;
 
     static Parsed<Zip> parse(std::string_view text) noexcept {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Zip(text);
+    }
+
+    // parse() into an existing value, written in place (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Zip& out) noexcept {
+        if (std::optional<Problem> problem = check(text)) return problem;
+        out.assign(text);
+        return std::nullopt;
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    static std::optional<Problem> check(std::string_view text) noexcept {
         constexpr Problem bad{codes::format, "must be 12345 or 12345-1234"};
         if (text.size() != 5 && text.size() != max_size) return bad;
         if (!detail::all_digits({text.data(), 5})) return bad;
@@ -26,7 +42,7 @@ class Zip {
             (text[5] != '-' || !detail::all_digits({text.data() + 6, max_size - 6}))) {
             return bad;
         }
-        return Zip(text);
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string_view view() const noexcept { return {data_.data(), size_}; }
@@ -39,8 +55,14 @@ class Zip {
   private:
     static constexpr std::size_t max_size = 10;
 
-    explicit Zip(std::string_view text) noexcept : size_(static_cast<std::uint8_t>(text.size())) {
-        text.copy(data_.data(), text.size());
+    explicit Zip(std::string_view text) noexcept { assign(text); }
+
+    // Precondition: check(text) passed (so the text fits).
+    void assign(std::string_view text) noexcept {
+        data_ = {};
+        std::memcpy(data_.data(), text.data(), 5);
+        if (text.size() == max_size) std::memcpy(data_.data() + 5, text.data() + 5, max_size - 5);
+        size_ = static_cast<std::uint8_t>(text.size());
     }
 
     // Zero-filled past size_, so the defaulted == can compare the whole buffer.
