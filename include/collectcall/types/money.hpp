@@ -161,8 +161,10 @@ class Money {
                 ++scale;
             }
             if (i == begin || i != n) return std::nullopt;
-            while (scale > 0 && value % 10 == 0) {
-                value /= 10;
+            // Trailing zeros of the decimals, found in the text: the usual amount has none and
+            // needs no division (a 64-bit divide by a variable is the slowest step here).
+            while (scale > 0 && text[begin + scale - 1] == '0') {
+                value = value / 10;  // by a constant: a multiply
                 --scale;
             }
         }
