@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "parse_into.hpp"
+
 using namespace std::literals;
 using collectcall::Digits;
 
@@ -63,16 +65,5 @@ TEST_CASE("Digits::parse_into gives parse()'s verdict and value, and keeps `out`
           "[types][digits]") {
     const auto text =
         GENERATE(as<std::string_view>{}, "1234", "0000", "123", "12345", "12a4", "１２３４", "");
-    Digits<4> out = Digits<4>::parse("9876").value();
-    const auto parsed = Digits<4>::parse(text);
-    const auto problem = Digits<4>::parse_into(text, out);
-    REQUIRE(parsed.ok() == !problem.has_value());
-    if (parsed.ok()) {
-        CHECK(out == parsed.value());
-        CHECK(out.view() == text);
-    } else {
-        CHECK(problem->code == parsed.problem().code);
-        CHECK(problem->message == parsed.problem().message);
-        CHECK(out.view() == "9876");
-    }
+    check_parse_into_agrees_with_parse<Digits<4>>(text, "9876");
 }

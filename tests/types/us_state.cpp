@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "parse_into.hpp"
+
 using collectcall::UsState;
 
 TEST_CASE("UsState accepts every USPS code of API.md", "[types][us_state]") {
@@ -79,14 +81,5 @@ TEST_CASE("UsState::parse_into gives parse()'s verdict and value, and keeps `out
           "[types][us_state]") {
     const auto text =
         GENERATE(as<std::string_view>{}, "NY", "ny", "Gu", "XX", "N", "NYC", "1A", "");
-    UsState out = UsState::parse("CA").value();
-    const auto parsed = UsState::parse(text);
-    const auto problem = UsState::parse_into(text, out);
-    REQUIRE(parsed.ok() == !problem.has_value());
-    if (parsed.ok()) {
-        CHECK(out == parsed.value());
-    } else {
-        CHECK(problem->code == parsed.problem().code);
-        CHECK(out.view() == "CA");
-    }
+    check_parse_into_agrees_with_parse<UsState>(text, "CA");
 }

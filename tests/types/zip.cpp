@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "parse_into.hpp"
+
 using namespace std::literals;
 using collectcall::Zip;
 
@@ -52,15 +54,5 @@ TEST_CASE("Zip::parse_into gives parse()'s verdict and value, and keeps `out` on
           "[types][zip]") {
     const auto text = GENERATE(as<std::string_view>{}, "12345", "12345-6789", "00000", "1234",
                                "123456", "12345-678", "12345 6789", "1234a", "", "12345-67890");
-    Zip out = Zip::parse("99999").value();
-    const auto parsed = Zip::parse(text);
-    const auto problem = Zip::parse_into(text, out);
-    REQUIRE(parsed.ok() == !problem.has_value());
-    if (parsed.ok()) {
-        CHECK(out == parsed.value());
-        CHECK(out.view() == text);
-    } else {
-        CHECK(problem->code == parsed.problem().code);
-        CHECK(out.view() == "99999");
-    }
+    check_parse_into_agrees_with_parse<Zip>(text, "99999");
 }
