@@ -105,6 +105,13 @@ Query& Query::bind(int index, std::string_view text) {
     return *this;
 }
 
+Query& Query::bind_static(int index, std::string_view text) {
+    const int rc = sqlite3_bind_text64(statement_.handle(), index, text.data(), text.size(),
+                                       SQLITE_STATIC, SQLITE_UTF8);
+    if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");
+    return *this;
+}
+
 Query& Query::bind(int index, std::int64_t value) {
     const int rc = sqlite3_bind_int64(statement_.handle(), index, value);
     if (rc != SQLITE_OK) statement_.connection().fail(rc, "bind failed");

@@ -87,6 +87,9 @@ class Query {
     // Parameters are 1-based, as in SQL. Text and blobs are copied (SQLITE_TRANSIENT).
     Query& bind(int index, std::string_view text);
     Query& bind(int index, std::int64_t value);
+    // Text that SQLite reads where it lies, without a copy: it must stay valid and unchanged
+    // until this Query is destroyed (which resets the statement).
+    Query& bind_static(int index, std::string_view text);
     Query& bind_blob(int index, std::span<const unsigned char> bytes);
     Query& bind_null(int index);
     Query& bind_optional(int index, const std::optional<std::string_view>& text);

@@ -219,18 +219,20 @@ class CustomerBodies {
     std::vector<std::size_t> ends_;
 };
 
+// The texts are bound where they lie (the customer, the account and the body outlive the
+// Query): a bulk's writer would otherwise allocate and copy seven texts per row.
 void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s,
                           std::string_view body) {
     const Customer& c = s.customer;
-    q.bind(1, c.id.view())
-        .bind(2, account.view())
-        .bind(3, c.externalId.view())
-        .bind(4, s.thread_id.view())
+    q.bind_static(1, c.id.view())
+        .bind_static(2, account.view())
+        .bind_static(3, c.externalId.view())
+        .bind_static(4, s.thread_id.view())
         .bind(5, std::int64_t{s.active})
         .bind(6, std::int64_t{s.cease_and_desist})
-        .bind(7, body)
-        .bind(8, c.createdAt.view())
-        .bind(9, c.updatedAt.view());
+        .bind_static(7, body)
+        .bind_static(8, c.createdAt.view())
+        .bind_static(9, c.updatedAt.view());
 }
 
 constexpr const char* insert_customer_sql =
