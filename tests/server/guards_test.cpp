@@ -182,6 +182,32 @@ TEST_CASE("an API key removed from the database is refused a second later at mos
     CHECK(client.post("/api/v1/customers", customer_json("k-1")).status == 401);
 }
 
+TEST_CASE("a new SQLite file has 8 KiB pages; a file with 4 KiB pages keeps them and works",
+          "[sqlite]") {
+    const TempDir dir;
+    const auto page_size = [](const std::string& path) {
+        sqlite::Connection db(path, false, 5000);
+        sqlite::Query q(db, "PRAGMA page_size");
+        REQUIRE(q.step());
+        return q.integer(0);
+    };
+    const std::string fresh = dir.file("fresh.db");
+    { SqliteStore store(SqliteOptions{fresh, 5000}); }
+    CHECK(page_size(fresh) == 8192);
+
+    // A file SQLite created with its default page size, as servers before this one did.
+    const std::string older = dir.file("older.db");
+    {
+        sqlite::Connection db(older, true, 5000);
+        db.exec("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+    }
+    SqliteStore store(SqliteOptions{older, 5000});
+    const Credentials credentials =
+        store.create_credentials(AccountSetup{"acme", {}, {}, {}}, Time{});
+    CHECK(page_size(older) == 4096);
+    CHECK(store.find_api_key(collectcall::server::api_key_id(credentials.apiKey)).has_value());
+}
+
 TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempotency]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
