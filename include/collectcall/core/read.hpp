@@ -102,18 +102,32 @@ inline std::string_view trim_json_space(std::string_view token) {
     return token;
 }
 
-// Where the first `c` is in the `n` bytes at `p` of the document (n when there is none): inline,
-// sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a string or
-// a key). Reads up to 15 bytes past the n, which the padding of the document's buffer allows.
-COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
+// Where the first `a` or `b` is in the `n` bytes at `p` of the document (n when there is none):
+// inline, sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a
+// string or a key). Reads up to 15 bytes past the n, which the padding of the document's buffer
+// allows.
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char a,
+                                             char b) noexcept {
 #if defined(__SSE2__)
-    const __m128i wanted = _mm_set1_epi8(c);
+    const __m128i first = _mm_set1_epi8(a);
+    const __m128i second = _mm_set1_epi8(b);
     for (std::size_t i = 0; i < n; i += 16) {
         const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        const auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted)));
+        const auto found = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, first), _mm_cmpeq_epi8(chunk, second))));
         if (found != 0) return std::min(n, i + static_cast<std::size_t>(std::countr_zero(found)));
     }
     return n;
+#else
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p[i] == a || p[i] == b) return i;
+    }
+    return n;
+#endif
+}
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
+#if defined(__SSE2__)
+    return find_in_document(p, n, c, c);
 #else
     const void* found = std::memchr(p, c, n);
     return found == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(found) - p);
@@ -343,21 +357,22 @@ class Reader {
     COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
         const std::string_view token = value.raw_json_token();
-        if (*token.data() == '"') {
-            // Without a backslash the text between the quotes is the string itself: the parser
-            // has checked it for UTF-8 and unescaped control characters, and nothing needs
-            // unescaping into its buffer. The token runs to the next structural character, so
-            // the closing quote is its last byte but white space. A string followed by ':' is
-            // read the long way, whose error it needs: left unread, simdjson would skip it as
+        const char* quote = token.data();
+        if (*quote == '"') {
+            // Without a backslash before it, the first quote after the opening one closes the
+            // string, and the text between them is the string itself: the parser has checked it
+            // for UTF-8 and unescaped control characters, and nothing needs unescaping into its
+            // buffer. One scan finds that quote or the first backslash. The token runs to the
+            // next structural character, so the closing quote is in it. A string followed by ':'
+            // is read the long way, whose error it needs: left unread, simdjson would skip it as
             // a key and take the colon with it.
-            const std::string_view quoted = detail::trim_json_space(token);
-            if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
-                [[likely]] {
-                const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
-                if (detail::find_in_document(raw.data(), raw.size(), '\\') == raw.size()) {
+            if (quote[token.size()] != ':') [[likely]] {
+                const std::size_t after = token.size() - 1;
+                const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
+                if (end < after && quote[1 + end] == '"') [[likely]] {
                     ondemand::raw_json_string consumed;
                     (void)value.get_raw_json_string().get(consumed);
-                    return raw;
+                    return std::string_view(quote + 1, end);
                 }
             }
             std::string_view text;
