@@ -47,8 +47,11 @@ class Text {
 
     // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
     // changes only when the text is valid.
+    // The usual text, printable ASCII, is judged inline and only the rest by a call.
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
-        if (std::optional<Problem> problem = check(text)) return problem;
+        if (!is_valid_printable_ascii(text)) [[unlikely]] {
+            if (std::optional<Problem> problem = check_general(text)) return problem;
+        }
         out.text_.assign(text);
         return std::nullopt;
     }
@@ -56,6 +59,20 @@ class Text {
     // The verdict of parse() without building a value: nullopt when `text` is valid.
     static std::optional<Problem> check(std::string_view text) noexcept {
         if (is_valid_printable_ascii(text)) return std::nullopt;
+        return check_general(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
+    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
+
+    friend bool operator==(const Text&, const Text&) = default;
+
+  private:
+    // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
+#if defined(__GNUC__) || defined(__clang__)
+    [[gnu::noinline]]
+#endif
+    static std::optional<Problem> check_general(std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -94,12 +111,6 @@ class Text {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
-    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
-
-    friend bool operator==(const Text&, const Text&) = default;
-
-  private:
     // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
     // characters, and the only white space is ' '. Anything else (including every text with a
     // problem) is left to the general path, so this answers only "valid".
