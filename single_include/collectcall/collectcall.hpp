@@ -772,18 +772,32 @@ inline std::string_view trim_json_space(std::string_view token) {
     return token;
 }
 
-// Where the first `c` is in the `n` bytes at `p` of the document (n when there is none): inline,
-// sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a string or
-// a key). Reads up to 15 bytes past the n, which the padding of the document's buffer allows.
-COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
+// Where the first `a` or `b` is in the `n` bytes at `p` of the document (n when there is none):
+// inline, sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a
+// string or a key). Reads up to 15 bytes past the n, which the padding of the document's buffer
+// allows.
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char a,
+                                             char b) noexcept {
 #if defined(__SSE2__)
-    const __m128i wanted = _mm_set1_epi8(c);
+    const __m128i first = _mm_set1_epi8(a);
+    const __m128i second = _mm_set1_epi8(b);
     for (std::size_t i = 0; i < n; i += 16) {
         const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        const auto found = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted)));
+        const auto found = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, first), _mm_cmpeq_epi8(chunk, second))));
         if (found != 0) return std::min(n, i + static_cast<std::size_t>(std::countr_zero(found)));
     }
     return n;
+#else
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p[i] == a || p[i] == b) return i;
+    }
+    return n;
+#endif
+}
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
+#if defined(__SSE2__)
+    return find_in_document(p, n, c, c);
 #else
     const void* found = std::memchr(p, c, n);
     return found == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(found) - p);
@@ -1013,21 +1027,22 @@ class Reader {
     COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
         const std::string_view token = value.raw_json_token();
-        if (*token.data() == '"') {
-            // Without a backslash the text between the quotes is the string itself: the parser
-            // has checked it for UTF-8 and unescaped control characters, and nothing needs
-            // unescaping into its buffer. The token runs to the next structural character, so
-            // the closing quote is its last byte but white space. A string followed by ':' is
-            // read the long way, whose error it needs: left unread, simdjson would skip it as
+        const char* quote = token.data();
+        if (*quote == '"') {
+            // Without a backslash before it, the first quote after the opening one closes the
+            // string, and the text between them is the string itself: the parser has checked it
+            // for UTF-8 and unescaped control characters, and nothing needs unescaping into its
+            // buffer. One scan finds that quote or the first backslash. The token runs to the
+            // next structural character, so the closing quote is in it. A string followed by ':'
+            // is read the long way, whose error it needs: left unread, simdjson would skip it as
             // a key and take the colon with it.
-            const std::string_view quoted = detail::trim_json_space(token);
-            if (quoted.size() >= 2 && quoted.back() == '"' && token.data()[token.size()] != ':')
-                [[likely]] {
-                const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
-                if (detail::find_in_document(raw.data(), raw.size(), '\\') == raw.size()) {
+            if (quote[token.size()] != ':') [[likely]] {
+                const std::size_t after = token.size() - 1;
+                const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
+                if (end < after && quote[1 + end] == '"') [[likely]] {
                     ondemand::raw_json_string consumed;
                     (void)value.get_raw_json_string().get(consumed);
-                    return raw;
+                    return std::string_view(quote + 1, end);
                 }
             }
             std::string_view text;
@@ -1412,6 +1427,20 @@ COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hin
     return match_other_member<T>(field, raw, reader, unescaped);
 }
 
+// Reads member I of T: one function per member, so that the member a key names is reached by
+// one indirect call rather than a call into a switch over them all.
+template <class T, std::size_t I>
+bool read_member(Reader& reader, ondemand::value& value, T& out) {
+    using D = boost::mp11::mp_at_c<described_members<T>, I>;
+    return read_part(reader, value, out.*D::pointer);
+}
+
+template <class T>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{
+        &read_member<T, I>...};
+}(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
 // Reads the members of an object that starts at `where`.
 template <class T>
 bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
@@ -1453,16 +1482,12 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
         } else {
             seen[i] = true;
             [[maybe_unused]] const std::size_t member_before = reader.error_count();
-            boost::mp11::mp_with_index<n>(i, [&](auto I) {
-                using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-                ondemand::value& member_value = field.value();
-                if constexpr (checked) {
-                    // Only `null` starts with 'n' (anything else malformed has already stopped
-                    // us).
-                    present[i] = *Reader::token_start(member_value) != 'n';
-                }
-                read_part(reader, member_value, out.*D::pointer);
-            });
+            ondemand::value& member_value = field.value();
+            if constexpr (checked) {
+                // Only `null` starts with 'n' (anything else malformed has already stopped us).
+                present[i] = *Reader::token_start(member_value) != 'n';
+            }
+            member_readers<T>[i](reader, member_value, out);
             if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
         reader.pop();
@@ -3218,8 +3243,11 @@ class Text {
 
     // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
     // changes only when the text is valid.
+    // The usual text, printable ASCII, is judged inline and only the rest by a call.
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
-        if (std::optional<Problem> problem = check(text)) return problem;
+        if (!is_valid_printable_ascii(text)) [[unlikely]] {
+            if (std::optional<Problem> problem = check_general(text)) return problem;
+        }
         out.text_.assign(text);
         return std::nullopt;
     }
@@ -3227,6 +3255,20 @@ class Text {
     // The verdict of parse() without building a value: nullopt when `text` is valid.
     static std::optional<Problem> check(std::string_view text) noexcept {
         if (is_valid_printable_ascii(text)) return std::nullopt;
+        return check_general(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
+    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
+
+    friend bool operator==(const Text&, const Text&) = default;
+
+  private:
+    // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
+#if defined(__GNUC__) || defined(__clang__)
+    [[gnu::noinline]]
+#endif
+    static std::optional<Problem> check_general(std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -3265,12 +3307,6 @@ class Text {
         return std::nullopt;
     }
 
-    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
-    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
-
-    friend bool operator==(const Text&, const Text&) = default;
-
-  private:
     // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
     // characters, and the only white space is ' '. Anything else (including every text with a
     // problem) is left to the general path, so this answers only "valid".

@@ -757,6 +757,20 @@ COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hin
     return match_other_member<T>(field, raw, reader, unescaped);
 }
 
+// Reads member I of T: one function per member, so that the member a key names is reached by
+// one indirect call rather than a call into a switch over them all.
+template <class T, std::size_t I>
+bool read_member(Reader& reader, ondemand::value& value, T& out) {
+    using D = boost::mp11::mp_at_c<described_members<T>, I>;
+    return read_part(reader, value, out.*D::pointer);
+}
+
+template <class T>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{
+        &read_member<T, I>...};
+}(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
 // Reads the members of an object that starts at `where`.
 template <class T>
 bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
@@ -798,16 +812,12 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
         } else {
             seen[i] = true;
             [[maybe_unused]] const std::size_t member_before = reader.error_count();
-            boost::mp11::mp_with_index<n>(i, [&](auto I) {
-                using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-                ondemand::value& member_value = field.value();
-                if constexpr (checked) {
-                    // Only `null` starts with 'n' (anything else malformed has already stopped
-                    // us).
-                    present[i] = *Reader::token_start(member_value) != 'n';
-                }
-                read_part(reader, member_value, out.*D::pointer);
-            });
+            ondemand::value& member_value = field.value();
+            if constexpr (checked) {
+                // Only `null` starts with 'n' (anything else malformed has already stopped us).
+                present[i] = *Reader::token_start(member_value) != 'n';
+            }
+            member_readers<T>[i](reader, member_value, out);
             if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
         reader.pop();
