@@ -95,8 +95,9 @@ class Connection {
         params_.clear();
         return params_;
     }
-    // Runs `sql` with the parameters last set through params(). `sql` must be a string literal:
-    // its address is the key of the statement prepared for it on first use.
+    // Runs `sql` with the parameters last set through params(). `sql` must live as long as the
+    // process (a string literal or a static string): its address is the key of the statement
+    // prepared for it on first use.
     Result query(const char* sql);
     // Runs `sql` once, without parameters and without preparing it (tools and tests).
     Result run(const std::string& sql);

@@ -267,6 +267,14 @@ std::string lease_interval(std::chrono::milliseconds lease) {
     return std::to_string(lease.count()) + " milliseconds";
 }
 
+// The condition under which this process may take outbox row `alias`: nobody holds its lease,
+// this process does (parameter `$owner`), or the holder's lease has run out.
+std::string takeable(std::string_view alias, std::string_view owner) {
+    const std::string a(alias);
+    return "(" + a + ".lease_owner IS NULL OR " + a + ".lease_owner = " + std::string(owner) +
+           " OR " + a + ".lease_until < now())";
+}
+
 }  // namespace
 
 PostgresStore::PostgresStore(PostgresOptions options)
@@ -897,19 +905,20 @@ class PostgresOutbox final : public WebhookOutbox {
             .add(static_cast<std::int64_t>(per_receiver))
             .add(static_cast<std::int64_t>(per_account))
             .add(process_id_);
-        const Result r = db->query(
+        static const std::string sql =
             "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
             "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
-            "WHERE o.state = 'pending' AND o.next_attempt_ms <= $1 "
-            "AND (o.lease_owner IS NULL OR o.lease_owner = $4 OR o.lease_until < now()) "
-            "AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = o.call_id "
+            "WHERE o.state = 'pending' AND o.next_attempt_ms <= $1 AND " +
+            takeable("o", "$4") +
+            " AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = o.call_id "
             "AND p.state = 'pending')), "
             "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
             "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
             "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
             "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= $2) "
             "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
-            "WHERE a <= $3 ORDER BY account_id, a");
+            "WHERE a <= $3 ORDER BY account_id, a";
+        const Result r = db->query(sql.c_str());
         std::vector<OutboxHead> heads;
         for (int i = 0; i < r.rows(); ++i) {
             heads.push_back(OutboxHead{
@@ -933,13 +942,12 @@ class PostgresOutbox final : public WebhookOutbox {
         auto db = pool_.lease();
         // A message another process is claiming right now is skipped, not waited for.
         db->params().add(process_id_).add(lease_).add(seq);
-        return db->query(
-                     "UPDATE webhook_outbox o SET lease_owner = $1, "
-                     "lease_until = now() + $2::interval FROM (SELECT h.seq FROM "
-                     "webhook_outbox h WHERE h.seq = $3 AND h.state = 'pending' AND "
-                     "(h.lease_owner IS NULL OR h.lease_owner = $1 OR h.lease_until < now()) "
-                     "FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq RETURNING o.seq")
-                   .rows() > 0;
+        static const std::string sql =
+            "UPDATE webhook_outbox o SET lease_owner = $1, lease_until = now() + $2::interval "
+            "FROM (SELECT h.seq FROM webhook_outbox h WHERE h.seq = $3 AND h.state = 'pending' "
+            "AND " +
+            takeable("h", "$1") + " FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq RETURNING o.seq";
+        return db->query(sql.c_str()).rows() > 0;
     }
 
     void release(std::int64_t seq) override {
