@@ -279,6 +279,15 @@ class Reader {
         }
         ++path_size_;
     }
+    // Names the innermost segment anew: the members of an object take turns in one segment,
+    // pushed once for the object.
+    COLLECTCALL_HOT void rename_top(std::string_view key) noexcept {
+        if (path_size_ <= inline_segments) [[likely]] {
+            inline_path_[path_size_ - 1].key = key;
+        } else {
+            deep_path_.back().key = key;
+        }
+    }
     COLLECTCALL_HOT void pop() noexcept {
         if (--path_size_ >= inline_segments) [[unlikely]]
             deep_path_.pop_back();
@@ -789,6 +798,7 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
     std::size_t hint = 0;  // the member expected next
+    reader.push(std::string_view{});  // renamed for each member
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
         // member by member stalls on store forwarding (here and in every loop of this file).
@@ -797,14 +807,13 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
         std::string_view unescaped;
         const std::size_t i = match_member<T>(field, hint, reader, unescaped);
         if (i == n) {
-            reader.push(unescaped);
+            reader.rename_top(unescaped);
             reader.skip(field.value());
             reader.error(codes::unknown_field, "is not a known member");
-            reader.pop();
             continue;
         }
         hint = i + 1;
-        reader.push(names[i]);
+        reader.rename_top(names[i]);
         if (seen[i]) {
             reader.skip(field.value());
             reader.error(codes::duplicate_field, "appears more than once");
@@ -820,8 +829,8 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
             member_readers<T>[i](reader, member_value, out);
             if constexpr (checked) failed[i] = reader.error_count() != member_before;
         }
-        reader.pop();
     }
+    reader.pop();
     reader.leave();
 
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
