@@ -217,7 +217,9 @@ class HttpServer final : public httplib::Server {
         // writing: the event loop sends the rest of `output` (a worker could not, without
         // waiting), then reads on, or lingers when the answer ended the connection.
         enum class State { reading, working, writing, lingering } state = State::reading;
-        enum class Phase { idle, head, body } phase = Phase::idle;
+        // What the connection waits for, timed by `deadline`; none while a worker has it (the
+        // wait that follows is timed afresh).
+        enum class Phase { none, idle, head, body } phase = Phase::idle;
         SteadyClock::time_point deadline{};
         std::size_t served = 0;
         std::optional<KeyRecord> admitted;  // the key its request in reading was admitted with
@@ -473,6 +475,7 @@ void HttpServer::advance(Connection& connection) {
         case http::RequestReader::Step::admit:
         case http::RequestReader::Step::request:
             connection.state = Connection::State::working;
+            connection.phase = Connection::Phase::none;
             workers_->enqueue([this, c = &connection] { work(*c); });
             return;
         case http::RequestReader::Step::more:

@@ -176,6 +176,26 @@ TEST_CASE("hostile: slow headers are cut off after the read timeout, others are 
     check_serves(server, acme);
 }
 
+TEST_CASE("keep-alive: a connection in use outlives the keep-alive timeout", "[hostile]") {
+    // The keep-alive timeout bounds the wait for the next request, counted from the last answer;
+    // a connection whose requests keep coming (each whole in one segment) is never cut off.
+    LocalServer server([](ServerOptions& o) { o.keep_alive_timeout = std::chrono::seconds(1); });
+    RawConnection raw(server.port());
+    const auto start = std::chrono::steady_clock::now();
+    int answered = 0;
+    while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(2500)) {
+        REQUIRE(raw.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+        const auto response = raw.receive(std::chrono::seconds(3));
+        REQUIRE(response);
+        CHECK(response->status == 200);
+        ++answered;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    CHECK(answered >= 10);
+    // Left alone, it is closed once the timeout has passed since its last answer.
+    CHECK(raw.closed_by_peer(std::chrono::seconds(3)));
+}
+
 TEST_CASE("hostile: 200 idle connections do not starve a real request", "[hostile]") {
     LocalServer server;
     const Account acme = server.create_account("acme");
