@@ -196,10 +196,18 @@ def server_summary_lines(server: dict) -> list[str]:
     for s in server.get("scenarios", []):
         lines.append(f"server {s['name']:<22} {s['requests_per_second']:>10.0f} req/s  "
                      f"p50 {s['latency_p50_ms']:.2f} ms  p99 {s['latency_p99_ms']:.2f} ms  "
-                     f"non-2xx {s['non_2xx']}  errors {s['socket_errors']}")
+                     f"non-2xx {s['non_2xx']}  errors {socket_errors_text(s)}")
     for c in server_checks(server):
         lines.append(f"server target: {c[0]:<54} {c[1]:>14} {c[2]:>12}  {c[3]}")
     return lines
+
+
+def socket_errors_text(s: dict) -> str:
+    """The scenario's socket errors, with their kinds: "0", or "16 (read 16)"."""
+    kinds = s.get("socket_error_kinds", {})
+    if not s["socket_errors"] or not kinds:
+        return str(s["socket_errors"])
+    return f"{s['socket_errors']} ({', '.join(f'{k} {n}' for k, n in kinds.items())})"
 
 
 def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
@@ -217,7 +225,7 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
         # A refused or dropped connection is a failure as much as an unexpected status; the two
         # are reported apart so that a miss says which it was.
         checks.append((f"{s['name']}: unexpected non-2xx responses / socket errors",
-                       f"{s['non_2xx']} / {s['socket_errors']}", "0 / 0",
+                       f"{s['non_2xx']} / {socket_errors_text(s)}", "0 / 0",
                        "met" if s["non_2xx"] == 0 and s["socket_errors"] == 0 else "MISSED"))
     if post:
         p99 = post["latency_p99_ms"]
@@ -358,7 +366,7 @@ def server_markdown(server: dict | None) -> str:
     for s in server["scenarios"]:
         lines.append(f"| {s['description']} | {s['connections']} | {s['requests_per_second']:,.0f} | "
                      f"{s['latency_p50_ms']:.2f} ms | {s['latency_p99_ms']:.2f} ms | {s['non_2xx']} | "
-                     f"{s['socket_errors']} |")
+                     f"{socket_errors_text(s)} |")
     lines += ["", "| target | measured | required | result |", "|---|---:|---:|---|"]
     for label, measured, required, result in server_checks(server):
         shown = "**missed**" if result == "MISSED" else result

@@ -197,6 +197,9 @@ def wrk_json(path):
     return (json.loads(line[len("WRK_JSON "):]) if line else None), text
 
 
+# wrk's socket errors, by kind.
+error_kinds = ("connect_errors", "read_errors", "write_errors", "timeouts")
+
 # The two wrk runs of post_customers_pg2 as one: requests added up, the slower percentiles.
 halves = [wrk_json(work / f"post_customers_pg2_{i}.out")[0] for i in (0, 1)]
 if all(halves):
@@ -204,7 +207,7 @@ if all(halves):
               "duration_us": max(h["duration_us"] for h in halves), "statuses": {}}
     for k in ("p50_us", "p90_us", "p99_us", "max_us"):
         merged[k] = max(h[k] for h in halves)
-    for k in ("connect_errors", "read_errors", "write_errors", "timeouts"):
+    for k in error_kinds:
         merged[k] = sum(h[k] for h in halves)
     for h in halves:
         for code, n in h["statuses"].items():
@@ -234,7 +237,8 @@ for name, description, expected, items in scenarios:
         "latency_p99_ms": w["p99_us"] / 1000, "latency_max_ms": w["max_us"] / 1000,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
         "non_2xx": unexpected,
-        "socket_errors": w["connect_errors"] + w["read_errors"] + w["write_errors"] + w["timeouts"],
+        "socket_errors": sum(w[k] for k in error_kinds),
+        "socket_error_kinds": {k.removesuffix("_errors"): w[k] for k in error_kinds if w[k]},
     })
 calls = next((s for s in result["scenarios"] if s["name"] == "post_calls"), None)
 if calls:
