@@ -1446,9 +1446,9 @@ bool read_member(Reader& reader, ondemand::value& value, T& out) {
 
 template <class T>
 inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{
-        &read_member<T, I>...};
-}(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
+}
+(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
 
 // Reads the members of an object that starts at `where`.
 template <class T>
@@ -1467,7 +1467,7 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     bool seen[n + 1] = {};
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    std::size_t hint = 0;  // the member expected next
+    std::size_t hint = 0;             // the member expected next
     reader.push(std::string_view{});  // renamed for each member
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
@@ -3277,7 +3277,8 @@ class Text {
 #if defined(__GNUC__) || defined(__clang__)
     [[gnu::noinline]]
 #endif
-    static std::optional<Problem> check_general(std::string_view text) noexcept {
+    static std::optional<Problem>
+    check_general(std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one

@@ -776,9 +776,9 @@ bool read_member(Reader& reader, ondemand::value& value, T& out) {
 
 template <class T>
 inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{
-        &read_member<T, I>...};
-}(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
+}
+(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
 
 // Reads the members of an object that starts at `where`.
 template <class T>
@@ -797,7 +797,7 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     bool seen[n + 1] = {};
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    std::size_t hint = 0;  // the member expected next
+    std::size_t hint = 0;             // the member expected next
     reader.push(std::string_view{});  // renamed for each member
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built

@@ -72,7 +72,8 @@ class Text {
 #if defined(__GNUC__) || defined(__clang__)
     [[gnu::noinline]]
 #endif
-    static std::optional<Problem> check_general(std::string_view text) noexcept {
+    static std::optional<Problem>
+    check_general(std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
