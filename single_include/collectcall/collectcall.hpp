@@ -3252,16 +3252,15 @@ class Text {
 
     // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
     // changes only when the text is valid.
-    // The usual text, printable ASCII, is judged inline and only the rest by a call.
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
-        if (!is_valid_printable_ascii(text)) [[unlikely]] {
-            if (std::optional<Problem> problem = check_general(text)) return problem;
-        }
+        if (std::optional<Problem> problem = check(text)) [[unlikely]]
+            return problem;
         out.text_.assign(text);
         return std::nullopt;
     }
 
-    // The verdict of parse() without building a value: nullopt when `text` is valid.
+    // The verdict of parse() without building a value: nullopt when `text` is valid. The usual
+    // text, printable ASCII, is judged inline and only the rest by a call.
     static std::optional<Problem> check(std::string_view text) noexcept {
         if (is_valid_printable_ascii(text)) return std::nullopt;
         return check_general(text);
