@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <optional>
 #include <span>
 #include <string>
@@ -219,26 +221,56 @@ class CustomerBodies {
     std::vector<std::size_t> ends_;
 };
 
+// The columns of a customer's row, in the order bind_customer_insert binds them.
+constexpr const char* customer_insert_columns =
+    "id, account_id, external_id, thread_id, active, cease_and_desist, body, created_at, "
+    "updated_at";
+constexpr int customer_insert_column_count = 9;
+
 // The texts are bound where they lie (the customer, the account and the body outlive the
-// Query): a bulk's writer would otherwise allocate and copy seven texts per row.
-void bind_customer_insert(Query& q, const Uuid& account, const StoredCustomer& s,
+// Query): a bulk's writer would otherwise allocate and copy seven texts per row. `row` is the
+// row's place in a statement of several rows.
+void bind_customer_insert(Query& q, std::size_t row, const Uuid& account, const StoredCustomer& s,
                           std::string_view body) {
     const Customer& c = s.customer;
-    q.bind_static(1, c.id.view())
-        .bind_static(2, account.view())
-        .bind_static(3, c.externalId.view())
-        .bind_static(4, s.thread_id.view())
-        .bind(5, std::int64_t{s.active})
-        .bind(6, std::int64_t{s.cease_and_desist})
-        .bind_static(7, body)
-        .bind_static(8, c.createdAt.view())
-        .bind_static(9, c.updatedAt.view());
+    const int at = static_cast<int>(row) * customer_insert_column_count;
+    q.bind_static(at + 1, c.id.view())
+        .bind_static(at + 2, account.view())
+        .bind_static(at + 3, c.externalId.view())
+        .bind_static(at + 4, s.thread_id.view())
+        .bind(at + 5, std::int64_t{s.active})
+        .bind(at + 6, std::int64_t{s.cease_and_desist})
+        .bind_static(at + 7, body)
+        .bind_static(at + 8, c.createdAt.view())
+        .bind_static(at + 9, c.updatedAt.view());
 }
 
-constexpr const char* insert_customer_sql =
-    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
-    "body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (account_id, external_id) DO NOTHING";
+// A bulk's rows go in by statements of up to this many rows (a power of two), each the largest
+// that fits what is left: a statement's start and end (cursors on the table and its two
+// indexes, the foreign-key bookkeeping) are then paid once for up to 32 rows instead of once per
+// row, about a fifth of SQLite's work per row. A duplicate externalId inserts no row and does
+// not stop the rows after it (ON CONFLICT DO NOTHING).
+constexpr std::size_t max_rows_per_insert = 32;
+
+// The INSERT of `rows` customers, `rows` a power of two up to max_rows_per_insert. The texts
+// live as long as the process: the statement cache is keyed by their address.
+const char* insert_customers_sql(std::size_t rows) {
+    static const auto texts = [] {
+        std::array<std::string, std::bit_width(max_rows_per_insert)> sql;
+        std::string values = "(?";
+        for (int column = 1; column < customer_insert_column_count; ++column)
+            values += ", ?";
+        values += ")";
+        for (std::size_t k = 0; k < sql.size(); ++k) {
+            sql[k] = std::string("INSERT INTO customers (") + customer_insert_columns + ") VALUES ";
+            for (std::size_t row = 0; row < (std::size_t{1} << k); ++row)
+                sql[k] += (row == 0 ? "" : ", ") + values;
+            sql[k] += " ON CONFLICT (account_id, external_id) DO NOTHING";
+        }
+        return sql;
+    }();
+    return texts.at(static_cast<std::size_t>(std::countr_zero(rows))).c_str();
+}
 
 // Columns: id, thread_id, to_number, from_number, compliance, created_at, customer_id, status,
 // ended_reason, duration_ms.
@@ -688,8 +720,8 @@ bool SqliteStore::insert_customer(const Uuid& account, const StoredCustomer& cus
     CustomerBodies& bodies = CustomerBodies::write(std::span(&customer, 1));
     return batched([&](Connection& connection) -> bool {
         Connection* db = &connection;
-        Query q(*db, insert_customer_sql);
-        bind_customer_insert(q, account, customer, bodies[0]);
+        Query q(*db, insert_customers_sql(1));
+        bind_customer_insert(q, 0, account, customer, bodies[0]);
         q.run();
         return (*db).changes() == 1;
     });
@@ -703,14 +735,28 @@ std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
         std::vector<bool> inserted;
         inserted.reserve(customers.size());
         Transaction tx(*db);
-        // Each item is one INSERT: SQLite undoes a failed statement on its own and the transaction
-        // goes on, so an item never undoes another. A duplicate is not even a failure here
-        // (ON CONFLICT DO NOTHING): it inserts no row.
-        for (std::size_t i = 0; i < customers.size(); ++i) {
-            Query q(*db, insert_customer_sql);
-            bind_customer_insert(q, account, customers[i], bodies[i]);
-            q.run();
-            inserted.push_back((*db).changes() == 1);
+        // Several rows per INSERT (max_rows_per_insert). When a statement inserts fewer rows than
+        // it has, some were duplicates: a row is there under its new id only if this statement
+        // put it there.
+        for (std::size_t i = 0; i < customers.size();) {
+            const std::size_t rows =
+                std::bit_floor(std::min(max_rows_per_insert, customers.size() - i));
+            {
+                Query q(*db, insert_customers_sql(rows));
+                for (std::size_t row = 0; row < rows; ++row)
+                    bind_customer_insert(q, row, account, customers[i + row], bodies[i + row]);
+                q.run();
+            }
+            if (static_cast<std::size_t>((*db).changes()) == rows) {
+                inserted.insert(inserted.end(), rows, true);
+            } else {
+                for (std::size_t row = 0; row < rows; ++row) {
+                    Query q(*db, "SELECT 1 FROM customers WHERE id = ?");
+                    q.bind(1, customers[i + row].customer.id.view());
+                    inserted.push_back(q.step());
+                }
+            }
+            i += rows;
         }
         tx.commit();
         return inserted;

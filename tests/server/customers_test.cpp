@@ -315,6 +315,35 @@ TEST_CASE("bulk: 1000 customers in one request", "[customers][bulk]") {
     CHECK(r.str("/data/results/999/customer/externalId") == "k-999");
 }
 
+TEST_CASE("bulk: duplicates anywhere in a large request fail alone", "[customers][bulk]") {
+    LocalServer server;
+    Client client = server.client(server.create_account("acme"));
+    REQUIRE(client.post("/api/v1/customers", customer_json("d-stored")).status == 200);
+    // 71 items: every seventh repeats the one before it or a stored customer; the rest are new.
+    std::string body = R"({"customers":[)";
+    std::vector<bool> expected;
+    for (int i = 0; i < 71; ++i) {
+        std::string external_id = "d-" + std::to_string(i);
+        if (i % 7 == 6) external_id = i % 14 == 6 ? "d-" + std::to_string(i - 1) : "d-stored";
+        if (i != 0) body += ',';
+        body += customer_json(external_id);
+        expected.push_back(i % 7 != 6);
+    }
+    body += "]}";
+    const Reply r = client.post("/api/v1/customers/bulk", body);
+    REQUIRE(r.status == 200);
+    REQUIRE(r.size("/data/results") == 71);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        INFO("item " << i);
+        CHECK(r.boolean("/data/results/" + std::to_string(i) + "/success") == expected[i]);
+    }
+    CHECK(r.integer("/data/summary/succeeded") == 61);
+    for (int i : {0, 5, 31, 32, 63, 64, 70}) {
+        CHECK(client.get("/api/v1/customers?externalId=d-" + std::to_string(i))
+                  .size("/data/customers") == 1);
+    }
+}
+
 TEST_CASE("another account's customers and calls are 404, never a leak", "[customers][tenancy]") {
     // A clock inside respectful hours, so that the call is placed whenever the test runs.
     LocalServer server([](collectcall::server::ServerOptions& o) { o.now = frozen_time(); });
