@@ -210,6 +210,7 @@ void access_log(const httplib::Request& request, const httplib::Response& respon
     w.raw(",\"bytesOut\":");
     w.integer(response.body.size());
     w.raw("}\n");
+    w.flush();
     // One fwrite per line: stdio locks the stream for the call, so lines of concurrent requests
     // never interleave.
     std::fwrite(line.data(), 1, line.size(), stderr);

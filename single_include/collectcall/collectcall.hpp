@@ -719,10 +719,12 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+// ---- begin collectcall/core/inlining.hpp ----
+// COLLECTCALL_HOT and COLLECTCALL_OUT_OF_LINE: what the reader and the writer inline on the path
+// of every value whatever the compiler's estimate of its size (out of line it costs a call per
+// member), and what they keep out of line because it runs only off that path, so as not to crowd
+// it. Without GCC's or clang's attributes both are plain.
 
-// The few Reader functions on the path of every value are inlined whatever the compiler's
-// estimate of their size (out of line they cost a call per member).
-// What they call only off the usual path stays out of line, so as not to crowd it.
 #if defined(__GNUC__) || defined(__clang__)
 #define COLLECTCALL_HOT [[gnu::always_inline]] inline
 #define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
@@ -730,6 +732,7 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #define COLLECTCALL_HOT inline
 #define COLLECTCALL_OUT_OF_LINE
 #endif
+// ---- end collectcall/core/inlining.hpp ----
 
 namespace collectcall {
 
@@ -1951,6 +1954,32 @@ inline bool any_needs_escape(const unsigned char* s) noexcept {
             has_zero(x ^ (ones * 0x7F))) != 0;
 }
 
+// Whether the n bytes at s are all plain printable ASCII (nothing to escape, nothing to check as
+// UTF-8), a word at a time; the bytes of a short text are gathered into one word without reading
+// past its end.
+inline bool is_plain_text(const unsigned char* s, std::size_t n) noexcept {
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (any_needs_escape(s + i)) return false;
+        }
+        return !any_needs_escape(s + n - 8);  // the last word may overlap the one before
+    }
+    std::uint64_t word = 0x6161616161616161ULL;  // 'a' where the text has no byte
+    if (n >= 4) {
+        std::uint32_t first;
+        std::uint32_t last;
+        std::memcpy(&first, s, 4);
+        std::memcpy(&last, s + n - 4, 4);
+        word = first | (std::uint64_t{last} << 32);
+    } else if (n > 0) {
+        word = (word & ~std::uint64_t{0xFFFFFF}) | s[0] | (std::uint64_t{s[n / 2]} << 8) |
+               (std::uint64_t{s[n - 1]} << 16);
+    }
+    unsigned char bytes[8];
+    std::memcpy(bytes, &word, 8);
+    return !any_needs_escape(bytes);
+}
+
 // Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
 inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
     const unsigned char c = s[0];
@@ -1978,26 +2007,76 @@ struct is_vector_w<std::vector<T, A>> : std::true_type {};
 
 }  // namespace detail
 
+// Writes JSON text to the end of a std::string. Small pieces (keys, punctuation, short values)
+// are gathered in a buffer inside the Writer and appended to the string a few hundred bytes at a
+// time, so that each piece costs a copy rather than a call into std::string. The text written is
+// in the string once the Writer is destroyed or flush()ed; buffer() flushes first, so that what
+// is appended to it directly lands in order.
 class Writer {
   public:
     explicit Writer(std::string& out) : out_(out) {}
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    ~Writer() { flush(); }
 
-    [[nodiscard]] std::string& buffer() noexcept { return out_; }
+    // Moves what is buffered to the string.
+    void flush() {
+        if (used_ != 0) out_.append(pending_.data(), used_);
+        used_ = 0;
+    }
 
-    void raw(std::string_view text) { out_.append(text); }
-    void raw(char c) { out_.push_back(c); }
-    void null() { out_.append("null"); }
-    void boolean(bool b) { out_.append(b ? "true" : "false"); }
+    // The string written to, with everything written so far in it.
+    [[nodiscard]] std::string& buffer() {
+        flush();
+        return out_;
+    }
+
+    void raw(std::string_view text) { put(text.data(), text.size()); }
+    void raw(char c) {
+        if (used_ == capacity) [[unlikely]]
+            flush();
+        pending_[used_++] = c;
+    }
+    void null() { put_literal("null"); }
+    void boolean(bool b) {
+        if (b) {
+            put_literal("true");
+        } else {
+            put_literal("false");
+        }
+    }
 
     template <class Int>
     void integer(Int value) {
-        char digits[24];
-        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-        out_.append(digits, static_cast<std::size_t>(end - digits));
+        constexpr std::size_t digits = 24;  // a 64-bit integer with its sign needs 20
+        if (capacity - used_ < digits) [[unlikely]]
+            flush();
+        char* at = pending_.data() + used_;
+        auto [end, ec] = std::to_chars(at, at + digits, value);
+        used_ += static_cast<std::size_t>(end - at);
     }
 
-    void string(std::string_view text) {
-        out_.push_back('"');
+    // A string, escaped where JSON needs it; a byte that is not part of well-formed UTF-8 is
+    // written as U+FFFD.
+    COLLECTCALL_HOT void string(std::string_view text) {
+        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+        const std::size_t n = text.size();
+        if (n + 2 <= capacity - used_ && detail::is_plain_text(s, n)) [[likely]] {
+            char* at = pending_.data() + used_;
+            at[0] = '"';
+            std::memcpy(at + 1, text.data(), n);
+            at[n + 1] = '"';
+            used_ += n + 2;
+            return;
+        }
+        escaped_string(text);
+    }
+
+  private:
+    static constexpr std::size_t capacity = 1024;
+
+    COLLECTCALL_OUT_OF_LINE void escaped_string(std::string_view text) {
+        raw('"');
         const auto* s = reinterpret_cast<const unsigned char*>(text.data());
         const std::size_t n = text.size();
         std::size_t run = 0;  // start of the bytes not yet copied
@@ -2017,51 +2096,76 @@ class Writer {
                     continue;
                 }
             }
-            out_.append(text.data() + run, i - run);
+            put(text.data() + run, i - run);
             escape(s[i], kind);
             run = ++i;
         }
-        out_.append(text.data() + run, n - run);
-        out_.push_back('"');
+        put(text.data() + run, n - run);
+        raw('"');
     }
 
-  private:
+    COLLECTCALL_HOT void put(const char* text, std::size_t size) {
+        if (size > capacity - used_) [[unlikely]]
+            return put_long(text, size);
+        std::memcpy(pending_.data() + used_, text, size);
+        used_ += size;
+    }
+    // A literal's size is known where it is written: its copy needs no call to memcpy.
+    template <std::size_t N>
+    void put_literal(const char (&literal)[N]) {
+        if (N - 1 > capacity - used_) [[unlikely]]
+            flush();
+        std::memcpy(pending_.data() + used_, literal, N - 1);
+        used_ += N - 1;
+    }
+    COLLECTCALL_OUT_OF_LINE void put_long(const char* text, std::size_t size) {
+        flush();
+        if (size >= capacity / 2) {
+            out_.append(text, size);  // a long text goes to the string as it is
+        } else {
+            std::memcpy(pending_.data(), text, size);
+            used_ = size;
+        }
+    }
+
     void escape(unsigned char c, unsigned char kind) {
         if (kind == 2) {
-            out_.append("\\ufffd");
+            put_literal("\\ufffd");
             return;
         }
         switch (c) {
             case '"':
-                out_.append("\\\"");
+                put_literal("\\\"");
                 return;
             case '\\':
-                out_.append("\\\\");
+                put_literal("\\\\");
                 return;
             case '\n':
-                out_.append("\\n");
+                put_literal("\\n");
                 return;
             case '\r':
-                out_.append("\\r");
+                put_literal("\\r");
                 return;
             case '\t':
-                out_.append("\\t");
+                put_literal("\\t");
                 return;
             case '\b':
-                out_.append("\\b");
+                put_literal("\\b");
                 return;
             case '\f':
-                out_.append("\\f");
+                put_literal("\\f");
                 return;
             default: {
                 static constexpr char hex[] = "0123456789abcdef";
                 const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
-                out_.append(escaped, 6);
+                put(escaped, 6);
             }
         }
     }
 
     std::string& out_;
+    std::size_t used_ = 0;
+    std::array<char, capacity> pending_;
 };
 
 template <class T>
@@ -2140,7 +2244,9 @@ void write_value(Writer& writer, const T& value) {
     } else if constexpr (StringValue<T> || ContextStringValue<T>) {
         writer.string(value.view());
     } else if constexpr (NumberValue<T>) {
-        value.append_json(writer.buffer());
+        std::string text;  // a number's text usually fits the string's inline capacity
+        value.append_json(text);
+        writer.raw(text);
     } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
         writer.string(value);
     } else if constexpr (std::is_same_v<T, bool>) {
@@ -3273,11 +3379,8 @@ class Text {
 
   private:
     // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
-#if defined(__GNUC__) || defined(__clang__)
-    [[gnu::noinline]]
-#endif
-    static std::optional<Problem>
-    check_general(std::string_view text) noexcept {
+    COLLECTCALL_OUT_OF_LINE static std::optional<Problem> check_general(
+        std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
@@ -4339,8 +4442,10 @@ class Json {
     }
     [[nodiscard]] std::string dump() const {
         std::string out;
-        Writer writer(out);
-        write(writer);
+        {
+            Writer writer(out);
+            write(writer);
+        }
         return out;
     }
 
@@ -5205,6 +5310,7 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     std::string text;
     detail::JsonCopy copy{reader, Writer(text)};
     copy.copy(value, 0);
+    copy.writer.flush();
     if (copy.too_deep) {
         reader.error(codes::range, "must not be nested more than 16 deep");
         return false;

@@ -95,3 +95,90 @@ TEST_CASE("write: output reads back equal") {
     REQUIRE(back.ok());
     CHECK(back.value() == item);
 }
+
+// The escape each byte needs on its own, written the slow way, to compare the writer against.
+static std::string escaped_byte(unsigned char c) {
+    switch (c) {
+        case '"':
+            return "\\\"";
+        case '\\':
+            return "\\\\";
+        case '\n':
+            return "\\n";
+        case '\r':
+            return "\\r";
+        case '\t':
+            return "\\t";
+        case '\b':
+            return "\\b";
+        case '\f':
+            return "\\f";
+        default:
+            break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        static constexpr char hex[] = "0123456789abcdef";
+        return std::string("\\u00") + hex[c >> 4] + hex[c & 0xF];
+    }
+    if (c >= 0x80) return "\\ufffd";  // alone, never well-formed UTF-8
+    return std::string(1, static_cast<char>(c));
+}
+
+TEST_CASE("write: a byte that needs escaping is found at every place of a short string") {
+    // Texts of 0 to 19 bytes are checked a word (or less) at a time: each length, each place,
+    // each kind of byte that is not plain.
+    for (unsigned char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\x80', '\xff'}) {
+        for (std::size_t length = 1; length < 20; ++length) {
+            for (std::size_t at = 0; at < length; ++at) {
+                std::string text(length, 'x');
+                text[at] = static_cast<char>(special);
+                const std::string expected = "\"" + std::string(at, 'x') + escaped_byte(special) +
+                                             std::string(length - at - 1, 'x') + "\"";
+                INFO("byte " << int(special) << " at " << at << " of " << length);
+                CHECK(write(text) == expected);
+            }
+        }
+    }
+    CHECK(write(std::string()) == R"("")");
+    CHECK(write(std::string("~ !#")) == R"("~ !#")");
+}
+
+TEST_CASE("write: texts across the writer's buffer and longer than it come out whole") {
+    // Strings of every length up to beyond the buffer, one after another, so that each crosses
+    // its end at a different place; and one far longer than it.
+    std::vector<std::string> texts;
+    std::string expected = "[";
+    for (std::size_t length = 0; length < 1500; length += 7) {
+        std::string text;
+        for (std::size_t i = 0; i < length; ++i)
+            text += static_cast<char>('a' + i % 26);
+        if (length % 3 == 0 && length > 0) text[length / 2] = '"';
+        texts.push_back(text);
+        std::string quoted = "\"";
+        for (char c : text)
+            quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
+        expected += (expected.size() > 1 ? "," : "") + quoted + "\"";
+    }
+    texts.push_back(std::string(100000, 'z'));
+    expected += ",\"" + std::string(100000, 'z') + "\"]";
+    CHECK(write(texts) == expected);
+}
+
+TEST_CASE("write: a Writer's text is in its string once flushed or destroyed") {
+    std::string out = "prefix:";
+    {
+        collectcall::Writer writer(out);
+        writer.raw('[');
+        writer.integer(-12);
+        writer.raw(',');
+        writer.string("a\"b");
+        writer.flush();
+        CHECK(out == R"(prefix:[-12,"a\"b")");
+        writer.raw(',');
+        writer.boolean(false);
+        writer.buffer() += ",0";  // buffer() hands over the string with everything so far in it
+        writer.null();
+        writer.raw(']');
+    }
+    CHECK(out == R"(prefix:[-12,"a\"b",false,0null])");
+}

@@ -46,20 +46,10 @@
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/value_type.hpp"
-
-// The few Reader functions on the path of every value are inlined whatever the compiler's
-// estimate of their size (out of line they cost a call per member).
-// What they call only off the usual path stays out of line, so as not to crowd it.
-#if defined(__GNUC__) || defined(__clang__)
-#define COLLECTCALL_HOT [[gnu::always_inline]] inline
-#define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
-#else
-#define COLLECTCALL_HOT inline
-#define COLLECTCALL_OUT_OF_LINE
-#endif
 
 namespace collectcall {
 

@@ -205,8 +205,10 @@ class Json {
     }
     [[nodiscard]] std::string dump() const {
         std::string out;
-        Writer writer(out);
-        write(writer);
+        {
+            Writer writer(out);
+            write(writer);
+        }
         return out;
     }
 

@@ -253,6 +253,7 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     std::string text;
     detail::JsonCopy copy{reader, Writer(text)};
     copy.copy(value, 0);
+    copy.writer.flush();
     if (copy.too_deep) {
         reader.error(codes::range, "must not be nested more than 16 deep");
         return false;

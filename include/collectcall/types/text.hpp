@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/detail/inline_string.hpp"
 
@@ -68,11 +69,8 @@ class Text {
 
   private:
     // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
-#if defined(__GNUC__) || defined(__clang__)
-    [[gnu::noinline]]
-#endif
-    static std::optional<Problem>
-    check_general(std::string_view text) noexcept {
+    COLLECTCALL_OUT_OF_LINE static std::optional<Problem> check_general(
+        std::string_view text) noexcept {
         std::size_t count = 0;  // code points seen
         std::size_t first = 0;  // index of the first non-white-space one
         std::size_t end = 0;    // one past the last non-white-space one
