@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -477,6 +480,82 @@ void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
     }
 }
 
+// A checkpoint copies the WAL's pages into the database file and syncs both: at 16 MiB of WAL,
+// tens of milliseconds on a disk that syncs a few hundred MB/s. Run by the committing
+// connection, as SQLite does by itself (wal_autocheckpoint), the batch that triggered it and
+// every write queued behind it would wait for it; a stream of bulk requests stored about 10%
+// fewer customers per second that way. Here a thread with a connection of its own runs it
+// instead, each time the WAL has grown by `due` pages, in PASSIVE mode, which waits for no
+// writer and no reader. The WAL only starts over from its beginning at a write that finds every
+// page of it copied, which a checkpoint beside a stream of writes seldom leaves; so once the WAL
+// holds `limit` pages the writer checkpoints in line, copying only what the thread has not
+// (under `due` pages), and the WAL starts over at the next write. The WAL file keeps its largest
+// size, about `limit` pages.
+class SqliteStore::Checkpointer {
+  public:
+    Checkpointer(std::unique_ptr<Connection> db, int due, int limit)
+        : db_(std::move(db)), due_(due), limit_(limit), thread_([this] { run(); }) {}
+    Checkpointer(const Checkpointer&) = delete;
+    Checkpointer& operator=(const Checkpointer&) = delete;
+    ~Checkpointer() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_one();
+        thread_.join();
+    }
+
+    // The writer's sqlite3_wal_hook: called after each of its commits, with the pages in the WAL.
+    static int committed(void* self, sqlite3* db, const char* /*schema*/, int pages) {
+        auto& c = *static_cast<Checkpointer*>(self);
+        if (pages < c.last_) c.next_ = c.due_;  // the WAL started over
+        c.last_ = pages;
+        if (pages >= c.limit_) {
+            // A failure here leaves the WAL as it is; the next commit tries again.
+            (void)sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                            nullptr);
+        } else if (pages >= c.next_) {
+            c.next_ = pages + c.due_;
+            {
+                std::lock_guard lock(c.mutex_);
+                c.due_now_ = true;
+            }
+            c.wake_.notify_one();
+        }
+        return SQLITE_OK;
+    }
+
+  private:
+    void run() {
+        std::unique_lock lock(mutex_);
+        while (true) {
+            wake_.wait(lock, [&] { return stopping_ || due_now_; });
+            if (stopping_) return;
+            due_now_ = false;
+            lock.unlock();
+            // SQLITE_BUSY (the writer checkpointing in line meanwhile) or a failure: the WAL stays
+            // as it is, and the writer's next commits ask again.
+            (void)sqlite3_wal_checkpoint_v2(db_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                            nullptr, nullptr);
+            lock.lock();
+        }
+    }
+
+    std::unique_ptr<Connection> db_;
+    const int due_;
+    const int limit_;
+    // The writer's own: the WAL's size at its last commit, and the size that asks for the next
+    // checkpoint.
+    int last_ = 0;
+    int next_ = due_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool due_now_ = false;   // guarded by mutex_
+    bool stopping_ = false;  // guarded by mutex_
+    std::thread thread_;     // last: started once the rest is ready
+};
+
 SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     auto db = open_connection();
     migrate(*db);
@@ -486,21 +565,20 @@ SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     // commits keep touching (the ends of the tables and indexes) in memory instead of reading
     // them back from the file (the default holds 2 MiB). It grows only with use.
     writer_->exec("PRAGMA cache_size = -32768");
-    // The writer checkpoints the WAL into the database file once the WAL holds 32 MiB of pages
-    // (SQLite's default is 1000 pages, 4 MiB of 4 KiB pages). A checkpoint syncs the WAL and the
-    // database file while the batch that triggered it, and every write queued behind it, waits:
-    // at 4 MiB a stream of bulk requests paid one every few batches. A page written several
-    // times between two checkpoints is copied once. The WAL file keeps its largest size (about
-    // 32 MiB). In pages of the file's own size (8 KiB for a file this server created, 4 KiB for
-    // one created before).
+    // In pages of the file's own size (8 KiB for a file this server created, 4 KiB for one
+    // created before).
     std::int64_t page_size = 4096;
     {
         Query q(*writer_, "PRAGMA page_size");
         if (q.step() && q.integer(0) > 0) page_size = q.integer(0);
     }
-    const std::string checkpoint =
-        "PRAGMA wal_autocheckpoint = " + std::to_string((std::int64_t{32} << 20) / page_size);
-    writer_->exec(checkpoint.c_str());
+    const auto pages = [&](std::int64_t bytes) {
+        return static_cast<int>(std::clamp<std::int64_t>(bytes / page_size, 1, INT32_MAX));
+    };
+    checkpointer_ =
+        std::make_unique<Checkpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
+                                       pages(options_.checkpoint_limit_bytes));
+    sqlite3_wal_hook(writer_->handle(), &Checkpointer::committed, checkpointer_.get());
 }
 
 SqliteStore::WriterLease SqliteStore::writer() {
@@ -509,6 +587,8 @@ SqliteStore::WriterLease SqliteStore::writer() {
 
 SqliteStore::~SqliteStore() {
     end_request_transaction(false);  // one the destroying thread began and left open
+    if (writer_)
+        sqlite3_wal_hook(writer_->handle(), nullptr, nullptr);  // before checkpointer_ goes
 }
 
 std::unique_ptr<Connection> SqliteStore::open_connection() {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -31,6 +32,11 @@ struct SqliteOptions {
     std::string path = "collectcall.db";
     // How long a statement waits for another writer before the request fails with 503.
     int busy_timeout_ms = 5000;
+    // The WAL is copied into the database file by a thread of the store's own each time it grows
+    // by `checkpoint_every_bytes`, and by the writer in line once it holds `checkpoint_limit_bytes`
+    // (sqlite_store.cpp, Checkpointer). In pages, at least one.
+    std::int64_t checkpoint_every_bytes = std::int64_t{16} << 20;
+    std::int64_t checkpoint_limit_bytes = std::int64_t{64} << 20;
 };
 
 class SqliteStore final : public Store {
@@ -155,6 +161,11 @@ class SqliteStore final : public Store {
     // A batch is running, or its leader has been chosen (the first write of queue_).
     bool leading_ = false;
     CommitObserver observer_;  // set before any write
+
+    // Copies the WAL into the database file beside the writes (sqlite_store.cpp). Last, so that
+    // it stops first.
+    class Checkpointer;
+    std::unique_ptr<Checkpointer> checkpointer_;
 };
 
 }  // namespace collectcall::server

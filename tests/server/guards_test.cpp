@@ -2,10 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <future>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "harness.hpp"
 #include "postgres.hpp"
@@ -206,6 +208,83 @@ TEST_CASE("a new SQLite file has 8 KiB pages; a file with 4 KiB pages keeps them
         store.create_credentials(AccountSetup{"acme", {}, {}, {}}, Time{});
     CHECK(page_size(older) == 4096);
     CHECK(store.find_api_key(collectcall::server::api_key_id(credentials.apiKey)).has_value());
+}
+
+namespace {
+
+// POSTs `requests` bulk requests of 200 new customers each (about 300 KB of WAL per request).
+void create_in_bulk(Client& client, const std::string& prefix, int requests) {
+    for (int r = 0; r < requests; ++r) {
+        std::string body = R"({"customers":[)";
+        for (int i = 0; i < 200; ++i) {
+            if (i != 0) body += ',';
+            body += customer_json(prefix + std::to_string(r) + "-" + std::to_string(i));
+        }
+        body += "]}";
+        const Reply reply = client.post("/api/v1/customers/bulk", body);
+        REQUIRE(reply.status == 200);
+        REQUIRE(reply.integer("/data/summary/succeeded") == 200);
+    }
+}
+
+std::uintmax_t file_size(const std::string& path) {
+    std::error_code error;
+    const std::uintmax_t size = fs::file_size(path, error);
+    return error ? 0 : size;
+}
+
+}  // namespace
+
+TEST_CASE("SQLite: a thread of the store copies the WAL into the database file beside the writes",
+          "[sqlite]") {
+    SqliteOptions options;
+    options.checkpoint_every_bytes = 256 << 10;
+    options.checkpoint_limit_bytes = std::int64_t{1} << 40;  // never in line: only the thread
+    std::string path;
+    LocalServer server({}, [&](const std::string& db) {
+        if (pg::is_uri(db)) return open_store(db);  // the suite's PostgreSQL run: nothing to see
+        path = options.path = db;
+        return std::unique_ptr<Store>(std::make_unique<SqliteStore>(options));
+    });
+    if (path.empty()) return;
+    Client client = server.client(server.create_account("acme"));
+    const std::uintmax_t before = file_size(path);
+
+    // In WAL mode a written page reaches the database file only through a checkpoint, and the
+    // writer makes none here: the file grows only if the thread copies the WAL into it.
+    create_in_bulk(client, "t-", 10);
+    bool grown = false;
+    for (int i = 0; i < 200 && !grown; ++i) {
+        grown = file_size(path) >= before + (std::uintmax_t{512} << 10);
+        if (!grown) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    INFO("database file " << before << " -> " << file_size(path) << " bytes");
+    CHECK(grown);
+}
+
+TEST_CASE("SQLite: the WAL starts over once it reaches its limit, and nothing written is lost",
+          "[sqlite]") {
+    SqliteOptions options;
+    options.checkpoint_every_bytes = 256 << 10;
+    options.checkpoint_limit_bytes = 1 << 20;
+    std::string path;
+    LocalServer server({}, [&](const std::string& db) {
+        if (pg::is_uri(db)) return open_store(db);  // the suite's PostgreSQL run: nothing to see
+        path = options.path = db;
+        return std::unique_ptr<Store>(std::make_unique<SqliteStore>(options));
+    });
+    if (path.empty()) return;
+    Client client = server.client(server.create_account("acme"));
+
+    create_in_bulk(client, "s-", 30);  // about 9 MB of WAL written
+    // At most the limit, and what the writes after it added before the next one started over.
+    INFO("WAL " << file_size(path + "-wal") << " bytes");
+    CHECK(file_size(path + "-wal") <= (std::uintmax_t{2} << 20));
+    for (const char* id : {"s-0-0", "s-14-77", "s-29-199"}) {
+        CHECK(
+            client.get(std::string("/api/v1/customers?externalId=") + id).size("/data/customers") ==
+            1);
+    }
 }
 
 TEST_CASE("Idempotency-Key replays the first response byte for byte", "[idempotency]") {
