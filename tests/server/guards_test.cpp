@@ -233,21 +233,31 @@ std::uintmax_t file_size(const std::string& path) {
     return error ? 0 : size;
 }
 
+// A server on a SQLite store that checkpoints at these sizes, and the store's file in `path`;
+// none in the suite's PostgreSQL run, which has no WAL to watch.
+std::unique_ptr<LocalServer> sqlite_server(std::int64_t every, std::int64_t limit,
+                                           std::string& path) {
+    SqliteOptions options;
+    options.checkpoint_every_bytes = every;
+    options.checkpoint_limit_bytes = limit;
+    auto server = std::make_unique<LocalServer>(LocalServer::Tweak{}, [&](const std::string& db) {
+        if (pg::is_uri(db)) return open_store(db);
+        path = options.path = db;
+        return std::unique_ptr<Store>(std::make_unique<SqliteStore>(options));
+    });
+    if (path.empty()) return nullptr;
+    return server;
+}
+
 }  // namespace
 
 TEST_CASE("SQLite: a thread of the store copies the WAL into the database file beside the writes",
           "[sqlite]") {
-    SqliteOptions options;
-    options.checkpoint_every_bytes = 256 << 10;
-    options.checkpoint_limit_bytes = std::int64_t{1} << 40;  // never in line: only the thread
     std::string path;
-    LocalServer server({}, [&](const std::string& db) {
-        if (pg::is_uri(db)) return open_store(db);  // the suite's PostgreSQL run: nothing to see
-        path = options.path = db;
-        return std::unique_ptr<Store>(std::make_unique<SqliteStore>(options));
-    });
-    if (path.empty()) return;
-    Client client = server.client(server.create_account("acme"));
+    // Never in line: only the thread checkpoints.
+    const auto server = sqlite_server(256 << 10, std::int64_t{1} << 40, path);
+    if (!server) return;
+    Client client = server->client(server->create_account("acme"));
     const std::uintmax_t before = file_size(path);
 
     // In WAL mode a written page reaches the database file only through a checkpoint, and the
@@ -264,17 +274,10 @@ TEST_CASE("SQLite: a thread of the store copies the WAL into the database file b
 
 TEST_CASE("SQLite: the WAL starts over once it reaches its limit, and nothing written is lost",
           "[sqlite]") {
-    SqliteOptions options;
-    options.checkpoint_every_bytes = 256 << 10;
-    options.checkpoint_limit_bytes = 1 << 20;
     std::string path;
-    LocalServer server({}, [&](const std::string& db) {
-        if (pg::is_uri(db)) return open_store(db);  // the suite's PostgreSQL run: nothing to see
-        path = options.path = db;
-        return std::unique_ptr<Store>(std::make_unique<SqliteStore>(options));
-    });
-    if (path.empty()) return;
-    Client client = server.client(server.create_account("acme"));
+    const auto server = sqlite_server(256 << 10, 1 << 20, path);
+    if (!server) return;
+    Client client = server->client(server->create_account("acme"));
 
     create_in_bulk(client, "s-", 30);  // about 9 MB of WAL written
     // At most the limit, and what the writes after it added before the next one started over.
