@@ -140,6 +140,7 @@ TEST_CASE("write: a byte that needs escaping is found at every place of a short 
         }
     }
     CHECK(write(std::string()) == R"("")");
+    CHECK(write(std::string_view()) == R"("")");  // its data() is null
     CHECK(write(std::string("~ !#")) == R"("~ !#")");
 }
 
@@ -169,6 +170,7 @@ TEST_CASE("write: a Writer's text is in its string once flushed or destroyed") {
     {
         collectcall::Writer writer(out);
         writer.raw('[');
+        writer.raw(std::string_view());
         writer.integer(-12);
         writer.raw(',');
         writer.string("a\"b");

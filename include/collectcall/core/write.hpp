@@ -171,7 +171,7 @@ class Writer {
         if (n + 2 <= capacity - used_ && detail::is_plain_text(s, n)) [[likely]] {
             char* at = pending_.data() + used_;
             at[0] = '"';
-            std::memcpy(at + 1, text.data(), n);
+            if (n != 0) std::memcpy(at + 1, text.data(), n);  // an empty view's data() may be null
             at[n + 1] = '"';
             used_ += n + 2;
             return;
@@ -214,7 +214,7 @@ class Writer {
     COLLECTCALL_HOT void put(const char* text, std::size_t size) {
         if (size > capacity - used_) [[unlikely]]
             return put_long(text, size);
-        std::memcpy(pending_.data() + used_, text, size);
+        if (size != 0) std::memcpy(pending_.data() + used_, text, size);  // text may be null then
         used_ += size;
     }
     // A literal's size is known where it is written: its copy needs no call to memcpy.
