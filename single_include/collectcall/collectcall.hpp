@@ -2008,10 +2008,11 @@ struct is_vector_w<std::vector<T, A>> : std::true_type {};
 }  // namespace detail
 
 // Writes JSON text to the end of a std::string. Small pieces (keys, punctuation, short values)
-// are gathered in a buffer inside the Writer and appended to the string a few hundred bytes at a
-// time, so that each piece costs a copy rather than a call into std::string. The text written is
-// in the string once the Writer is destroyed or flush()ed; buffer() flushes first, so that what
-// is appended to it directly lands in order.
+// are gathered in a buffer inside the Writer and appended to the string a kilobyte at a time, so
+// that each piece costs a copy rather than a call into std::string. The text written is in the
+// string once the Writer is flush()ed or destroyed (flush() reports a failure to allocate as an
+// exception; the destructor cannot); buffer() flushes first, so that what is appended to it
+// directly lands in order.
 class Writer {
   public:
     explicit Writer(std::string& out) : out_(out) {}
@@ -2276,6 +2277,7 @@ template <class T>
 void write_to(std::string& out, const T& value) {
     Writer writer(out);
     write_value(writer, value);
+    writer.flush();
 }
 
 namespace detail {
@@ -4442,10 +4444,9 @@ class Json {
     }
     [[nodiscard]] std::string dump() const {
         std::string out;
-        {
-            Writer writer(out);
-            write(writer);
-        }
+        Writer writer(out);
+        write(writer);
+        writer.flush();
         return out;
     }
 

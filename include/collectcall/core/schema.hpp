@@ -205,10 +205,9 @@ class Json {
     }
     [[nodiscard]] std::string dump() const {
         std::string out;
-        {
-            Writer writer(out);
-            write(writer);
-        }
+        Writer writer(out);
+        write(writer);
+        writer.flush();
         return out;
     }
 
