@@ -180,9 +180,12 @@ class Result {
     explicit Result(const T& value) : value_(value) {}
     explicit Result(T&& value) : value_(std::move(value)) {}
     explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
-    // A default-constructed T to fill in place (read<T> builds its value inside the result, so
-    // that a whole document's value is never moved), and the way back to errors.
-    explicit Result(std::in_place_t) : value_(std::in_place) {}
+    // A T built from `args` (none: default-constructed) to fill in place (read<T> builds its
+    // value inside the result, so that a whole document's value is never moved), and the way
+    // back to errors.
+    template <class... Args>
+    explicit Result(std::in_place_t, Args&&... args)
+        : value_(std::in_place, std::forward<Args>(args)...) {}
     void set_errors(ErrorList errors) {
         value_.reset();
         errors_ = std::move(errors);
@@ -1156,6 +1159,22 @@ bool read_value(Reader& reader, ondemand::value& value, T& out);
 
 namespace detail {
 
+// Converts to a default-initialised T, built where the conversion's result goes (no copy, no
+// move). A described struct that the reader is about to fill is made this way: the reader writes
+// every member (a member the document lacks is reset), and value-initialisation would first
+// clear the whole object, inline text buffers and all (a customer is more than a kilobyte).
+struct Unfilled {
+    template <class T>
+    operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
+        T value;
+        return value;
+    }
+};
+
+}  // namespace detail
+
+namespace detail {
+
 // Whether a failed read leaves `out` as it found it (a value type, a Patch: everything but the
 // containers of parts, which hold their valid parts, and the types with a reader of their own).
 template <class T>
@@ -1361,26 +1380,36 @@ struct member_lookup {
         return table;
     }();
 #endif
+    // For each length, the member first in by_length of that length (n for none), with its
+    // name as is() compares it: out of order, a key is compared with it first (names mostly
+    // differ in length), in one load from one table.
+    struct First {
+        std::size_t index;
+#if defined(__SSE2__)
+        Chunks name;
+#endif
+    };
+    static constexpr std::array<First, max_length + 1> first_of_length = [] {
+        std::array<First, max_length + 1> first{};
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            const bool some = starts[length] < starts[length + 1];
+            const std::size_t index = some ? by_length[starts[length]] : n;
+#if defined(__SSE2__)
+            first[length] = First{index, some ? chunked[index] : Chunks{}};
+#else
+            first[length] = First{index};
+#endif
+        }
+        return first;
+    }();
+
     // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
     // start, which the document's padding allows past its closing quote; a struct with a name too
     // long for that compares byte by byte, stopping at the first difference (the key's closing
     // quote at the latest, as no name has a quote).
     static bool is(const char* raw, std::size_t i) noexcept {
 #if defined(__SSE2__)
-        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) {
-            const Chunks& key = chunked[i];
-            unsigned differ = 0;
-            for (std::size_t c = 0; c < chunks; ++c) {
-                const __m128i loaded =
-                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
-                const __m128i name =
-                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(key.bytes[c].data()));
-                const auto equal =
-                    static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, name)));
-                differ |= ~equal & key.mask[c];
-            }
-            return differ == 0;
-        }
+        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) return equal(raw, chunked[i]);
 #else
         if constexpr (std::endian::native == std::endian::little &&
                       8 * words <= simdjson::SIMDJSON_PADDING) {
@@ -1400,23 +1429,51 @@ struct member_lookup {
         }
         return raw[name.size()] == '"';
     }
+
+    // The member whose name is first of its length (`length` bytes) if the key at `raw` is that
+    // name, otherwise n.
+    static std::size_t first_of(const char* raw, std::size_t length) noexcept {
+        const First& first = first_of_length[length];
+#if defined(__SSE2__)
+        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) {
+            return first.index < n && equal(raw, first.name) ? first.index : n;
+        }
+#endif
+        return first.index < n && is(raw, first.index) ? first.index : n;
+    }
+
+#if defined(__SSE2__)
+    // is() for a name given as its chunks.
+    static bool equal(const char* raw, const Chunks& name) noexcept {
+        unsigned differ = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
+            const __m128i expected =
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
+            const auto same =
+                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, expected)));
+            differ |= ~same & name.mask[c];
+        }
+        return differ == 0;
+    }
+#endif
 };
 
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading a little past a key is safe). First the member after the previous one, which is where
-// a document in declaration order hits; then the names as long as the key (the search for the
-// key's closing quote stops at the longest name's length). A key with escapes falls back to its
-// unescaped form.
+// reading a little past a key is safe): the member after the previous one, where a document in
+// declaration order hits; then, by the key's length (found by a search for its closing quote that
+// stops at the longest name's length), the first name of that length; out of line, the other
+// names of that length, and for a key with escapes its unescaped form. n when no member has the
+// name.
 template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
-                                                       Reader& reader,
+                                                       std::size_t length, Reader& reader,
                                                        std::string_view& unescaped) {
     using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
-    if (const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
-        length <= Lookup::max_length) {
-        for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
+    if (length <= Lookup::max_length) {
+        for (std::size_t k = Lookup::starts[length] + 1; k < Lookup::starts[length + 1]; ++k) {
             const std::size_t i = Lookup::by_length[k];
             if (Lookup::is(raw, i)) return i;
         }
@@ -1429,14 +1486,19 @@ COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, c
     return n;
 }
 
-// The guess inline, the rest out of line: a document in declaration order never leaves here.
 template <class T>
 COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
                                          std::string_view& unescaped) {
+    using Lookup = member_lookup<T>;
     const char* raw = field.key().raw();
-    if (hint < member_names<T>.size() && member_lookup<T>::is(raw, hint)) [[likely]]
+    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
         return hint;
-    return match_other_member<T>(field, raw, reader, unescaped);
+    const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
+    if (length <= Lookup::max_length) {
+        if (const std::size_t first = Lookup::first_of(raw, length); first < Lookup::n) [[likely]]
+            return first;
+    }
+    return match_other_member<T>(field, raw, length, reader, unescaped);
 }
 
 // Reads member I of T: one function per member, so that the member a key names is reached by
@@ -1559,7 +1621,13 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         }
         if constexpr (is_optional_v<T>) {
             // Read in place: no temporary to move from (and no stall reloading it).
-            if (!out.has_value()) out.emplace();
+            if (!out.has_value()) {
+                if constexpr (Described<typename T::value_type>) {
+                    out.emplace(detail::Unfilled{});
+                } else {
+                    out.emplace();
+                }
+            }
             if (read_value(reader, value, *out)) return true;
             out.reset();
             return false;
@@ -1830,7 +1898,13 @@ ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptio
 template <class T>
 Result<T> read_result(std::string_view json, std::size_t readable, const ReadOptions& options) {
     // One object returned on every path, so that it is constructed in the caller (NRVO).
-    Result<T> result(std::in_place);
+    Result<T> result = [] {
+        if constexpr (Described<T>) {
+            return Result<T>(std::in_place, Unfilled{});
+        } else {
+            return Result<T>(std::in_place);
+        }
+    }();
     ErrorList errors = read_text(json, readable, options, result.value());
     if (!errors.empty()) result.set_errors(std::move(errors));
     return result;

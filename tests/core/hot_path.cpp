@@ -4,7 +4,9 @@
 // precomputed member keys, the table-driven Uuid and Email scanners.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectcall/core/presence.hpp"
@@ -29,6 +31,21 @@ struct Named {
     std::string last;
 };
 BOOST_DESCRIBE_STRUCT(Named, (), (maybe, text, last))
+
+// Names of one length (three of five bytes), names past 16 and 32 bytes, and one of each length
+// around them: every way a key is looked up.
+struct Lookup {
+    int alpha = 0;
+    int bravo = 0;
+    int delta = 0;
+    int name_past_sixteen_bytes = 0;
+    int a_name_that_is_longer_than_thirty_two = 0;
+    int z = 0;
+    friend bool operator==(const Lookup&, const Lookup&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Lookup, (),
+                      (alpha, bravo, delta, name_past_sixteen_bytes,
+                       a_name_that_is_longer_than_thirty_two, z))
 
 // The escaping the writer promises, one byte at a time (valid UTF-8 passes through).
 std::string reference_escape(const std::string& s) {
@@ -108,6 +125,45 @@ TEST_CASE("members are found in any order, escaped or not, and near misses are u
     REQUIRE(twice.errors().size() == 1);
     CHECK(twice.errors()[0].code == "duplicate_field");
     CHECK(twice.errors()[0].path == "/name");
+}
+
+TEST_CASE("members are found in every order, however many names share a length",
+          "[read][hot_path]") {
+    std::vector<std::string> keys;
+    for (std::string_view name : collectcall::detail::member_names<hotpath::Lookup>)
+        keys.emplace_back(name);
+    std::sort(keys.begin(), keys.end());
+    const auto value_of = [](const std::string& key) { return static_cast<int>(key.size()); };
+    const hotpath::Lookup expected{5, 5, 5, 23, 37, 1};
+    std::size_t orders = 0;
+    do {
+        // Each order once with every member, once without the first key (required members
+        // report it), and once with an unknown key of a member's length first.
+        std::string json = "{";
+        for (const std::string& key : keys)
+            json += "\"" + key + "\":" + std::to_string(value_of(key)) + ",";
+        json.back() = '}';
+        INFO(json);
+        auto result = collectcall::read<hotpath::Lookup>(json);
+        REQUIRE(result.ok());
+        CHECK(result.value() == expected);
+
+        const std::string without_first = "{" + json.substr(json.find(',') + 1);
+        auto missing = collectcall::read<hotpath::Lookup>(without_first);
+        REQUIRE(missing.errors().size() == 1);
+        CHECK(missing.errors()[0].path == "/" + keys.front());
+        CHECK(missing.errors()[0].code == "required");
+
+        std::string near_miss = keys.front();
+        near_miss.back() = near_miss.back() == 'x' ? 'y' : 'x';
+        auto unknown =
+            collectcall::read<hotpath::Lookup>("{\"" + near_miss + "\":0," + json.substr(1));
+        REQUIRE(unknown.errors().size() == 1);
+        CHECK(unknown.errors()[0].path == "/" + near_miss);
+        CHECK(unknown.errors()[0].code == "unknown_field");
+        ++orders;
+    } while (std::next_permutation(keys.begin(), keys.end()));
+    CHECK(orders == 720);
 }
 
 TEST_CASE("a string member given anything else is a type error, or malformed", "[read][hot_path]") {

@@ -116,9 +116,12 @@ class Result {
     explicit Result(const T& value) : value_(value) {}
     explicit Result(T&& value) : value_(std::move(value)) {}
     explicit Result(ErrorList errors) : errors_(std::move(errors)) {}
-    // A default-constructed T to fill in place (read<T> builds its value inside the result, so
-    // that a whole document's value is never moved), and the way back to errors.
-    explicit Result(std::in_place_t) : value_(std::in_place) {}
+    // A T built from `args` (none: default-constructed) to fill in place (read<T> builds its
+    // value inside the result, so that a whole document's value is never moved), and the way
+    // back to errors.
+    template <class... Args>
+    explicit Result(std::in_place_t, Args&&... args)
+        : value_(std::in_place, std::forward<Args>(args)...) {}
     void set_errors(ErrorList errors) {
         value_.reset();
         errors_ = std::move(errors);
