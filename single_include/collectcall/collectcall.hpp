@@ -1160,9 +1160,11 @@ bool read_value(Reader& reader, ondemand::value& value, T& out);
 namespace detail {
 
 // Converts to a default-initialised T, built where the conversion's result goes (no copy, no
-// move). A described struct that the reader is about to fill is made this way: the reader writes
-// every member (a member the document lacks is reset), and value-initialisation would first
-// clear the whole object, inline text buffers and all (a customer is more than a kilobyte).
+// move). A described struct that the reader is about to fill is made this way where a failed
+// read throws it away (the value of read<T>, an optional member): the reader writes every member
+// (a member the document lacks is reset), and value-initialisation would first clear the whole
+// object, inline text buffers and all (a customer is more than a kilobyte). Not for a
+// Validated<T>, whose value is seen even when it failed.
 struct Unfilled {
     template <class T>
     operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
@@ -1170,10 +1172,6 @@ struct Unfilled {
         return value;
     }
 };
-
-}  // namespace detail
-
-namespace detail {
 
 // Whether a failed read leaves `out` as it found it (a value type, a Patch: everything but the
 // containers of parts, which hold their valid parts, and the types with a reader of their own).
@@ -1390,6 +1388,8 @@ struct member_lookup {
 #endif
     };
     static constexpr std::array<First, max_length + 1> first_of_length = [] {
+        // Every entry is assigned whole: GCC 12 miscomputes this table at -O3 when the entries of
+        // lengths without a name are left to a default member initialiser.
         std::array<First, max_length + 1> first{};
         for (std::size_t length = 0; length <= max_length; ++length) {
             const bool some = starts[length] < starts[length + 1];
@@ -1461,18 +1461,21 @@ struct member_lookup {
 
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
 // reading a little past a key is safe): the member after the previous one, where a document in
-// declaration order hits; then, by the key's length (found by a search for its closing quote that
-// stops at the longest name's length), the first name of that length; out of line, the other
-// names of that length, and for a key with escapes its unescaped form. n when no member has the
+// declaration order hits; then, out of line, by the key's length (found by a search for its
+// closing quote that stops at the longest name's length), the first name of that length and the
+// others of that length; for a key with escapes, its unescaped form. n when no member has the
 // name.
 template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
-                                                       std::size_t length, Reader& reader,
+                                                       Reader& reader,
                                                        std::string_view& unescaped) {
     using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
-    if (length <= Lookup::max_length) {
+    if (const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
+        length <= Lookup::max_length) {
+        if (const std::size_t first = Lookup::first_of(raw, length); first < n) [[likely]]
+            return first;
         for (std::size_t k = Lookup::starts[length] + 1; k < Lookup::starts[length + 1]; ++k) {
             const std::size_t i = Lookup::by_length[k];
             if (Lookup::is(raw, i)) return i;
@@ -1493,12 +1496,7 @@ COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hin
     const char* raw = field.key().raw();
     if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
         return hint;
-    const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
-    if (length <= Lookup::max_length) {
-        if (const std::size_t first = Lookup::first_of(raw, length); first < Lookup::n) [[likely]]
-            return first;
-    }
-    return match_other_member<T>(field, raw, length, reader, unescaped);
+    return match_other_member<T>(field, raw, reader, unescaped);
 }
 
 // Reads member I of T: one function per member, so that the member a key names is reached by
@@ -2185,13 +2183,11 @@ class Writer {
         if (size != 0) std::memcpy(pending_.data() + used_, text, size);  // text may be null then
         used_ += size;
     }
-    // A literal's size is known where it is written: its copy needs no call to memcpy.
+    // A literal's size is known where it is written (put() is inlined): its copy needs no call
+    // to memcpy.
     template <std::size_t N>
     void put_literal(const char (&literal)[N]) {
-        if (N - 1 > capacity - used_) [[unlikely]]
-            flush();
-        std::memcpy(pending_.data() + used_, literal, N - 1);
-        used_ += N - 1;
+        put(literal, N - 1);
     }
     COLLECTCALL_OUT_OF_LINE void put_long(const char* text, std::size_t size) {
         flush();

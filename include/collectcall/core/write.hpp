@@ -218,13 +218,11 @@ class Writer {
         if (size != 0) std::memcpy(pending_.data() + used_, text, size);  // text may be null then
         used_ += size;
     }
-    // A literal's size is known where it is written: its copy needs no call to memcpy.
+    // A literal's size is known where it is written (put() is inlined): its copy needs no call
+    // to memcpy.
     template <std::size_t N>
     void put_literal(const char (&literal)[N]) {
-        if (N - 1 > capacity - used_) [[unlikely]]
-            flush();
-        std::memcpy(pending_.data() + used_, literal, N - 1);
-        used_ += N - 1;
+        put(literal, N - 1);
     }
     COLLECTCALL_OUT_OF_LINE void put_long(const char* text, std::size_t size) {
         flush();
