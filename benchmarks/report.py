@@ -64,9 +64,12 @@ def targets() -> list[Target]:
 def informational() -> list[tuple[str, str, str]]:
     """Ratios without a target, shown for context."""
     rows = []
-    for peer in PEERS:
-        rows.append((f"read customer_reversed: {peer} / collectcall",
-                     f"read/customer_reversed/{peer}", "read/customer_reversed/collectcall"))
+    for doc in ("customer_reversed", "customer_shuffled"):
+        for peer in PEERS:
+            rows.append((f"read {doc}: {peer} / collectcall", f"read/{doc}/{peer}",
+                         f"read/{doc}/collectcall"))
+    rows.append(("shuffled keys: collectcall shuffled / in order",
+                 "read/customer_shuffled/collectcall", "read/customer/collectcall"))
     for peer in ("nlohmann", "boost_json"):
         rows.append((f"read bulk1000: {peer} / collectcall", f"read/bulk1000/{peer}",
                      "read/bulk1000/collectcall"))

@@ -152,7 +152,31 @@ Json escaped_string(std::string_view text) {
     return Json::raw(std::move(token));
 }
 
-void serialize(const Json& value, std::string& out, bool reversed) {
+// The order in which an object's keys are written.
+enum class KeyOrder {
+    declared,  // the model's
+    reversed,
+    shuffled,  // those at even places, then those at odd places, each from the last: in an
+               // object of four keys or more, no key is written next to its neighbour
+};
+
+// The place in the model's order of the key written k-th of n.
+std::size_t key_at(KeyOrder order, std::size_t k, std::size_t n) {
+    switch (order) {
+        case KeyOrder::declared:
+            return k;
+        case KeyOrder::reversed:
+            return n - 1 - k;
+        case KeyOrder::shuffled: {
+            const std::size_t evens = (n + 1) / 2;
+            const std::size_t odds = n / 2;
+            return k < evens ? 2 * (evens - 1 - k) : 2 * (odds - 1 - (k - evens)) + 1;
+        }
+    }
+    return k;
+}
+
+void serialize(const Json& value, std::string& out, KeyOrder order) {
     switch (value.kind) {
         case Json::Kind::scalar:
             out += value.token;
@@ -161,7 +185,7 @@ void serialize(const Json& value, std::string& out, bool reversed) {
             out += '[';
             for (std::size_t i = 0; i < value.items.size(); ++i) {
                 if (i != 0) out += ',';
-                serialize(value.items[i], out, reversed);
+                serialize(value.items[i], out, order);
             }
             out += ']';
             return;
@@ -170,11 +194,11 @@ void serialize(const Json& value, std::string& out, bool reversed) {
             out += '{';
             const std::size_t n = value.members.size();
             for (std::size_t k = 0; k < n; ++k) {
-                const auto& [key, member] = value.members[reversed ? n - 1 - k : k];
+                const auto& [key, member] = value.members[key_at(order, k, n)];
                 if (k != 0) out += ',';
                 append_string(out, key);
                 out += ':';
-                serialize(member, out, reversed);
+                serialize(member, out, order);
             }
             out += '}';
             return;
@@ -182,9 +206,9 @@ void serialize(const Json& value, std::string& out, bool reversed) {
     }
 }
 
-std::string to_text(const Json& value, bool reversed = false) {
+std::string to_text(const Json& value, KeyOrder order = KeyOrder::declared) {
     std::string out;
-    serialize(value, out, reversed);
+    serialize(value, out, order);
     return out;
 }
 
@@ -638,7 +662,8 @@ Corpus generate(std::uint64_t seed) {
 
     const Json full = customer(rng, 1, true);
     corpus.customer = to_text(full);
-    corpus.customer_reversed = to_text(full, true);
+    corpus.customer_reversed = to_text(full, KeyOrder::reversed);
+    corpus.customer_shuffled = to_text(full, KeyOrder::shuffled);
 
     Json every = customer(rng, 2, true);
     // First: later references into `every` must not see its members move.

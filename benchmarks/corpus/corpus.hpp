@@ -56,6 +56,10 @@ struct Corpus {
     std::string customer;
     // The same members and values, every object's keys in reverse order.
     std::string customer_reversed;
+    // The same again, every object's keys in an order that is neither the model's nor its
+    // reverse (those at even places, then those at odd places, each from the last): in an object
+    // of four keys or more, no key is written next to a key it follows or precedes in the model.
+    std::string customer_shuffled;
     // Every member of the customer and every member of collections, in the order of the model,
     // with non-ASCII names, city, street and creditor written as \u escapes (about 1 KB).
     std::string customer_full;

@@ -1,7 +1,8 @@
-// read/{customer,customer_reversed,customer_full,bulk1000,mixed}/{collectcall,nlohmann,boost_json,
-// rapidjson} and the floor, parse_only/{customer,customer_full,bulk1000,mixed}/simdjson_dom.
-// collectcall and the floor read the same simdjson::padded_string; the peers, which need no
-// padding, read the std::string. read/customer*/collectcall_copy reads the std::string too.
+// read/{customer,customer_reversed,customer_shuffled,customer_full,bulk1000,mixed}/
+// {collectcall,nlohmann,boost_json,rapidjson} and the floor,
+// parse_only/{customer,customer_full,bulk1000,mixed}/simdjson_dom. collectcall and the floor read
+// the same simdjson::padded_string; the peers, which need no padding, read the std::string.
+// read/customer*/collectcall_copy reads the std::string too.
 // `mixed` reads the corpus's 1000 varied single-customer documents, 5% of them invalid, per
 // iteration: the unhappy path is measured too.
 #include <cstddef>
@@ -189,6 +190,7 @@ void register_read_benchmarks() {
     const corpus::Corpus& c = corpus::get();
     register_document("customer", &c.customer, false);
     register_document("customer_reversed", &c.customer_reversed, false);
+    register_document("customer_shuffled", &c.customer_shuffled, false);
     register_document("customer_full", &c.customer_full, false);
     register_document("bulk1000", &c.bulk1000, true);
     using benchmark::RegisterBenchmark;

@@ -94,6 +94,9 @@ TEST_CASE("the corpus has the promised shape and is deterministic", "[bench][cor
     CHECK(c.customer.size() <= 900);
     CHECK(c.customer_reversed.size() == c.customer.size());
     CHECK(c.customer_reversed != c.customer);
+    CHECK(c.customer_shuffled.size() == c.customer.size());
+    CHECK(c.customer_shuffled != c.customer);
+    CHECK(c.customer_shuffled != c.customer_reversed);
     CHECK(c.customer.find("\"collections\":{") != std::string::npos);
     CHECK(c.bulk_items == 1000);
     // customer_full: every member of the customer and of collections, non-ASCII text escaped.
@@ -137,6 +140,7 @@ TEST_CASE("collectcall accepts the valid documents and rejects the faulty ones",
     const corpus::Corpus& c = the_corpus();
     CHECK(collectcall_accepts(c.customer));
     CHECK(collectcall_accepts(c.customer_reversed));
+    CHECK(collectcall_accepts(c.customer_shuffled));
     CHECK(collectcall_accepts(c.customer_full));
     for (const corpus::Document& d : c.mixed) {
         INFO(corpus::fault_name(d.fault) << ": " << d.json);
@@ -159,6 +163,7 @@ TEST_CASE("every peer accepts and rejects exactly the documents collectcall does
         peers::CustomerCreate value;
         CHECK(peer.read_customer(c.customer, options, value));
         CHECK(peer.read_customer(c.customer_reversed, options, value));
+        CHECK(peer.read_customer(c.customer_shuffled, options, value));
         CHECK(peer.read_customer(c.customer_full, options, value));
         std::size_t compared = 0, blind = 0;
         for (const corpus::Document& d : c.mixed) {
@@ -179,7 +184,8 @@ TEST_CASE("every peer accepts and rejects exactly the documents collectcall does
 TEST_CASE("every peer binds the values collectcall reads", "[bench][fairness]") {
     const corpus::Corpus& c = the_corpus();
     const peers::Options options = peer_options();
-    std::vector<std::string_view> documents{c.customer, c.customer_reversed, c.customer_full};
+    std::vector<std::string_view> documents{c.customer, c.customer_reversed, c.customer_shuffled,
+                                            c.customer_full};
     for (const corpus::Document& d : c.mixed) {
         if (d.fault == Fault::none) documents.push_back(d.json);
     }

@@ -774,11 +774,11 @@ struct member_lookup {
 };
 
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading a little past a key is safe): the member after the previous one, where a document in
-// declaration order hits; then, out of line, by the key's length (found by a search for its
-// closing quote that stops at the longest name's length), the first name of that length and the
-// others of that length; for a key with escapes, its unescaped form. n when no member has the
-// name.
+// reading a little past a key is safe): the member expected next (read_members' hint), where a
+// document in declaration order or its reverse hits; then, out of line, by the key's length
+// (found by a search for its closing quote that stops at the longest name's length), the first
+// name of that length and the others of that length; for a key with escapes, its unescaped form.
+// n when no member has the name.
 template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
                                                        Reader& reader,
@@ -844,7 +844,12 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     bool seen[n + 1] = {};
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    std::size_t hint = 0;             // the member expected next
+    // The member expected next: the one after the last (declaration order), or the one before it
+    // once a key came before the last in that order (documents written in reverse), so that both
+    // orders are matched by the first comparison; any other order is found by match_member's
+    // lookup by length.
+    std::ptrdiff_t hint = 0;          // -1 or n: none
+    std::ptrdiff_t step = 1;          // from the last member to the next: 1 or -1
     reader.push(std::string_view{});  // renamed for each member
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
@@ -852,14 +857,18 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
         if (auto e = field_result.error()) reader.malformed(e);
         ondemand::field&& field = std::move(field_result).value_unsafe();
         std::string_view unescaped;
-        const std::size_t i = match_member<T>(field, hint, reader, unescaped);
+        const std::size_t i =
+            match_member<T>(field, static_cast<std::size_t>(hint), reader, unescaped);
         if (i == n) {
             reader.rename_top(unescaped);
             reader.skip(field.value());
             reader.error(codes::unknown_field, "is not a known member");
             continue;
         }
-        hint = i + 1;
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (at != hint) [[unlikely]]
+            step = at > hint - step ? 1 : -1;  // after or before the last member
+        hint = at + step;
         reader.rename_top(names[i]);
         if (seen[i]) {
             reader.skip(field.value());
