@@ -1378,31 +1378,6 @@ struct member_lookup {
         return table;
     }();
 #endif
-    // For each length, the member first in by_length of that length (n for none), with its
-    // name as is() compares it: out of order, a key is compared with it first (names mostly
-    // differ in length), in one load from one table.
-    struct First {
-        std::size_t index;
-#if defined(__SSE2__)
-        Chunks name;
-#endif
-    };
-    static constexpr std::array<First, max_length + 1> first_of_length = [] {
-        // Every entry is assigned whole: GCC 12 miscomputes this table at -O3 when the entries of
-        // lengths without a name are left to a default member initialiser.
-        std::array<First, max_length + 1> first{};
-        for (std::size_t length = 0; length <= max_length; ++length) {
-            const bool some = starts[length] < starts[length + 1];
-            const std::size_t index = some ? by_length[starts[length]] : n;
-#if defined(__SSE2__)
-            first[length] = First{index, some ? chunked[index] : Chunks{}};
-#else
-            first[length] = First{index};
-#endif
-        }
-        return first;
-    }();
-
     // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
     // start, which the document's padding allows past its closing quote; a struct with a name too
     // long for that compares byte by byte, stopping at the first difference (the key's closing
@@ -1430,18 +1405,6 @@ struct member_lookup {
         return raw[name.size()] == '"';
     }
 
-    // The member whose name is first of its length (`length` bytes) if the key at `raw` is that
-    // name, otherwise n.
-    static std::size_t first_of(const char* raw, std::size_t length) noexcept {
-        const First& first = first_of_length[length];
-#if defined(__SSE2__)
-        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) {
-            return first.index < n && equal(raw, first.name) ? first.index : n;
-        }
-#endif
-        return first.index < n && is(raw, first.index) ? first.index : n;
-    }
-
 #if defined(__SSE2__)
     // is() for a name given as its chunks.
     static bool equal(const char* raw, const Chunks& name) noexcept {
@@ -1462,9 +1425,8 @@ struct member_lookup {
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
 // reading a little past a key is safe): the member expected next (read_members' hint), where a
 // document in declaration order or its reverse hits; then, out of line, by the key's length
-// (found by a search for its closing quote that stops at the longest name's length), the first
-// name of that length and the others of that length; for a key with escapes, its unescaped form.
-// n when no member has the name.
+// (found by a search for its closing quote that stops at the longest name's length), the names of
+// that length; for a key with escapes, its unescaped form. n when no member has the name.
 template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
                                                        Reader& reader,
@@ -1474,9 +1436,7 @@ COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, c
     constexpr std::size_t n = names.size();
     if (const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
         length <= Lookup::max_length) {
-        if (const std::size_t first = Lookup::first_of(raw, length); first < n) [[likely]]
-            return first;
-        for (std::size_t k = Lookup::starts[length] + 1; k < Lookup::starts[length + 1]; ++k) {
+        for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
             const std::size_t i = Lookup::by_length[k];
             if (Lookup::is(raw, i)) return i;
         }
