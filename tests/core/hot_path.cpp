@@ -138,7 +138,9 @@ TEST_CASE("members are found in every order, however many names share a length",
     std::size_t orders = 0;
     do {
         // Each order once with every member, once without the first key (required members
-        // report it), and once with an unknown key of a member's length first.
+        // report it), once with an unknown key of a member's length first, and once with the
+        // first key again at the end (the orders include the reverse of declaration order, which
+        // the reader predicts once two keys came in it).
         std::string json = "{";
         for (const std::string& key : keys)
             json += "\"" + key + "\":" + std::to_string(value_of(key)) + ",";
@@ -161,6 +163,13 @@ TEST_CASE("members are found in every order, however many names share a length",
         REQUIRE(unknown.errors().size() == 1);
         CHECK(unknown.errors()[0].path == "/" + near_miss);
         CHECK(unknown.errors()[0].code == "unknown_field");
+
+        const std::string first_again = json.substr(0, json.size() - 1) + ",\"" + keys.front() +
+                                        "\":" + std::to_string(value_of(keys.front())) + "}";
+        auto twice = collectcall::read<hotpath::Lookup>(first_again);
+        REQUIRE(twice.errors().size() == 1);
+        CHECK(twice.errors()[0].path == "/" + keys.front());
+        CHECK(twice.errors()[0].code == "duplicate_field");
         ++orders;
     } while (std::next_permutation(keys.begin(), keys.end()));
     CHECK(orders == 720);
