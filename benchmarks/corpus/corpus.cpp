@@ -156,8 +156,7 @@ Json escaped_string(std::string_view text) {
 enum class KeyOrder {
     declared,  // the model's
     reversed,
-    shuffled,  // those at even places, then those at odd places, each from the last: in an
-               // object of four keys or more, no key is written next to its neighbour
+    shuffled,  // as Corpus::customer_shuffled says
 };
 
 // The place in the model's order of the key written k-th of n.
