@@ -192,7 +192,7 @@ StoredCustomer customer_from_row(const Query& q) {
 }
 
 // The stored documents of customers being inserted, written by the request's own thread before
-// its write joins a batch: a batch's leader runs the writes of every request in it one after the
+// its write joins a batch: the writer thread runs the writes of every request in it one after the
 // other while they wait, so what can run beside it does not run in it. One buffer per thread,
 // reused from request to request.
 class CustomerBodies {
@@ -370,9 +370,7 @@ void SqliteStore::end_request_transaction(bool commit) {
     }
 }
 
-// The first writer to find no batch running leads: it takes every write waiting (its own among
-// them), runs them in one transaction, and wakes their threads after the commit. Writes that
-// arrive meanwhile wait for the next batch, which one of them leads.
+// The write joins the queue, and the writer thread runs it in its next batch.
 template <class Work>
 auto SqliteStore::batched(Work&& work) {
     using Result = decltype(work(std::declval<Connection&>()));
@@ -406,41 +404,40 @@ auto SqliteStore::batched(Work&& work) {
             result.emplace(work(db));
         }
     };
-    bool lead = false;
+    bool first = false;
     {
         std::lock_guard lock(batch_mutex_);
+        first = queue_.empty();
         queue_.push_back(&pending);
-        if (!leading_) leading_ = lead = true;
     }
-    if (!lead) {
+    // The writer waits only on an empty queue; behind other writes, it will find this one.
+    if (first) queued_.notify_one();
+    {
         std::unique_lock lock(pending.mutex);
-        pending.changed.wait(lock, [&] { return pending.state != PendingWrite::State::waiting; });
-        lead = pending.state == PendingWrite::State::lead;
-    }
-    if (lead) {
-        std::vector<PendingWrite*> batch;
-        PendingWrite* next = nullptr;
-        {
-            std::lock_guard lock(batch_mutex_);
-            batch.swap(queue_);  // this thread's write among them
-        }
-        run_batch(batch);
-        {
-            // The writes that arrived meanwhile are the next batch; the first of them leads it.
-            std::lock_guard lock(batch_mutex_);
-            if (queue_.empty()) {
-                leading_ = false;
-            } else {
-                next = queue_.front();
-            }
-        }
-        if (next != nullptr) next->wake(PendingWrite::State::lead);
-        for (PendingWrite* write : batch) {
-            if (write != &pending) write->wake(PendingWrite::State::done);
-        }
+        pending.changed.wait(lock, [&] { return pending.done; });
     }
     if (pending.error) std::rethrow_exception(pending.error);
     if constexpr (!returns_void) return std::move(*result);
+}
+
+// The writer thread: takes every write waiting, runs them in one transaction, wakes their
+// threads after the commit, and goes on with the writes that arrived meanwhile. On a thread of
+// its own, the next batch starts as soon as the last one is durable, instead of once a thread
+// waiting for it has been woken to lead it (on busy cores, the longest part of the wait).
+void SqliteStore::write_batches() {
+    std::vector<PendingWrite*> batch;
+    std::unique_lock lock(batch_mutex_);
+    while (true) {
+        queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and every write is done
+        batch.swap(queue_);
+        lock.unlock();
+        run_batch(batch);
+        for (PendingWrite* write : batch)
+            write->wake();
+        batch.clear();
+        lock.lock();
+    }
 }
 
 bool SqliteStore::observe_commits(CommitObserver observer) {
@@ -579,6 +576,7 @@ SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
         std::make_unique<Checkpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
                                        pages(options_.checkpoint_limit_bytes));
     sqlite3_wal_hook(writer_->handle(), &Checkpointer::committed, checkpointer_.get());
+    writer_thread_ = std::thread([this] { write_batches(); });
 }
 
 SqliteStore::WriterLease SqliteStore::writer() {
@@ -587,6 +585,14 @@ SqliteStore::WriterLease SqliteStore::writer() {
 
 SqliteStore::~SqliteStore() {
     end_request_transaction(false);  // one the destroying thread began and left open
+    if (writer_thread_.joinable()) {
+        {
+            std::lock_guard lock(batch_mutex_);
+            stopping_ = true;
+        }
+        queued_.notify_one();
+        writer_thread_.join();
+    }
     if (writer_)
         sqlite3_wal_hook(writer_->handle(), nullptr, nullptr);  // before checkpointer_ goes
 }

@@ -3,10 +3,11 @@
 // - WAL journal with synchronous=FULL: readers never wait for the writer, and a write is on disk
 //   (the WAL fsynced) before the request that made it is answered.
 // - One connection per thread at a time, from a pool; each keeps its prepared statements.
-// - Group commit: the writes of concurrent requests are run together in one BEGIN IMMEDIATE
-//   transaction, each in a SAVEPOINT of its own, and made durable by one COMMIT (one fsync of
-//   the WAL). Each request is answered only after that commit; a write that fails is rolled back
-//   to its savepoint and fails alone. A commit that fails fails every write of its batch.
+// - Group commit: the writes of concurrent requests are run together by the store's writer
+//   thread in one BEGIN IMMEDIATE transaction, each in a SAVEPOINT of its own, and made durable
+//   by one COMMIT (one fsync of the WAL). Each request is answered only after that commit; a
+//   write that fails is rolled back to its savepoint and fails alone. A commit that fails fails
+//   every write of its batch.
 // - The schema is versioned with PRAGMA user_version; migrate() brings a file up to date and
 //   refuses one written by a newer server.
 #pragma once
@@ -20,6 +21,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -98,25 +100,25 @@ class SqliteStore final : public Store {
   private:
     // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
     // condition of its own, so that a commit wakes exactly the threads whose writes it made
-    // durable, and the next batch's leader, instead of every writer waiting.
+    // durable, instead of every writer waiting.
     struct PendingWrite {
-        enum class State { waiting, done, lead };
         std::function<void(sqlite::Connection&)> run;
         std::exception_ptr error;
         std::mutex mutex;
         std::condition_variable changed;
-        State state = State::waiting;  // guarded by `mutex`
-        // Sets the state and wakes the write's thread. The notification is made under the lock:
-        // the waiting thread, which owns this object, cannot return (and destroy it) before.
-        void wake(State to) {
+        bool done = false;  // guarded by `mutex`
+        // Wakes the write's thread. The notification is made under the lock: the waiting thread,
+        // which owns this object, cannot return (and destroy it) before.
+        void wake() {
             std::lock_guard lock(mutex);
-            state = to;
+            done = true;
             changed.notify_one();
         }
     };
     // Runs `work(connection)` in the next batch; returns its result once the batch is durable.
     template <class Work>
     auto batched(Work&& work);
+    void write_batches();
     void run_batch(const std::vector<PendingWrite*>& batch);
 
     class Lease;
@@ -157,15 +159,17 @@ class SqliteStore final : public Store {
     std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>> known_keys_;
 
     std::mutex batch_mutex_;
+    std::condition_variable queued_;    // a write joins an empty queue, or the store stops
     std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
-    // A batch is running, or its leader has been chosen (the first write of queue_).
-    bool leading_ = false;
-    CommitObserver observer_;  // set before any write
+    bool stopping_ = false;             // guarded by batch_mutex_
+    CommitObserver observer_;           // set before any write
 
     // Copies the WAL into the database file beside the writes (sqlite_store.cpp). Last, so that
     // it stops first.
     class Checkpointer;
     std::unique_ptr<Checkpointer> checkpointer_;
+    // Runs the batches (write_batches); stopped first, by the destructor.
+    std::thread writer_thread_;
 };
 
 }  // namespace collectcall::server
