@@ -408,11 +408,12 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
 void Api::serve(Context& ctx) {
     const Route& route = ctx.route;
     if (route.has_body()) {
-        const std::string content_type = ctx.request.get_header_value("Content-Type");
+        const std::string* content_type = http::find_header(ctx.request.headers, "Content-Type");
         // A POST that takes no body may come without one and without a Content-Type.
         const bool empty_allowed = route.body == api::Body::empty_or_json && ctx.body.empty();
         const bool merge_patch = route.body == api::Body::merge_patch;
-        if (!empty_allowed && !http::is_json_media_type(content_type, merge_patch)) {
+        if (!empty_allowed && !http::is_json_media_type(
+                                  content_type ? *content_type : std::string_view{}, merge_patch)) {
             return ctx.fail(error_code::unsupported_media_type,
                             merge_patch ? "Content-Type must be application/json or "
                                           "application/merge-patch+json"
@@ -420,8 +421,9 @@ void Api::serve(Context& ctx) {
         }
     }
 
-    if (route.idempotent() && ctx.request.has_header("Idempotency-Key")) {
-        return run_idempotent(ctx, ctx.request.get_header_value("Idempotency-Key"));
+    if (route.idempotent()) {
+        if (const std::string* key = http::find_header(ctx.request.headers, "Idempotency-Key"))
+            return run_idempotent(ctx, *key);
     }
     (this->*handler(route.operation))(ctx);
 }
@@ -448,8 +450,7 @@ std::optional<Api::Admission> Api::admit(const httplib::Request& head) {
     const api::RouteMatch match = api::match_route(head.method, head.path);
     if (match.route == nullptr || !match.route->has_body()) return std::nullopt;
     Admission admission{match.route->max_body, std::nullopt};
-    if (head.has_header("Content-Length") &&
-        head.get_header_value<std::uint64_t>("Content-Length") > admission.max_body) {
+    if (http::header_u64(head.headers, "Content-Length") > admission.max_body) {
         return std::nullopt;
     }
     if (match.route->access != api::Access::api_key) return admission;

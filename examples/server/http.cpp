@@ -1,6 +1,7 @@
 #include "http.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include <collectcall/core/write.hpp>
@@ -29,12 +30,32 @@ bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
+const std::string* find_header(const httplib::Headers& headers, std::string_view name) {
+    for (const auto& [key, value] : headers) {
+        if (iequals(key, name)) return &value;
+    }
+    return nullptr;
+}
+
+std::size_t header_count(const httplib::Headers& headers, std::string_view name) {
+    std::size_t count = 0;
+    for (const auto& header : headers)
+        count += iequals(header.first, name) ? 1 : 0;
+    return count;
+}
+
+std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name) {
+    const std::string* value = find_header(headers, name);
+    return value == nullptr ? 0 : std::strtoull(value->c_str(), nullptr, 10);
+}
+
 namespace {
 thread_local bool close_requested = false;
 }  // namespace
 
 void close_connection(httplib::Response& response) {
-    if (response.get_header_value("Connection") != "close") {
+    if (const std::string* connection = find_header(response.headers, "Connection");
+        connection == nullptr || *connection != "close") {
         response.set_header("Connection", "close");
     }
     close_requested = true;
@@ -45,9 +66,9 @@ bool take_close_connection() noexcept {
 }
 
 bool declares_body(const httplib::Request& request) {
-    if (request.has_header("Transfer-Encoding")) return true;
-    if (!request.has_header("Content-Length")) return false;
-    return request.get_header_value("Content-Length") != "0";
+    if (find_header(request.headers, "Transfer-Encoding") != nullptr) return true;
+    const std::string* length = find_header(request.headers, "Content-Length");
+    return length != nullptr && *length != "0";
 }
 
 namespace {
@@ -73,9 +94,8 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
         body.unread_rest = true;
         return body;
     }
-    const bool declared_too_large =
-        request.has_header("Content-Length") &&
-        request.get_header_value<std::uint64_t>("Content-Length") > limit;
+    const std::uint64_t declared_length = header_u64(request.headers, "Content-Length");
+    const bool declared_too_large = declared_length > limit;
     if (current_body == BodyStatus::too_large || declared_too_large) {
         body.status = BodyRead::too_large;
         body.unread_rest = true;
@@ -86,9 +106,7 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
         body.unread_rest = true;
         return body;
     }
-    if (request.has_header("Content-Length"))
-        body.bytes.reserve(
-            static_cast<std::size_t>(request.get_header_value<std::uint64_t>("Content-Length")));
+    body.bytes.reserve(static_cast<std::size_t>(declared_length));
 
     std::size_t received = 0;
     const bool ok = (*reader)([&](const char* data, std::size_t size) {
@@ -105,9 +123,10 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
     }
     // cpp-httplib decodes gzip, deflate and br, and passes any other coding through as if
     // the body were plain: refuse what it did not decode.
-    if (ok && request.has_header("Content-Encoding")) {
+    if (const std::string* encoding = find_header(request.headers, "Content-Encoding");
+        ok && encoding != nullptr) {
         // The same comparisons as cpp-httplib's, so that what passes here was decoded there.
-        const std::string coding = request.get_header_value("Content-Encoding");
+        const std::string& coding = *encoding;
         if (coding != "gzip" && coding != "deflate" && coding != "br" && coding != "identity") {
             body.status = BodyRead::unsupported_encoding;
             body.bytes.clear();
@@ -151,9 +170,8 @@ bool is_json_media_type(std::string_view content_type, bool merge_patch) {
 }
 
 std::optional<std::string_view> bearer_token(const httplib::Request& request) {
-    if (request.get_header_value_count("Authorization") != 1) return std::nullopt;
-    const auto it = request.headers.find("Authorization");
-    const std::string_view value = it->second;
+    if (header_count(request.headers, "Authorization") != 1) return std::nullopt;
+    const std::string_view value = *find_header(request.headers, "Authorization");
     // RFC 6750 section 2.1: credentials = "Bearer" 1*SP b64token. The server takes exactly one
     // space: a token with white space or anything else around or inside it is refused rather
     // than guessed at.

@@ -62,6 +62,15 @@ std::optional<std::string_view> bearer_token(const httplib::Request& request);
 
 bool iequals(std::string_view a, std::string_view b);
 
+// The value of a request's header `name` (its first, if repeated), or null; and how many times
+// it is there. A walk over the few headers a request has, comparing lengths first: cpp-httplib's
+// own lookups compare whole names character by character through tolower, a noticeable part of
+// a small request's time when a handler asks a dozen times.
+const std::string* find_header(const httplib::Headers& headers, std::string_view name);
+std::size_t header_count(const httplib::Headers& headers, std::string_view name);
+// Its value as cpp-httplib's get_header_value<std::uint64_t> reads it (0 when absent).
+std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name);
+
 // Ends the connection of the request being served on this thread once its response is written:
 // sets `Connection: close` on the response and tells the server's connection loop (server.cpp),
 // which closes the connection instead of reading another request from it. (cpp-httplib 0.11

@@ -149,7 +149,8 @@ class MemoryStream final : public httplib::Stream {
 };
 
 bool expects_continue(const httplib::Request& head) {
-    return http::iequals(head.get_header_value("Expect"), "100-continue");
+    const std::string* expect = http::find_header(head.headers, "Expect");
+    return expect != nullptr && http::iequals(*expect, "100-continue");
 }
 
 // Gives freed memory back to the system after a large request: glibc keeps the free pages of its
