@@ -899,7 +899,7 @@ class Reader {
 
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
-    void error(std::string_view code, std::string_view message) {
+    COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
         if (errors_.size() - scope_.stored_from < options_.max_errors) {
             errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
@@ -1043,32 +1043,23 @@ class Reader {
         // A value that starts with '"' is a string: the common case needs no type() first.
         const std::string_view token = value.raw_json_token();
         const char* quote = token.data();
-        if (*quote == '"') {
-            // Without a backslash before it, the first quote after the opening one closes the
-            // string, and the text between them is the string itself: the parser has checked it
-            // for UTF-8 and unescaped control characters, and nothing needs unescaping into its
-            // buffer. One scan finds that quote or the first backslash. The token runs to the
-            // next structural character, so the closing quote is in it. A string followed by ':'
-            // is read the long way, whose error it needs: left unread, simdjson would skip it as
-            // a key and take the colon with it.
-            if (quote[token.size()] != ':') [[likely]] {
-                const std::size_t after = token.size() - 1;
-                const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
-                if (end < after && quote[1 + end] == '"') [[likely]] {
-                    ondemand::raw_json_string consumed;
-                    (void)value.get_raw_json_string().get(consumed);
-                    return std::string_view(quote + 1, end);
-                }
+        // Without a backslash before it, the first quote after the opening one closes the
+        // string, and the text between them is the string itself: the parser has checked it for
+        // UTF-8 and unescaped control characters, and nothing needs unescaping into its buffer.
+        // One scan finds that quote or the first backslash. The token runs to the next
+        // structural character, so the closing quote is in it. A string followed by ':' is read
+        // the long way, whose error it needs: left unread, simdjson would skip it as a key and
+        // take the colon with it.
+        if (*quote == '"' && quote[token.size()] != ':') [[likely]] {
+            const std::size_t after = token.size() - 1;
+            const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
+            if (end < after && quote[1 + end] == '"') [[likely]] {
+                ondemand::raw_json_string consumed;
+                (void)value.get_raw_json_string().get(consumed);
+                return std::string_view(quote + 1, end);
             }
-            std::string_view text;
-            if (auto e = value.get_string().get(text)) {
-                malformed(token_start(value), simdjson::error_message(e));
-            }
-            return text;
         }
-        ondemand::json_type t = type_of(value);
-        type_error(value, t, "must be a string");
-        return std::nullopt;
+        return string_the_long_way(value);
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
@@ -1081,8 +1072,25 @@ class Reader {
         return scalar_token(value, t);
     }
 
+    // Reader::string for what its fast path leaves: a string with escapes or followed by ':',
+    // and anything that is not a string.
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> string_the_long_way(
+        ondemand::value& value) {
+        if (*token_start(value) == '"') {
+            std::string_view text;
+            if (auto e = value.get_string().get(text)) {
+                malformed(token_start(value), simdjson::error_message(e));
+            }
+            return text;
+        }
+        ondemand::json_type t = type_of(value);
+        type_error(value, t, "must be a string");
+        return std::nullopt;
+    }
+
     // Reports a type error, after checking that the unexpected value is well-formed JSON.
-    void type_error(ondemand::value& value, ondemand::json_type t, std::string_view message) {
+    COLLECTCALL_OUT_OF_LINE void type_error(ondemand::value& value, ondemand::json_type t,
+                                            std::string_view message) {
         skip(value, t);
         error(codes::type, message);
     }
@@ -1192,6 +1200,14 @@ void forget(T& out) {
     }
 }
 
+// A part that failed is made fresh out of line, like every path only a value with a problem
+// takes (Reader::error, type_error, string_the_long_way): the functions that read valid values
+// stay small, with fewer registers to save and restore on every call.
+template <class T>
+COLLECTCALL_OUT_OF_LINE void reset_part(T& out) {
+    out = T{};
+}
+
 // Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
 // a default T; read_into reads over a value that held something else).
 template <class T>
@@ -1199,7 +1215,7 @@ bool read_part(Reader& reader, ondemand::value& value, T& out) {
     if constexpr (read_whole<T>) {
         if (read_value(reader, value, out)) [[likely]]
             return true;
-        out = T{};
+        reset_part(out);
         return false;
     } else {
         return read_value(reader, value, out);
