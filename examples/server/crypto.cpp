@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include <openssl/crypto.h>
@@ -55,10 +56,18 @@ Uuid new_time_ordered_uuid() {
 }
 
 Sha256 sha256(std::string_view data) {
+    // The algorithm is fetched from OpenSSL's providers once for the process and each thread
+    // keeps a context: EVP_Digest with EVP_sha256() looks the algorithm up again under OpenSSL's
+    // locks and allocates a context on every call, several times the cost of hashing an API key.
+    static EVP_MD* const algorithm = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
+    thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(
+        EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     Sha256 digest{};
     unsigned int size = 0;
-    if (EVP_Digest(data.data(), data.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1 ||
-        size != digest.size()) {
+    if (algorithm == nullptr || context == nullptr ||
+        EVP_DigestInit_ex2(context.get(), algorithm, nullptr) != 1 ||
+        EVP_DigestUpdate(context.get(), data.data(), data.size()) != 1 ||
+        EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1 || size != digest.size()) {
         throw std::runtime_error("SHA-256 failed");
     }
     return digest;
