@@ -7,8 +7,11 @@
 #include <future>
 #include <mutex>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 
+#include "crypto.hpp"
 #include "harness.hpp"
 #include "postgres.hpp"
 #include "postgres_store.hpp"
@@ -137,6 +140,21 @@ httplib::Headers key(const std::string& k) {
 }
 
 }  // namespace
+
+TEST_CASE("API keys are stored as their SHA-256 (the same on every thread)", "[auth]") {
+    // FIPS 180-2's examples: a database written by any version of the server keeps its keys.
+    const auto digest_of = [](std::string_view text) { return hex(sha256(text)); };
+    const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    const std::string empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    CHECK(digest_of("abc") == abc);
+    CHECK(digest_of("") == empty);
+    CHECK(digest_of("abc") == abc);  // the thread's context again
+    CHECK(digest_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    std::string on_another_thread;
+    std::thread([&] { on_another_thread = digest_of("abc"); }).join();
+    CHECK(on_another_thread == abc);
+}
 
 TEST_CASE("a request is authenticated once, also when its body comes after its head", "[auth]") {
     LocalServer server = hooked_server();
