@@ -425,7 +425,7 @@ binding, each with the library's own API.
 
 | | collectcall | nlohmann::json 3.11 | Boost.JSON 1.81 | RapidJSON 1.1 |
 |---|---|---|---|---|
-| parsing | simdjson On-Demand, one pass | `json::parse` into a DOM of `std::map`s | reused `boost::json::parser` over a `monotonic_resource` | `Document::Parse` with UTF-8 validation, pool allocators on reused buffers |
+| parsing | a valid document straight from its bytes (the fast pass); any other, simdjson On-Demand | `json::parse` into a DOM of `std::map`s | reused `boost::json::parser` over a `monotonic_resource` | `Document::Parse` with UTF-8 validation, pool allocators on reused buffers |
 | binding | `read<T>`, one loop per object | `find()` per member + size check | `value_to<T>` with a `tag_invoke` for described structs | one loop over each object's members |
 | unknown members | yes | yes (size check) | yes (size check) | yes |
 | duplicate members | yes | **no**: the DOM keeps one | **no**: the DOM keeps one | yes |

@@ -1,7 +1,7 @@
 // The property every fuzz target checks on every input (issue 7), shared by the libFuzzer targets
 // and by the replay runner that keeps the seed corpus and every crash found as regression tests.
 //
-// For each model T, read<T>(input) must either
+// For each model T, read<T>(input) must give what it gives with the fast pass off, and either
 //   - return a value and no errors; write(value) is valid UTF-8, reads back as an equal value,
 //     and writing that value again gives the same bytes; or
 //   - return errors and no value; each error has a valid JSON Pointer path, a known code and a
@@ -348,6 +348,18 @@ template <class T>
 void check_model(std::string_view model, const Input& input) {
     const Context context{model, input.text()};
     Result<T> result = read<T>(input.text(), options());
+    // The fast pass changes nothing: the full pass alone gives the same errors and value.
+    {
+        ReadOptions full_pass = options();
+        full_pass.fast_pass = false;
+        const Result<T> full = read<T>(input.text(), full_pass);
+        if (full.errors() != result.errors() ||
+            (result.ok() && !(full.value() == result.value()))) {
+            fail(context, "the fast pass reads as the full pass does",
+                 "with it:    " + describe(result.errors()) +
+                     "\nwithout it: " + describe(full.errors()));
+        }
+    }
     if (!result.ok()) {
         check_errors(context, input, result.errors());
         return;

@@ -1,18 +1,26 @@
 // read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
 //
-// One pass of simdjson On-Demand. Each object is iterated once and each key dispatched to its
-// member (out-of-order keys cost no extra pass); a presence bitset gives required, duplicate and
-// unknown members in the same pass. Field errors are collected and reading goes on; only a
-// structural error (malformed JSON, invalid UTF-8, trailing content, nesting too deep) stops it.
+// A valid document is read straight from its bytes by the fast pass (FastReader, below), which
+// gives up at the first thing it does not take; the document is then read again by the full pass,
+// the one that reports errors, and the result is the same either way (tests/core/fast_pass.cpp and
+// the fuzz targets compare the two).
+//
+// The full pass: one pass of simdjson On-Demand. Each object is iterated once and each key
+// dispatched to its member (out-of-order keys cost no extra pass); a presence bitset gives
+// required, duplicate and unknown members in the same pass. Field errors are collected and reading
+// goes on; only a structural error (malformed JSON, invalid UTF-8, trailing content, nesting too
+// deep) stops it.
 //
 // Customisation point: a type of your own becomes readable by a function found by ADL,
 //
 //     bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value, T& out);
 //
 // returning true when `out` holds a valid value and otherwise reporting through
-// `reader.error(code, message)`. Described enums (enum.hpp) are read from their wire names.
-// Types meeting StringValue / NumberValue (value_type.hpp) need
-// nothing at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
+// `reader.error(code, message)`. Such a type is read by the full pass only, unless it also has
+// `template <class Fast> bool collectcall_read_fast(Fast& fast, T& out)`, true when it took a
+// valid value through `fast.value(part)` (as Validated<T> does). Described enums (enum.hpp) are
+// read from their wire names. Types meeting StringValue / NumberValue (value_type.hpp) need nothing
+// at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
 // `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
 // place through it rather than through a Parsed<T>.
 #pragma once
@@ -49,6 +57,7 @@
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/utf8.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
@@ -82,6 +91,10 @@ struct is_vector<std::vector<T, A>> : std::true_type {};
 
 template <class T>
 concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+inline bool is_json_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 inline std::string_view trim_json_space(std::string_view token) {
     while (!token.empty()) {
@@ -150,9 +163,14 @@ class MemberStates {
     [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
 
   private:
+    // Names of the same length are told apart by their first byte before any call to compare
+    // the rest (a rule asks several times per object).
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
+        if (name.empty()) return false;  // no member has an empty name
         for (std::size_t i = 0; i < count_; ++i) {
-            if (names_[i] == name) return flags[i];
+            const std::string_view candidate = names_[i];
+            if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name)
+                return flags[i];
         }
         return false;
     }
@@ -239,7 +257,7 @@ class Reader {
             if (s.is_index) {
                 append_pointer_index(path, s.index);
             } else {
-                append_pointer_token(path, s.key);
+                append_pointer_token(path, s.key());
             }
         }
         return path;
@@ -252,10 +270,10 @@ class Reader {
     COLLECTCALL_HOT void push(std::string_view key) {
         if (path_size_ < inline_segments) [[likely]] {
             Segment& s = inline_path_[path_size_];
-            s.key = key;
+            s.set_key(key);
             s.is_index = false;
         } else {
-            deep_path_.push_back(Segment{key, 0, false});
+            deep_path_.push_back(Segment{key.data(), key.size(), 0, false});
         }
         ++path_size_;
     }
@@ -265,7 +283,7 @@ class Reader {
             s.index = index;
             s.is_index = true;
         } else {
-            deep_path_.push_back(Segment{{}, index, true});
+            deep_path_.push_back(Segment{nullptr, 0, index, true});
         }
         ++path_size_;
     }
@@ -273,9 +291,9 @@ class Reader {
     // pushed once for the object.
     COLLECTCALL_HOT void rename_top(std::string_view key) noexcept {
         if (path_size_ <= inline_segments) [[likely]] {
-            inline_path_[path_size_ - 1].key = key;
+            inline_path_[path_size_ - 1].set_key(key);
         } else {
-            deep_path_.back().key = key;
+            deep_path_.back().set_key(key);
         }
     }
     COLLECTCALL_HOT void pop() noexcept {
@@ -456,10 +474,18 @@ class Reader {
     }
 
   private:
+    // Trivial, so that the inline path is not cleared for each document: only the segments
+    // below path_size_ are ever read.
     struct Segment {
-        std::string_view key;
+        const char* key_data;
+        std::size_t key_size;
         std::size_t index;
         bool is_index;
+        [[nodiscard]] std::string_view key() const noexcept { return {key_data, key_size}; }
+        void set_key(std::string_view key) noexcept {
+            key_data = key.data();
+            key_size = key.size();
+        }
     };
     static constexpr std::size_t inline_segments = 24;
 
@@ -475,6 +501,85 @@ class Reader {
     std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
 };
+
+namespace detail {
+
+// The types read from a JSON string, and how: both passes (read_value and the fast pass) convert
+// through these. `report(code, message)` hears the problem when the text is not a valid T.
+template <class T>
+concept ParsesInto = requires(std::string_view t, T& o) {
+    { T::parse_into(t, o) } -> std::same_as<std::optional<Problem>>;
+}
+|| requires(std::string_view t, const ReadOptions& options, T& o) {
+    { T::parse_into(t, options, o) } -> std::same_as<std::optional<Problem>>;
+};
+
+template <class T>
+inline constexpr bool from_json_string = DescribedEnum<T> || ParsesInto<T> || StringValue<T> ||
+                                         ContextStringValue<T> || std::is_same_v<T, std::string>;
+
+template <class T, class Report>
+COLLECTCALL_HOT bool convert_string(std::string_view text, const ReadOptions& options, T& out,
+                                    Report&& report) {
+    if constexpr (DescribedEnum<T>) {
+        if (auto found = enum_from_name<T>(text)) {
+            out = *found;
+            return true;
+        }
+        report(codes::format, enum_expectation<T>());
+        return false;
+    } else if constexpr (ParsesInto<T>) {
+        // A value type that can parse into an existing value: no Parsed<T> to move from.
+        std::optional<Problem> problem;
+        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
+            problem = T::parse_into(text, out);
+        } else {
+            problem = T::parse_into(text, options, out);
+        }
+        if (problem) {
+            report(problem->code, problem->message);
+            return false;
+        }
+        return true;
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        Parsed<T> parsed = [&] {
+            if constexpr (ContextStringValue<T>) {
+                return T::parse(text, options);
+            } else {
+                return T::parse(text);
+            }
+        }();
+        if (!parsed) {
+            report(parsed.problem().code, parsed.problem().message);
+            return false;
+        }
+        out = std::move(parsed).value();
+        return true;
+    } else {
+        static_assert(std::is_same_v<T, std::string>);
+        out.assign(text.data(), text.size());
+        return true;
+    }
+}
+
+// A NumberValue from a number's text, checked against the JSON grammar.
+template <class T, class Report>
+bool convert_number(std::string_view token, T& out, Report&& report) {
+    Parsed<T> parsed = T::from_json_number(token);
+    if (!parsed) {
+        report(parsed.problem().code, parsed.problem().message);
+        return false;
+    }
+    out = std::move(parsed).value();
+    return true;
+}
+
+template <class T>
+concept HasPlainNumbers = requires(std::string_view t) {
+    { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+};
+
+}  // namespace detail
 
 template <class T>
 bool read_value(Reader& reader, ondemand::value& value, T& out);
@@ -941,56 +1046,14 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         reader.skip(value);
         reader.error(codes::not_allowed, "cannot be set");
         return false;
-    } else if constexpr (DescribedEnum<T>) {
+    } else if constexpr (detail::from_json_string<T>) {
         auto text = reader.string(value);
         if (!text) return false;
-        if (auto found = enum_from_name<T>(*text)) {
-            out = *found;
-            return true;
-        }
-        reader.error(codes::format, enum_expectation<T>());
-        return false;
-    } else if constexpr (
-        requires(std::string_view t) {
-            { T::parse_into(t, out) } -> std::same_as<std::optional<Problem>>;
-        } ||
-        requires(std::string_view t, const ReadOptions& o) {
-            { T::parse_into(t, o, out) } -> std::same_as<std::optional<Problem>>;
-        }) {
-        // A value type that can parse into an existing value: no Parsed<T> to move from.
-        auto text = reader.string(value);
-        if (!text) return false;
-        std::optional<Problem> problem;
-        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
-            problem = T::parse_into(*text, out);
-        } else {
-            problem = T::parse_into(*text, reader.options(), out);
-        }
-        if (problem) {
-            reader.error(problem->code, problem->message);
-            return false;
-        }
-        return true;
-    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
-        auto text = reader.string(value);
-        if (!text) return false;
-        Parsed<T> parsed = [&] {
-            if constexpr (ContextStringValue<T>) {
-                return T::parse(*text, reader.options());
-            } else {
-                return T::parse(*text);
-            }
-        }();
-        if (!parsed) {
-            reader.error(parsed.problem().code, parsed.problem().message);
-            return false;
-        }
-        out = std::move(parsed).value();
-        return true;
+        return detail::convert_string(
+            *text, reader.options(), out,
+            [&](std::string_view code, std::string_view message) { reader.error(code, message); });
     } else if constexpr (NumberValue<T>) {
-        if constexpr (requires(std::string_view t) {
-                          { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
-                      }) {
+        if constexpr (detail::HasPlainNumbers<T>) {
             // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which
             // is a JSON number whenever parse_plain accepts it: no type() and no grammar check.
             if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
@@ -1003,18 +1066,9 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
         }
         auto token = reader.number_token(value);
         if (!token) return false;
-        Parsed<T> parsed = T::from_json_number(*token);
-        if (!parsed) {
-            reader.error(parsed.problem().code, parsed.problem().message);
-            return false;
-        }
-        out = std::move(parsed).value();
-        return true;
-    } else if constexpr (std::is_same_v<T, std::string>) {
-        auto text = reader.string(value);
-        if (!text) return false;
-        out.assign(text->data(), text->size());
-        return true;
+        return detail::convert_number(
+            *token, out,
+            [&](std::string_view code, std::string_view message) { reader.error(code, message); });
     } else if constexpr (std::is_same_v<T, bool>) {
         ondemand::json_type t = reader.type_of(value);
         if (t != ondemand::json_type::boolean) {
@@ -1049,11 +1103,449 @@ bool read_value(Reader& reader, ondemand::value& value, T& out) {
 
 namespace detail {
 
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
+// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
+// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
+// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
+inline const char* scan_string_scalar(const char* p, const char* end, bool& high) noexcept {
+    for (; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"' || c == '\\' || c < 0x20) return p;
+        high = high || c >= 0x80;
+    }
+    return end;
+}
+#if defined(__SSE2__)
+inline const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i controls = _mm_set1_epi8(0x1F);
+    for (; p < end; p += 16) {
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
+        const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
+        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
+        if (stops != 0) {
+            const auto at = static_cast<unsigned>(std::countr_zero(stops));
+            high = high || (highs & ((1U << at) - 1)) != 0;
+            return p + at < end ? p + at : end;
+        }
+        high = high || highs != 0;
+    }
+    return end;
+}
+#endif
+COLLECTCALL_HOT const char* scan_string(const char* p, const char* end, bool& high) noexcept {
+#if defined(__SSE2__)
+    return scan_string_sse2(p, end, high);
+#else
+    return scan_string_scalar(p, end, high);
+#endif
+}
+
+// The fast pass. Most documents are valid and written without escapes, with their members in
+// declaration order or near it. Such a document is read straight from its bytes, without
+// simdjson's index: each key compared in place with the member it names (member_lookup, as the
+// full pass does), each value scanned once and converted by the same functions as in the full
+// pass (convert_string, convert_number), each required member and each cross-field rule checked
+// the same way. At the first thing it does not take (any problem at all, an escape, an unknown or
+// repeated key, a type without a fast form, nesting past max_depth, a container past its bound)
+// it gives up, and the document is read again from the start by the full pass, which reports
+// every error. The fast pass reports none: a document's errors are always those of the full
+// pass, and a document it takes is one the full pass takes, with the same value.
+//
+// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
+// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
+// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
+// of the document's buffer allows.
+class FastReader {
+  public:
+    FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
+               std::string& scratch)
+        : p_(begin), end_(end), options_(options), reader_(reader), scratch_(scratch) {}
+
+    // Reads the whole text as one T followed only by white space.
+    template <class T>
+    bool document(T& out) {
+        skip_space();
+        if (!value(out)) return false;
+        skip_space();
+        return p_ == end_;
+    }
+
+    template <class T>
+    bool value(T& out);
+
+  private:
+    [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
+    void skip_space() noexcept {
+        while (p_ < end_ && is_json_space(*p_))
+            ++p_;
+    }
+    bool null_literal() noexcept {
+        if (end_ - p_ < 4 || std::memcmp(p_, "null", 4) != 0) return false;
+        p_ += 4;
+        return true;
+    }
+    bool enter() noexcept { return ++depth_ <= options_.max_depth; }
+    void leave() noexcept { --depth_; }
+
+    // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
+    // the thread's buffer (valid until the next string with escapes).
+    COLLECTCALL_HOT std::optional<std::string_view> string() {
+        const char* text = p_ + 1;
+        bool high = false;
+        const char* stop = scan_string(text, high);
+        if (stop == end_) return std::nullopt;
+        if (*stop != '"') [[unlikely]]
+            return unescaped(text, stop, high);
+        const std::string_view content(text, static_cast<std::size_t>(stop - text));
+        if (high && !valid_utf8(content)) return std::nullopt;
+        p_ = stop + 1;
+        return content;
+    }
+
+    // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
+                                                                      const char* stop, bool high) {
+        std::string& out = scratch_;
+        out.assign(text, stop);
+        while (stop < end_ && *stop == '\\') {
+            if (end_ - stop < 2) return std::nullopt;
+            const char* at = stop + 2;
+            switch (stop[1]) {
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'u': {
+                    std::uint32_t code = 0;
+                    if (!hex4(stop + 2, code)) return std::nullopt;
+                    at = stop + 6;
+                    if (code >= 0xD800 && code <= 0xDBFF) {  // a high surrogate: its low one next
+                        std::uint32_t low = 0;
+                        if (end_ - at < 6 || at[0] != '\\' || at[1] != 'u' || !hex4(at + 2, low) ||
+                            low < 0xDC00 || low > 0xDFFF)
+                            return std::nullopt;
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        at += 6;
+                    } else if (code >= 0xDC00 && code <= 0xDFFF) {
+                        return std::nullopt;  // a low surrogate alone
+                    }
+                    append_utf8(out, code);
+                    break;
+                }
+                default:
+                    return std::nullopt;
+            }
+            const char* next = scan_string(at, high);
+            if (next == end_) return std::nullopt;
+            out.append(at, next);
+            stop = next;
+        }
+        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
+        // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
+        if (high && !valid_utf8(out)) return std::nullopt;
+        p_ = stop + 1;
+        return std::string_view(out);
+    }
+
+    static bool valid_utf8(std::string_view text) noexcept {
+        return text.size() <= 64 ? is_utf8(text)
+                                 : simdjson::validate_utf8(text.data(), text.size());
+    }
+
+    bool hex4(const char* at, std::uint32_t& code) const noexcept {
+        if (end_ - at < 4) return false;
+        for (int i = 0; i < 4; ++i) {
+            const char c = at[i];
+            std::uint32_t digit = 0;
+            if (c >= '0' && c <= '9') {
+                digit = static_cast<std::uint32_t>(c - '0');
+            } else if (c >= 'a' && c <= 'f') {
+                digit = static_cast<std::uint32_t>(c - 'a' + 10);
+            } else if (c >= 'A' && c <= 'F') {
+                digit = static_cast<std::uint32_t>(c - 'A' + 10);
+            } else {
+                return false;
+            }
+            code = code << 4 | digit;
+        }
+        return true;
+    }
+
+    static void append_utf8(std::string& out, std::uint32_t code) {
+        if (code < 0x80) {
+            out += static_cast<char>(code);
+        } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | code >> 6);
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+            out += static_cast<char>(0xE0 | code >> 12);
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | code >> 18);
+            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        }
+    }
+
+    COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
+        return detail::scan_string(p, end_, high);
+    }
+
+    // The text of what may be a number: the bytes a JSON number can hold, up to the first other
+    // one (its grammar is for the caller to check).
+    std::optional<std::string_view> number() noexcept {
+        const char* start = p_;
+        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
+                             *p_ == 'e' || *p_ == 'E'))
+            ++p_;
+        return std::string_view(start, static_cast<std::size_t>(p_ - start));
+    }
+
+    template <class T>
+    bool object(T& out);
+    template <class T, class Bound>
+    bool array(std::vector<T>& out);
+
+    template <class T, std::size_t I>
+    static bool member(FastReader& fast, T& out) {
+        using D = boost::mp11::mp_at_c<described_members<T>, I>;
+        return fast.value(out.*D::pointer);
+    }
+    template <class T>
+    static constexpr auto members = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<bool (*)(FastReader&, T&), sizeof...(I)>{&member<T, I>...};
+    }
+    (std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+    const char* p_;
+    const char* end_;
+    const ReadOptions& options_;
+    Reader& reader_;        // for a cross-field rule's verdict
+    std::string& scratch_;  // where strings with escapes are unescaped
+    std::size_t depth_ = 0;
+};
+
+template <class T>
+bool FastReader::value(T& out) {
+    if constexpr (requires(Reader & r, ondemand::value & v) { collectcall_read(r, v, out); }) {
+        // A type with a reader of its own takes the fast pass only if it says how.
+        if constexpr (requires { collectcall_read_fast(*this, out); }) {
+            return collectcall_read_fast(*this, out);
+        } else {
+            return false;
+        }
+    } else if constexpr (is_optional_v<T>) {
+        if (peek() == 'n') {
+            if (!null_literal()) return false;
+            out.reset();
+            return true;
+        }
+        if (!out.has_value()) {
+            if constexpr (Described<typename T::value_type>) {
+                out.emplace(Unfilled{});
+            } else {
+                out.emplace();
+            }
+        }
+        return value(*out);
+    } else if constexpr (from_json_string<T>) {
+        if (peek() != '"') return false;
+        const std::optional<std::string_view> text = string();
+        return text && convert_string(*text, options_, out, [](auto&&...) {});
+    } else if constexpr (NumberValue<T>) {
+        const char c = peek();
+        if (c != '-' && (c < '0' || c > '9')) return false;
+        const std::optional<std::string_view> token = number();
+        if (!token) return false;
+        if constexpr (HasPlainNumbers<T>) {
+            // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
+            if (std::optional<T> plain = T::parse_plain(*token)) {
+                out = *plain;
+                return true;
+            }
+        }
+        return is_json_number(*token) && convert_number(*token, out, [](auto&&...) {});
+    } else if constexpr (is_bounded_vector_v<T>) {
+        return array<typename T::value_type, T>(out);
+    } else if constexpr (is_vector<T>::value) {
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+            return false;  // vector<bool> hands out proxies: the full pass
+        } else {
+            return array<typename T::value_type, void>(out);
+        }
+    } else if constexpr (Described<T>) {
+        return object(out);
+    } else {
+        return false;  // the rest (Patch, NotAllowed, integers, booleans, null): the full pass
+    }
+}
+
+template <class T>
+bool FastReader::object(T& out) {
+    using Members = described_members<T>;
+    using Lookup = member_lookup<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    if constexpr (n > 64) {
+        return false;  // more members than the bit sets below hold
+    } else {
+        if (peek() != '{' || !enter()) return false;
+        ++p_;
+        skip_space();
+        std::uint64_t seen = 0;
+        std::uint64_t nulls = 0;
+        std::ptrdiff_t hint = 0;  // as in read_members
+        std::ptrdiff_t step = 1;
+        if (peek() == '}') {
+            ++p_;
+        } else {
+            while (true) {
+                if (peek() != '"') return false;
+                const char* raw = p_ + 1;
+                std::size_t i = n;
+                if (static_cast<std::size_t>(hint) < n &&
+                    Lookup::is(raw, static_cast<std::size_t>(hint))) [[likely]] {
+                    i = static_cast<std::size_t>(hint);
+                } else if (const std::size_t length =
+                               find_in_document(raw, Lookup::max_length + 1, '"');
+                           length <= Lookup::max_length) {
+                    for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1];
+                         ++k) {
+                        if (Lookup::is(raw, Lookup::by_length[k])) {
+                            i = Lookup::by_length[k];
+                            break;
+                        }
+                    }
+                }
+                if (i == n) return false;  // unknown, or a key with escapes
+                const std::uint64_t bit = std::uint64_t{1} << i;
+                if ((seen & bit) != 0) return false;
+                seen |= bit;
+                p_ = raw + member_names<T>[i].size() + 1;
+                if (p_ >= end_) return false;
+                const auto at = static_cast<std::ptrdiff_t>(i);
+                if (at != hint) [[unlikely]]
+                    step = at > hint - step ? 1 : -1;
+                hint = at + step;
+                skip_space();
+                if (peek() != ':') return false;
+                ++p_;
+                skip_space();
+                if (peek() == 'n') nulls |= bit;
+                if (!members<T>[i](*this, out)) return false;
+                skip_space();
+                const char next = peek();
+                ++p_;
+                if (next == ',') {
+                    skip_space();
+                    continue;
+                }
+                if (next == '}') break;
+                return false;
+            }
+        }
+        leave();
+
+        bool complete = true;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
+            using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
+            if ((seen & (std::uint64_t{1} << I)) == 0) {
+                if constexpr (is_required_member_v<M>) complete = false;
+                forget(out.*D::pointer);
+            }
+        });
+        if (!complete) return false;
+
+        if constexpr (requires(const MemberStates& states) {
+                          collectcall_check(out, states, reader_);
+                      }) {
+            bool present[n + 1] = {};
+            const bool failed[n + 1] = {};
+            for (std::size_t i = 0; i < n; ++i)
+                present[i] = ((seen & ~nulls) >> i & 1) != 0;
+            const MemberStates states(member_names<T>.data(), n, present, failed);
+            const std::size_t before = reader_.error_count();
+            collectcall_check(out, states, reader_);
+            if (reader_.error_count() != before) return false;
+        }
+        return true;
+    }
+}
+
+template <class T, class Bound>
+bool FastReader::array(std::vector<T>& out) {
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (!std::is_void_v<Bound>) max_items = Bound::max_items(options_);
+    if (peek() != '[' || !enter()) return false;
+    ++p_;
+    // As read_array does: room for as many elements as the rest of the text could hold.
+    if constexpr (!std::is_void_v<Bound>) {
+        out.reserve(std::min(max_items, static_cast<std::size_t>(end_ - p_) / 2));
+    }
+    skip_space();
+    std::size_t index = 0;
+    if (peek() == ']') {
+        ++p_;
+    } else {
+        while (true) {
+            if (index == max_items) return false;
+            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
+            ++index;
+            skip_space();
+            const char next = peek();
+            ++p_;
+            if (next == ',') {
+                skip_space();
+                continue;
+            }
+            if (next == ']') break;
+            return false;
+        }
+    }
+    leave();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
+    if constexpr (!std::is_void_v<Bound>) {
+        if (index < Bound::min_items) return false;
+    }
+    return true;
+}
+
+}  // namespace detail
+
+namespace detail {
+
 // One parser and one padded buffer per thread, reused across documents.
 struct ThreadState {
     ondemand::parser parser;
     std::unique_ptr<char[]> buffer;
     std::size_t capacity = 0;
+    std::string unescaped;  // the fast pass's
 };
 
 inline ThreadState& thread_state() {
@@ -1072,6 +1564,7 @@ struct ReleaseLargeBuffers {
             state.capacity = 0;
         }
         if (state.parser.capacity() > kept) state.parser = ondemand::parser{};
+        if (state.unescaped.capacity() > kept) std::string().swap(state.unescaped);
     }
 };
 
@@ -1079,10 +1572,6 @@ inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
     std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
     message += what;
     return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
-}
-
-inline bool is_json_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 // Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
@@ -1101,11 +1590,16 @@ struct Input {
 template <class T>
 ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
     ondemand::document doc;
+    const char* text = input.buffer + input.offset;
+    Reader reader(text, options, &doc, text + input.text_size);
+    if (options.fast_pass && !input.wrapped) {
+        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
+        if (fast.document(out)) return {};
+        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
+    }
     if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
         return malformed_error(0, simdjson::error_message(e));
     }
-    const char* text = input.buffer + input.offset;
-    Reader reader(text, options, &doc, text + input.text_size);
     try {
         if (input.wrapped) {
             // Trailing content shows up as a second element or as text after the closing

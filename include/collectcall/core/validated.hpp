@@ -41,6 +41,13 @@ class Validated {
         }
         return true;
     }
+    // The fast pass of read.hpp takes an item only when it is valid: no errors to keep.
+    template <class Fast>
+    friend bool collectcall_read_fast(Fast& fast, Validated& out) {
+        if (!fast.value(out.value_)) return false;
+        out.errors_.clear();
+        return true;
+    }
     friend void collectcall_write(Writer& writer, const Validated& v) {
         write_value(writer, v.value_);
     }

@@ -37,6 +37,10 @@ struct ReadOptions {
     // Most error details kept for one document (or one Validated<T> item); the rest are
     // counted in a last `too_many_errors` detail (API.md section 3).
     std::size_t max_errors = 100;
+    // Read a document straight from its bytes first (read.hpp, "The fast pass"), and through
+    // simdjson's index only when that pass gives up. Either way the result is the same; false
+    // reads every document the long way (for a comparison of the two, as the tests make).
+    bool fast_pass = true;
 
     [[nodiscard]] std::chrono::sys_days today_or_now() const {
         return today ? *today

@@ -28,6 +28,7 @@
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/utf8.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
@@ -85,26 +86,6 @@ inline bool is_plain_text(const unsigned char* s, std::size_t n) noexcept {
     unsigned char bytes[8];
     std::memcpy(bytes, &word, 8);
     return !any_needs_escape(bytes);
-}
-
-// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
-inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
-    const unsigned char c = s[0];
-    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2)) return 0;
-        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
-        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3)) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
-        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
-        return 4;
-    }
-    return 0;
 }
 
 template <class T>
