@@ -1107,7 +1107,8 @@ namespace detail {
 // when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
 // forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
 // form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
-inline const char* scan_string_scalar(const char* p, const char* end, bool& high) noexcept {
+COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
+                                               bool& high) noexcept {
     for (; p < end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"' || c == '\\' || c < 0x20) return p;
@@ -1116,7 +1117,7 @@ inline const char* scan_string_scalar(const char* p, const char* end, bool& high
     return end;
 }
 #if defined(__SSE2__)
-inline const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
+COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i controls = _mm_set1_epi8(0x1F);
