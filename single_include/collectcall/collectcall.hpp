@@ -1926,6 +1926,20 @@ class FastReader {
         return true;
     }
     bool enter() noexcept { return ++depth_ <= options_.max_depth; }
+
+    // What follows a member or an element: a comma and more, the container's `close`, or
+    // anything else (which the fast pass does not take).
+    enum class After { more, closed, wrong };
+    COLLECTCALL_HOT After after_value(char close) noexcept {
+        skip_space();
+        const char next = peek();
+        ++p_;
+        if (next == ',') {
+            skip_space();
+            return After::more;
+        }
+        return next == close ? After::closed : After::wrong;
+    }
     void leave() noexcept { --depth_; }
 
     // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
@@ -2195,14 +2209,9 @@ bool FastReader::object(T& out) {
                 skip_space();
                 if (peek() == 'n') nulls |= bit;
                 if (!members<T>[i](*this, out)) return false;
-                skip_space();
-                const char next = peek();
-                ++p_;
-                if (next == ',') {
-                    skip_space();
-                    continue;
-                }
-                if (next == '}') break;
+                const After after = after_value('}');
+                if (after == After::more) continue;
+                if (after == After::closed) break;
                 return false;
             }
         }
@@ -2254,14 +2263,9 @@ bool FastReader::array(std::vector<T>& out) {
             if (index == max_items) return false;
             if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
             ++index;
-            skip_space();
-            const char next = peek();
-            ++p_;
-            if (next == ',') {
-                skip_space();
-                continue;
-            }
-            if (next == ']') break;
+            const After after = after_value(']');
+            if (after == After::more) continue;
+            if (after == After::closed) break;
             return false;
         }
     }
