@@ -813,6 +813,19 @@ struct member_lookup {
         return table;
     }();
 #endif
+    // The member a raw key names, found by the key's length (a search for its closing quote that
+    // stops at the longest name's length) among the names of that length; n when no name is the
+    // key's raw text (an unknown key, or one with escapes).
+    static std::size_t by_raw_key(const char* raw) noexcept {
+        if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
+            length <= max_length) {
+            for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
+                if (is(raw, by_length[k])) return by_length[k];
+            }
+        }
+        return n;
+    }
+
     // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
     // start, which the document's padding allows past its closing quote; a struct with a name too
     // long for that compares byte by byte, stopping at the first difference (the key's closing
@@ -857,6 +870,26 @@ struct member_lookup {
 #endif
 };
 
+// The member expected next in an object: the one after the last (declaration order), or the one
+// before it once a key came before the last in that order (documents written in reverse), so that
+// both orders are matched by the first comparison; any other order is found by the lookup by
+// length.
+class MemberHint {
+  public:
+    // A member index, or one that is none (-1 or past the last).
+    [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    void saw(std::size_t i) noexcept {
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (at != next_) [[unlikely]]
+            step_ = at > next_ - step_ ? 1 : -1;  // after or before the last member
+        next_ = at + step_;
+    }
+
+  private:
+    std::ptrdiff_t next_ = 0;
+    std::ptrdiff_t step_ = 1;  // from the last member to the next: 1 or -1
+};
+
 // Finds the member a key names, comparing the raw key in the input buffer (always padded, so
 // reading a little past a key is safe): the member expected next (read_members' hint), where a
 // document in declaration order or its reverse hits; then, out of line, by the key's length
@@ -866,16 +899,9 @@ template <class T>
 COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
                                                        Reader& reader,
                                                        std::string_view& unescaped) {
-    using Lookup = member_lookup<T>;
     constexpr auto& names = member_names<T>;
     constexpr std::size_t n = names.size();
-    if (const std::size_t length = find_in_document(raw, Lookup::max_length + 1, '"');
-        length <= Lookup::max_length) {
-        for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1]; ++k) {
-            const std::size_t i = Lookup::by_length[k];
-            if (Lookup::is(raw, i)) return i;
-        }
-    }
+    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
     if (auto e = field.unescaped_key().get(unescaped))
         reader.malformed(raw, simdjson::error_message(e));
     for (std::size_t i = 0; i < n; ++i) {
@@ -925,12 +951,7 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
     bool seen[n + 1] = {};
     [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
     [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    // The member expected next: the one after the last (declaration order), or the one before it
-    // once a key came before the last in that order (documents written in reverse), so that both
-    // orders are matched by the first comparison; any other order is found by match_member's
-    // lookup by length.
-    std::ptrdiff_t hint = 0;          // -1 or n: none
-    std::ptrdiff_t step = 1;          // from the last member to the next: 1 or -1
+    MemberHint hint;
     reader.push(std::string_view{});  // renamed for each member
     for (auto field_result : object) {
         // Used where it is rather than copied out with get(): the copy of a field just built
@@ -938,18 +959,14 @@ bool read_members(Reader& reader, ondemand::object& object, const char* where, T
         if (auto e = field_result.error()) reader.malformed(e);
         ondemand::field&& field = std::move(field_result).value_unsafe();
         std::string_view unescaped;
-        const std::size_t i =
-            match_member<T>(field, static_cast<std::size_t>(hint), reader, unescaped);
+        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
         if (i == n) {
             reader.rename_top(unescaped);
             reader.skip(field.value());
             reader.error(codes::unknown_field, "is not a known member");
             continue;
         }
-        const auto at = static_cast<std::ptrdiff_t>(i);
-        if (at != hint) [[unlikely]]
-            step = at > hint - step ? 1 : -1;  // after or before the last member
-        hint = at + step;
+        hint.saw(i);
         reader.rename_top(names[i]);
         if (seen[i]) {
             reader.skip(field.value());
@@ -1334,7 +1351,7 @@ class FastReader {
 
     // The text of what may be a number: the bytes a JSON number can hold, up to the first other
     // one (its grammar is for the caller to check).
-    std::optional<std::string_view> number() noexcept {
+    std::string_view number() noexcept {
         const char* start = p_;
         while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
                              *p_ == 'e' || *p_ == 'E'))
@@ -1396,16 +1413,15 @@ bool FastReader::value(T& out) {
     } else if constexpr (NumberValue<T>) {
         const char c = peek();
         if (c != '-' && (c < '0' || c > '9')) return false;
-        const std::optional<std::string_view> token = number();
-        if (!token) return false;
+        const std::string_view token = number();
         if constexpr (HasPlainNumbers<T>) {
             // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
-            if (std::optional<T> plain = T::parse_plain(*token)) {
+            if (std::optional<T> plain = T::parse_plain(token)) {
                 out = *plain;
                 return true;
             }
         }
-        return is_json_number(*token) && convert_number(*token, out, [](auto&&...) {});
+        return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
     } else if constexpr (is_bounded_vector_v<T>) {
         return array<typename T::value_type, T>(out);
     } else if constexpr (is_vector<T>::value) {
@@ -1434,39 +1450,23 @@ bool FastReader::object(T& out) {
         skip_space();
         std::uint64_t seen = 0;
         std::uint64_t nulls = 0;
-        std::ptrdiff_t hint = 0;  // as in read_members
-        std::ptrdiff_t step = 1;
+        MemberHint hint;
         if (peek() == '}') {
             ++p_;
         } else {
             while (true) {
                 if (peek() != '"') return false;
                 const char* raw = p_ + 1;
-                std::size_t i = n;
-                if (static_cast<std::size_t>(hint) < n &&
-                    Lookup::is(raw, static_cast<std::size_t>(hint))) [[likely]] {
-                    i = static_cast<std::size_t>(hint);
-                } else if (const std::size_t length =
-                               find_in_document(raw, Lookup::max_length + 1, '"');
-                           length <= Lookup::max_length) {
-                    for (std::size_t k = Lookup::starts[length]; k < Lookup::starts[length + 1];
-                         ++k) {
-                        if (Lookup::is(raw, Lookup::by_length[k])) {
-                            i = Lookup::by_length[k];
-                            break;
-                        }
-                    }
-                }
+                const std::size_t expected = hint.expected();
+                const std::size_t i =
+                    expected < n && Lookup::is(raw, expected) ? expected : Lookup::by_raw_key(raw);
                 if (i == n) return false;  // unknown, or a key with escapes
                 const std::uint64_t bit = std::uint64_t{1} << i;
                 if ((seen & bit) != 0) return false;
                 seen |= bit;
                 p_ = raw + member_names<T>[i].size() + 1;
                 if (p_ >= end_) return false;
-                const auto at = static_cast<std::ptrdiff_t>(i);
-                if (at != hint) [[unlikely]]
-                    step = at > hint - step ? 1 : -1;
-                hint = at + step;
+                hint.saw(i);
                 skip_space();
                 if (peek() != ':') return false;
                 ++p_;
