@@ -1,8 +1,8 @@
 #include "command_line.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <limits>
 #include <sstream>
 
 namespace collectcall::server {
@@ -48,27 +48,269 @@ bool parse_listen(std::string_view text, std::string& host, int& port) {
     return true;
 }
 
+std::string number(auto value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+std::string duration(std::chrono::seconds d) {
+    if (d % std::chrono::hours{1} == std::chrono::seconds{0}) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::hours>(d).count()) + " h";
+    }
+    if (d % std::chrono::minutes{1} == std::chrono::seconds{0}) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::minutes>(d).count()) + " min";
+    }
+    return std::to_string(d.count()) + " s";
+}
+
+// An option's value as given (`--name VALUE` or `--name=VALUE`); a flag gets none.
+using Value = std::optional<std::string_view>;
+// What went wrong with an option's value; empty when it was taken.
+using Problem = std::string;
+
+// One option of the command line: the parser and --help both read this table, so an option is
+// one row.
+struct OptionRow {
+    std::string_view name;
+    enum class Scope { init, serve, both } scope;
+    std::string_view value;  // what its value is called in --help; empty: a flag
+    // Its --help text (continuation lines are indented to match); nullptr: not shown (options
+    // for tests).
+    std::string (*help)(const ServerOptions& defaults);
+    // Sets the option on `command`; returns a problem when `value` will not do.
+    Problem (*apply)(Command& command, Value value);
+    // Only tests use it: left out of --help and of docs/server.md.
+    bool for_tests = false;
+};
+
+// An integer option in [min, max] stored by `store`.
+template <class Int, Int Min, Int Max>
+Problem integer(Value value, std::string_view problem, auto&& store) {
+    const auto n = value ? parse_integer<Int>(*value, Min, Max) : std::nullopt;
+    if (!n) return Problem(problem);
+    store(*n);
+    return {};
+}
+
+using Scope = OptionRow::Scope;
+
+const OptionRow options[] = {
+    {"--db", Scope::both, "PATH", nullptr,
+     [](Command& c, Value v) -> Problem {
+         if (!v || v->empty()) return "--db needs a path or a postgresql:// URI";
+         c.server.db_path = std::string(*v);
+         return {};
+     }},
+    {"--account", Scope::init, "NAME", nullptr,
+     [](Command& c, Value v) -> Problem {
+         if (!v || v->empty()) return "--account needs a name";
+         c.account = std::string(*v);
+         return {};
+     }},
+    {"--caller-number", Scope::init, "+1NXXNXXXXXX", nullptr,
+     [](Command& c, Value v) -> Problem {
+         auto parsed = v ? E164::parse(*v) : Parsed<E164>(collectcall::Problem{});
+         if (!parsed) {
+             return "--caller-number needs an E.164 number such as " +
+                    std::string(default_caller_number);
+         }
+         c.caller_numbers.push_back(std::move(parsed).value());
+         return {};
+     }},
+    {"--respectful-hours", Scope::init, "HH:MM-HH:MM", nullptr,
+     [](Command& c, Value v) -> Problem {
+         const auto window = v ? compliance::parse_respectful_hours(*v) : std::nullopt;
+         if (!window) {
+             return "--respectful-hours needs HH:MM-HH:MM with the start before the end, e.g. "
+                    "08:00-20:50";
+         }
+         c.window = *window;
+         return {};
+     }},
+    {"--listen", Scope::serve, "HOST:PORT",
+     [](const ServerOptions& d) {
+         return "the address to listen on (default " + d.host + ':' + std::to_string(d.port) +
+                ";\n[::1]:8080 for IPv6; port 0 picks a free one)";
+     },
+     [](Command& c, Value v) -> Problem {
+         if (!v || !parse_listen(*v, c.server.host, c.server.port)) {
+             return "--listen needs HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080";
+         }
+         return {};
+     }},
+    {"--allow-private-webhooks", Scope::serve, "",
+     [](const ServerOptions&) -> std::string {
+         return "webhooks may target loopback and private networks";
+     },
+     [](Command& c, Value) -> Problem {
+         c.server.api.allow_private_webhooks = true;
+         return {};
+     }},
+    {"--now", Scope::serve, "TIMESTAMP",
+     [](const ServerOptions&) -> std::string {
+         return "freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests";
+     },
+     [](Command& c, Value v) -> Problem {
+         auto time = v ? Timestamp::parse(*v) : Parsed<Timestamp>(collectcall::Problem{});
+         if (!time) return "--now needs an RFC 3339 timestamp, e.g. 2026-11-20T15:00:00Z";
+         c.server.now = time.value().time();
+         return {};
+     }},
+    {"--call-step-ms", Scope::serve, "N",
+     [](const ServerOptions& d) {
+         return "how fast simulated calls move between states (default " +
+                std::to_string(d.call_step_ms) + ")";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 1, 3'600'000>(
+             v, "--call-step-ms needs a number of milliseconds (1 to 3600000)",
+             [&](int n) { c.server.call_step_ms = n; });
+     }},
+    {"--public-url", Scope::serve, "URL",
+     [](const ServerOptions&) -> std::string {
+         return "the origin clients reach this server at, for the signed\nrecordingUrl of "
+                "call-ended webhooks (default http://HOST:PORT)";
+     },
+     [](Command& c, Value v) -> Problem {
+         auto url = v ? Url::parse(*v) : Parsed<Url>(collectcall::Problem{});
+         if (!url) return "--public-url needs an absolute http:// or https:// URL";
+         c.server.public_url = std::string(url.value().view());
+         return {};
+     }},
+    {"--rate-limit", Scope::serve, "N",
+     [](const ServerOptions& d) {
+         return "requests per second per API key, burst 2N (default " + number(d.rate_limit) +
+                "; 0 = off)";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 0, 1'000'000>(
+             v, "--rate-limit needs a number of requests per second (0 = off)",
+             [&](int n) { c.server.rate_limit = n; });
+     }},
+    {"--webhook-backoff-scale", Scope::serve, "X",
+     [](const ServerOptions&) {
+         return "multiply the webhook retry schedule (" +
+                duration(webhook::retry_schedule.front()) + " ... " +
+                duration(webhook::retry_schedule.back()) +
+                ") by X, for\ntests (0 < X <= 1; default 1)";
+     },
+     [](Command& c, Value v) -> Problem {
+         const auto x = v ? parse_scale(*v) : std::nullopt;
+         if (!x) return "--webhook-backoff-scale needs a number greater than 0, at most 1";
+         c.server.webhook_backoff_scale = *x;
+         return {};
+     }},
+    {"--webhook-workers", Scope::serve, "N",
+     [](const ServerOptions& d) {
+         return "webhook deliveries in flight at once (default " +
+                std::to_string(d.webhook_workers) + ")";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 1, 256>(
+             v, "--webhook-workers needs a number from 1 to 256",
+             [&](int n) { c.server.webhook_workers = static_cast<std::size_t>(n); });
+     }},
+    {"--webhook-ca-file", Scope::serve, "PATH",
+     [](const ServerOptions&) -> std::string {
+         return "trust only this CA bundle for https webhook receivers";
+     },
+     [](Command& c, Value v) -> Problem {
+         if (!v || v->empty()) return "--webhook-ca-file needs a path";
+         c.server.webhook_ca_file = std::string(*v);
+         return {};
+     }},
+    {"--threads", Scope::serve, "N",
+     [](const ServerOptions&) {
+         return "worker threads (default: " + std::to_string(workers_per_core) +
+                " per core, at least " + std::to_string(min_workers) + ")";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 1, 1024>(v, "--threads needs a number from 1 to 1024", [&](int n) {
+             c.server.threads = static_cast<std::size_t>(n);
+         });
+     }},
+    {"--max-bulk-items", Scope::serve, "N",
+     [](const ServerOptions& d) {
+         return "most customers in one bulk request (default " +
+                std::to_string(d.api.max_bulk_items) + ")";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 1, 1'000'000>(
+             v, "--max-bulk-items needs a positive number",
+             [&](int n) { c.server.api.max_bulk_items = static_cast<std::size_t>(n); });
+     }},
+    {"--busy-timeout-ms", Scope::serve, "N",
+     [](const ServerOptions& d) {
+         return "how long a write waits for the database lock before 503\n(default " +
+                std::to_string(d.busy_timeout_ms) + ")";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 0, 600'000>(v, "--busy-timeout-ms needs a number of milliseconds",
+                                         [&](int n) { c.server.busy_timeout_ms = n; });
+     }},
+    {"--quiet", Scope::serve, "",
+     [](const ServerOptions&) -> std::string { return "no access log on stderr"; },
+     [](Command& c, Value) -> Problem {
+         c.server.api.access_log = false;
+         return {};
+     }},
+    // Tests shorten the PostgreSQL leases with it.
+    {"--lease-ms", Scope::serve, "N", nullptr,
+     [](Command& c, Value v) {
+         return integer<int, 100, 3'600'000>(
+             v, "--lease-ms needs a number of milliseconds (100 to 3600000)",
+             [&](int n) { c.server.lease = std::chrono::milliseconds{n}; });
+     },
+     true},
+    // Tests shorten the attempt's time limit (10 s) with it.
+    {"--webhook-timeout-ms", Scope::serve, "N", nullptr,
+     [](Command& c, Value v) {
+         return integer<int, 100, 600'000>(
+             v, "--webhook-timeout-ms needs a number of milliseconds (100 to 600000)",
+             [&](int n) { c.server.webhook_timeout = std::chrono::milliseconds{n}; });
+     },
+     true},
+};
+
+// The column option descriptions start at in --help.
+constexpr std::size_t help_column = 29;
+
+// The --help lines of the options of `scope` that have help text.
+std::string option_lines(Scope scope, const ServerOptions& defaults) {
+    std::string text;
+    for (const OptionRow& row : options) {
+        if (row.scope != scope || row.help == nullptr) continue;
+        std::string head = "  " + std::string(row.name);
+        if (!row.value.empty()) head += ' ' + std::string(row.value);
+        head.resize(std::max(help_column, head.size() + 1), ' ');
+        const std::string help = row.help(defaults);
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t end = help.find('\n', start);
+            text += head;
+            text.append(help, start, end == std::string::npos ? std::string::npos : end - start);
+            text += '\n';
+            if (end == std::string::npos) break;
+            head.assign(help_column, ' ');
+            start = end + 1;
+        }
+    }
+    return text;
+}
+
+const OptionRow* find_option(std::string_view name) {
+    const auto row = std::find_if(std::begin(options), std::end(options),
+                                  [&](const OptionRow& r) { return r.name == name; });
+    return row == std::end(options) ? nullptr : &*row;
+}
+
 }  // namespace
 
 std::string usage() {
     // The defaults are those of the options and of the library, so that the help cannot drift
     // from what the server does.
     const ServerOptions defaults;
-    const auto number = [](auto value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
-    const auto duration = [](std::chrono::seconds d) {
-        if (d % std::chrono::hours{1} == std::chrono::seconds{0}) {
-            return std::to_string(std::chrono::duration_cast<std::chrono::hours>(d).count()) + " h";
-        }
-        if (d % std::chrono::minutes{1} == std::chrono::seconds{0}) {
-            return std::to_string(std::chrono::duration_cast<std::chrono::minutes>(d).count()) +
-                   " min";
-        }
-        return std::to_string(d.count()) + " s";
-    };
     std::string text =
         R"(collectcall-server: the collectcall customer and agent-call API on SQLite or PostgreSQL
 
@@ -92,41 +334,11 @@ init
     text += R"().
 
 serve
-  Serves the API on HOST:PORT (default )";
-    text += defaults.host + ':' + std::to_string(defaults.port);
-    text += R"(; port 0 picks a free one). When the
-  database has no account yet, a demo account is created and its key printed once.
-  --allow-private-webhooks   webhooks may target loopback and private networks
-  --now TIMESTAMP            freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests
-  --call-step-ms N           how fast simulated calls move between states (default )";
-    text += std::to_string(defaults.call_step_ms);
-    text += R"()
-  --public-url URL           the origin clients reach this server at, for the signed
-                             recordingUrl of call-ended webhooks (default http://HOST:PORT)
-  --rate-limit N             requests per second per API key, burst 2N (default )";
-    text += number(defaults.rate_limit);
-    text += R"(; 0 = off)
-  --webhook-backoff-scale X  multiply the webhook retry schedule ()";
-    text += duration(webhook::retry_schedule.front()) + " ... " +
-            duration(webhook::retry_schedule.back());
-    text += R"() by X, for
-                             tests (0 < X <= 1; default 1)
-  --webhook-workers N        webhook deliveries in flight at once (default )";
-    text += std::to_string(defaults.webhook_workers);
-    text += R"()
-  --webhook-ca-file PATH     trust only this CA bundle for https webhook receivers
-  --threads N                worker threads (default: )";
-    text += std::to_string(workers_per_core) + " per core, at least " + std::to_string(min_workers);
-    text += R"()
-  --max-bulk-items N         most customers in one bulk request (default )";
-    text += std::to_string(defaults.api.max_bulk_items);
-    text += R"()
-  --busy-timeout-ms N        how long a write waits for the database lock before 503
-                             (default )";
-    text += std::to_string(defaults.busy_timeout_ms);
-    text += R"()
-  --quiet                    no access log on stderr
-
+  Serves the API. When the database has no account yet, a demo account is created and its
+  key printed once.
+)";
+    text += option_lines(Scope::serve, defaults);
+    text += R"(
 openapi
   Prints the OpenAPI 3.1 document of the API (also served at GET /api/v1/openapi.json).
 
@@ -138,6 +350,14 @@ that database, and init and serve create or migrate its schema. SIGTERM or SIGIN
 server after the requests in flight are answered.
 )";
     return text;
+}
+
+std::vector<std::string_view> serve_option_names() {
+    std::vector<std::string_view> names;
+    for (const OptionRow& row : options) {
+        if (row.scope == Scope::serve && !row.for_tests) names.push_back(row.name);
+    }
+    return names;
 }
 
 ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
@@ -174,129 +394,33 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
     } else {
         return fail("unknown command: " + std::string(name));
     }
-    const bool serve = command.kind == Command::Kind::serve;
+    const Scope scope = command.kind == Command::Kind::serve ? Scope::serve : Scope::init;
 
     for (std::size_t i = 1; i < args.size(); ++i) {
         std::string_view option = args[i];
-        std::optional<std::string_view> inline_value;
+        Value inline_value;
         if (const std::size_t eq = option.find('=');
             option.starts_with("--") && eq != std::string_view::npos) {
             inline_value = option.substr(eq + 1);
             option = option.substr(0, eq);
         }
-        const auto value = [&]() -> std::optional<std::string_view> {
-            if (inline_value) return inline_value;
-            if (i + 1 < args.size()) return args[++i];
-            return std::nullopt;
-        };
-        const auto flag = [&]() { return !inline_value.has_value(); };
-        const std::string opt(option);
-
         if (option == "--help" || option == "-h") {
             command.kind = Command::Kind::help;
             result.command = command;
             return result;
         }
-        if (option == "--db") {
-            const auto v = value();
-            if (!v || v->empty()) return fail("--db needs a path or a postgresql:// URI");
-            command.server.db_path = std::string(*v);
-        } else if (!serve && option == "--account") {
-            const auto v = value();
-            if (!v || v->empty()) return fail("--account needs a name");
-            command.account = std::string(*v);
-        } else if (!serve && option == "--caller-number") {
-            const auto v = value();
-            auto number = v ? E164::parse(*v) : Parsed<E164>(Problem{});
-            if (!number) {
-                return fail("--caller-number needs an E.164 number such as " +
-                            std::string(default_caller_number));
-            }
-            command.caller_numbers.push_back(std::move(number).value());
-        } else if (!serve && option == "--respectful-hours") {
-            const auto v = value();
-            const auto window = v ? compliance::parse_respectful_hours(*v) : std::nullopt;
-            if (!window) {
-                return fail(
-                    "--respectful-hours needs HH:MM-HH:MM with the start before the end, e.g. "
-                    "08:00-20:50");
-            }
-            command.window = *window;
-        } else if (serve && option == "--listen") {
-            const auto v = value();
-            if (!v || !parse_listen(*v, command.server.host, command.server.port)) {
-                return fail("--listen needs HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080");
-            }
-        } else if (serve && option == "--allow-private-webhooks") {
-            if (!flag()) return fail("--allow-private-webhooks takes no value");
-            command.server.api.allow_private_webhooks = true;
-        } else if (serve && option == "--quiet") {
-            if (!flag()) return fail("--quiet takes no value");
-            command.server.api.access_log = false;
-        } else if (serve && option == "--now") {
-            const auto v = value();
-            auto time = v ? Timestamp::parse(*v) : Parsed<Timestamp>(Problem{});
-            if (!time) return fail("--now needs an RFC 3339 timestamp, e.g. 2026-11-20T15:00:00Z");
-            command.server.now = time.value().time();
-        } else if (serve && option == "--call-step-ms") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 1, 3'600'000) : std::nullopt;
-            if (!n) return fail("--call-step-ms needs a number of milliseconds (1 to 3600000)");
-            command.server.call_step_ms = *n;
-        } else if (serve && option == "--public-url") {
-            const auto v = value();
-            auto url = v ? Url::parse(*v) : Parsed<Url>(Problem{});
-            if (!url) return fail("--public-url needs an absolute http:// or https:// URL");
-            command.server.public_url = std::string(url.value().view());
-        } else if (serve && option == "--webhook-backoff-scale") {
-            const auto v = value();
-            const auto x = v ? parse_scale(*v) : std::nullopt;
-            if (!x) return fail("--webhook-backoff-scale needs a number greater than 0, at most 1");
-            command.server.webhook_backoff_scale = *x;
-        } else if (serve && option == "--webhook-workers") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 1, 256) : std::nullopt;
-            if (!n) return fail("--webhook-workers needs a number from 1 to 256");
-            command.server.webhook_workers = static_cast<std::size_t>(*n);
-        } else if (serve && option == "--webhook-ca-file") {
-            const auto v = value();
-            if (!v || v->empty()) return fail("--webhook-ca-file needs a path");
-            command.server.webhook_ca_file = std::string(*v);
-        } else if (serve && option == "--rate-limit") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 0, 1'000'000) : std::nullopt;
-            if (!n) return fail("--rate-limit needs a number of requests per second (0 = off)");
-            command.server.rate_limit = *n;
-        } else if (serve && option == "--threads") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 1, 1024) : std::nullopt;
-            if (!n) return fail("--threads needs a number from 1 to 1024");
-            command.server.threads = static_cast<std::size_t>(*n);
-        } else if (serve && option == "--max-bulk-items") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 1, 1'000'000) : std::nullopt;
-            if (!n) return fail("--max-bulk-items needs a positive number");
-            command.server.api.max_bulk_items = static_cast<std::size_t>(*n);
-        } else if (serve && option == "--lease-ms") {
-            // Not in the usage text: tests shorten the PostgreSQL leases with it.
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 100, 3'600'000) : std::nullopt;
-            if (!n) return fail("--lease-ms needs a number of milliseconds (100 to 3600000)");
-            command.server.lease = std::chrono::milliseconds{*n};
-        } else if (serve && option == "--webhook-timeout-ms") {
-            // Not in the usage text: tests shorten the attempt's time limit (10 s) with it.
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 100, 600'000) : std::nullopt;
-            if (!n)
-                return fail("--webhook-timeout-ms needs a number of milliseconds (100 to 600000)");
-            command.server.webhook_timeout = std::chrono::milliseconds{*n};
-        } else if (serve && option == "--busy-timeout-ms") {
-            const auto v = value();
-            const auto n = v ? parse_integer<int>(*v, 0, 600'000) : std::nullopt;
-            if (!n) return fail("--busy-timeout-ms needs a number of milliseconds");
-            command.server.busy_timeout_ms = *n;
-        } else {
-            return fail("unknown option for " + std::string(name) + ": " + opt);
+        const OptionRow* row = find_option(option);
+        if (row == nullptr || (row->scope != Scope::both && row->scope != scope)) {
+            return fail("unknown option for " + std::string(name) + ": " + std::string(option));
+        }
+        Value value = inline_value;
+        if (row->value.empty()) {
+            if (inline_value) return fail(std::string(option) + " takes no value");
+        } else if (!value && i + 1 < args.size()) {
+            value = args[++i];
+        }
+        if (Problem problem = row->apply(command, value); !problem.empty()) {
+            return fail(std::move(problem));
         }
     }
     if (command.kind == Command::Kind::init && command.account.empty()) {

@@ -1,4 +1,5 @@
-// The command line of API.md section 10:
+// The command line of API.md section 10. Every option is one row of the table in
+// command_line.cpp, which both the parser and --help read:
 //
 //   collectcall-server init  [--db PATH] --account NAME [--caller-number +1...]...
 //                            [--respectful-hours HH:MM-HH:MM]
@@ -39,5 +40,9 @@ struct ParsedCommandLine {
 ParsedCommandLine parse_command_line(std::span<const std::string_view> args);
 
 std::string usage();
+
+// The options only `serve` takes, other than those only tests use, in the order of --help
+// (docs/server.md lists the same; a test compares them).
+std::vector<std::string_view> serve_option_names();
 
 }  // namespace collectcall::server

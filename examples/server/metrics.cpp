@@ -7,6 +7,8 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include "forwarding_store.hpp"
+
 namespace collectcall::server {
 
 namespace {
@@ -172,104 +174,69 @@ auto timed(Metrics& metrics, bool batched, std::size_t items, const Work& work) 
     return result;
 }
 
-class MeteredStore final : public Store {
+class MeteredStore final : public ForwardingStore {
   public:
     MeteredStore(std::unique_ptr<Store> inner, Metrics& metrics)
-        : inner_(std::move(inner)),
+        : ForwardingStore(std::move(inner)),
           metrics_(metrics),
-          batched_(inner_->observe_commits(
+          batched_(ForwardingStore::observe_commits(
               [&metrics](std::size_t writes, std::chrono::nanoseconds duration) {
                   metrics.commit(writes, duration);
               })) {}
 
-    void check() override { inner_->check(); }
-    bool observe_commits(CommitObserver observer) override {
-        return inner_->observe_commits(std::move(observer));
-    }
+    // The writes, timed.
     Credentials create_credentials(const AccountSetup& setup, Time now) override {
-        return timed(metrics_, batched_, 1, [&] { return inner_->create_credentials(setup, now); });
-    }
-    bool has_accounts() override { return inner_->has_accounts(); }
-    std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
-        return inner_->find_api_key(key_id);
-    }
-    bool agent_assigned(const Uuid& account, std::string_view agent) override {
-        return inner_->agent_assigned(account, agent);
-    }
-    AccountSettings account_settings(const Uuid& account) override {
-        return inner_->account_settings(account);
+        return timed(metrics_, batched_, 1,
+                     [&] { return ForwardingStore::create_credentials(setup, now); });
     }
     bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
         return timed(metrics_, batched_, 1,
-                     [&] { return inner_->insert_customer(account, customer); });
+                     [&] { return ForwardingStore::insert_customer(account, customer); });
     }
     std::vector<bool> insert_customers(const Uuid& account,
                                        std::span<const StoredCustomer> customers) override {
         return timed(metrics_, batched_, customers.size(),
-                     [&] { return inner_->insert_customers(account, customers); });
-    }
-    std::optional<StoredCustomer> find_customer(const Uuid& account, const Uuid& id) override {
-        return inner_->find_customer(account, id);
-    }
-    std::optional<StoredCustomer> find_customer_by_external_id(
-        const Uuid& account, std::string_view external_id) override {
-        return inner_->find_customer_by_external_id(account, external_id);
+                     [&] { return ForwardingStore::insert_customers(account, customers); });
     }
     std::optional<StoredCustomer> update_customer(
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override {
         return timed(metrics_, batched_, 1,
-                     [&] { return inner_->update_customer(account, id, change); });
+                     [&] { return ForwardingStore::update_customer(account, id, change); });
     }
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override {
         return timed(metrics_, batched_, 1,
-                     [&] { return inner_->place_call(account, customer, since, decide); });
-    }
-    std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
-        return inner_->find_call(account, id);
-    }
-    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
-        return inner_->list_calls(account, customer);
+                     [&] { return ForwardingStore::place_call(account, customer, since, decide); });
     }
     bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
                   std::int64_t duration_ms, std::string_view transcript, Time at) override {
         return timed(metrics_, batched_, 1, [&] {
-            return inner_->end_call(account, id, status, ended_reason, duration_ms, transcript, at);
+            return ForwardingStore::end_call(account, id, status, ended_reason, duration_ms,
+                                             transcript, at);
         });
     }
-    std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
-    std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
     SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                        Time now) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return inner_->insert_webhook_secret(account, id, secret, now); });
-    }
-    std::string server_key(std::string_view name, std::string_view candidate) override {
-        return inner_->server_key(name, candidate);
-    }
-    std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override {
-        return inner_->find_webhook_secret(account, id);
+        return timed(metrics_, batched_, 1, [&] {
+            return ForwardingStore::insert_webhook_secret(account, id, secret, now);
+        });
     }
     IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                       const Sha256& fingerprint, Time now) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return inner_->begin_idempotent(account, key, fingerprint, now); });
+        return timed(metrics_, batched_, 1, [&] {
+            return ForwardingStore::begin_idempotent(account, key, fingerprint, now);
+        });
     }
     void finish_idempotent(const Uuid& account, std::string_view key,
                            const StoredResponse& response) override {
         timed(metrics_, batched_, 1, [&] {
-            inner_->finish_idempotent(account, key, response);
+            ForwardingStore::finish_idempotent(account, key, response);
             return 0;
         });
     }
-    void abandon_idempotent(const Uuid& account, std::string_view key) override {
-        inner_->abandon_idempotent(account, key);
-    }
-    std::int64_t sweep(Time now) override { return inner_->sweep(now); }
 
   private:
-    std::unique_ptr<Store> inner_;
     Metrics& metrics_;
     bool batched_;
 };

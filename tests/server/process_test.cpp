@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "command_line.hpp"
 #include "harness.hpp"
 
 using namespace test;
@@ -110,6 +111,27 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     CHECK(help.out.find("(5 s ... 24 h)") != std::string::npos);  // the retry schedule
     CHECK(help.out.find("4 per core, at least 16") != std::string::npos);
     CHECK(help.out.find("use ./collectcall.db (SQLite)") != std::string::npos);
+}
+
+TEST_CASE("--help and docs/server.md list the options of the table the parser reads", "[process]") {
+    const std::string help = collectcall::server::usage();
+    std::ifstream file(std::string(COLLECTCALL_SOURCE_DIR) + "/docs/server.md");
+    REQUIRE(file);
+    const std::string docs((std::istreambuf_iterator<char>(file)), {});
+    // The rows of the serve options' table in docs/server.md, in order.
+    std::vector<std::string> documented;
+    for (std::size_t at = docs.find("\n| `--"); at != std::string::npos;
+         at = docs.find("\n| `--", at + 1)) {
+        const std::size_t start = at + 4;
+        const std::size_t end = docs.find_first_of(" `", start);
+        documented.emplace_back(docs.substr(start, end - start));
+    }
+    std::vector<std::string> table;
+    for (const std::string_view name : collectcall::server::serve_option_names()) {
+        table.emplace_back(name);
+        CHECK(help.find("  " + std::string(name)) != std::string::npos);
+    }
+    CHECK(documented == table);
 }
 
 TEST_CASE("first start creates the demo account once; data survives a restart", "[process]") {

@@ -1,0 +1,100 @@
+// ForwardingStore: a Store that hands every call to another one. Decorators (the metrics of
+// metrics.cpp, the tests' fault hooks) derive from it and override only what they intercept, so
+// a new Store method is declared in store.hpp, forwarded here once, and implemented by each
+// backend.
+#pragma once
+
+#include <memory>
+#include <utility>
+
+#include "store.hpp"
+
+namespace collectcall::server {
+
+class ForwardingStore : public Store {
+  public:
+    explicit ForwardingStore(std::unique_ptr<Store> inner) : inner_(std::move(inner)) {}
+
+    void check() override { inner_->check(); }
+    bool observe_commits(CommitObserver observer) override {
+        return inner_->observe_commits(std::move(observer));
+    }
+    Credentials create_credentials(const AccountSetup& setup, Time now) override {
+        return inner_->create_credentials(setup, now);
+    }
+    bool has_accounts() override { return inner_->has_accounts(); }
+    std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
+        return inner_->find_api_key(key_id);
+    }
+    bool agent_assigned(const Uuid& account, std::string_view agent) override {
+        return inner_->agent_assigned(account, agent);
+    }
+    AccountSettings account_settings(const Uuid& account) override {
+        return inner_->account_settings(account);
+    }
+    bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
+        return inner_->insert_customer(account, customer);
+    }
+    std::vector<bool> insert_customers(const Uuid& account,
+                                       std::span<const StoredCustomer> customers) override {
+        return inner_->insert_customers(account, customers);
+    }
+    std::optional<StoredCustomer> find_customer(const Uuid& account, const Uuid& id) override {
+        return inner_->find_customer(account, id);
+    }
+    std::optional<StoredCustomer> find_customer_by_external_id(
+        const Uuid& account, std::string_view external_id) override {
+        return inner_->find_customer_by_external_id(account, external_id);
+    }
+    std::optional<StoredCustomer> update_customer(
+        const Uuid& account, const Uuid& id,
+        const std::function<bool(StoredCustomer&)>& change) override {
+        return inner_->update_customer(account, id, change);
+    }
+    std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
+                                       const CallDecider& decide) override {
+        return inner_->place_call(account, customer, since, decide);
+    }
+    std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
+        return inner_->find_call(account, id);
+    }
+    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
+        return inner_->list_calls(account, customer);
+    }
+    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
+                  std::int64_t duration_ms, std::string_view transcript, Time at) override {
+        return inner_->end_call(account, id, status, ended_reason, duration_ms, transcript, at);
+    }
+    std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
+    std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
+    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
+                                       Time now) override {
+        return inner_->insert_webhook_secret(account, id, secret, now);
+    }
+    std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override {
+        return inner_->find_webhook_secret(account, id);
+    }
+    std::string server_key(std::string_view name, std::string_view candidate) override {
+        return inner_->server_key(name, candidate);
+    }
+    IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
+                                      const Sha256& fingerprint, Time now) override {
+        return inner_->begin_idempotent(account, key, fingerprint, now);
+    }
+    void finish_idempotent(const Uuid& account, std::string_view key,
+                           const StoredResponse& response) override {
+        inner_->finish_idempotent(account, key, response);
+    }
+    void abandon_idempotent(const Uuid& account, std::string_view key) override {
+        inner_->abandon_idempotent(account, key);
+    }
+    std::int64_t sweep(Time now) override { return inner_->sweep(now); }
+
+  protected:
+    [[nodiscard]] Store& inner() noexcept { return *inner_; }
+
+  private:
+    std::unique_ptr<Store> inner_;
+};
+
+}  // namespace collectcall::server
