@@ -430,7 +430,8 @@ constexpr bool is_json_number(std::string_view text) noexcept {
 // ---- begin collectcall/core/merge_patch.hpp ----
 // JSON Merge Patch (RFC 7396) over described structs.
 //
-// A patch struct mirrors its target by member name; each of its members is a Patch<V>:
+// A patch struct mirrors its target by member name, every member of the target included (checked
+// at compile time: patch_covers_v); each of its members is a Patch<V> or NotAllowed:
 //   absent -> the target member is kept;
 //   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
 //   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
@@ -577,6 +578,16 @@ class PathScope {
 
 }  // namespace detail
 
+// Every member of Target has a member of the same name in PatchT: a Patch<V> that changes it, or
+// NotAllowed that declares it immutable. merge_patch refuses to compile a pair that leaves one
+// out, so a member added to a model cannot silently become unpatchable.
+template <class Target, class PatchT>
+inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
+    return ((detail::member_index<PatchT>(D::name) <
+             boost::mp11::mp_size<detail::merge_members<PatchT>>::value) &&
+            ...);
+}(detail::merge_members<Target>{});
+
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);
 
@@ -657,6 +668,9 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
 // Applies `patch` to `target`, appending errors (paths below `path`).
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path) {
+    static_assert(patch_covers_v<Target, PatchT>,
+                  "every member of the target needs a patch member of the same name: Patch<V> "
+                  "to change it, or NotAllowed to declare it immutable");
     boost::mp11::mp_for_each<detail::merge_members<PatchT>>([&](auto D) {
         using P = std::remove_cvref_t<decltype(patch.*D.pointer)>;
         if constexpr (is_patch_v<P>) {
@@ -808,6 +822,30 @@ using described_members = boost::describe::describe_members<T, boost::describe::
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;
 
+namespace detail {
+template <class P>
+struct member_pointer_class;
+template <class C, class M>
+struct member_pointer_class<M C::*> {
+    using type = C;
+};
+}  // namespace detail
+
+// The JSON name of a described member, named by pointer (`member_name<&CustomerCreate::email>`
+// is "email"): a misspelt or renamed member does not compile.
+template <auto Member>
+inline constexpr std::string_view member_name = [] {
+    using C = typename detail::member_pointer_class<decltype(Member)>::type;
+    static_assert(Described<C>, "member_name names a member of a described struct");
+    std::string_view name;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto D) {
+        if constexpr (std::is_same_v<std::remove_cv_t<decltype(D.pointer)>, decltype(Member)>) {
+            if (D.pointer == Member && name.empty()) name = D.name;
+        }
+    });
+    return name;
+}();
+
 class Reader;
 
 namespace detail {
@@ -893,12 +931,33 @@ class MemberStates {
                  const bool* failed)
         : names_(names), count_(count), present_(present), failed_(failed) {}
 
+    // Members are named by pointer (`present<&CustomerCreate::collections>()`), so that a rule
+    // naming a member that does not exist, or no longer does, does not compile.
+
     // The member was in the document with a value other than null.
-    [[nodiscard]] bool present(std::string_view name) const { return flag(present_, name); }
+    template <auto Member>
+    [[nodiscard]] bool present() const {
+        return flag(present_, checked_name<Member>());
+    }
     // The member was in the document and an error was reported inside it.
-    [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
+    template <auto Member>
+    [[nodiscard]] bool failed() const {
+        return flag(failed_, checked_name<Member>());
+    }
+    // The member was in the document with a value other than null, valid or not: a rule about
+    // its absence does not also fire for a member that has its own error.
+    template <auto Member>
+    [[nodiscard]] bool given() const {
+        return present<Member>() || failed<Member>();
+    }
 
   private:
+    template <auto Member>
+    static constexpr std::string_view checked_name() {
+        constexpr std::string_view name = member_name<Member>;
+        static_assert(!name.empty(), "a member pointer of a described member");
+        return name;
+    }
     // Names of the same length are told apart by their first byte before any call to compare
     // the rest (a rule asks several times per object).
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
@@ -6072,12 +6131,13 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
 inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    auto usable = [&](std::string_view name) {
-        return members.present(name) || members.failed(name);
-    };
-    std::string_view message = collections_conflict(members.present("collections"),
-                                                    usable("ssnLastFour"), usable("dateOfBirth"));
-    if (!message.empty()) reader.member_error("collections", codes::conflict, message);
+    std::string_view message =
+        collections_conflict(members.present<&CustomerCreate::collections>(),
+                             members.given<&CustomerCreate::ssnLastFour>(),
+                             members.given<&CustomerCreate::dateOfBirth>());
+    if (!message.empty()) {
+        reader.member_error(member_name<&CustomerCreate::collections>, codes::conflict, message);
+    }
 }
 
 // The same rule on a value (a merged customer): the errors, if any.

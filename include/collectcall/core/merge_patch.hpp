@@ -1,6 +1,7 @@
 // JSON Merge Patch (RFC 7396) over described structs.
 //
-// A patch struct mirrors its target by member name; each of its members is a Patch<V>:
+// A patch struct mirrors its target by member name, every member of the target included (checked
+// at compile time: patch_covers_v); each of its members is a Patch<V> or NotAllowed:
 //   absent -> the target member is kept;
 //   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
 //   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
@@ -75,6 +76,16 @@ class PathScope {
 };
 
 }  // namespace detail
+
+// Every member of Target has a member of the same name in PatchT: a Patch<V> that changes it, or
+// NotAllowed that declares it immutable. merge_patch refuses to compile a pair that leaves one
+// out, so a member added to a model cannot silently become unpatchable.
+template <class Target, class PatchT>
+inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
+    return ((detail::member_index<PatchT>(D::name) <
+             boost::mp11::mp_size<detail::merge_members<PatchT>>::value) &&
+            ...);
+}(detail::merge_members<Target>{});
 
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);
@@ -156,6 +167,9 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
 // Applies `patch` to `target`, appending errors (paths below `path`).
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path) {
+    static_assert(patch_covers_v<Target, PatchT>,
+                  "every member of the target needs a patch member of the same name: Patch<V> "
+                  "to change it, or NotAllowed to declare it immutable");
     boost::mp11::mp_for_each<detail::merge_members<PatchT>>([&](auto D) {
         using P = std::remove_cvref_t<decltype(patch.*D.pointer)>;
         if constexpr (is_patch_v<P>) {

@@ -72,6 +72,30 @@ using described_members = boost::describe::describe_members<T, boost::describe::
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;
 
+namespace detail {
+template <class P>
+struct member_pointer_class;
+template <class C, class M>
+struct member_pointer_class<M C::*> {
+    using type = C;
+};
+}  // namespace detail
+
+// The JSON name of a described member, named by pointer (`member_name<&CustomerCreate::email>`
+// is "email"): a misspelt or renamed member does not compile.
+template <auto Member>
+inline constexpr std::string_view member_name = [] {
+    using C = typename detail::member_pointer_class<decltype(Member)>::type;
+    static_assert(Described<C>, "member_name names a member of a described struct");
+    std::string_view name;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto D) {
+        if constexpr (std::is_same_v<std::remove_cv_t<decltype(D.pointer)>, decltype(Member)>) {
+            if (D.pointer == Member && name.empty()) name = D.name;
+        }
+    });
+    return name;
+}();
+
 class Reader;
 
 namespace detail {
@@ -157,12 +181,33 @@ class MemberStates {
                  const bool* failed)
         : names_(names), count_(count), present_(present), failed_(failed) {}
 
+    // Members are named by pointer (`present<&CustomerCreate::collections>()`), so that a rule
+    // naming a member that does not exist, or no longer does, does not compile.
+
     // The member was in the document with a value other than null.
-    [[nodiscard]] bool present(std::string_view name) const { return flag(present_, name); }
+    template <auto Member>
+    [[nodiscard]] bool present() const {
+        return flag(present_, checked_name<Member>());
+    }
     // The member was in the document and an error was reported inside it.
-    [[nodiscard]] bool failed(std::string_view name) const { return flag(failed_, name); }
+    template <auto Member>
+    [[nodiscard]] bool failed() const {
+        return flag(failed_, checked_name<Member>());
+    }
+    // The member was in the document with a value other than null, valid or not: a rule about
+    // its absence does not also fire for a member that has its own error.
+    template <auto Member>
+    [[nodiscard]] bool given() const {
+        return present<Member>() || failed<Member>();
+    }
 
   private:
+    template <auto Member>
+    static constexpr std::string_view checked_name() {
+        constexpr std::string_view name = member_name<Member>;
+        static_assert(!name.empty(), "a member pointer of a described member");
+        return name;
+    }
     // Names of the same length are told apart by their first byte before any call to compare
     // the rest (a rule asks several times per object).
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {

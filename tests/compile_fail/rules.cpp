@@ -1,0 +1,54 @@
+// What the compiler refuses: a patch struct without a member for one of its target's members,
+// and a cross-field rule that names a member that does not exist. Built once as it is (it must
+// compile: the control) and once with each mistake defined (it must not, with the message the
+// CMake test expects).
+#include <collectcall/collectcall.hpp>
+
+namespace shop {
+
+struct Order {
+    collectcall::Text id;
+    std::optional<collectcall::Money> refund;
+    std::optional<collectcall::Text> reason;
+};
+BOOST_DESCRIBE_STRUCT(Order, (), (id, refund, reason))
+
+struct OrderPatch {
+    collectcall::NotAllowed id;
+    collectcall::Patch<collectcall::Money> refund;
+#ifndef COLLECTCALL_FORGET_PATCH_MEMBER
+    collectcall::Patch<collectcall::Text> reason;
+#endif
+};
+#ifndef COLLECTCALL_FORGET_PATCH_MEMBER
+BOOST_DESCRIBE_STRUCT(OrderPatch, (), (id, refund, reason))
+#else
+BOOST_DESCRIBE_STRUCT(OrderPatch, (), (id, refund))
+#endif
+
+// A refund needs its reason.
+inline void collectcall_check(const Order&, const collectcall::MemberStates& members,
+                              collectcall::Reader& reader) {
+#ifndef COLLECTCALL_MISSPELL_RULE
+    if (members.present<&Order::refund>() && !members.given<&Order::reason>())
+#else
+    if (members.present<&Order::refund>() && !members.given<&Order::reasn>())
+#endif
+        reader.member_error(collectcall::member_name<&Order::reason>, "required", "is required");
+}
+
+inline void collectcall_schema(collectcall::schema_tag<Order>, collectcall::SchemaBuilder&) {}
+inline void collectcall_schema(collectcall::schema_tag<OrderPatch>, collectcall::SchemaBuilder& s) {
+    s.patch_of<Order>();
+}
+
+}  // namespace shop
+
+int main() {
+    auto order = collectcall::read<shop::Order>(R"({"id":"o-1","refund":1.50})");
+    auto patch = collectcall::read<shop::OrderPatch>(R"({"reason":"damaged"})");
+    shop::Order merged{};
+    const auto errors = patch.ok() ? collectcall::merge_patch(merged, patch.value())
+                                   : collectcall::ErrorList{};
+    return order.ok() || !errors.empty() ? 1 : 0;
+}
