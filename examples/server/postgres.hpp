@@ -57,6 +57,24 @@ class Result {
     // The number of rows an INSERT, UPDATE or DELETE touched.
     [[nodiscard]] std::int64_t affected() const;
 
+    // One row, with the accessors rows.hpp maps a row through.
+    class Row {
+      public:
+        Row(const Result& result, int row) : result_(result), row_(row) {}
+        [[nodiscard]] std::string_view text(int column) const { return result_.text(row_, column); }
+        [[nodiscard]] bool is_null(int column) const { return result_.is_null(row_, column); }
+        [[nodiscard]] std::int64_t integer(int column) const {
+            return result_.integer(row_, column);
+        }
+        // A boolean column as PostgreSQL writes it in text: t or f.
+        [[nodiscard]] bool boolean(int column) const { return text(column) == "t"; }
+
+      private:
+        const Result& result_;
+        int row_;
+    };
+    [[nodiscard]] Row row(int row) const { return Row(*this, row); }
+
   private:
     pg_result* result_ = nullptr;
 };

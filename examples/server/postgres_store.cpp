@@ -8,6 +8,7 @@
 #include <collectcall/webhook/fairness.hpp>
 
 #include "columns.hpp"
+#include "rows.hpp"
 #include "webhook_outbox.hpp"
 
 namespace collectcall::server {
@@ -153,41 +154,6 @@ CREATE TABLE server_keys (
 constexpr int migration_count = static_cast<int>(std::size(migrations));
 static_assert(migration_count == PostgresStore::schema_version);
 
-std::int64_t to_ms(Time t) {
-    return t.time_since_epoch().count();
-}
-
-std::string timestamp_text(Time t) {
-    return std::string(Timestamp::from_time(t).view());
-}
-
-const ReadOptions& stored_read_options() {
-    static const ReadOptions options = [] {
-        ReadOptions o;
-        o.today = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
-        return o;
-    }();
-    return options;
-}
-
-bool boolean(const Result& r, int row, int column) {
-    return r.text(row, column) == "t";
-}
-
-StoredCustomer customer_from_row(const Result& r, int row) {
-    StoredCustomer stored;
-    auto body = read<CustomerCreate>(r.text(row, 1), stored_read_options());
-    if (!body) corrupt("customer");
-    static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
-    stored.customer.id = parse_column<Uuid>(r.text(row, 0), "customer id");
-    stored.thread_id = parse_column<Uuid>(r.text(row, 2), "thread id");
-    stored.active = boolean(r, row, 3);
-    stored.cease_and_desist = boolean(r, row, 4);
-    stored.customer.createdAt = parse_column<Timestamp>(r.text(row, 5), "createdAt");
-    stored.customer.updatedAt = parse_column<Timestamp>(r.text(row, 6), "updatedAt");
-    return stored;
-}
-
 const char* bool_text(bool b) {
     return b ? "t" : "f";
 }
@@ -204,48 +170,27 @@ void append_array_element(std::string& out, std::string_view value) {
 }
 
 constexpr const char* insert_customer_sql =
-    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
-    "body, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+    "INSERT INTO customers (" COLLECTCALL_CUSTOMER_INSERT_COLUMNS
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
     "ON CONFLICT (account_id, external_id) DO NOTHING";
 
 // Every item of a bulk request in one statement: arrays of the columns, unnested in request
 // order. ON CONFLICT DO NOTHING skips a duplicate of a stored customer and of an earlier item;
 // the ids of the rows inserted come back.
 constexpr const char* insert_customers_sql =
-    "INSERT INTO customers (id, account_id, external_id, thread_id, active, cease_and_desist, "
-    "body, created_at, updated_at) "
-    "SELECT u.id, $1, u.external_id, u.thread_id, u.active, u.cease_and_desist, u.body, "
+    "INSERT INTO customers (" COLLECTCALL_CUSTOMER_INSERT_COLUMNS
+    ") SELECT u.id, $1, u.external_id, u.thread_id, u.active, u.cease_and_desist, u.body, "
     "u.created_at, u.updated_at FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], "
     "$6::boolean[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS u(id, external_id, "
     "thread_id, active, cease_and_desist, body, created_at, updated_at, n) ORDER BY u.n "
     "ON CONFLICT (account_id, external_id) DO NOTHING RETURNING id";
-
-CallDetails call_from_row(const Result& r, int row) {
-    CallDetails call;
-    call.id = parse_column<Uuid>(r.text(row, 0), "call id");
-    call.threadId = parse_column<Uuid>(r.text(row, 1), "thread id");
-    call.toPhoneNumber = parse_column<E164>(r.text(row, 2), "toPhoneNumber");
-    call.fromPhoneNumber = parse_column<E164>(r.text(row, 3), "fromPhoneNumber");
-    auto compliance = read<ComplianceResult>(r.text(row, 4), stored_read_options());
-    if (!compliance) corrupt("compliance");
-    call.compliance = std::move(compliance).value();
-    call.createdAt = parse_column<Timestamp>(r.text(row, 5), "createdAt");
-    call.customerId = parse_column<Uuid>(r.text(row, 6), "customer id");
-    call.status = parse_column<CallStatus>(r.text(row, 7), "call status");
-    if (!r.is_null(row, 8))
-        call.endedReason = parse_column<EndedReason>(r.text(row, 8), "endedReason");
-    if (!r.is_null(row, 9)) call.durationMs = r.integer(row, 9);
-    return call;
-}
 
 void load_events(Connection& db, CallDetails& call) {
     db.params().add(call.id.view());
     const Result events =
         db.query("SELECT type, created_at FROM call_events WHERE call_id = $1 ORDER BY seq");
     for (int i = 0; i < events.rows(); ++i) {
-        call.events.push_back(
-            CallEvent{parse_column<CallEventType>(events.text(i, 0), "event type"),
-                      parse_column<Timestamp>(events.text(i, 1), "event createdAt")});
+        call.events.push_back(event_from_row(events.row(i)));
     }
 }
 
@@ -559,33 +504,30 @@ std::vector<bool> PostgresStore::insert_customers(const Uuid& account,
 std::optional<StoredCustomer> PostgresStore::find_customer(const Uuid& account, const Uuid& id) {
     auto db = pool_.lease();
     db->params().add(id.view()).add(account.view());
-    const Result r = db->query(
-        "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-        "FROM customers WHERE id = $1 AND account_id = $2");
+    const Result r = db->query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                               " FROM customers WHERE id = $1 AND account_id = $2");
     if (r.empty()) return std::nullopt;
-    return customer_from_row(r, 0);
+    return customer_from_row(r.row(0));
 }
 
 std::optional<StoredCustomer> PostgresStore::find_customer_by_external_id(
     const Uuid& account, std::string_view external_id) {
     auto db = pool_.lease();
     db->params().add(account.view()).add(external_id);
-    const Result r = db->query(
-        "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-        "FROM customers WHERE account_id = $1 AND external_id = $2");
+    const Result r = db->query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                               " FROM customers WHERE account_id = $1 AND external_id = $2");
     if (r.empty()) return std::nullopt;
-    return customer_from_row(r, 0);
+    return customer_from_row(r.row(0));
 }
 
 std::optional<StoredCustomer> PostgresStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
     return pool_.transaction([&](Connection& db) -> std::optional<StoredCustomer> {
         db.params().add(id.view()).add(account.view());
-        const Result r = db.query(
-            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-            "FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
+        const Result r = db.query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                                  " FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
         if (r.empty()) return std::nullopt;
-        StoredCustomer stored = customer_from_row(r, 0);
+        StoredCustomer stored = customer_from_row(r.row(0));
         if (change(stored)) {
             db.params()
                 .add(write(static_cast<const CustomerCreate&>(stored.customer)))
@@ -610,11 +552,10 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
         // The customer's row stays locked until the commit: a concurrent call to the same
         // customer, in this process or another, waits here and then counts this one.
         db.params().add(customer.view()).add(account.view());
-        const Result r = db.query(
-            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-            "FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
+        const Result r = db.query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                                  " FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
         if (r.empty()) return std::nullopt;
-        const StoredCustomer stored = customer_from_row(r, 0);
+        const StoredCustomer stored = customer_from_row(r.row(0));
 
         std::vector<Time> placed;
         db.params().add(account.view()).add(customer.view()).add(to_ms(since));
@@ -663,11 +604,10 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
 std::optional<CallDetails> PostgresStore::find_call(const Uuid& account, const Uuid& id) {
     auto db = pool_.lease();
     db->params().add(id.view()).add(account.view());
-    const Result r = db->query(
-        "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
-        "status, ended_reason, duration_ms FROM calls WHERE id = $1 AND account_id = $2");
+    const Result r = db->query("SELECT " COLLECTCALL_CALL_COLUMNS
+                               " FROM calls WHERE id = $1 AND account_id = $2");
     if (r.empty()) return std::nullopt;
-    CallDetails call = call_from_row(r, 0);
+    CallDetails call = call_from_row(r.row(0));
     load_events(*db, call);
     return call;
 }
@@ -675,13 +615,12 @@ std::optional<CallDetails> PostgresStore::find_call(const Uuid& account, const U
 std::vector<CallDetails> PostgresStore::list_calls(const Uuid& account, const Uuid& customer) {
     auto db = pool_.lease();
     db->params().add(account.view()).add(customer.view());
-    const Result r = db->query(
-        "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
-        "status, ended_reason, duration_ms FROM calls WHERE account_id = $1 AND "
-        "customer_id = $2 ORDER BY created_ms DESC, seq DESC");
+    const Result r = db->query("SELECT " COLLECTCALL_CALL_COLUMNS
+                               " FROM calls WHERE account_id = $1 AND "
+                               "customer_id = $2 ORDER BY created_ms DESC, seq DESC");
     std::vector<CallDetails> calls;
     for (int i = 0; i < r.rows(); ++i) {
-        calls.push_back(call_from_row(r, i));
+        calls.push_back(call_from_row(r.row(i)));
         load_events(*db, calls.back());
     }
     return calls;
@@ -798,7 +737,7 @@ IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::strin
                 "WHERE account_id = $1 AND key = $2 FOR UPDATE");
             const bool expired = r.empty() ||
                                  r.integer(0, 1) <= to_ms(now) - idempotency_lifetime_ms ||
-                                 (r.is_null(0, 2) && boolean(r, 0, 5));
+                                 (r.is_null(0, 2) && r.row(0).boolean(5));
             if (!expired) {
                 IdempotencyBegin result;
                 const auto stored = from_hex(r.text(0, 0));

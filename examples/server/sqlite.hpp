@@ -103,6 +103,8 @@ class Query {
     [[nodiscard]] bool is_null(int column) const;
     [[nodiscard]] std::string_view text(int column) const;
     [[nodiscard]] std::int64_t integer(int column) const;
+    // SQLite has no boolean: 0 is false.
+    [[nodiscard]] bool boolean(int column) const { return integer(column) != 0; }
     [[nodiscard]] std::span<const unsigned char> blob(int column) const;
 
   private:

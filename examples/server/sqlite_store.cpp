@@ -19,6 +19,7 @@
 #include <collectcall/webhook/fairness.hpp>
 
 #include "columns.hpp"
+#include "rows.hpp"
 #include "webhook_outbox.hpp"
 
 namespace collectcall::server {
@@ -156,41 +157,6 @@ CREATE TABLE server_keys (
 constexpr int migration_count = static_cast<int>(std::size(migrations));
 static_assert(migration_count == SqliteStore::schema_version);
 
-std::int64_t to_ms(Time t) {
-    return t.time_since_epoch().count();
-}
-
-std::string timestamp_text(Time t) {
-    return std::string(Timestamp::from_time(t).view());
-}
-
-// Stored documents were valid when written; reading them back must not apply rules relative to
-// today (a date of birth is never "in the future" of the data it was accepted with, whatever
-// clock the server runs on now).
-const ReadOptions& stored_read_options() {
-    static const ReadOptions options = [] {
-        ReadOptions o;
-        o.today = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
-        return o;
-    }();
-    return options;
-}
-
-// Columns: id, body, thread_id, active, cease_and_desist, created_at, updated_at.
-StoredCustomer customer_from_row(const Query& q) {
-    StoredCustomer stored;
-    auto body = read<CustomerCreate>(q.text(1), stored_read_options());
-    if (!body) corrupt("customer");
-    static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
-    stored.customer.id = parse_column<Uuid>(q.text(0), "customer id");
-    stored.thread_id = parse_column<Uuid>(q.text(2), "thread id");
-    stored.active = q.integer(3) != 0;
-    stored.cease_and_desist = q.integer(4) != 0;
-    stored.customer.createdAt = parse_column<Timestamp>(q.text(5), "createdAt");
-    stored.customer.updatedAt = parse_column<Timestamp>(q.text(6), "updatedAt");
-    return stored;
-}
-
 // The stored documents of customers being inserted, written by the request's own thread before
 // its write joins a batch: the writer thread runs the writes of every request in it one after the
 // other while they wait, so what can run beside it does not run in it. One buffer per thread,
@@ -224,15 +190,9 @@ class CustomerBodies {
     std::vector<std::size_t> ends_;
 };
 
-// The columns of a customer's row, in the order bind_customer_insert binds them.
-constexpr const char* customer_insert_columns =
-    "id, account_id, external_id, thread_id, active, cease_and_desist, body, created_at, "
-    "updated_at";
-constexpr int customer_insert_column_count = 9;
-
-// The texts are bound where they lie (the customer, the account and the body outlive the
-// Query): a bulk's writer would otherwise allocate and copy seven texts per row. `row` is the
-// row's place in a statement of several rows.
+// The columns of COLLECTCALL_CUSTOMER_INSERT_COLUMNS. The texts are bound where they lie (the
+// customer, the account and the body outlive the Query): a bulk's writer would otherwise allocate
+// and copy seven texts per row. `row` is the row's place in a statement of several rows.
 void bind_customer_insert(Query& q, std::size_t row, const Uuid& account, const StoredCustomer& s,
                           std::string_view body) {
     const Customer& c = s.customer;
@@ -265,7 +225,7 @@ const char* insert_customers_sql(std::size_t rows) {
             values += ", ?";
         values += ")";
         for (std::size_t k = 0; k < sql.size(); ++k) {
-            sql[k] = std::string("INSERT INTO customers (") + customer_insert_columns + ") VALUES ";
+            sql[k] = "INSERT INTO customers (" COLLECTCALL_CUSTOMER_INSERT_COLUMNS ") VALUES ";
             for (std::size_t row = 0; row < (std::size_t{1} << k); ++row)
                 sql[k] += (row == 0 ? "" : ", ") + values;
             sql[k] += " ON CONFLICT (account_id, external_id) DO NOTHING";
@@ -275,30 +235,13 @@ const char* insert_customers_sql(std::size_t rows) {
     return texts.at(static_cast<std::size_t>(std::countr_zero(rows))).c_str();
 }
 
-// Columns: id, thread_id, to_number, from_number, compliance, created_at, customer_id, status,
-// ended_reason, duration_ms.
-CallDetails call_from_row(Connection& db, const Query& q) {
-    CallDetails call;
-    call.id = parse_column<Uuid>(q.text(0), "call id");
-    call.threadId = parse_column<Uuid>(q.text(1), "thread id");
-    call.toPhoneNumber = parse_column<E164>(q.text(2), "toPhoneNumber");
-    call.fromPhoneNumber = parse_column<E164>(q.text(3), "fromPhoneNumber");
-    auto compliance = read<ComplianceResult>(q.text(4), stored_read_options());
-    if (!compliance) corrupt("compliance");
-    call.compliance = std::move(compliance).value();
-    call.createdAt = parse_column<Timestamp>(q.text(5), "createdAt");
-    call.customerId = parse_column<Uuid>(q.text(6), "customer id");
-    call.status = parse_column<CallStatus>(q.text(7), "call status");
-    if (!q.is_null(8)) call.endedReason = parse_column<EndedReason>(q.text(8), "endedReason");
-    if (!q.is_null(9)) call.durationMs = q.integer(9);
-
+// A call and its events.
+CallDetails call_from_query(Connection& db, const Query& q) {
+    CallDetails call = call_from_row(q);
     Query events(db, "SELECT type, created_at FROM call_events WHERE call_id = ? ORDER BY seq");
     events.bind(1, call.id.view());
-    while (events.step()) {
-        call.events.push_back(
-            CallEvent{parse_column<CallEventType>(events.text(0), "event type"),
-                      parse_column<Timestamp>(events.text(1), "event createdAt")});
-    }
+    while (events.step())
+        call.events.push_back(event_from_row(events));
     return call;
 }
 
@@ -853,9 +796,8 @@ std::vector<bool> SqliteStore::insert_customers(const Uuid& account,
 
 std::optional<StoredCustomer> SqliteStore::find_customer(const Uuid& account, const Uuid& id) {
     auto db = lease();
-    Query q(*db,
-            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-            "FROM customers WHERE id = ? AND account_id = ?");
+    Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                 " FROM customers WHERE id = ? AND account_id = ?");
     q.bind(1, id.view()).bind(2, account.view());
     if (!q.step()) return std::nullopt;
     return customer_from_row(q);
@@ -864,9 +806,8 @@ std::optional<StoredCustomer> SqliteStore::find_customer(const Uuid& account, co
 std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
     const Uuid& account, std::string_view external_id) {
     auto db = lease();
-    Query q(*db,
-            "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-            "FROM customers WHERE account_id = ? AND external_id = ?");
+    Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                 " FROM customers WHERE account_id = ? AND external_id = ?");
     q.bind(1, account.view()).bind(2, external_id);
     if (!q.step()) return std::nullopt;
     return customer_from_row(q);
@@ -879,9 +820,8 @@ std::optional<StoredCustomer> SqliteStore::update_customer(
         Transaction tx(*db);
         std::optional<StoredCustomer> stored;
         {
-            Query q(*db,
-                    "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-                    "FROM customers WHERE id = ? AND account_id = ?");
+            Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                         " FROM customers WHERE id = ? AND account_id = ?");
             q.bind(1, id.view()).bind(2, account.view());
             if (!q.step()) return std::nullopt;
             stored = customer_from_row(q);
@@ -914,9 +854,8 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         Transaction tx(*db);
         std::optional<StoredCustomer> stored;
         {
-            Query q(*db,
-                    "SELECT id, body, thread_id, active, cease_and_desist, created_at, updated_at "
-                    "FROM customers WHERE id = ? AND account_id = ?");
+            Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                         " FROM customers WHERE id = ? AND account_id = ?");
             q.bind(1, customer.view()).bind(2, account.view());
             if (!q.step()) return std::nullopt;
             stored = customer_from_row(q);
@@ -962,24 +901,21 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
 
 std::optional<CallDetails> SqliteStore::find_call(const Uuid& account, const Uuid& id) {
     auto db = lease();
-    Query q(*db,
-            "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
-            "status, ended_reason, duration_ms FROM calls WHERE id = ? AND account_id = ?");
+    Query q(*db, "SELECT " COLLECTCALL_CALL_COLUMNS " FROM calls WHERE id = ? AND account_id = ?");
     q.bind(1, id.view()).bind(2, account.view());
     if (!q.step()) return std::nullopt;
-    return call_from_row(*db, q);
+    return call_from_query(*db, q);
 }
 
 std::vector<CallDetails> SqliteStore::list_calls(const Uuid& account, const Uuid& customer) {
     auto db = lease();
     std::vector<CallDetails> calls;
-    Query q(*db,
-            "SELECT id, thread_id, to_number, from_number, compliance, created_at, customer_id, "
-            "status, ended_reason, duration_ms FROM calls WHERE account_id = ? AND "
-            "customer_id = ? ORDER BY created_ms DESC, seq DESC");
+    Query q(*db, "SELECT " COLLECTCALL_CALL_COLUMNS
+                 " FROM calls WHERE account_id = ? AND "
+                 "customer_id = ? ORDER BY created_ms DESC, seq DESC");
     q.bind(1, account.view()).bind(2, customer.view());
     while (q.step())
-        calls.push_back(call_from_row(*db, q));
+        calls.push_back(call_from_query(*db, q));
     return calls;
 }
 

@@ -1,0 +1,99 @@
+// The rows of the stores, written once for both backends: the columns a customer and a call are
+// selected with, and how such a row becomes a model. A backend hands its row to these through a
+// view with text(c), is_null(c), integer(c) and boolean(c) (sqlite.hpp's SqliteRow,
+// postgres.hpp's PgRow); column c counts from 0 in the order of the list.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <collectcall/collectcall.hpp>
+
+#include "columns.hpp"
+#include "store.hpp"
+
+// The columns of a customer row, for `SELECT ` COLLECTCALL_CUSTOMER_COLUMNS ` FROM customers`.
+// Macros, so that a statement stays one string literal (SQLite's statement cache is keyed by its
+// address).
+#define COLLECTCALL_CUSTOMER_COLUMNS \
+    "id, body, thread_id, active, cease_and_desist, created_at, updated_at"
+// The columns of a call row (its events are another table's).
+#define COLLECTCALL_CALL_COLUMNS                                                           \
+    "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, " \
+    "ended_reason, duration_ms"
+// The columns a customer is inserted with, in the order each backend binds them.
+#define COLLECTCALL_CUSTOMER_INSERT_COLUMNS                                                \
+    "id, account_id, external_id, thread_id, active, cease_and_desist, body, created_at, " \
+    "updated_at"
+
+namespace collectcall::server {
+
+inline constexpr int customer_insert_column_count = 9;
+
+// The stores keep times as milliseconds since the epoch where they compare them, and as RFC 3339
+// text where they show them.
+inline std::int64_t to_ms(Time t) {
+    return t.time_since_epoch().count();
+}
+inline std::string timestamp_text(Time t) {
+    return std::string(Timestamp::from_time(t).view());
+}
+
+// Stored documents were valid when written; reading them back must not apply rules relative to
+// today (a date of birth is never "in the future" of the data it was accepted with, whatever
+// clock the server runs on now).
+inline const ReadOptions& stored_read_options() {
+    static const ReadOptions options = [] {
+        ReadOptions o;
+        o.today = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
+        return o;
+    }();
+    return options;
+}
+
+// A row selected with COLLECTCALL_CUSTOMER_COLUMNS.
+template <class Row>
+StoredCustomer customer_from_row(const Row& row) {
+    StoredCustomer stored;
+    auto body = read<CustomerCreate>(row.text(1), stored_read_options());
+    if (!body) corrupt("customer");
+    static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
+    stored.customer.id = parse_column<Uuid>(row.text(0), "customer id");
+    stored.thread_id = parse_column<Uuid>(row.text(2), "thread id");
+    stored.active = row.boolean(3);
+    stored.cease_and_desist = row.boolean(4);
+    stored.customer.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
+    stored.customer.updatedAt = parse_column<Timestamp>(row.text(6), "updatedAt");
+    return stored;
+}
+
+// A row selected with COLLECTCALL_CALL_COLUMNS; the caller adds the call's events.
+template <class Row>
+CallDetails call_from_row(const Row& row) {
+    CallDetails call;
+    call.id = parse_column<Uuid>(row.text(0), "call id");
+    call.threadId = parse_column<Uuid>(row.text(1), "thread id");
+    call.toPhoneNumber = parse_column<E164>(row.text(2), "toPhoneNumber");
+    call.fromPhoneNumber = parse_column<E164>(row.text(3), "fromPhoneNumber");
+    auto compliance = read<ComplianceResult>(row.text(4), stored_read_options());
+    if (!compliance) corrupt("compliance");
+    call.compliance = std::move(compliance).value();
+    call.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
+    call.customerId = parse_column<Uuid>(row.text(6), "customer id");
+    call.status = parse_column<CallStatus>(row.text(7), "call status");
+    if (!row.is_null(8)) call.endedReason = parse_column<EndedReason>(row.text(8), "endedReason");
+    if (!row.is_null(9)) call.durationMs = row.integer(9);
+    return call;
+}
+
+// A row of `SELECT type, created_at FROM call_events`.
+template <class Row>
+CallEvent event_from_row(const Row& row) {
+    return CallEvent{parse_column<CallEventType>(row.text(0), "event type"),
+                     parse_column<Timestamp>(row.text(1), "event createdAt")};
+}
+
+}  // namespace collectcall::server
