@@ -263,4 +263,14 @@ void Pool::rollback(Connection& connection) noexcept {
     }
 }
 
+void append_array_element(std::string& out, std::string_view value) {
+    out.push_back(out.size() == 1 ? '"' : ',');
+    if (out.back() == ',') out.push_back('"');
+    for (const char c : value) {
+        if (c == '"' || c == '\\') out.push_back('\\');
+        out.push_back(c);
+    }
+    out.push_back('"');
+}
+
 }  // namespace collectcall::server::pg

@@ -4,6 +4,7 @@
 // a lost connection, a server shutting down or out of disk is `unavailable` (503).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -220,5 +221,14 @@ class Pool {
     std::vector<std::unique_ptr<Connection>> idle_;
     std::size_t open_ = 0;
 };
+
+// A lease's length as an interval PostgreSQL reads ("60000 milliseconds").
+inline std::string lease_interval(std::chrono::milliseconds lease) {
+    return std::to_string(lease.count()) + " milliseconds";
+}
+
+// Appends `value` to a PostgreSQL array literal being built in `out` (which starts as "{"),
+// quoted and escaped; the caller closes it with '}'.
+void append_array_element(std::string& out, std::string_view value);
 
 }  // namespace collectcall::server::pg

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -158,17 +159,6 @@ const char* bool_text(bool b) {
     return b ? "t" : "f";
 }
 
-// Appends `value` to a PostgreSQL array literal being built in `out`, quoted and escaped.
-void append_array_element(std::string& out, std::string_view value) {
-    out.push_back(out.size() == 1 ? '"' : ',');
-    if (out.back() == ',') out.push_back('"');
-    for (const char c : value) {
-        if (c == '"' || c == '\\') out.push_back('\\');
-        out.push_back(c);
-    }
-    out.push_back('"');
-}
-
 constexpr const char* insert_customer_sql =
     "INSERT INTO customers (" COLLECTCALL_CUSTOMER_INSERT_COLUMNS
     ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
@@ -206,18 +196,6 @@ void insert_event(Connection& db, std::string_view call_id, CallEventType type, 
         "INSERT INTO webhook_outbox (message_id, call_id, event_seq) "
         "SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), id, $2::integer "
         "FROM calls WHERE id = $1 AND webhook_url IS NOT NULL");
-}
-
-std::string lease_interval(std::chrono::milliseconds lease) {
-    return std::to_string(lease.count()) + " milliseconds";
-}
-
-// The condition under which this process may take outbox row `alias`: nobody holds its lease,
-// this process does (parameter `$owner`), or the holder's lease has run out.
-std::string takeable(std::string_view alias, std::string_view owner) {
-    const std::string a(alias);
-    return "(" + a + ".lease_owner IS NULL OR " + a + ".lease_owner = " + std::string(owner) +
-           " OR " + a + ".lease_until < now())";
 }
 
 }  // namespace
@@ -470,14 +448,14 @@ std::vector<bool> PostgresStore::insert_customers(const Uuid& account,
         column = "{";
     for (const StoredCustomer& s : customers) {
         const Customer& c = s.customer;
-        append_array_element(columns[0], c.id.view());
-        append_array_element(columns[1], c.externalId.view());
-        append_array_element(columns[2], s.thread_id.view());
-        append_array_element(columns[3], bool_text(s.active));
-        append_array_element(columns[4], bool_text(s.cease_and_desist));
-        append_array_element(columns[5], write(static_cast<const CustomerCreate&>(c)));
-        append_array_element(columns[6], c.createdAt.view());
-        append_array_element(columns[7], c.updatedAt.view());
+        pg::append_array_element(columns[0], c.id.view());
+        pg::append_array_element(columns[1], c.externalId.view());
+        pg::append_array_element(columns[2], s.thread_id.view());
+        pg::append_array_element(columns[3], bool_text(s.active));
+        pg::append_array_element(columns[4], bool_text(s.cease_and_desist));
+        pg::append_array_element(columns[5], write(static_cast<const CustomerCreate&>(c)));
+        pg::append_array_element(columns[6], c.createdAt.view());
+        pg::append_array_element(columns[7], c.updatedAt.view());
     }
     for (std::string& column : columns)
         column.push_back('}');
@@ -669,7 +647,7 @@ std::vector<CallInProgress> PostgresStore::take_over_calls() {
     auto db = pool_.lease();
     // Calls whose owner stopped (its row is gone) or whose heartbeat is older than the lease
     // become this process's. The claim is one UPDATE: two processes never take the same call.
-    const std::string lease = lease_interval(options_.lease);
+    const std::string lease = pg::lease_interval(options_.lease);
     db->params().add(process_id_).add(lease);
     const Result r = db->query(
         "UPDATE calls SET owner = $1 WHERE seq IN (SELECT c.seq FROM calls c "
@@ -809,290 +787,5 @@ std::int64_t PostgresStore::sweep(Time now) {
 }
 
 // --- The outbox ------------------------------------------------------------------------------
-
-namespace {
-
-class PostgresOutbox final : public WebhookOutbox {
-  public:
-    PostgresOutbox(const PostgresOptions& options, std::shared_ptr<const RecordingLinks> links)
-        : links_(std::move(links)),
-          pool_(options.uri, std::max<std::size_t>(2, options.pool_size)),
-          process_id_(std::string(new_uuid().view())),
-          lease_(lease_interval(options.lease)) {}
-
-    ~PostgresOutbox() override {
-        // Stopping cleanly: the messages this process claimed go to the others at once.
-        try {
-            auto db = pool_.lease();
-            db->params().add(process_id_);
-            db->query(
-                "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL "
-                "WHERE lease_owner = $1 AND state = 'pending'");
-        } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): leases run out
-        }
-    }
-    PostgresOutbox(const PostgresOutbox&) = delete;
-    PostgresOutbox& operator=(const PostgresOutbox&) = delete;
-
-    std::vector<OutboxHead> due(std::int64_t now_ms, std::size_t per_receiver,
-                                std::size_t per_account) override {
-        auto db = pool_.lease();
-        // The due heads no live lease of another process holds, a bounded page for a fair pick
-        // (WebhookOutbox::due); nothing is claimed yet.
-        db->params()
-            .add(now_ms)
-            .add(static_cast<std::int64_t>(per_receiver))
-            .add(static_cast<std::int64_t>(per_account))
-            .add(process_id_);
-        static const std::string sql =
-            "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
-            "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
-            "WHERE o.state = 'pending' AND o.next_attempt_ms <= $1 AND " +
-            takeable("o", "$4") +
-            " AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = o.call_id "
-            "AND p.state = 'pending')), "
-            "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
-            "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
-            "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
-            "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= $2) "
-            "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
-            "WHERE a <= $3 ORDER BY account_id, a";
-        const Result r = db->query(sql.c_str());
-        std::vector<OutboxHead> heads;
-        for (int i = 0; i < r.rows(); ++i) {
-            heads.push_back(OutboxHead{
-                r.integer(i, 0), std::string(r.text(i, 1)), std::string(r.text(i, 2)),
-                r.integer(i, 3), std::string(r.text(i, 4)), static_cast<int>(r.integer(i, 5))});
-        }
-        return heads;
-    }
-
-    std::optional<std::int64_t> next_due(std::int64_t now_ms) override {
-        auto db = pool_.lease();
-        db->params().add(now_ms);
-        const Result r = db->query(
-            "SELECT MIN(next_attempt_ms) FROM webhook_outbox WHERE state = 'pending' AND "
-            "next_attempt_ms > $1");
-        if (r.empty() || r.is_null(0, 0)) return std::nullopt;
-        return r.integer(0, 0);
-    }
-
-    bool claim(std::int64_t seq) override {
-        auto db = pool_.lease();
-        // A message another process is claiming right now is skipped, not waited for.
-        db->params().add(process_id_).add(lease_).add(seq);
-        static const std::string sql =
-            "UPDATE webhook_outbox o SET lease_owner = $1, lease_until = now() + $2::interval "
-            "FROM (SELECT h.seq FROM webhook_outbox h WHERE h.seq = $3 AND h.state = 'pending' "
-            "AND " +
-            takeable("h", "$1") + " FOR UPDATE SKIP LOCKED) d WHERE o.seq = d.seq RETURNING o.seq";
-        return db->query(sql.c_str()).rows() > 0;
-    }
-
-    void release(std::int64_t seq) override {
-        auto db = pool_.lease();
-        db->params().add(seq).add(process_id_);
-        db->query(
-            "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL "
-            "WHERE seq = $1 AND lease_owner = $2");
-    }
-
-    void renew(const std::vector<std::int64_t>& seqs) override {
-        if (seqs.empty()) return;
-        std::string list = "{";
-        for (const std::int64_t seq : seqs) {
-            if (list.size() > 1) list += ',';
-            list += std::to_string(seq);
-        }
-        list += '}';
-        auto db = pool_.lease();
-        db->params().add(process_id_).add(lease_).add(list);
-        db->query(
-            "UPDATE webhook_outbox SET lease_until = now() + $2::interval "
-            "WHERE lease_owner = $1 AND state = 'pending' AND seq = ANY($3::bigint[])");
-    }
-
-    bool begin_attempt(std::int64_t seq) override {
-        auto db = pool_.lease();
-        // Recorded (committed) before the attempt; the lease is renewed for its length.
-        db->params().add(seq).add(process_id_).add(lease_);
-        return db->query(
-                     "UPDATE webhook_outbox SET attempts = attempts + 1, "
-                     "unfinished = unfinished + 1, lease_until = now() + $3::interval "
-                     "WHERE seq = $1 AND state = 'pending' AND lease_owner = $2 RETURNING seq")
-                   .rows() > 0;
-    }
-
-    void interrupted(std::int64_t seq) override {
-        auto db = pool_.lease();
-        db->params().add(seq).add(process_id_);
-        db->query(
-            "UPDATE webhook_outbox SET attempts = GREATEST(attempts - 1, 0), unfinished = 0, "
-            "lease_owner = NULL, lease_until = NULL "
-            "WHERE seq = $1 AND state = 'pending' AND lease_owner = $2 AND unfinished > 0");
-    }
-
-    std::int64_t sweep(std::int64_t now_ms) override {
-        auto db = pool_.lease();
-        db->params().add(now_ms - std::chrono::milliseconds(webhook::outbox_retention).count());
-        return db->query("DELETE FROM webhook_outbox WHERE state <> 'pending' AND done_ms < $1")
-            .affected();
-    }
-
-    std::optional<OutboxMessage> load(std::int64_t seq) override {
-        auto db = pool_.lease();
-        db->params().add(seq).add(process_id_);
-        static const std::string sql =
-            std::string(
-                "SELECT o.message_id, o.attempts, c.webhook_url, c.webhook_secret_id, "
-                "s.secret, ") +
-            event_columns +
-            " FROM webhook_outbox o "
-            "JOIN calls c ON c.id = o.call_id "
-            "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
-            "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND "
-            "s.account_id = c.account_id "
-            "WHERE o.seq = $1 AND o.state = 'pending' AND o.lease_owner = $2";
-        const Result r = db->query(sql.c_str());
-        if (r.empty()) return std::nullopt;
-
-        const StoredEvent event = stored_event([&](int i) -> std::optional<std::string_view> {
-            if (r.is_null(0, 5 + i)) return std::nullopt;
-            return r.text(0, 5 + i);
-        });
-        OutboxMessage message;
-        message.seq = seq;
-        message.message_id = std::string(r.text(0, 0));
-        message.attempts = static_cast<int>(r.integer(0, 1));
-        message.url = std::string(r.text(0, 2));
-        if (!r.is_null(0, 4)) message.secret = std::string(r.text(0, 4));
-        message.secret_lost = !r.is_null(0, 3) && r.is_null(0, 4);
-        message.body = webhook_body(event, *links_);
-        return message;
-    }
-
-    void delivered(std::int64_t seq, std::int64_t now_ms) override {
-        auto db = pool_.lease();
-        db->params().add(now_ms).add(seq);
-        db->query(
-            "UPDATE webhook_outbox SET state = 'delivered', unfinished = 0, "
-            "done_ms = $1, last_error = NULL, lease_owner = NULL, lease_until = NULL "
-            "WHERE seq = $2 AND state = 'pending'");
-    }
-
-    void failed(std::int64_t seq, std::optional<std::int64_t> next_attempt_ms,
-                std::string_view error, std::int64_t now_ms) override {
-        auto db = pool_.lease();
-        // The claim ends with the attempt: the retry goes to whichever process is free then.
-        if (next_attempt_ms) {
-            db->params().add(*next_attempt_ms).add(error).add(seq);
-            db->query(
-                "UPDATE webhook_outbox SET unfinished = 0, next_attempt_ms = $1, "
-                "last_error = $2, lease_owner = NULL, lease_until = NULL "
-                "WHERE seq = $3 AND state = 'pending'");
-        } else {
-            db->params().add(now_ms).add(error).add(seq);
-            db->query(
-                "UPDATE webhook_outbox SET state = 'failed', unfinished = 0, "
-                "done_ms = $1, last_error = $2, lease_owner = NULL, lease_until = NULL "
-                "WHERE seq = $3 AND state = 'pending'");
-        }
-    }
-
-    std::int64_t pending() override {
-        auto db = pool_.lease();
-        db->params();
-        return db->query("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'")
-            .integer(0, 0);
-    }
-
-  private:
-    static std::int64_t unix_ms() {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    }
-
-    std::shared_ptr<const RecordingLinks> links_;
-    pg::Pool pool_;
-    std::string process_id_;
-    std::string lease_;
-};
-
-}  // namespace
-
-// --- Rate limits -----------------------------------------------------------------------------
-
-SharedRateLimits::SharedRateLimits(const PostgresOptions& options, RateLimiter& limiter)
-    : limiter_(limiter), pool_(options.uri, 1), process_id_(std::string(new_uuid().view())) {
-    thread_ = std::thread([this] {
-        std::unique_lock lock(mutex_);
-        while (!stopping_) {
-            wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_; });
-            if (stopping_) break;
-            lock.unlock();
-            try {
-                exchange();
-            } catch (const std::exception& e) {
-                std::cerr << "collectcall-server: sharing rate limits failed: " << e.what()
-                          << std::endl;
-            }
-            lock.lock();
-        }
-    });
-}
-
-SharedRateLimits::~SharedRateLimits() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-}
-
-void SharedRateLimits::exchange() {
-    auto used = limiter_.take_used();
-    std::string keys = "{";
-    std::string counts = "{";
-    for (const auto& [key, n] : used) {
-        const long total = mine_[key] += n;
-        append_array_element(keys, key);
-        append_array_element(counts, std::to_string(total));
-    }
-    keys += '}';
-    counts += '}';
-    auto db = pool_.lease();
-    if (!used.empty()) {
-        db->params().add(process_id_).add(keys).add(counts);
-        db->query(
-            "INSERT INTO rate_counts (key_id, process, used, updated) "
-            "SELECT k, $1, n, now() FROM unnest($2::text[], $3::bigint[]) AS u(k, n) "
-            "ON CONFLICT (key_id, process) DO UPDATE SET used = EXCLUDED.used, "
-            "updated = EXCLUDED.updated");
-    }
-    // The others' totals of keys used in the last hour; what grew since the last exchange is
-    // what they used meanwhile. A key seen for the first time is a baseline.
-    db->params().add(process_id_);
-    const Result r = db->query(
-        "SELECT key_id, SUM(used) FROM rate_counts WHERE process <> $1 AND "
-        "updated > now() - interval '1 hour' GROUP BY key_id");
-    for (int i = 0; i < r.rows(); ++i) {
-        const std::string key(r.text(i, 0));
-        const long total = static_cast<long>(r.integer(i, 1));
-        const auto [it, first] = others_.try_emplace(key, total);
-        if (!first) {
-            limiter_.charge(key, total - it->second);
-            it->second = total;
-        }
-    }
-    // Rows of processes gone for an hour.
-    db->query("DELETE FROM rate_counts WHERE updated < now() - interval '1 hour'");
-}
-
-std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options,
-                                                    std::shared_ptr<const RecordingLinks> links) {
-    return std::make_unique<PostgresOutbox>(options, std::move(links));
-}
 
 }  // namespace collectcall::server

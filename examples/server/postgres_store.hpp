@@ -8,14 +8,16 @@
 //   one after the other across processes, and the count and the insert commit together.
 // - Idempotency-Key: one row per (account, key) under a primary key; the first request's
 //   answer is there for whichever process gets the retry.
-// - the webhook outbox: a process claims the messages it is about to send with a lease
+// - the webhook outbox (postgres_outbox.hpp): a process claims the messages it is about to send
+// with a lease
 //   (FOR UPDATE SKIP LOCKED, lease 60 s); the messages of a process that died are taken over
 //   when its lease runs out.
 // - calls in progress: each belongs to the process that placed it, which renews a heartbeat;
 //   when a process stops or its heartbeat is older than the lease, another process's dialer
 //   takes its calls over.
 // - rate limits: each process adds its count of each key's requests to a shared table once a
-//   second and charges its own buckets with the others' (SharedRateLimits).
+//   second and charges its own buckets with the others' (SharedRateLimits,
+//   postgres_rate_limits.hpp).
 // - writes are acknowledged after COMMIT with synchronous_commit on.
 // - the schema is created and migrated under pg_advisory_lock, safe when several processes
 //   start at once.
@@ -31,9 +33,7 @@
 #include <unordered_map>
 
 #include "postgres.hpp"
-#include "rate_limit.hpp"
 #include "store.hpp"
-#include "webhook_outbox.hpp"
 
 namespace collectcall::server {
 
@@ -108,34 +108,5 @@ class PostgresStore final : public Store {
     bool stopping_ = false;
     std::thread heartbeat_;
 };
-
-// Shares the request counts of `limiter` with the other processes of the database, once a
-// second, on a thread of its own, until destroyed.
-class SharedRateLimits {
-  public:
-    SharedRateLimits(const PostgresOptions& options, RateLimiter& limiter);
-    ~SharedRateLimits();
-    SharedRateLimits(const SharedRateLimits&) = delete;
-    SharedRateLimits& operator=(const SharedRateLimits&) = delete;
-
-    // One exchange (the thread runs it every second).
-    void exchange();
-
-  private:
-    RateLimiter& limiter_;
-    pg::Pool pool_;
-    std::string process_id_;
-    std::unordered_map<std::string, long> mine_;    // this process's total per key
-    std::unordered_map<std::string, long> others_;  // the others' total per key, as last seen
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
-    std::thread thread_;
-};
-
-// The webhook outbox on a database a PostgresStore has migrated; it claims messages for this
-// process and gives its claims back when it is destroyed.
-std::unique_ptr<WebhookOutbox> open_postgres_outbox(const PostgresOptions& options,
-                                                    std::shared_ptr<const RecordingLinks> links);
 
 }  // namespace collectcall::server

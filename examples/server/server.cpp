@@ -32,9 +32,12 @@
 
 #include "http.hpp"
 #include "postgres.hpp"
+#include "postgres_outbox.hpp"
+#include "postgres_rate_limits.hpp"
 #include "postgres_store.hpp"
 #include "request_reader.hpp"
 #include "simulated_dialer.hpp"
+#include "sqlite_outbox.hpp"
 #include "sqlite_store.hpp"
 
 namespace collectcall::server {

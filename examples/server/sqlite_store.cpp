@@ -20,6 +20,7 @@
 
 #include "columns.hpp"
 #include "rows.hpp"
+#include "sqlite_checkpointer.hpp"
 #include "webhook_outbox.hpp"
 
 namespace collectcall::server {
@@ -420,82 +421,6 @@ void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
     }
 }
 
-// A checkpoint copies the WAL's pages into the database file and syncs both: at 16 MiB of WAL,
-// tens of milliseconds on a disk that syncs a few hundred MB/s. Run by the committing
-// connection, as SQLite does by itself (wal_autocheckpoint), the batch that triggered it and
-// every write queued behind it would wait for it; a stream of bulk requests stored about 10%
-// fewer customers per second that way. Here a thread with a connection of its own runs it
-// instead, each time the WAL has grown by `due` pages, in PASSIVE mode, which waits for no
-// writer and no reader. The WAL only starts over from its beginning at a write that finds every
-// page of it copied, which a checkpoint beside a stream of writes seldom leaves; so once the WAL
-// holds `limit` pages the writer checkpoints in line, copying only what the thread has not
-// (under `due` pages), and the WAL starts over at the next write. The WAL file keeps its largest
-// size, about `limit` pages.
-class SqliteStore::Checkpointer {
-  public:
-    Checkpointer(std::unique_ptr<Connection> db, int due, int limit)
-        : db_(std::move(db)), due_(due), limit_(limit), thread_([this] { run(); }) {}
-    Checkpointer(const Checkpointer&) = delete;
-    Checkpointer& operator=(const Checkpointer&) = delete;
-    ~Checkpointer() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        wake_.notify_one();
-        thread_.join();
-    }
-
-    // The writer's sqlite3_wal_hook: called after each of its commits, with the pages in the WAL.
-    static int committed(void* self, sqlite3* db, const char* /*schema*/, int pages) {
-        auto& c = *static_cast<Checkpointer*>(self);
-        if (pages < c.last_) c.next_ = c.due_;  // the WAL started over
-        c.last_ = pages;
-        if (pages >= c.limit_) {
-            // A failure here leaves the WAL as it is; the next commit tries again.
-            (void)sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
-                                            nullptr);
-        } else if (pages >= c.next_) {
-            c.next_ = pages + c.due_;
-            {
-                std::lock_guard lock(c.mutex_);
-                c.due_now_ = true;
-            }
-            c.wake_.notify_one();
-        }
-        return SQLITE_OK;
-    }
-
-  private:
-    void run() {
-        std::unique_lock lock(mutex_);
-        while (true) {
-            wake_.wait(lock, [&] { return stopping_ || due_now_; });
-            if (stopping_) return;
-            due_now_ = false;
-            lock.unlock();
-            // SQLITE_BUSY (the writer checkpointing in line meanwhile) or a failure: the WAL stays
-            // as it is, and the writer's next commits ask again.
-            (void)sqlite3_wal_checkpoint_v2(db_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
-                                            nullptr, nullptr);
-            lock.lock();
-        }
-    }
-
-    std::unique_ptr<Connection> db_;
-    const int due_;
-    const int limit_;
-    // The writer's own: the WAL's size at its last commit, and the size that asks for the next
-    // checkpoint.
-    int last_ = 0;
-    int next_ = due_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool due_now_ = false;   // guarded by mutex_
-    bool stopping_ = false;  // guarded by mutex_
-    std::thread thread_;     // last: started once the rest is ready
-};
-
 SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     auto db = open_connection();
     migrate(*db);
@@ -516,9 +441,9 @@ SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
         return static_cast<int>(std::clamp<std::int64_t>(bytes / page_size, 1, INT32_MAX));
     };
     checkpointer_ =
-        std::make_unique<Checkpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
-                                       pages(options_.checkpoint_limit_bytes));
-    sqlite3_wal_hook(writer_->handle(), &Checkpointer::committed, checkpointer_.get());
+        std::make_unique<WalCheckpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
+                                          pages(options_.checkpoint_limit_bytes));
+    sqlite3_wal_hook(writer_->handle(), &WalCheckpointer::committed, checkpointer_.get());
     writer_thread_ = std::thread([this] { write_batches(); });
 }
 

@@ -30,13 +30,15 @@
 
 namespace collectcall::server {
 
+class WalCheckpointer;
+
 struct SqliteOptions {
     std::string path = "collectcall.db";
     // How long a statement waits for another writer before the request fails with 503.
     int busy_timeout_ms = 5000;
     // The WAL is copied into the database file by a thread of the store's own each time it grows
     // by `checkpoint_every_bytes`, and by the writer in line once it holds `checkpoint_limit_bytes`
-    // (sqlite_store.cpp, Checkpointer). In pages, at least one.
+    // (sqlite_checkpointer.hpp). In pages, at least one.
     std::int64_t checkpoint_every_bytes = std::int64_t{16} << 20;
     std::int64_t checkpoint_limit_bytes = std::int64_t{64} << 20;
 };
@@ -164,10 +166,9 @@ class SqliteStore final : public Store {
     bool stopping_ = false;             // guarded by batch_mutex_
     CommitObserver observer_;           // set before any write
 
-    // Copies the WAL into the database file beside the writes (sqlite_store.cpp). Last, so that
-    // it stops first.
-    class Checkpointer;
-    std::unique_ptr<Checkpointer> checkpointer_;
+    // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp). Last,
+    // so that it stops first.
+    std::unique_ptr<WalCheckpointer> checkpointer_;
     // Runs the batches (write_batches); stopped first, by the destructor.
     std::thread writer_thread_;
 };

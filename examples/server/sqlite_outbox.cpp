@@ -1,4 +1,4 @@
-#include "webhook_outbox.hpp"
+#include "sqlite_outbox.hpp"
 
 #include <chrono>
 
