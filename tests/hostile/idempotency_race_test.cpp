@@ -1,5 +1,5 @@
 // Idempotency-Key under concurrency and over time, and the rate limit's headers
-// (tests/server/guards_test.cpp has the basic cases).
+// (tests/server/idempotency_test.cpp has the basic cases).
 #include <catch2/catch.hpp>
 
 #include <chrono>
