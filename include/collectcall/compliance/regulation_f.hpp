@@ -260,8 +260,9 @@ namespace detail {
         }
         return {true, std::move(reason)};
     }
-    std::string limit(rule->name);
-    limit += "'s limit of ";
+    std::string limit = "the ";
+    limit += rule->name;
+    limit += " limit of ";
     limit += std::to_string(rule->max);
     limit += " in ";
     limit += std::to_string(rule->days);
