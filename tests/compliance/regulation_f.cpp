@@ -383,3 +383,68 @@ TEST_CASE("regulation-f: an address with no time zone fails the time checks, for
     CHECK_FALSE(find(result, "state-call-limit").passed);
     CHECK_FALSE(next_eligible(in).has_value());
 }
+
+TEST_CASE("call-frequency: the pure function over a table of histories") {
+    // Days of January 2026 in New York (Monday the 5th to Sunday the 18th), calls at 10:00.
+    struct Row {
+        std::vector<unsigned> call_days;
+        std::vector<unsigned> conversation_days;
+        unsigned today;
+        bool passes;
+    };
+    const std::vector<Row> rows{
+        {{}, {}, 5, true},
+        {{5, 6, 7, 8, 9, 10}, {}, 11, true},         // the 7th in 7 days
+        {{5, 6, 7, 8, 9, 10, 11}, {}, 11, false},    // the 8th
+        {{5, 6, 7, 8, 9, 10, 11}, {}, 12, true},     // the 5th has left the run
+        {{5, 5, 5, 5, 6, 6, 6}, {}, 11, false},      // seven in the run, however spread
+        {{5, 5, 5, 5, 6, 6, 6}, {}, 12, true},
+        {{5}, {5}, 5, false},                        // later on the day of the conversation
+        {{5}, {5}, 11, false},                       // the seventh day of the period
+        {{5}, {5}, 12, true},                        // the eighth
+        {{5, 9}, {5, 9}, 12, false},                 // the later conversation decides
+        {{5, 9}, {5, 9}, 16, true},
+    };
+    const Zone zones[] = {Zone::new_york};
+    for (const Row& row : rows) {
+        std::vector<CallTime> calls, conversations;
+        for (unsigned day : row.call_days) calls.push_back(local(new_york, 2026, 1, day, 10, 0));
+        for (unsigned day : row.conversation_days)
+            conversations.push_back(local(new_york, 2026, 1, day, 10, 0));
+        const CallTime now = local(new_york, 2026, 1, row.today, 15, 0);
+        INFO("today " << row.today << ", " << calls.size() << " calls");
+        CHECK(check_call_frequency(zones, calls, conversations, now).passed == row.passes);
+    }
+}
+
+TEST_CASE("inconvenient-time: the pure function over a table of zones and times") {
+    struct Row {
+        std::vector<Zone> zones;
+        int utc_hour;
+        int utc_minute;
+        bool passes;
+    };
+    // Wednesday 2026-07-15 (UTC hours before 06:00 are on the 16th), daylight saving time: New
+    // York UTC-4, Denver -6, Phoenix and Los Angeles -7, Honolulu -10.
+    const std::vector<Row> rows{
+        {{Zone::new_york}, 12, 0, true},                       // 08:00
+        {{Zone::new_york}, 11, 59, false},                     // 07:59
+        {{Zone::new_york}, 0, 59, true},                       // 20:59
+        {{Zone::new_york}, 1, 0, false},                       // 21:00
+        {{Zone::new_york, Zone::los_angeles}, 14, 59, false},  // 07:59 in Los Angeles
+        {{Zone::new_york, Zone::los_angeles}, 15, 0, true},
+        {{Zone::new_york, Zone::honolulu}, 18, 0, true},       // 14:00 and 08:00
+        {{Zone::new_york, Zone::honolulu}, 17, 59, false},
+        {{Zone::phoenix, Zone::denver}, 14, 0, false},         // 07:00 in Phoenix
+        {{Zone::phoenix, Zone::denver}, 15, 0, true},
+        {{Zone::phoenix, Zone::denver}, 2, 59, true},          // 20:59 in Denver
+        {{Zone::phoenix, Zone::denver}, 3, 0, false},
+    };
+    for (const Row& row : rows) {
+        const CallTime now =
+            utc(2026, 7, row.utc_hour < 6 ? 16 : 15, row.utc_hour, row.utc_minute);
+        INFO(row.utc_hour << ':' << row.utc_minute << " UTC, " << row.zones.size() << " zones");
+        const bool passed = check_inconvenient_time(row.zones, {}, now).passed;
+        CHECK(passed == row.passes);
+    }
+}
