@@ -1235,11 +1235,8 @@ inline constexpr std::array<CheckInfo, 4> all_checks{
 
 // The checks the regulation-f policy evaluates after all_checks, in evaluation order.
 inline constexpr std::array<CheckInfo, 5> regulation_f_checks{
-    checks::call_frequency,
-    checks::inconvenient_time,
-    checks::medium_restriction,
-    checks::attorney_representation,
-    checks::state_call_limit,
+    checks::call_frequency,          checks::inconvenient_time, checks::medium_restriction,
+    checks::attorney_representation, checks::state_call_limit,
 };
 static_assert(
     [] {
@@ -1247,9 +1244,8 @@ static_assert(
             return false;
         }
         for (std::size_t i = 0; i < enum_values<CheckId>.size(); ++i) {
-            const CheckInfo& info = i < all_checks.size()
-                                        ? all_checks[i]
-                                        : regulation_f_checks[i - all_checks.size()];
+            const CheckInfo& info =
+                i < all_checks.size() ? all_checks[i] : regulation_f_checks[i - all_checks.size()];
             if (info.id != enum_values<CheckId>[i]) return false;
         }
         return true;
@@ -1531,9 +1527,8 @@ struct StateCandidates {
             const bool stricter =
                 best == nullptr || rule.max < best->max ||
                 (rule.max == best->max &&
-                 (rule.days > best->days ||
-                  (rule.days == best->days && rule.counts_text_messages &&
-                   !best->counts_text_messages)));
+                 (rule.days > best->days || (rule.days == best->days && rule.counts_text_messages &&
+                                             !best->counts_text_messages)));
             if (stricter) best = &rule;
         }
     }
@@ -1736,10 +1731,8 @@ namespace detail {
             }
         }
     }
-    std::string reason =
-        describe(zones.front(), detail::locate(zones.front())->to_local(now));
-    reason += zones.size() > 1 ? ", within 8am-9pm in every candidate zone)"
-                               : ", within 8am-9pm)";
+    std::string reason = describe(zones.front(), detail::locate(zones.front())->to_local(now));
+    reason += zones.size() > 1 ? ", within 8am-9pm in every candidate zone)" : ", within 8am-9pm)";
     if (!designated.empty()) reason += ", outside the times the customer designated inconvenient";
     return {true, std::move(reason)};
 }
@@ -1755,9 +1748,8 @@ namespace detail {
 // attorney-representation, 15 U.S.C. 1692c(a)(2) (and 12 CFR 1006.6(b)(2)): no communication
 // with a consumer the collector knows to be represented by an attorney about the debt.
 [[nodiscard]] inline Verdict check_attorney_representation(bool represented) {
-    return represented
-               ? Verdict{false, "Customer is represented by an attorney about the debt"}
-               : Verdict{true, "Customer is not known to be represented by an attorney"};
+    return represented ? Verdict{false, "Customer is represented by an attorney about the debt"}
+                       : Verdict{true, "Customer is not known to be represented by an attorney"};
 }
 
 // state-call-limit: the strictest rule of state_rules.hpp among the states the customer may be
@@ -2104,7 +2096,8 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     record(result, checks::inconvenient_time,
            known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
                  : unknown("Customer local time is unknown"));
-    if (call) record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    if (call)
+        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
     record(result, checks::attorney_representation,
            check_attorney_representation(in.attorney_represented));
     record(result, checks::state_call_limit,
@@ -2303,18 +2296,17 @@ namespace collectcall::compliance {
         const date::local_days today = detail::local_date(*tz, in.now);
         const CallTime from = detail::day_start(*tz, today);
         const CallTime to = detail::day_start(*tz, today + date::days{1});
-        const auto today_count = static_cast<unsigned>(std::count_if(
-            in.placed_calls.begin(), in.placed_calls.end(),
-            [&](CallTime t) { return t >= from && t < to; }));
+        const auto today_count =
+            static_cast<unsigned>(std::count_if(in.placed_calls.begin(), in.placed_calls.end(),
+                                                [&](CallTime t) { return t >= from && t < to; }));
         ComplianceCounts& counts = out.counts;
         counts.callsToday = std::max(counts.callsToday, today_count);
-        counts.callsInSevenDays = std::max(
-            counts.callsInSevenDays,
-            detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls));
-        counts.communicationsInSevenDays =
-            std::max(counts.communicationsInSevenDays,
-                     detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls,
-                                         in.sent_texts));
+        counts.callsInSevenDays =
+            std::max(counts.callsInSevenDays,
+                     detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls));
+        counts.communicationsInSevenDays = std::max(
+            counts.communicationsInSevenDays,
+            detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls, in.sent_texts));
     }
     std::optional<CallTime> last;
     for (CallTime conversation : in.conversations) {

@@ -35,7 +35,8 @@ TEST_CASE("decision: a blocked call's record, written and read back") {
     CHECK(decision.operation == ComplianceOperation::drip_step);
     CHECK(decision.policy == CompliancePolicy::regulation_f);
     CHECK(decision.channel == ContactChannel::call);
-    CHECK(decision.candidateZones == std::vector<std::string>{"America/New_York", "America/Chicago"});
+    CHECK(decision.candidateZones ==
+          std::vector<std::string>{"America/New_York", "America/Chicago"});
     REQUIRE(decision.localTimes.size() == 2);
     CHECK(decision.localTimes[0].localTime == "2026-01-09T10:00:30");
     CHECK(decision.localTimes[1].zone == "America/Chicago");
@@ -84,7 +85,8 @@ TEST_CASE("decision: designated inconvenient times are read and written as HH:MM
     const auto bad = read<InconvenientTime>(R"({"days":["monday"],"from":"9:00","to":"24:01"})");
     REQUIRE_FALSE(bad.ok());
     std::vector<std::string> paths;
-    for (const auto& error : bad.errors()) paths.push_back(error.path);
+    for (const auto& error : bad.errors())
+        paths.push_back(error.path);
     CHECK(paths == std::vector<std::string>{"/days/0", "/from", "/to"});
 
     CHECK(ClockTime::parse("00:00").value().view() == "00:00");

@@ -83,7 +83,7 @@ TEST_CASE("next eligible: across daylight saving time changes") {
     in.window = RespectfulHours{90min, 20h};
     in.now = utc(2026, 11, 1, 4, 0);  // 00:00 EDT
     CHECK(next_eligible(in) == utc(2026, 11, 1, 5, 30));
-    in.now = utc(2026, 3, 8, 5, 0);  // 00:00 EST
+    in.now = utc(2026, 3, 8, 5, 0);            // 00:00 EST
     in.window = RespectfulHours{150min, 20h};  // 02:30 does not exist on 2026-03-08
     CHECK(next_eligible(in) == utc(2026, 3, 8, 7, 0));
     CHECK_FALSE(evaluate([&] {
@@ -140,7 +140,8 @@ std::vector<Address> addresses_of_every_candidate_set() {
     std::map<std::vector<int>, Address> sets;
     const auto add = [&](std::string state, std::string zip) {
         std::vector<int> key;
-        for (Zone zone : resolve_time_zones(state, zip)) key.push_back(static_cast<int>(zone));
+        for (Zone zone : resolve_time_zones(state, zip))
+            key.push_back(static_cast<int>(zone));
         if (!key.empty()) sets.emplace(key, Address{std::move(state), std::move(zip)});
     };
     const auto five = [](std::uint32_t zip) {
@@ -151,9 +152,11 @@ std::vector<Address> addresses_of_every_candidate_set() {
         add(std::string(rule.state), five(rule.first));
         add(std::string(rule.state), five(rule.last));
     }
-    for (const auto& state : zone_table::states) add(std::string(state.state), "");
+    for (const auto& state : zone_table::states)
+        add(std::string(state.state), "");
     std::vector<Address> out;
-    for (auto& [key, address] : sets) out.push_back(address);
+    for (auto& [key, address] : sets)
+        out.push_back(address);
     return out;
 }
 
@@ -204,9 +207,10 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
 
         // Now: around an anchor or anywhere in 2026, at a random second; often moved to just
         // before or after a local midnight or a window edge of a candidate zone.
-        CallTime now = chance(60) ? anchors[static_cast<std::size_t>(uniform(0, 3))] +
-                                        std::chrono::seconds{uniform(-2 * 86400, 2 * 86400)}
-                                  : utc(2026, 1, 1, 0, 0) + std::chrono::seconds{uniform(0, 364 * 86400)};
+        CallTime now = chance(60)
+                           ? anchors[static_cast<std::size_t>(uniform(0, 3))] +
+                                 std::chrono::seconds{uniform(-2 * 86400, 2 * 86400)}
+                           : utc(2026, 1, 1, 0, 0) + std::chrono::seconds{uniform(0, 364 * 86400)};
         in.now = now;
         if (chance(40)) {
             const ZoneSet zones = candidate_zones(in);
@@ -234,7 +238,8 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
                 now = CallTime{info.end} + std::chrono::minutes{uniform(-180, 180)};
                 in.now = now;
                 const auto start = std::chrono::minutes{uniform(0, 12) * 15};
-                in.window = RespectfulHours{start, start + std::chrono::minutes{uniform(1, 8) * 15}};
+                in.window =
+                    RespectfulHours{start, start + std::chrono::minutes{uniform(1, 8) * 15}};
             }
         }
 
@@ -276,10 +281,10 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
                               (in.channel == ContactChannel::call && in.asked_not_to_call)));
         INFO("case " << i << ": " << address.state << ' ' << address.zip << ", "
                      << enum_name(in.policy) << ' ' << enum_name(in.channel) << ", phones "
-                     << phones[0] << ' ' << phones[1] << ", now "
-                     << date::format("%FT%TZ", now) << ", " << calls.size() << " calls, "
-                     << conversations.size() << " conversations, " << texts.size()
-                     << " texts, " << designated.size() << " designated periods");
+                     << phones[0] << ' ' << phones[1] << ", now " << date::format("%FT%TZ", now)
+                     << ", " << calls.size() << " calls, " << conversations.size()
+                     << " conversations, " << texts.size() << " texts, " << designated.size()
+                     << " designated periods");
 
         const std::optional<CallTime> next = next_eligible(in);
         CHECK(permanently_ineligible(in) == permanent);

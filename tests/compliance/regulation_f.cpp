@@ -71,8 +71,7 @@ TEST_CASE("regulation-f: every check is evaluated, in order, after the hosted fo
           "state-call-limit");
     REQUIRE(result.checksFailed.size() == 3);
     CHECK(enum_name(result.checksFailed[1].id) == "medium-restriction");
-    CHECK(result.checksFailed[2].reason ==
-          "Customer is represented by an attorney about the debt");
+    CHECK(result.checksFailed[2].reason == "Customer is represented by an attorney about the debt");
     CHECK(failure_message(result) ==
           "Customer not eligible for call. Failed rules: Is Active (Customer is not active), "
           "Medium Restriction (Customer has asked not to be called), Attorney Representation "
@@ -97,7 +96,8 @@ TEST_CASE("call-frequency: more than seven calls within seven consecutive days")
     // 12 CFR 1006.14(b)(2)(i)(A): seven calls are allowed within seven consecutive days; the
     // eighth is refused. One call a day, Monday 2026-01-05 to Sunday 2026-01-11, at 10:00.
     std::vector<CallTime> calls;
-    for (unsigned day = 5; day <= 10; ++day) calls.push_back(local(new_york, 2026, 1, day, 10, 0));
+    for (unsigned day = 5; day <= 10; ++day)
+        calls.push_back(local(new_york, 2026, 1, day, 10, 0));
     auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 11, 10, 0));
     in.placed_calls = calls;
     // The seventh call, on Sunday, is allowed: six before it.
@@ -223,9 +223,8 @@ TEST_CASE("inconvenient-time: 8am to 9pm wherever the address and the phone numb
 
 TEST_CASE("inconvenient-time: the times the customer designated inconvenient") {
     // "Don't call me at work": weekdays 09:00 to 17:00, in the customer's local time.
-    const std::vector<InconvenientTime> designated{
-        period({Weekday::mon, Weekday::tue, Weekday::wed, Weekday::thu, Weekday::fri}, "09:00",
-               "17:00")};
+    const std::vector<InconvenientTime> designated{period(
+        {Weekday::mon, Weekday::tue, Weekday::wed, Weekday::thu, Weekday::fri}, "09:00", "17:00")};
     auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 10, 0));  // Tuesday
     in.inconvenient_times = designated;
     auto found = find(evaluate(in), "inconvenient-time");
@@ -238,8 +237,9 @@ TEST_CASE("inconvenient-time: the times the customer designated inconvenient") {
     in.now = local(new_york, 2026, 1, 6, 17, 0);
     found = find(evaluate(in), "inconvenient-time");
     CHECK(found.passed);
-    CHECK(found.reason == "Customer local time is 17:00 (America/New_York, within 8am-9pm), "
-                          "outside the times the customer designated inconvenient");
+    CHECK(found.reason ==
+          "Customer local time is 17:00 (America/New_York, within 8am-9pm), "
+          "outside the times the customer designated inconvenient");
     in.now = local(new_york, 2026, 1, 10, 10, 0);  // Saturday
     CHECK(find(evaluate(in), "inconvenient-time").passed);
     in.now = local(new_york, 2026, 1, 6, 10, 0);
@@ -289,9 +289,10 @@ TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seve
     auto result = evaluate(in);
     CHECK_FALSE(result.passed);
     REQUIRE(result.checksFailed.size() == 1);
-    CHECK(result.checksFailed[0].reason ==
-          "Customer has had 2 telephone communications within 7 consecutive days "
-          "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
+    CHECK(
+        result.checksFailed[0].reason ==
+        "Customer has had 2 telephone communications within 7 consecutive days "
+        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
     // Regulation F alone would allow it; so does the hosted policy.
     CHECK(find(result, "call-frequency").passed);
     in.policy = CompliancePolicy::hosted;
@@ -326,9 +327,10 @@ TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seve
     // An address whose state and ZIP Code disagree may be in either: the strictest applies.
     in.state = "NH";
     in.zip5 = "02108";
-    CHECK(find(evaluate(in), "state-call-limit").reason ==
-          "Customer has had 2 telephone communications within 7 consecutive days "
-          "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
+    CHECK(
+        find(evaluate(in), "state-call-limit").reason ==
+        "Customer has had 2 telephone communications within 7 consecutive days "
+        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
     in.state = "MA";
     in.zip5 = "03301";  // Concord, New Hampshire
     CHECK_FALSE(find(evaluate(in), "state-call-limit").passed);
@@ -394,21 +396,22 @@ TEST_CASE("call-frequency: the pure function over a table of histories") {
     };
     const std::vector<Row> rows{
         {{}, {}, 5, true},
-        {{5, 6, 7, 8, 9, 10}, {}, 11, true},         // the 7th in 7 days
-        {{5, 6, 7, 8, 9, 10, 11}, {}, 11, false},    // the 8th
-        {{5, 6, 7, 8, 9, 10, 11}, {}, 12, true},     // the 5th has left the run
-        {{5, 5, 5, 5, 6, 6, 6}, {}, 11, false},      // seven in the run, however spread
+        {{5, 6, 7, 8, 9, 10}, {}, 11, true},       // the 7th in 7 days
+        {{5, 6, 7, 8, 9, 10, 11}, {}, 11, false},  // the 8th
+        {{5, 6, 7, 8, 9, 10, 11}, {}, 12, true},   // the 5th has left the run
+        {{5, 5, 5, 5, 6, 6, 6}, {}, 11, false},    // seven in the run, however spread
         {{5, 5, 5, 5, 6, 6, 6}, {}, 12, true},
-        {{5}, {5}, 5, false},                        // later on the day of the conversation
-        {{5}, {5}, 11, false},                       // the seventh day of the period
-        {{5}, {5}, 12, true},                        // the eighth
-        {{5, 9}, {5, 9}, 12, false},                 // the later conversation decides
+        {{5}, {5}, 5, false},         // later on the day of the conversation
+        {{5}, {5}, 11, false},        // the seventh day of the period
+        {{5}, {5}, 12, true},         // the eighth
+        {{5, 9}, {5, 9}, 12, false},  // the later conversation decides
         {{5, 9}, {5, 9}, 16, true},
     };
     const Zone zones[] = {Zone::new_york};
     for (const Row& row : rows) {
         std::vector<CallTime> calls, conversations;
-        for (unsigned day : row.call_days) calls.push_back(local(new_york, 2026, 1, day, 10, 0));
+        for (unsigned day : row.call_days)
+            calls.push_back(local(new_york, 2026, 1, day, 10, 0));
         for (unsigned day : row.conversation_days)
             conversations.push_back(local(new_york, 2026, 1, day, 10, 0));
         const CallTime now = local(new_york, 2026, 1, row.today, 15, 0);
@@ -433,16 +436,15 @@ TEST_CASE("inconvenient-time: the pure function over a table of zones and times"
         {{Zone::new_york}, 1, 0, false},                       // 21:00
         {{Zone::new_york, Zone::los_angeles}, 14, 59, false},  // 07:59 in Los Angeles
         {{Zone::new_york, Zone::los_angeles}, 15, 0, true},
-        {{Zone::new_york, Zone::honolulu}, 18, 0, true},       // 14:00 and 08:00
+        {{Zone::new_york, Zone::honolulu}, 18, 0, true},  // 14:00 and 08:00
         {{Zone::new_york, Zone::honolulu}, 17, 59, false},
-        {{Zone::phoenix, Zone::denver}, 14, 0, false},         // 07:00 in Phoenix
+        {{Zone::phoenix, Zone::denver}, 14, 0, false},  // 07:00 in Phoenix
         {{Zone::phoenix, Zone::denver}, 15, 0, true},
-        {{Zone::phoenix, Zone::denver}, 2, 59, true},          // 20:59 in Denver
+        {{Zone::phoenix, Zone::denver}, 2, 59, true},  // 20:59 in Denver
         {{Zone::phoenix, Zone::denver}, 3, 0, false},
     };
     for (const Row& row : rows) {
-        const CallTime now =
-            utc(2026, 7, row.utc_hour < 6 ? 16 : 15, row.utc_hour, row.utc_minute);
+        const CallTime now = utc(2026, 7, row.utc_hour < 6 ? 16 : 15, row.utc_hour, row.utc_minute);
         INFO(row.utc_hour << ':' << row.utc_minute << " UTC, " << row.zones.size() << " zones");
         const bool passed = check_inconvenient_time(row.zones, {}, now).passed;
         CHECK(passed == row.passes);

@@ -105,11 +105,8 @@ inline constexpr std::array<CheckInfo, 4> all_checks{
 
 // The checks the regulation-f policy evaluates after all_checks, in evaluation order.
 inline constexpr std::array<CheckInfo, 5> regulation_f_checks{
-    checks::call_frequency,
-    checks::inconvenient_time,
-    checks::medium_restriction,
-    checks::attorney_representation,
-    checks::state_call_limit,
+    checks::call_frequency,          checks::inconvenient_time, checks::medium_restriction,
+    checks::attorney_representation, checks::state_call_limit,
 };
 static_assert(
     [] {
@@ -117,9 +114,8 @@ static_assert(
             return false;
         }
         for (std::size_t i = 0; i < enum_values<CheckId>.size(); ++i) {
-            const CheckInfo& info = i < all_checks.size()
-                                        ? all_checks[i]
-                                        : regulation_f_checks[i - all_checks.size()];
+            const CheckInfo& info =
+                i < all_checks.size() ? all_checks[i] : regulation_f_checks[i - all_checks.size()];
             if (info.id != enum_values<CheckId>[i]) return false;
         }
         return true;

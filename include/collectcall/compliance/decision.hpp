@@ -33,18 +33,17 @@ namespace collectcall::compliance {
         const date::local_days today = detail::local_date(*tz, in.now);
         const CallTime from = detail::day_start(*tz, today);
         const CallTime to = detail::day_start(*tz, today + date::days{1});
-        const auto today_count = static_cast<unsigned>(std::count_if(
-            in.placed_calls.begin(), in.placed_calls.end(),
-            [&](CallTime t) { return t >= from && t < to; }));
+        const auto today_count =
+            static_cast<unsigned>(std::count_if(in.placed_calls.begin(), in.placed_calls.end(),
+                                                [&](CallTime t) { return t >= from && t < to; }));
         ComplianceCounts& counts = out.counts;
         counts.callsToday = std::max(counts.callsToday, today_count);
-        counts.callsInSevenDays = std::max(
-            counts.callsInSevenDays,
-            detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls));
-        counts.communicationsInSevenDays =
-            std::max(counts.communicationsInSevenDays,
-                     detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls,
-                                         in.sent_texts));
+        counts.callsInSevenDays =
+            std::max(counts.callsInSevenDays,
+                     detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls));
+        counts.communicationsInSevenDays = std::max(
+            counts.communicationsInSevenDays,
+            detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls, in.sent_texts));
     }
     std::optional<CallTime> last;
     for (CallTime conversation : in.conversations) {

@@ -320,7 +320,8 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     record(result, checks::inconvenient_time,
            known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
                  : unknown("Customer local time is unknown"));
-    if (call) record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    if (call)
+        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
     record(result, checks::attorney_representation,
            check_attorney_representation(in.attorney_represented));
     record(result, checks::state_call_limit,

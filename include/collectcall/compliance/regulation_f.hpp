@@ -212,10 +212,8 @@ namespace detail {
             }
         }
     }
-    std::string reason =
-        describe(zones.front(), detail::locate(zones.front())->to_local(now));
-    reason += zones.size() > 1 ? ", within 8am-9pm in every candidate zone)"
-                               : ", within 8am-9pm)";
+    std::string reason = describe(zones.front(), detail::locate(zones.front())->to_local(now));
+    reason += zones.size() > 1 ? ", within 8am-9pm in every candidate zone)" : ", within 8am-9pm)";
     if (!designated.empty()) reason += ", outside the times the customer designated inconvenient";
     return {true, std::move(reason)};
 }
@@ -231,9 +229,8 @@ namespace detail {
 // attorney-representation, 15 U.S.C. 1692c(a)(2) (and 12 CFR 1006.6(b)(2)): no communication
 // with a consumer the collector knows to be represented by an attorney about the debt.
 [[nodiscard]] inline Verdict check_attorney_representation(bool represented) {
-    return represented
-               ? Verdict{false, "Customer is represented by an attorney about the debt"}
-               : Verdict{true, "Customer is not known to be represented by an attorney"};
+    return represented ? Verdict{false, "Customer is represented by an attorney about the debt"}
+                       : Verdict{true, "Customer is not known to be represented by an attorney"};
 }
 
 // state-call-limit: the strictest rule of state_rules.hpp among the states the customer may be

@@ -75,9 +75,8 @@ struct StateCandidates {
             const bool stricter =
                 best == nullptr || rule.max < best->max ||
                 (rule.max == best->max &&
-                 (rule.days > best->days ||
-                  (rule.days == best->days && rule.counts_text_messages &&
-                   !best->counts_text_messages)));
+                 (rule.days > best->days || (rule.days == best->days && rule.counts_text_messages &&
+                                             !best->counts_text_messages)));
             if (stricter) best = &rule;
         }
     }

@@ -96,9 +96,9 @@ BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
 
 // The counts a decision was made on, each the largest over the candidate zones' calendars.
 struct ComplianceCounts {
-    unsigned callsToday = 0;                  // calls placed in the local calendar day
-    unsigned callsInSevenDays = 0;            // calls in the busiest 7 consecutive local days
-    unsigned communicationsInSevenDays = 0;   // calls and text messages, likewise
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
     std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
 
     friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
