@@ -1634,10 +1634,12 @@ namespace detail {
     }
     const bool under = most < regulation_f_max_calls;
     Verdict out{under && !locked, "Customer has had "};
+    const std::string days = std::to_string(regulation_f_period.count());
     out.reason += detail::plural(most, "call", "calls");
-    out.reason += " within 7 consecutive days (";
+    out.reason += " within " + days + " consecutive days (";
     out.reason += zone_name(count_zone);
-    out.reason += under ? "), within the limit of 7" : "), reaching the limit of 7";
+    out.reason += under ? "), within the limit of " : "), reaching the limit of ";
+    out.reason += std::to_string(regulation_f_max_calls);
     if (locked) {
         out.reason += ", and a telephone conversation on ";
         out.reason += detail::date_text(conversation_day);
@@ -1646,7 +1648,7 @@ namespace detail {
         out.reason += "): no call before ";
         out.reason += detail::date_text(conversation_day + regulation_f_period);
     } else {
-        out.reason += ", and no telephone conversation within the last 7 days";
+        out.reason += ", and no telephone conversation within the last " + days + " days";
     }
     return out;
 }
