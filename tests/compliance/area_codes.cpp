@@ -40,8 +40,9 @@ TEST_CASE("area codes: the table is sorted, each code once, each a valid NANP ar
 TEST_CASE("area codes: numbers to zones, one zone or every zone the area touches") {
     CHECK(phone_zones("+13125550100") == ZoneCandidates{Zone::chicago});
     CHECK(phone_zones("+14155550100") == ZoneCandidates{Zone::los_angeles});
-    CHECK(phone_zones("+19075550100") ==
-          (ZoneCandidates{Zone::anchorage, Zone::adak, Zone::los_angeles}));
+    CHECK(phone_zones("+19075550100") == (ZoneCandidates{Zone::anchorage, Zone::adak}));
+    CHECK(phone_zones("+19315550100") == ZoneCandidates{Zone::chicago});
+    CHECK(phone_zones("+14235550100") == (ZoneCandidates{Zone::new_york, Zone::chicago}));
     CHECK(phone_zones("+18505550100") == (ZoneCandidates{Zone::chicago, Zone::new_york}));
     CHECK(phone_zones("+19155550100") == ZoneCandidates{Zone::denver});
     CHECK(phone_zones("+19285550100") == (ZoneCandidates{Zone::phoenix, Zone::denver}));
