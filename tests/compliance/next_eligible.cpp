@@ -286,6 +286,24 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
                      << " conversations, " << texts.size() << " texts, " << designated.size()
                      << " designated periods");
 
+        // Contacts older than required_history change no verdict: a store may keep less.
+        {
+            ComplianceInput recent = in;
+            std::vector<CallTime> recent_calls, recent_texts;
+            for (CallTime t : calls) {
+                if (t >= now - required_history) recent_calls.push_back(t);
+            }
+            for (CallTime t : texts) {
+                if (t >= now - required_history) recent_texts.push_back(t);
+            }
+            // Calls a little older than that, which must not count.
+            recent_calls.push_back(now - required_history - 1h);
+            recent_calls.push_back(now - required_history - 30h);
+            recent.placed_calls = recent_calls;
+            recent.sent_texts = recent_texts;
+            CHECK(evaluate(recent) == evaluate(in));
+        }
+
         const std::optional<CallTime> next = next_eligible(in);
         CHECK(permanently_ineligible(in) == permanent);
         if (permanent) {
