@@ -6320,27 +6320,108 @@ template <class Stored, class Projection = std::identity>
 #include <boost/describe/enum.hpp>
 
 // ---- begin collectcall/model/compliance.hpp ----
-// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason.
+// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason;
+// the compliance policies (API.md section 14), a customer's designated inconvenient times, and
+// the record of one compliance decision.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 
+// ---- begin collectcall/types/clock_time.hpp ----
+// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
+// day, for the end of a period). What a calling window and a customer's designated inconvenient
+// times are written in.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
 
 namespace collectcall {
 
-// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
-// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
+// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
+[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
+    std::string_view text) noexcept {
+    if (text.size() != 5 || text[2] != ':') return std::nullopt;
+    for (std::size_t i : {0U, 1U, 3U, 4U}) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    }
+    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
+    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
+    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+    return std::chrono::minutes{hh * 60 + mm};
+}
+
+class ClockTime {
+  public:
+    // Midnight at the start of the day, so that structs holding one can be built member by
+    // member.
+    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
+
+    static Parsed<ClockTime> parse(std::string_view text) noexcept {
+        const auto minutes = parse_clock(text);
+        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
+        return ClockTime(*minutes);
+    }
+
+    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
+    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
+        std::chrono::minutes minutes) noexcept {
+        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
+            return std::nullopt;
+        }
+        return ClockTime(minutes);
+    }
+
+    [[nodiscard]] constexpr std::string_view view() const noexcept {
+        return {text_.data(), text_.size()};
+    }
+    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
+
+    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
+
+  private:
+    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
+
+    constexpr void assign(std::chrono::minutes minutes) noexcept {
+        minutes_ = minutes;
+        const auto m = static_cast<unsigned>(minutes.count());
+        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
+                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
+    }
+
+    std::chrono::minutes minutes_{0};
+    std::array<char, 5> text_{};
+};
+
+}  // namespace collectcall
+// ---- end collectcall/types/clock_time.hpp ----
+
+namespace collectcall {
+
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
 enum class CheckId {
     is_active,
     cease_and_desist_exclusion,
     four_voice_call_per_day,
-    respectful_hours
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
 };
 BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours)
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
 
 struct Check {
     CheckId id = CheckId::is_active;
@@ -6360,6 +6441,81 @@ struct ComplianceResult {
     friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call or a text message.
+enum class ContactChannel { call, sms };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
+// an SMS.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    std::vector<Weekday> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt))
 
 }  // namespace collectcall
 // ---- end collectcall/model/compliance.hpp ----

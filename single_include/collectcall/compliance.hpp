@@ -6,109 +6,24 @@
 // include/ and run `python3 tools/amalgamate.py`.
 #pragma once
 
-// ---- begin collectcall/compliance/checks.hpp ----
-// The compliance checks of a call, as data: identifier, human name and description, in the order
-// they are evaluated and reported (API.md section 8). Names and descriptions are the hosted
-// service's, word for word: clients match on them. The engine adds the reason.
-
-#include <array>
-#include <cstddef>
-#include <string>
-#include <string_view>
-#include <utility>
-
-#include "collectcall.hpp"
-
-namespace collectcall::compliance {
-
-struct CheckInfo {
-    CheckId id;
-    std::string_view name;
-    std::string_view description;
-};
-
-namespace checks {
-
-inline constexpr CheckInfo is_active{
-    CheckId::is_active,
-    "Is Active",
-    "Check if customer is active",
-};
-
-inline constexpr CheckInfo cease_and_desist_exclusion{
-    CheckId::cease_and_desist_exclusion,
-    "Cease and Desist Exclusion",
-    "Prevent calling customers who have requested cease and desist",
-};
-
-inline constexpr CheckInfo four_voice_call_per_day{
-    CheckId::four_voice_call_per_day,
-    "Four Voice Call Per Day",
-    "Check if customer has had four or fewer voice calls today within the current respectful "
-    "hours window",
-};
-
-inline constexpr CheckInfo respectful_hours{
-    CheckId::respectful_hours,
-    "Respectful Hours Check",
-    "Check if the customer's local time is within respectful hours",
-};
-
-}  // namespace checks
-
-// Every check, in evaluation order (that of CheckId). All of them are evaluated for every call, so
-// a blocked call reports every reason at once.
-inline constexpr std::array<CheckInfo, 4> all_checks{
-    checks::is_active,
-    checks::cease_and_desist_exclusion,
-    checks::four_voice_call_per_day,
-    checks::respectful_hours,
-};
-static_assert(
-    [] {
-        if (all_checks.size() != enum_values<CheckId>.size()) return false;
-        for (std::size_t i = 0; i < all_checks.size(); ++i) {
-            if (all_checks[i].id != enum_values<CheckId>[i]) return false;
-        }
-        return true;
-    }(),
-    "all_checks lists every CheckId once, in the order of the enum");
-
-[[nodiscard]] inline Check make_check(const CheckInfo& info, std::string reason) {
-    return Check{info.id, std::string(info.name), std::string(info.description), std::move(reason)};
-}
-
-}  // namespace collectcall::compliance
-// ---- end collectcall/compliance/checks.hpp ----
-// ---- begin collectcall/compliance/engine.hpp ----
-// The compliance engine: evaluates every check of checks.hpp for one call to one customer and
-// says why each passed or failed.
+// ---- begin collectcall/compliance/area_codes.hpp ----
+// The time zones of NANP area codes in the United States and its territories: a phone number's
+// area code is evidence of where the customer may be. Regulation F names it as such: a consumer
+// whose address and phone number's area code lie in different zones may be in either, and a
+// communication must be convenient in both (12 CFR 1006.6(b)(1)(i), official interpretation
+// 6(b)(1)(i)-2).
 //
-// Time comes only from the input (`now`), so a decision can be replayed and tested. The
-// customer's local time is that of every zone their address may be in (time_zone.hpp): under
-// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
-// with several candidate zones the call must be inside the window in each of them, and the day's
-// count must be under the limit in each zone's own calendar day. A location with no zone fails
-// both time checks: a local time that cannot be established cannot be shown to be convenient.
-//
-// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
-// collectcall::compliance), which also carries the definitions its library was built with.
+// The table: every geographic area code the North American Numbering Plan Administrator lists for
+// the 50 states, DC and the territories ("Area codes by geographic region", nationalnanpa.com),
+// each with every zone its area touches, by the county lines of the zones (49 CFR part 71) and
+// the places that keep another zone's clock unofficially (time_zone.hpp). An area code that spans
+// zones gives all of them. Canadian, Caribbean and non-geographic codes (toll-free 8XX, 5XX,
+// 900) are absent: they locate no one in a zone this library knows, and add no candidate.
 
-#include <array>
-#include <chrono>
 #include <cstddef>
-#include <exception>
-#include <optional>
-#include <span>
-#include <string>
+#include <cstdint>
+#include <iterator>
 #include <string_view>
-
-// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
-// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
-#if !defined(USE_OS_TZDB)
-#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
-#endif
-#include <date/tz.h>
 
 // ---- begin collectcall/compliance/time_zone.hpp ----
 // US time-zone resolution from a postal address: USPS state code and ZIP Code to the IANA zones
@@ -790,7 +705,1119 @@ namespace detail {
 
 namespace collectcall::compliance {
 
+namespace area_code_table {
+
+struct AreaCode {
+    std::uint16_t code;
+    std::string_view state;  // the USPS code of the state or territory it serves
+    ZoneCandidates zones;
+};
+
+using enum Zone;
+
+// Sorted by code (a test checks).
+// clang-format off
+inline constexpr AreaCode codes[] = {
+    {201, "NJ", {new_york}},
+    {202, "DC", {new_york}},
+    {203, "CT", {new_york}},
+    {205, "AL", {chicago}},
+    {206, "WA", {los_angeles}},
+    {207, "ME", {new_york}},
+    {208, "ID", {boise, los_angeles}},
+    {209, "CA", {los_angeles}},
+    {210, "TX", {chicago}},
+    {212, "NY", {new_york}},
+    {213, "CA", {los_angeles}},
+    {214, "TX", {chicago}},
+    {215, "PA", {new_york}},
+    {216, "OH", {new_york}},
+    {217, "IL", {chicago}},
+    {218, "MN", {chicago}},
+    {219, "IN", {chicago, indianapolis}},
+    {220, "OH", {new_york}},
+    {223, "PA", {new_york}},
+    {224, "IL", {chicago}},
+    {225, "LA", {chicago}},
+    {227, "MD", {new_york}},
+    {228, "MS", {chicago}},
+    {229, "GA", {new_york}},
+    {231, "MI", {detroit}},
+    {234, "OH", {new_york}},
+    {235, "MO", {chicago}},
+    {239, "FL", {new_york}},
+    {240, "MD", {new_york}},
+    {248, "MI", {detroit}},
+    {251, "AL", {chicago}},
+    {252, "NC", {new_york}},
+    {253, "WA", {los_angeles}},
+    {254, "TX", {chicago}},
+    {256, "AL", {chicago}},
+    {260, "IN", {indianapolis}},
+    {262, "WI", {chicago}},
+    {267, "PA", {new_york}},
+    {269, "MI", {detroit}},
+    {270, "KY", {chicago, louisville}},
+    {272, "PA", {new_york}},
+    {274, "WI", {chicago}},
+    {276, "VA", {new_york}},
+    {279, "CA", {los_angeles}},
+    {281, "TX", {chicago}},
+    {283, "OH", {new_york}},
+    {301, "MD", {new_york}},
+    {302, "DE", {new_york}},
+    {303, "CO", {denver}},
+    {304, "WV", {new_york}},
+    {305, "FL", {new_york}},
+    {307, "WY", {denver}},
+    {308, "NE", {chicago, denver}},
+    {309, "IL", {chicago}},
+    {310, "CA", {los_angeles}},
+    {312, "IL", {chicago}},
+    {313, "MI", {detroit}},
+    {314, "MO", {chicago}},
+    {315, "NY", {new_york}},
+    {316, "KS", {chicago}},
+    {317, "IN", {indianapolis}},
+    {318, "LA", {chicago}},
+    {319, "IA", {chicago}},
+    {320, "MN", {chicago}},
+    {321, "FL", {new_york}},
+    {323, "CA", {los_angeles}},
+    {324, "FL", {new_york}},
+    {325, "TX", {chicago}},
+    {326, "OH", {new_york}},
+    {327, "AR", {chicago}},
+    {329, "NY", {new_york}},
+    {330, "OH", {new_york}},
+    {331, "IL", {chicago}},
+    {332, "NY", {new_york}},
+    {334, "AL", {chicago, new_york}},
+    {336, "NC", {new_york}},
+    {337, "LA", {chicago}},
+    {339, "MA", {new_york}},
+    {340, "VI", {st_thomas}},
+    {341, "CA", {los_angeles}},
+    {346, "TX", {chicago}},
+    {347, "NY", {new_york}},
+    {350, "CA", {los_angeles}},
+    {351, "MA", {new_york}},
+    {352, "FL", {new_york}},
+    {353, "WI", {chicago}},
+    {360, "WA", {los_angeles}},
+    {361, "TX", {chicago}},
+    {363, "NY", {new_york}},
+    {364, "KY", {chicago, louisville}},
+    {369, "CA", {los_angeles}},
+    {380, "OH", {new_york}},
+    {385, "UT", {denver}},
+    {386, "FL", {new_york}},
+    {401, "RI", {new_york}},
+    {402, "NE", {chicago}},
+    {404, "GA", {new_york}},
+    {405, "OK", {chicago}},
+    {406, "MT", {denver}},
+    {407, "FL", {new_york}},
+    {408, "CA", {los_angeles}},
+    {409, "TX", {chicago}},
+    {410, "MD", {new_york}},
+    {412, "PA", {new_york}},
+    {413, "MA", {new_york}},
+    {414, "WI", {chicago}},
+    {415, "CA", {los_angeles}},
+    {417, "MO", {chicago}},
+    {419, "OH", {new_york}},
+    {423, "TN", {new_york, chicago}},
+    {424, "CA", {los_angeles}},
+    {425, "WA", {los_angeles}},
+    {430, "TX", {chicago}},
+    {432, "TX", {chicago, denver}},
+    {434, "VA", {new_york}},
+    {435, "UT", {denver}},
+    {436, "OH", {new_york}},
+    {440, "OH", {new_york}},
+    {442, "CA", {los_angeles}},
+    {443, "MD", {new_york}},
+    {445, "PA", {new_york}},
+    {447, "IL", {chicago}},
+    {448, "FL", {chicago, new_york}},
+    {458, "OR", {los_angeles, boise}},
+    {463, "IN", {indianapolis}},
+    {464, "IL", {chicago}},
+    {469, "TX", {chicago}},
+    {470, "GA", {new_york}},
+    {472, "NC", {new_york}},
+    {475, "CT", {new_york}},
+    {478, "GA", {new_york}},
+    {479, "AR", {chicago}},
+    {480, "AZ", {phoenix}},
+    {484, "PA", {new_york}},
+    {501, "AR", {chicago}},
+    {502, "KY", {louisville}},
+    {503, "OR", {los_angeles}},
+    {504, "LA", {chicago}},
+    {505, "NM", {denver}},
+    {507, "MN", {chicago}},
+    {508, "MA", {new_york}},
+    {509, "WA", {los_angeles}},
+    {510, "CA", {los_angeles}},
+    {512, "TX", {chicago}},
+    {513, "OH", {new_york}},
+    {515, "IA", {chicago}},
+    {516, "NY", {new_york}},
+    {517, "MI", {detroit}},
+    {518, "NY", {new_york}},
+    {520, "AZ", {phoenix}},
+    {530, "CA", {los_angeles}},
+    {531, "NE", {chicago}},
+    {534, "WI", {chicago}},
+    {539, "OK", {chicago}},
+    {540, "VA", {new_york}},
+    {541, "OR", {los_angeles, boise}},
+    {551, "NJ", {new_york}},
+    {557, "MO", {chicago}},
+    {559, "CA", {los_angeles}},
+    {561, "FL", {new_york}},
+    {562, "CA", {los_angeles}},
+    {563, "IA", {chicago}},
+    {564, "WA", {los_angeles}},
+    {567, "OH", {new_york}},
+    {570, "PA", {new_york}},
+    {571, "VA", {new_york}},
+    {572, "OK", {chicago}},
+    {573, "MO", {chicago}},
+    {574, "IN", {indianapolis, chicago}},
+    {575, "NM", {denver}},
+    {580, "OK", {chicago, denver}},
+    {582, "PA", {new_york}},
+    {585, "NY", {new_york}},
+    {586, "MI", {detroit}},
+    {601, "MS", {chicago}},
+    {602, "AZ", {phoenix}},
+    {603, "NH", {new_york}},
+    {605, "SD", {chicago, denver}},
+    {606, "KY", {new_york, chicago}},
+    {607, "NY", {new_york}},
+    {608, "WI", {chicago}},
+    {609, "NJ", {new_york}},
+    {610, "PA", {new_york}},
+    {612, "MN", {chicago}},
+    {614, "OH", {new_york}},
+    {615, "TN", {chicago}},
+    {616, "MI", {detroit}},
+    {617, "MA", {new_york}},
+    {618, "IL", {chicago}},
+    {619, "CA", {los_angeles}},
+    {620, "KS", {chicago, denver}},
+    {623, "AZ", {phoenix}},
+    {624, "NY", {new_york}},
+    {626, "CA", {los_angeles}},
+    {628, "CA", {los_angeles}},
+    {629, "TN", {chicago}},
+    {630, "IL", {chicago}},
+    {631, "NY", {new_york}},
+    {636, "MO", {chicago}},
+    {640, "NJ", {new_york}},
+    {641, "IA", {chicago}},
+    {645, "FL", {new_york}},
+    {646, "NY", {new_york}},
+    {650, "CA", {los_angeles}},
+    {651, "MN", {chicago}},
+    {656, "FL", {new_york}},
+    {657, "CA", {los_angeles}},
+    {659, "AL", {chicago}},
+    {660, "MO", {chicago}},
+    {661, "CA", {los_angeles}},
+    {662, "MS", {chicago}},
+    {667, "MD", {new_york}},
+    {669, "CA", {los_angeles}},
+    {670, "MP", {saipan}},
+    {671, "GU", {guam}},
+    {678, "GA", {new_york}},
+    {679, "MI", {detroit}},
+    {680, "NY", {new_york}},
+    {681, "WV", {new_york}},
+    {682, "TX", {chicago}},
+    {684, "AS", {pago_pago}},
+    {686, "VA", {new_york}},
+    {689, "FL", {new_york}},
+    {701, "ND", {chicago, denver}},
+    {702, "NV", {los_angeles}},
+    {703, "VA", {new_york}},
+    {704, "NC", {new_york}},
+    {706, "GA", {new_york}},
+    {707, "CA", {los_angeles}},
+    {708, "IL", {chicago}},
+    {712, "IA", {chicago}},
+    {713, "TX", {chicago}},
+    {714, "CA", {los_angeles}},
+    {715, "WI", {chicago}},
+    {716, "NY", {new_york}},
+    {717, "PA", {new_york}},
+    {718, "NY", {new_york}},
+    {719, "CO", {denver}},
+    {720, "CO", {denver}},
+    {724, "PA", {new_york}},
+    {725, "NV", {los_angeles}},
+    {726, "TX", {chicago}},
+    {727, "FL", {new_york}},
+    {728, "FL", {new_york}},
+    {730, "IL", {chicago}},
+    {731, "TN", {chicago}},
+    {732, "NJ", {new_york}},
+    {734, "MI", {detroit}},
+    {737, "TX", {chicago}},
+    {740, "OH", {new_york}},
+    {743, "NC", {new_york}},
+    {747, "CA", {los_angeles}},
+    {754, "FL", {new_york}},
+    {757, "VA", {new_york}},
+    {760, "CA", {los_angeles}},
+    {762, "GA", {new_york}},
+    {763, "MN", {chicago}},
+    {765, "IN", {indianapolis}},
+    {769, "MS", {chicago}},
+    {770, "GA", {new_york}},
+    {771, "DC", {new_york}},
+    {772, "FL", {new_york}},
+    {773, "IL", {chicago}},
+    {774, "MA", {new_york}},
+    {775, "NV", {los_angeles, denver}},
+    {779, "IL", {chicago}},
+    {781, "MA", {new_york}},
+    {785, "KS", {chicago, denver}},
+    {786, "FL", {new_york}},
+    {787, "PR", {puerto_rico}},
+    {801, "UT", {denver}},
+    {802, "VT", {new_york}},
+    {803, "SC", {new_york}},
+    {804, "VA", {new_york}},
+    {805, "CA", {los_angeles}},
+    {806, "TX", {chicago}},
+    {808, "HI", {honolulu}},
+    {810, "MI", {detroit}},
+    {812, "IN", {indianapolis, chicago}},
+    {813, "FL", {new_york}},
+    {814, "PA", {new_york}},
+    {815, "IL", {chicago}},
+    {816, "MO", {chicago}},
+    {817, "TX", {chicago}},
+    {818, "CA", {los_angeles}},
+    {820, "CA", {los_angeles}},
+    {826, "VA", {new_york}},
+    {828, "NC", {new_york}},
+    {830, "TX", {chicago}},
+    {831, "CA", {los_angeles}},
+    {832, "TX", {chicago}},
+    {835, "PA", {new_york}},
+    {837, "CA", {los_angeles}},
+    {838, "NY", {new_york}},
+    {839, "SC", {new_york}},
+    {840, "CA", {los_angeles}},
+    {843, "SC", {new_york}},
+    {845, "NY", {new_york}},
+    {847, "IL", {chicago}},
+    {848, "NJ", {new_york}},
+    {850, "FL", {chicago, new_york}},
+    {854, "SC", {new_york}},
+    {856, "NJ", {new_york}},
+    {857, "MA", {new_york}},
+    {858, "CA", {los_angeles}},
+    {859, "KY", {new_york}},
+    {860, "CT", {new_york}},
+    {861, "IL", {chicago}},
+    {862, "NJ", {new_york}},
+    {863, "FL", {new_york}},
+    {864, "SC", {new_york}},
+    {865, "TN", {new_york}},
+    {870, "AR", {chicago}},
+    {872, "IL", {chicago}},
+    {878, "PA", {new_york}},
+    {901, "TN", {chicago}},
+    {903, "TX", {chicago}},
+    {904, "FL", {new_york}},
+    {906, "MI", {detroit, menominee}},
+    {907, "AK", {anchorage, adak}},
+    {908, "NJ", {new_york}},
+    {909, "CA", {los_angeles}},
+    {910, "NC", {new_york}},
+    {912, "GA", {new_york}},
+    {913, "KS", {chicago}},
+    {914, "NY", {new_york}},
+    {915, "TX", {denver}},
+    {916, "CA", {los_angeles}},
+    {917, "NY", {new_york}},
+    {918, "OK", {chicago}},
+    {919, "NC", {new_york}},
+    {920, "WI", {chicago}},
+    {924, "MN", {chicago}},
+    {925, "CA", {los_angeles}},
+    {928, "AZ", {phoenix, denver}},
+    {929, "NY", {new_york}},
+    {930, "IN", {indianapolis, chicago}},
+    {931, "TN", {chicago}},
+    {934, "NY", {new_york}},
+    {936, "TX", {chicago}},
+    {937, "OH", {new_york}},
+    {938, "AL", {chicago}},
+    {939, "PR", {puerto_rico}},
+    {940, "TX", {chicago}},
+    {941, "FL", {new_york}},
+    {943, "GA", {new_york}},
+    {945, "TX", {chicago}},
+    {947, "MI", {detroit}},
+    {948, "VA", {new_york}},
+    {949, "CA", {los_angeles}},
+    {951, "CA", {los_angeles}},
+    {952, "MN", {chicago}},
+    {954, "FL", {new_york}},
+    {956, "TX", {chicago}},
+    {959, "CT", {new_york}},
+    {970, "CO", {denver}},
+    {971, "OR", {los_angeles}},
+    {972, "TX", {chicago}},
+    {973, "NJ", {new_york}},
+    {975, "MO", {chicago}},
+    {978, "MA", {new_york}},
+    {979, "TX", {chicago}},
+    {980, "NC", {new_york}},
+    {983, "CO", {denver}},
+    {984, "NC", {new_york}},
+    {985, "LA", {chicago}},
+    {986, "ID", {boise, los_angeles}},
+    {989, "MI", {detroit}},
+};
+// clang-format on
+
+}  // namespace area_code_table
+
+// The entry of a 3-digit area code; null when the table has none.
+[[nodiscard]] constexpr const area_code_table::AreaCode* find_area_code(
+    std::uint16_t code) noexcept {
+    std::size_t low = 0;
+    std::size_t high = std::size(area_code_table::codes);
+    while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        const auto& entry = area_code_table::codes[mid];
+        if (entry.code == code) return &entry;
+        if (entry.code < code) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return nullptr;
+}
+
+// The area code of a NANP number in E.164 ("+12125550100" -> 212); 0 for any other text.
+[[nodiscard]] constexpr std::uint16_t nanp_area_code(std::string_view e164) noexcept {
+    if (e164.size() != 12 || e164[0] != '+' || e164[1] != '1') return 0;
+    std::uint16_t code = 0;
+    for (std::size_t i = 2; i < 5; ++i) {
+        if (e164[i] < '0' || e164[i] > '9') return 0;
+        code = static_cast<std::uint16_t>(code * 10 + (e164[i] - '0'));
+    }
+    return code;
+}
+
+// The zones a phone number's area code may be in; empty for a number outside the table.
+[[nodiscard]] constexpr ZoneCandidates phone_zones(std::string_view e164) noexcept {
+    const auto* entry = find_area_code(nanp_area_code(e164));
+    return entry != nullptr ? entry->zones : ZoneCandidates{};
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/area_codes.hpp ----
+// ---- begin collectcall/compliance/checks.hpp ----
+// The compliance checks of a call, as data: identifier, human name and description, in the order
+// they are evaluated and reported (API.md sections 8 and 14). The first four are the hosted
+// service's, names and descriptions word for word: clients match on them. The checks the
+// regulation-f policy adds are the project's own (docs/compliance.md). The engine adds the
+// reason.
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "collectcall.hpp"
+
+namespace collectcall::compliance {
+
+struct CheckInfo {
+    CheckId id;
+    std::string_view name;
+    std::string_view description;
+};
+
+namespace checks {
+
+inline constexpr CheckInfo is_active{
+    CheckId::is_active,
+    "Is Active",
+    "Check if customer is active",
+};
+
+inline constexpr CheckInfo cease_and_desist_exclusion{
+    CheckId::cease_and_desist_exclusion,
+    "Cease and Desist Exclusion",
+    "Prevent calling customers who have requested cease and desist",
+};
+
+inline constexpr CheckInfo four_voice_call_per_day{
+    CheckId::four_voice_call_per_day,
+    "Four Voice Call Per Day",
+    "Check if customer has had four or fewer voice calls today within the current respectful "
+    "hours window",
+};
+
+inline constexpr CheckInfo respectful_hours{
+    CheckId::respectful_hours,
+    "Respectful Hours Check",
+    "Check if the customer's local time is within respectful hours",
+};
+
+// The checks of the regulation-f policy, after the four above (API.md section 14).
+
+// 12 CFR 1006.14(b)(2): at most 7 calls in 7 consecutive days, none in the 7 days after a
+// telephone conversation.
+inline constexpr CheckInfo call_frequency{
+    CheckId::call_frequency,
+    "Call Frequency",
+    "Check that no more than seven calls were placed within seven consecutive days and none "
+    "within seven days after a telephone conversation (12 CFR 1006.14(b)(2))",
+};
+
+// 12 CFR 1006.6(b)(1)(i): 08:00 to 21:00 wherever the customer may be, and not at a time the
+// customer designated inconvenient.
+inline constexpr CheckInfo inconvenient_time{
+    CheckId::inconvenient_time,
+    "Inconvenient Time",
+    "Check that the customer's local time is between 8am and 9pm in every zone the address and "
+    "phone numbers suggest, and not a time the customer designated inconvenient "
+    "(12 CFR 1006.6(b)(1)(i))",
+};
+
+// 12 CFR 1006.14(h): a medium of communication the customer asked the collector not to use.
+inline constexpr CheckInfo medium_restriction{
+    CheckId::medium_restriction,
+    "Medium Restriction",
+    "Check that the customer has not asked not to be called (12 CFR 1006.14(h))",
+};
+
+// 15 U.S.C. 1692c(a)(2): a consumer known to be represented by an attorney.
+inline constexpr CheckInfo attorney_representation{
+    CheckId::attorney_representation,
+    "Attorney Representation",
+    "Check that the customer is not known to be represented by an attorney about the debt "
+    "(15 U.S.C. 1692c(a)(2))",
+};
+
+// State law stricter than Regulation F (compliance/state_rules.hpp).
+inline constexpr CheckInfo state_call_limit{
+    CheckId::state_call_limit,
+    "State Call Limit",
+    "Check the customer's state's limit on telephone communications, where it is stricter than "
+    "Regulation F",
+};
+
+}  // namespace checks
+
+// Every check of the hosted policy, in evaluation order (that of CheckId). All of them are
+// evaluated for every call, so a blocked call reports every reason at once.
+inline constexpr std::array<CheckInfo, 4> all_checks{
+    checks::is_active,
+    checks::cease_and_desist_exclusion,
+    checks::four_voice_call_per_day,
+    checks::respectful_hours,
+};
+
+// The checks the regulation-f policy evaluates after all_checks, in evaluation order.
+inline constexpr std::array<CheckInfo, 5> regulation_f_checks{
+    checks::call_frequency,          checks::inconvenient_time, checks::medium_restriction,
+    checks::attorney_representation, checks::state_call_limit,
+};
+static_assert(
+    [] {
+        if (all_checks.size() + regulation_f_checks.size() != enum_values<CheckId>.size()) {
+            return false;
+        }
+        for (std::size_t i = 0; i < enum_values<CheckId>.size(); ++i) {
+            const CheckInfo& info =
+                i < all_checks.size() ? all_checks[i] : regulation_f_checks[i - all_checks.size()];
+            if (info.id != enum_values<CheckId>[i]) return false;
+        }
+        return true;
+    }(),
+    "all_checks then regulation_f_checks list every CheckId once, in the order of the enum");
+
+[[nodiscard]] inline Check make_check(const CheckInfo& info, std::string reason) {
+    return Check{info.id, std::string(info.name), std::string(info.description), std::move(reason)};
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/checks.hpp ----
+// ---- begin collectcall/compliance/decision.hpp ----
+// The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
+// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
+// 1006.100 keeps records three years).
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+// ---- begin collectcall/compliance/engine.hpp ----
+// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
+// one customer under the account's policy, and says why each passed or failed. The hosted policy
+// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
+// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
+//
+// Time comes only from the input (`now`), so a decision can be replayed and tested. The
+// customer's local time is that of every zone their address may be in (time_zone.hpp): under
+// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
+// with several candidate zones the call must be inside the window in each of them, and the day's
+// count must be under the limit in each zone's own calendar day. A location with no zone fails
+// both time checks: a local time that cannot be established cannot be shown to be convenient.
+//
+// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
+// collectcall::compliance), which also carries the definitions its library was built with.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
+// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
+#if !defined(USE_OS_TZDB)
+#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
+#endif
+#include <date/tz.h>
+
+// ---- begin collectcall/compliance/local_time.hpp ----
+// The customer's clock: instants as seen in the IANA zones of time_zone.hpp, through Howard
+// Hinnant's date/tz (CMake target date::date-tz, alias collectcall::compliance, which carries the
+// definitions its library was built with).
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <string>
+
+// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
+// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
+#if !defined(USE_OS_TZDB)
+#error "local_time.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
+#endif
+#include <date/tz.h>
+
+
+namespace collectcall::compliance {
+
 using CallTime = std::chrono::sys_time<std::chrono::milliseconds>;
+using LocalTime = date::local_time<std::chrono::milliseconds>;
+
+// Every zone the tables can name, each at most once, in the order added: the union of an
+// address's candidates and those of the customer's phone numbers. It never overflows.
+class ZoneSet {
+  public:
+    ZoneSet() = default;
+    explicit ZoneSet(const ZoneCandidates& zones) noexcept { add(zones); }
+
+    void add(Zone zone) noexcept {
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (zones_[i] == zone) return;
+        }
+        zones_[size_++] = zone;
+    }
+    void add(const ZoneCandidates& zones) noexcept {
+        for (Zone zone : zones)
+            add(zone);
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    [[nodiscard]] Zone operator[](std::size_t i) const noexcept { return zones_[i]; }
+    [[nodiscard]] const Zone* begin() const noexcept { return zones_.data(); }
+    [[nodiscard]] const Zone* end() const noexcept { return zones_.data() + size_; }
+
+  private:
+    std::array<Zone, zone_count> zones_{};
+    std::size_t size_ = 0;
+};
+
+namespace detail {
+
+// locate_zone searches the whole database, so each zone the table can name is located once per
+// process. A zone the installed database lacks stays null and fails the time checks.
+[[nodiscard]] inline const date::time_zone* locate(Zone zone) noexcept {
+    static const std::array<const date::time_zone*, zone_count> located = [] {
+        std::array<const date::time_zone*, zone_count> out{};
+        for (std::size_t i = 0; i < zone_count; ++i) {
+            try {
+                out[i] = date::locate_zone(zone_names[i]);
+            } catch (const std::exception&) {
+                out[i] = nullptr;
+            }
+        }
+        return out;
+    }();
+    return located[static_cast<std::size_t>(zone)];
+}
+
+// Whether every zone of the set is in the installed database (and the set is not empty): only
+// then is the customer's local time known.
+template <class Zones>
+[[nodiscard]] bool all_located(const Zones& zones) noexcept {
+    if (zones.empty()) return false;
+    for (Zone zone : zones) {
+        if (locate(zone) == nullptr) return false;
+    }
+    return true;
+}
+
+// The local calendar day of an instant.
+[[nodiscard]] inline date::local_days local_date(const date::time_zone& tz, CallTime at) {
+    return std::chrono::floor<date::days>(tz.to_local(at));
+}
+
+// The first instant of a local calendar day. Local midnight may not exist or may repeat where a
+// zone shifts at midnight; the earliest instant keeps consecutive days contiguous.
+[[nodiscard]] inline CallTime day_start(const date::time_zone& tz, date::local_days day) {
+    return CallTime{tz.to_sys(day, date::choose::earliest)};
+}
+
+inline void append_two_digits(std::string& out, long long value) {
+    out += static_cast<char>('0' + value / 10 % 10);
+    out += static_cast<char>('0' + value % 10);
+}
+
+// "HH:MM" of a time of day (24:00 allowed for the end of a window).
+[[nodiscard]] inline std::string clock_text(std::chrono::minutes time_of_day) {
+    std::string out;
+    const long long minutes = time_of_day.count();
+    append_two_digits(out, minutes / 60);
+    out += ':';
+    append_two_digits(out, minutes % 60);
+    return out;
+}
+
+// A time of day as the hosted service writes it in reasons: "8am", "8:50pm", "12pm", "12am".
+[[nodiscard]] inline std::string hosted_clock_text(std::chrono::minutes time_of_day) {
+    const long long minutes = time_of_day.count() % (24 * 60);
+    const long long hour = minutes / 60;
+    std::string out = std::to_string(hour % 12 == 0 ? 12 : hour % 12);
+    if (minutes % 60 != 0) {
+        out += ':';
+        append_two_digits(out, minutes % 60);
+    }
+    out += hour < 12 ? "am" : "pm";
+    return out;
+}
+
+// "2026-01-15" for a local day.
+[[nodiscard]] inline std::string date_text(date::local_days day) {
+    return date::format("%F", day);
+}
+
+// "2026-01-15T20:30:00" for a local time (to the second).
+[[nodiscard]] inline std::string local_time_text(LocalTime local) {
+    return date::format("%FT%T", std::chrono::floor<std::chrono::seconds>(local));
+}
+
+}  // namespace detail
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/local_time.hpp ----
+// ---- begin collectcall/compliance/regulation_f.hpp ----
+// The checks of the regulation-f policy (API.md section 14), each a pure function of what it
+// needs: the customer's candidate zones, the instants of past contacts, flags, and `now`. Each
+// says whether it passes and why; the engine (engine.hpp) records them in order.
+//
+// "Local calendar day" is that of every candidate zone: where the customer's location is
+// uncertain, a count must be under its limit, and a lockout over, in each candidate zone's own
+// calendar (the strictest reading of "seven consecutive days" wherever the consumer may be).
+// Every function here requires `zones` non-empty and every zone located (detail::all_located);
+// the engine checks that first.
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+// ---- begin collectcall/compliance/state_rules.hpp ----
+// State law on how often a collector may contact a debtor by telephone, where it is stricter than
+// Regulation F's seven calls in seven days (12 CFR 1006.14(b)(2)): a table keyed by the USPS
+// state code, read by the state-call-limit check of the regulation-f policy.
+//
+// Each rule allows at most `max` communications within any `days` consecutive days of the
+// customer's local calendar, the communication being made included; whether a text message
+// counts is the state's to say. A customer whose state is uncertain (an address whose state and
+// ZIP Code disagree) is held to the strictest rule of every state they may be in.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+
+namespace collectcall::compliance {
+
+struct StateCallLimit {
+    std::string_view state;     // USPS code
+    std::string_view name;      // the state's name, as reasons write it
+    unsigned max;               // communications allowed ...
+    unsigned days;              // ... within this many consecutive local calendar days
+    bool counts_text_messages;  // a text message is a telephone communication
+    std::string_view citation;
+};
+
+// clang-format off
+inline constexpr StateCallLimit state_call_limits[] = {
+    // 940 CMR 7.04(1)(f): "in excess of two such communications in each seven-day period"; a
+    // communication "via telephone, either in person or via text messaging or recorded audio
+    // message".
+    {"MA", "Massachusetts", 2, 7, true, "940 CMR 7.04(1)(f)"},
+};
+// clang-format on
+
+// The states a customer may be in: the address's state (in any letter case) when it is a state
+// the tables know, and the state the ZIP Code's prefix serves when it is another. The ZIP Code
+// table gives one state per ZIP Code, so a ZIP Code's own delivery area across a state line is not
+// seen; an address whose state and ZIP Code disagree gives both.
+struct StateCandidates {
+    std::array<std::array<char, 2>, 2> codes{};
+    std::size_t size = 0;
+
+    [[nodiscard]] std::string_view operator[](std::size_t i) const noexcept {
+        return {codes[i].data(), 2};
+    }
+};
+
+[[nodiscard]] inline StateCandidates candidate_states(std::string_view state,
+                                                      std::string_view zip) noexcept {
+    StateCandidates out;
+    const auto add = [&](std::string_view code) {
+        if (code.size() != 2) return;
+        const std::array<char, 2> upper{detail::ascii_upper(code[0]), detail::ascii_upper(code[1])};
+        for (std::size_t i = 0; i < out.size; ++i) {
+            if (out.codes[i] == upper) return;
+        }
+        out.codes[out.size++] = upper;
+    };
+    if (!resolve_time_zones(state, "").empty()) add(state);
+    add(zip_state(zip));
+    return out;
+}
+
+// The strictest rule of the candidate states: the fewest communications allowed, then the longer
+// period, then the one that counts text messages; null when none of them has a rule.
+[[nodiscard]] inline const StateCallLimit* strictest_state_limit(
+    const StateCandidates& states) noexcept {
+    const StateCallLimit* best = nullptr;
+    for (std::size_t i = 0; i < states.size; ++i) {
+        for (const StateCallLimit& rule : state_call_limits) {
+            if (rule.state != states[i]) continue;
+            const bool stricter =
+                best == nullptr || rule.max < best->max ||
+                (rule.max == best->max &&
+                 (rule.days > best->days || (rule.days == best->days && rule.counts_text_messages &&
+                                             !best->counts_text_messages)));
+            if (stricter) best = &rule;
+        }
+    }
+    return best;
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/state_rules.hpp ----
+
+namespace collectcall::compliance {
+
+// One check's verdict, before it is recorded with the check's name and description.
+struct Verdict {
+    bool passed = false;
+    std::string reason;
+};
+
+// 12 CFR 1006.14(b)(2)(i): a collector is presumed to violate the rule against repeated or
+// continuous calls if it places "telephone calls to a particular person in connection with the
+// collection of a particular debt ... (A) more than seven times within a period of seven
+// consecutive days; or (B) within a period of seven consecutive days after having had a
+// telephone conversation with the person", "the date of the telephone conversation being the
+// first day of the seven-consecutive-day period".
+inline constexpr unsigned regulation_f_max_calls = 7;
+inline constexpr date::days regulation_f_period{7};
+
+// 12 CFR 1006.6(b)(1)(i): "a convenient time ... is after 8:00 a.m. and before 9:00 p.m. local
+// time at the consumer's location". The window is half-open: 08:00 inside, 21:00 outside.
+inline constexpr std::chrono::minutes convenient_start{std::chrono::hours{8}};
+inline constexpr std::chrono::minutes convenient_end{std::chrono::hours{21}};
+
+namespace detail {
+
+// The most contacts (instants of `a`, and of `b` when given) in any run of `period` consecutive
+// local calendar days that contains the local day of `now`: the count the contact being made
+// would join. Each run is [day_start(first), day_start(last + 1)).
+[[nodiscard]] inline unsigned busiest_run(const date::time_zone& tz, CallTime now,
+                                          date::days period, std::span<const CallTime> a,
+                                          std::span<const CallTime> b = {}) {
+    const date::local_days today = local_date(tz, now);
+    unsigned most = 0;
+    for (date::days k{0}; k < period; ++k) {
+        const CallTime from = day_start(tz, today - period + date::days{1} + k);
+        const CallTime to = day_start(tz, today + date::days{1} + k);
+        unsigned count = 0;
+        for (std::span<const CallTime> times : {a, b}) {
+            for (CallTime t : times) {
+                if (t >= from && t < to) ++count;
+            }
+        }
+        if (count > most) most = count;
+    }
+    return most;
+}
+
+[[nodiscard]] inline std::string plural(unsigned n, std::string_view one, std::string_view many) {
+    std::string out = std::to_string(n);
+    out += ' ';
+    out += n == 1 ? one : many;
+    return out;
+}
+
+}  // namespace detail
+
+// call-frequency, 12 CFR 1006.14(b)(2)(i). `calls`: the instants of the calls placed to the
+// customer about the debt; `conversations`: those of the telephone conversations had with them
+// (a conversation after `now` has not happened yet). Passes when, in every candidate zone's
+// calendar, fewer than 7 calls lie in every run of 7 consecutive days containing today (the call
+// being made would be at most the 7th), and today is not within the 7 days that begin with the
+// day of a conversation.
+[[nodiscard]] inline Verdict check_call_frequency(std::span<const Zone> zones,
+                                                  std::span<const CallTime> calls,
+                                                  std::span<const CallTime> conversations,
+                                                  CallTime now) {
+    // The zone whose calendar counts the most calls decides the count (the first on a tie);
+    // the one whose lockout ends last decides the lockout.
+    unsigned most = 0;
+    Zone count_zone = zones.front();
+    bool locked = false;
+    Zone lock_zone = zones.front();
+    date::local_days conversation_day{};
+    CallTime lock_end{};
+    for (Zone zone : zones) {
+        const date::time_zone& tz = *detail::locate(zone);
+        const unsigned count = detail::busiest_run(tz, now, regulation_f_period, calls);
+        if (count > most) {
+            most = count;
+            count_zone = zone;
+        }
+        const date::local_days today = detail::local_date(tz, now);
+        for (CallTime conversation : conversations) {
+            if (conversation > now) continue;
+            const date::local_days day = detail::local_date(tz, conversation);
+            if (today >= day + regulation_f_period) continue;
+            const CallTime end = detail::day_start(tz, day + regulation_f_period);
+            if (!locked || end > lock_end) {
+                locked = true;
+                lock_end = end;
+                lock_zone = zone;
+                conversation_day = day;
+            }
+        }
+    }
+    const bool under = most < regulation_f_max_calls;
+    Verdict out{under && !locked, "Customer has had "};
+    const std::string days = std::to_string(regulation_f_period.count());
+    out.reason += detail::plural(most, "call", "calls");
+    out.reason += " within " + days + " consecutive days (";
+    out.reason += zone_name(count_zone);
+    out.reason += under ? "), within the limit of " : "), reaching the limit of ";
+    out.reason += std::to_string(regulation_f_max_calls);
+    if (locked) {
+        out.reason += ", and a telephone conversation on ";
+        out.reason += detail::date_text(conversation_day);
+        out.reason += " (";
+        out.reason += zone_name(lock_zone);
+        out.reason += "): no call before ";
+        out.reason += detail::date_text(conversation_day + regulation_f_period);
+    } else {
+        out.reason += ", and no telephone conversation within the last " + days + " days";
+    }
+    return out;
+}
+
+namespace detail {
+
+[[nodiscard]] inline bool has_day(const InconvenientTime& period, Weekday day) noexcept {
+    for (Weekday d : period.days) {
+        if (d == day) return true;
+    }
+    return false;
+}
+
+[[nodiscard]] inline Weekday weekday_of(date::local_days day) noexcept {
+    // date::weekday counts from Sunday (0); Weekday from Monday.
+    const unsigned sunday_based = date::weekday{day}.c_encoding();
+    return static_cast<Weekday>((sunday_based + 6) % 7);
+}
+
+// Whether a local time falls in a designated period (InconvenientTime's rules).
+[[nodiscard]] inline bool inside(const InconvenientTime& period, date::local_days day,
+                                 std::chrono::minutes time_of_day) noexcept {
+    const auto from = period.from.minutes();
+    const auto to = period.to.minutes();
+    const Weekday today = weekday_of(day);
+    if (from < to) return has_day(period, today) && time_of_day >= from && time_of_day < to;
+    const Weekday yesterday = weekday_of(day - date::days{1});
+    return (has_day(period, today) && time_of_day >= from) ||
+           (has_day(period, yesterday) && time_of_day < to);
+}
+
+[[nodiscard]] inline std::string period_text(const InconvenientTime& period) {
+    std::string out;
+    for (Weekday day : period.days) {
+        if (!out.empty()) out += ',';
+        out += enum_name(day);
+    }
+    out += ' ';
+    out += period.from.view();
+    out += '-';
+    out += period.to.view();
+    return out;
+}
+
+}  // namespace detail
+
+// inconvenient-time, 12 CFR 1006.6(b)(1)(i). `zones`: every zone the customer may be in, those
+// of the address and those of the phone numbers' area codes (area_codes.hpp); `designated`: the
+// times the customer said are inconvenient, in their local time, honoured in every candidate
+// zone. Passes when every zone's local time is within 08:00-21:00 and in no designated period.
+[[nodiscard]] inline Verdict check_inconvenient_time(std::span<const Zone> zones,
+                                                     std::span<const InconvenientTime> designated,
+                                                     CallTime now) {
+    const auto describe = [](Zone zone, LocalTime local) {
+        std::string out = "Customer local time is ";
+        out += detail::clock_text(std::chrono::floor<std::chrono::minutes>(
+            local - std::chrono::floor<date::days>(local)));
+        out += " (";
+        out += zone_name(zone);
+        return out;
+    };
+    for (Zone zone : zones) {
+        const LocalTime local = detail::locate(zone)->to_local(now);
+        const auto tod = local - std::chrono::floor<date::days>(local);
+        if (tod < convenient_start || tod >= convenient_end) {
+            return {false, describe(zone, local) + ", outside 8am-9pm)"};
+        }
+    }
+    for (Zone zone : zones) {
+        const LocalTime local = detail::locate(zone)->to_local(now);
+        const auto day = std::chrono::floor<date::days>(local);
+        const auto tod = std::chrono::floor<std::chrono::minutes>(local - day);
+        for (const InconvenientTime& period : designated) {
+            if (detail::inside(period, day, tod)) {
+                std::string reason = describe(zone, local);
+                reason += ", ";
+                reason += enum_name(detail::weekday_of(day));
+                reason += "), in a time the customer designated inconvenient (";
+                reason += detail::period_text(period);
+                reason += ')';
+                return {false, std::move(reason)};
+            }
+        }
+    }
+    std::string reason = describe(zones.front(), detail::locate(zones.front())->to_local(now));
+    reason += zones.size() > 1 ? ", within 8am-9pm in every candidate zone)" : ", within 8am-9pm)";
+    if (!designated.empty()) reason += ", outside the times the customer designated inconvenient";
+    return {true, std::move(reason)};
+}
+
+// medium-restriction, 12 CFR 1006.14(h)(1): a collector must not communicate "through a medium
+// of communication if the person has requested that the debt collector not use that medium".
+// `asked_not_to_call`: the customer asked not to be called.
+[[nodiscard]] inline Verdict check_medium_restriction(bool asked_not_to_call) {
+    return asked_not_to_call ? Verdict{false, "Customer has asked not to be called"}
+                             : Verdict{true, "Customer has not asked not to be called"};
+}
+
+// attorney-representation, 15 U.S.C. 1692c(a)(2) (and 12 CFR 1006.6(b)(2)): no communication
+// with a consumer the collector knows to be represented by an attorney about the debt.
+[[nodiscard]] inline Verdict check_attorney_representation(bool represented) {
+    return represented ? Verdict{false, "Customer is represented by an attorney about the debt"}
+                       : Verdict{true, "Customer is not known to be represented by an attorney"};
+}
+
+// state-call-limit: the strictest rule of state_rules.hpp among the states the customer may be
+// in. `calls` and `texts`: the instants of the calls placed and the text messages sent to the
+// customer; `channel`: what is being sent now. A text message counts, and is limited, only where
+// the state says it is a telephone communication. Passes when no rule applies, or when fewer
+// than the rule's maximum communications lie in every run of its days containing today, in
+// every candidate zone's calendar.
+[[nodiscard]] inline Verdict check_state_call_limit(std::span<const Zone> zones,
+                                                    const StateCandidates& states,
+                                                    std::span<const CallTime> calls,
+                                                    std::span<const CallTime> texts,
+                                                    ContactChannel channel, CallTime now) {
+    const StateCallLimit* rule = strictest_state_limit(states);
+    if (rule == nullptr) {
+        std::string reason = "No state limit stricter than Regulation F applies";
+        if (states.size != 0) {
+            reason += " (";
+            for (std::size_t i = 0; i < states.size; ++i) {
+                if (i != 0) reason += ", ";
+                reason += states[i];
+            }
+            reason += ')';
+        }
+        return {true, std::move(reason)};
+    }
+    std::string limit = "the ";
+    limit += rule->name;
+    limit += " limit of ";
+    limit += std::to_string(rule->max);
+    limit += " in ";
+    limit += std::to_string(rule->days);
+    limit += " days (";
+    limit += rule->citation;
+    limit += ')';
+    if (channel == ContactChannel::sms && !rule->counts_text_messages) {
+        return {true, "A text message is not a telephone communication under " + limit};
+    }
+    const std::span<const CallTime> counted_texts =
+        rule->counts_text_messages ? texts : std::span<const CallTime>{};
+    unsigned most = 0;
+    Zone decisive = zones.front();
+    for (Zone zone : zones) {
+        const unsigned count = detail::busiest_run(*detail::locate(zone), now,
+                                                   date::days{rule->days}, calls, counted_texts);
+        if (count > most) {
+            most = count;
+            decisive = zone;
+        }
+    }
+    const bool passed = most < rule->max;
+    std::string reason = "Customer has had ";
+    reason += detail::plural(most, "telephone communication", "telephone communications");
+    reason += " within ";
+    reason += std::to_string(rule->days);
+    reason += " consecutive days (";
+    reason += zone_name(decisive);
+    reason += passed ? "), within " : "), reaching ";
+    reason += limit;
+    return {passed, std::move(reason)};
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/regulation_f.hpp ----
+
+namespace collectcall::compliance {
 
 // The account's calling window in the customer's local time, half-open: a call at `start` is
 // inside, one at `end` is outside. Valid when 00:00 <= start < end <= 24:00. The default is the
@@ -806,19 +1833,9 @@ struct RespectfulHours {
 // "HH:MM-HH:MM" (24-hour clock, 24:00 allowed as the end), as `init --respectful-hours` takes
 // it; nullopt unless it is of that shape and 00:00 <= start < end <= 24:00.
 [[nodiscard]] inline std::optional<RespectfulHours> parse_respectful_hours(std::string_view text) {
-    const auto clock = [](std::string_view t) -> std::optional<std::chrono::minutes> {
-        if (t.size() != 5 || t[2] != ':') return std::nullopt;
-        for (std::size_t i : {0U, 1U, 3U, 4U}) {
-            if (t[i] < '0' || t[i] > '9') return std::nullopt;
-        }
-        const int hh = (t[0] - '0') * 10 + (t[1] - '0');
-        const int mm = (t[3] - '0') * 10 + (t[4] - '0');
-        if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-        return std::chrono::minutes{hh * 60 + mm};
-    };
     if (text.size() != 11 || text[5] != '-') return std::nullopt;
-    const auto start = clock(text.substr(0, 5));
-    const auto end = clock(text.substr(6));
+    const auto start = parse_clock(text.substr(0, 5));
+    const auto end = parse_clock(text.substr(6));
     if (!start || !end || *start >= *end) return std::nullopt;
     return RespectfulHours{*start, *end};
 }
@@ -841,6 +1858,11 @@ struct RespectfulHours {
 // At most this many voice calls per customer per local day (SPEC.md section 8).
 inline constexpr unsigned default_max_calls_per_day = 4;
 
+// How far back the history of contacts must reach for every rule to see what it counts: the
+// seven local calendar days of Regulation F's and the states' runs, and one more day for the
+// difference between UTC and the candidate zones' calendars.
+inline constexpr std::chrono::days required_history{8};
+
 struct ComplianceInput {
     bool active = false;
     bool cease_and_desist = false;
@@ -848,31 +1870,34 @@ struct ComplianceInput {
     std::string_view zip5;   // and ZIP Code ("12345" or "12345-6789")
     // Times of the calls already placed to this customer, in any order and over any span; the
     // engine counts those that fall in the local calendar day of `now`, including any later
-    // than `now` on that day.
+    // than `now` on that day (and, under regulation-f, in the runs of seven local days around
+    // it: at least `required_history` before `now`).
     std::span<const CallTime> placed_calls;
     CallTime now;  // the time of the call being made
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
+
+    // The account's policy, and what is being sent. Under `hosted` the four checks of
+    // all_checks; a text message skips four-voice-call-per-day (API.md section 14).
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    // Read under regulation-f only:
+    // the customer's phone numbers in E.164 (primary, secondary; empty when none): their area
+    // codes add candidate zones to inconvenient-time;
+    std::array<std::string_view, 2> phone_numbers{};
+    // the instants of the telephone conversations had with the customer (calls whose transcript
+    // has a turn of the customer's), and of the text messages sent to them;
+    std::span<const CallTime> conversations;
+    std::span<const CallTime> sent_texts;
+    // the times the customer designated inconvenient, in their local time;
+    std::span<const InconvenientTime> inconvenient_times;
+    // the customer asked not to be called (12 CFR 1006.14(h)); is known to be represented by an
+    // attorney about the debt (15 U.S.C. 1692c(a)(2)).
+    bool asked_not_to_call = false;
+    bool attorney_represented = false;
 };
 
 namespace detail {
-
-// locate_zone searches the whole database, so each zone the table can name is located once per
-// process. A zone the installed database lacks stays null and fails the time checks.
-[[nodiscard]] inline const date::time_zone* locate(Zone zone) noexcept {
-    static const std::array<const date::time_zone*, zone_count> located = [] {
-        std::array<const date::time_zone*, zone_count> out{};
-        for (std::size_t i = 0; i < zone_count; ++i) {
-            try {
-                out[i] = date::locate_zone(zone_names[i]);
-            } catch (const std::exception&) {
-                out[i] = nullptr;
-            }
-        }
-        return out;
-    }();
-    return located[static_cast<std::size_t>(zone)];
-}
 
 // `now` as seen in one candidate zone.
 struct LocalView {
@@ -911,34 +1936,6 @@ struct LocalViews {
         }
     }
     out.established = true;
-    return out;
-}
-
-inline void append_two_digits(std::string& out, long long value) {
-    out += static_cast<char>('0' + value / 10 % 10);
-    out += static_cast<char>('0' + value % 10);
-}
-
-// "HH:MM" of a time of day (24:00 allowed for the end of a window).
-[[nodiscard]] inline std::string clock_text(std::chrono::minutes time_of_day) {
-    std::string out;
-    const long long minutes = time_of_day.count();
-    append_two_digits(out, minutes / 60);
-    out += ':';
-    append_two_digits(out, minutes % 60);
-    return out;
-}
-
-// A time of day as the hosted service writes it in reasons: "8am", "8:50pm", "12pm", "12am".
-[[nodiscard]] inline std::string hosted_clock_text(std::chrono::minutes time_of_day) {
-    const long long minutes = time_of_day.count() % (24 * 60);
-    const long long hour = minutes / 60;
-    std::string out = std::to_string(hour % 12 == 0 ? 12 : hour % 12);
-    if (minutes % 60 != 0) {
-        out += ':';
-        append_two_digits(out, minutes % 60);
-    }
-    out += hour < 12 ? "am" : "pm";
     return out;
 }
 
@@ -1065,10 +2062,59 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 
 }  // namespace detail
 
-// Evaluates every check, always all four, in the order of `all_checks`.
+// Every zone the regulation-f checks honour: the address's candidates, then those of the phone
+// numbers' area codes (12 CFR 1006.6(b)(1)(i)). Under hosted, the address's alone.
+[[nodiscard]] inline ZoneSet candidate_zones(const ComplianceInput& in) {
+    ZoneSet zones(resolve_time_zones(in.state, in.zip5));
+    if (in.policy == CompliancePolicy::regulation_f) {
+        for (std::string_view phone : in.phone_numbers)
+            zones.add(phone_zones(phone));
+    }
+    return zones;
+}
+
+namespace detail {
+
+inline void record(ComplianceResult& result, const CheckInfo& info, Verdict verdict) {
+    record(result, info, verdict.passed, std::move(verdict.reason));
+}
+
+// The checks regulation-f adds, in the order of regulation_f_checks; a text message skips those
+// that govern calls alone (call-frequency, medium-restriction).
+inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& in,
+                               const ZoneCandidates& address_zones) {
+    const bool call = in.channel == ContactChannel::call;
+    const ZoneSet zones = candidate_zones(in);
+    const bool known = !address_zones.empty() && all_located(zones);
+    const std::span<const Zone> zone_span(zones.begin(), zones.size());
+    const auto unknown = [&](std::string_view what) {
+        return Verdict{false, unknown_zone_reason(what, address_zones)};
+    };
+    if (call) {
+        record(result, checks::call_frequency,
+               known ? check_call_frequency(zone_span, in.placed_calls, in.conversations, in.now)
+                     : unknown("Customer local day is unknown"));
+    }
+    record(result, checks::inconvenient_time,
+           known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
+                 : unknown("Customer local time is unknown"));
+    if (call)
+        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    record(result, checks::attorney_representation,
+           check_attorney_representation(in.attorney_represented));
+    record(result, checks::state_call_limit,
+           known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
+                                          in.placed_calls, in.sent_texts, in.channel, in.now)
+                 : unknown("Customer local day is unknown"));
+}
+
+}  // namespace detail
+
+// Evaluates every check of the input's policy and channel, always all of them, in the order of
+// `all_checks` then `regulation_f_checks`.
 [[nodiscard]] inline ComplianceResult evaluate(const ComplianceInput& in) {
     ComplianceResult result;
-    result.checksPassed.reserve(all_checks.size());
+    result.checksPassed.reserve(all_checks.size() + regulation_f_checks.size());
     detail::record(result, checks::is_active, in.active,
                    in.active ? "Customer is active" : "Customer is not active");
     detail::record(result, checks::cease_and_desist_exclusion, !in.cease_and_desist,
@@ -1076,8 +2122,9 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
                                        : "Customer has not requested cease and desist");
     const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
     const detail::LocalViews views = detail::local_views(zones, in.now);
-    detail::check_call_count(result, in, zones, views);
+    if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
     detail::check_respectful_hours(result, in, zones, views);
+    if (in.policy == CompliancePolicy::regulation_f) detail::check_regulation_f(result, in, zones);
     result.passed = result.checksFailed.empty();
     return result;
 }
@@ -1100,3 +2147,188 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/engine.hpp ----
+// ---- begin collectcall/compliance/next_eligible.hpp ----
+// The next eligible time (API.md section 14): the earliest instant, at or after `now`, at which
+// every check of the input's policy would pass if nothing else happened — no further call,
+// conversation or text message, no change to the customer.
+//
+// How it is found. Every check is a function of the instant whose verdict can change only at a
+// few instants, its boundaries: where some candidate zone's local clock reaches a time of day
+// the checks compare against (local midnight, for the calendar day and the weekday; the
+// account's window; 08:00 and 21:00; each designated period's ends), where a zone's UTC offset
+// changes (a daylight saving time transition), and where a conversation's instant passes. A
+// local time of day is reached at most at two instants between offset changes (once, or twice
+// where the clock falls back), so each is resolved both ways (date::choose::earliest and
+// ::latest). Between two consecutive boundaries every check's verdict is constant, and a
+// verdict takes its new value at the boundary itself (windows are half-open: start inside, end
+// outside). So evaluating at `now` and at each boundary, in order, finds the first instant that
+// passes, exactly, without stepping through time.
+//
+// The search is bounded. Every count looks back at most seven local calendar days, so from one
+// day after the seventh day past the latest contact in the history no count or lockout blocks;
+// what is left (the windows, the weekday of a designated period) repeats every week. The search
+// runs `next_eligible_horizon` (16 days) past the later of `now` and the latest contact (a
+// contact more than 16 days after `now` counts as 16 days after it): a week for the counts and
+// their day of slack, and a week more and a day for the weekly pattern. So it evaluates at most
+// a few thousand instants. Nothing found within it means no instant will do: the candidate
+// zones' windows share no instant (zones far apart), or designated periods cover the rest of
+// the week. (Zones that share no instant now may share one after a change of daylight saving
+// time months away; such a customer is reported as never eligible, the safe answer.)
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <span>
+#include <vector>
+
+
+namespace collectcall::compliance {
+
+inline constexpr std::chrono::days next_eligible_horizon{16};
+
+// Whether a check fails that no passage of time changes: the customer is inactive, asked for
+// cease and desist, asked not to be called (for a call, under regulation-f), is represented by
+// an attorney (under regulation-f), or their local time cannot be established (no zone for the
+// address, a zone missing from the database); or the account's window or daily limit allow
+// nothing.
+[[nodiscard]] inline bool permanently_ineligible(const ComplianceInput& in) {
+    if (!in.active || in.cease_and_desist) return true;
+    if (!detail::valid_window(in.window)) return true;
+    const bool call = in.channel == ContactChannel::call;
+    if (call && in.max_calls_per_day == 0) return true;
+    if (in.policy == CompliancePolicy::regulation_f) {
+        if (in.attorney_represented || (call && in.asked_not_to_call)) return true;
+    }
+    return !detail::all_located(resolve_time_zones(in.state, in.zip5)) ||
+           !detail::all_located(candidate_zones(in));
+}
+
+namespace detail {
+
+// `now` and every boundary in (now, end], sorted, each once.
+[[nodiscard]] inline std::vector<CallTime> boundaries(const ComplianceInput& in, CallTime end) {
+    using std::chrono::minutes;
+    std::vector<minutes> clock{minutes{0}, in.window.start, in.window.end};
+    const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
+    if (regulation_f) {
+        clock.push_back(convenient_start);
+        clock.push_back(convenient_end);
+        for (const InconvenientTime& period : in.inconvenient_times) {
+            clock.push_back(period.from.minutes());
+            clock.push_back(period.to.minutes());
+        }
+    }
+    std::sort(clock.begin(), clock.end());
+    clock.erase(std::unique(clock.begin(), clock.end()), clock.end());
+
+    std::vector<CallTime> out{in.now};
+    const auto add = [&](CallTime t) {
+        if (t > in.now && t <= end) out.push_back(t);
+    };
+    for (Zone zone : candidate_zones(in)) {
+        const date::time_zone& tz = *locate(zone);
+        // Offset changes. get_info's `end` is the first instant of the next period.
+        auto info = tz.get_info(std::chrono::floor<std::chrono::seconds>(in.now));
+        while (info.end <= end) {
+            add(CallTime{info.end});
+            info = tz.get_info(info.end);
+        }
+        const date::local_days last = local_date(tz, end) + date::days{1};
+        for (date::local_days day = local_date(tz, in.now) - date::days{1}; day <= last;
+             day += date::days{1}) {
+            for (minutes at : clock) {
+                const date::local_time<minutes> wall = day + at;
+                add(CallTime{tz.to_sys(wall, date::choose::earliest)});
+                add(CallTime{tz.to_sys(wall, date::choose::latest)});
+            }
+        }
+    }
+    if (regulation_f) {
+        for (CallTime conversation : in.conversations)
+            add(conversation);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace detail
+
+// The earliest instant >= in.now at which evaluate() would pass with everything else in `in`
+// unchanged; nullopt when no instant will: permanently_ineligible(in), or none within the
+// horizon (see above). At the instant returned evaluate passes; at any earlier instant from
+// in.now on it fails.
+[[nodiscard]] inline std::optional<CallTime> next_eligible(const ComplianceInput& in) {
+    if (permanently_ineligible(in)) return std::nullopt;
+    const CallTime cap = in.now + next_eligible_horizon;
+    CallTime latest = in.now;
+    for (std::span<const CallTime> times : {in.placed_calls, in.conversations, in.sent_texts}) {
+        for (CallTime t : times)
+            latest = std::max(latest, std::min(t, cap));
+    }
+    ComplianceInput at = in;
+    for (CallTime candidate : detail::boundaries(in, latest + next_eligible_horizon)) {
+        at.now = candidate;
+        if (evaluate(at).passed) return candidate;
+    }
+    return std::nullopt;
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/next_eligible.hpp ----
+
+namespace collectcall::compliance {
+
+// The record of `result`, the evaluation of `in`, with its next eligible time.
+[[nodiscard]] inline ComplianceDecision make_decision(const ComplianceInput& in,
+                                                      ComplianceOperation operation,
+                                                      ComplianceResult result,
+                                                      std::optional<CallTime> next_eligible_at) {
+    ComplianceDecision out;
+    out.at = Timestamp::from_time(in.now);
+    out.operation = operation;
+    out.policy = in.policy;
+    out.channel = in.channel;
+    for (Zone zone : candidate_zones(in)) {
+        out.candidateZones.emplace_back(zone_name(zone));
+        const date::time_zone* tz = detail::locate(zone);
+        if (tz == nullptr) continue;
+        out.localTimes.push_back(
+            {std::string(zone_name(zone)), detail::local_time_text(tz->to_local(in.now))});
+        const date::local_days today = detail::local_date(*tz, in.now);
+        const CallTime from = detail::day_start(*tz, today);
+        const CallTime to = detail::day_start(*tz, today + date::days{1});
+        const auto today_count =
+            static_cast<unsigned>(std::count_if(in.placed_calls.begin(), in.placed_calls.end(),
+                                                [&](CallTime t) { return t >= from && t < to; }));
+        ComplianceCounts& counts = out.counts;
+        counts.callsToday = std::max(counts.callsToday, today_count);
+        counts.callsInSevenDays =
+            std::max(counts.callsInSevenDays,
+                     detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls));
+        counts.communicationsInSevenDays = std::max(
+            counts.communicationsInSevenDays,
+            detail::busiest_run(*tz, in.now, regulation_f_period, in.placed_calls, in.sent_texts));
+    }
+    std::optional<CallTime> last;
+    for (CallTime conversation : in.conversations) {
+        if (conversation <= in.now && (!last || conversation > *last)) last = conversation;
+    }
+    if (last) out.counts.lastConversationAt = Timestamp::from_time(*last);
+    out.compliance = std::move(result);
+    if (next_eligible_at) out.nextEligibleAt = Timestamp::from_time(*next_eligible_at);
+    return out;
+}
+
+// Evaluates `in`, finds its next eligible time (`in.now` itself when the contact is allowed),
+// and records both.
+[[nodiscard]] inline ComplianceDecision decide(const ComplianceInput& in,
+                                               ComplianceOperation operation) {
+    ComplianceResult result = evaluate(in);
+    const std::optional<CallTime> next =
+        result.passed ? std::optional<CallTime>(in.now) : next_eligible(in);
+    return make_decision(in, operation, std::move(result), next);
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/decision.hpp ----

@@ -1,5 +1,7 @@
-// The compliance engine: evaluates every check of checks.hpp for one call to one customer and
-// says why each passed or failed.
+// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
+// one customer under the account's policy, and says why each passed or failed. The hosted policy
+// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
+// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
 //
 // Time comes only from the input (`now`), so a decision can be replayed and tested. The
 // customer's local time is that of every zone their address may be in (time_zone.hpp): under
@@ -28,13 +30,16 @@
 #endif
 #include <date/tz.h>
 
+#include "collectcall/compliance/area_codes.hpp"
 #include "collectcall/compliance/checks.hpp"
+#include "collectcall/compliance/local_time.hpp"
+#include "collectcall/compliance/regulation_f.hpp"
+#include "collectcall/compliance/state_rules.hpp"
 #include "collectcall/compliance/time_zone.hpp"
 #include "collectcall/model/compliance.hpp"
+#include "collectcall/types/clock_time.hpp"
 
 namespace collectcall::compliance {
-
-using CallTime = std::chrono::sys_time<std::chrono::milliseconds>;
 
 // The account's calling window in the customer's local time, half-open: a call at `start` is
 // inside, one at `end` is outside. Valid when 00:00 <= start < end <= 24:00. The default is the
@@ -50,19 +55,9 @@ struct RespectfulHours {
 // "HH:MM-HH:MM" (24-hour clock, 24:00 allowed as the end), as `init --respectful-hours` takes
 // it; nullopt unless it is of that shape and 00:00 <= start < end <= 24:00.
 [[nodiscard]] inline std::optional<RespectfulHours> parse_respectful_hours(std::string_view text) {
-    const auto clock = [](std::string_view t) -> std::optional<std::chrono::minutes> {
-        if (t.size() != 5 || t[2] != ':') return std::nullopt;
-        for (std::size_t i : {0U, 1U, 3U, 4U}) {
-            if (t[i] < '0' || t[i] > '9') return std::nullopt;
-        }
-        const int hh = (t[0] - '0') * 10 + (t[1] - '0');
-        const int mm = (t[3] - '0') * 10 + (t[4] - '0');
-        if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-        return std::chrono::minutes{hh * 60 + mm};
-    };
     if (text.size() != 11 || text[5] != '-') return std::nullopt;
-    const auto start = clock(text.substr(0, 5));
-    const auto end = clock(text.substr(6));
+    const auto start = parse_clock(text.substr(0, 5));
+    const auto end = parse_clock(text.substr(6));
     if (!start || !end || *start >= *end) return std::nullopt;
     return RespectfulHours{*start, *end};
 }
@@ -85,6 +80,11 @@ struct RespectfulHours {
 // At most this many voice calls per customer per local day (SPEC.md section 8).
 inline constexpr unsigned default_max_calls_per_day = 4;
 
+// How far back the history of contacts must reach for every rule to see what it counts: the
+// seven local calendar days of Regulation F's and the states' runs, and one more day for the
+// difference between UTC and the candidate zones' calendars.
+inline constexpr std::chrono::days required_history{8};
+
 struct ComplianceInput {
     bool active = false;
     bool cease_and_desist = false;
@@ -92,31 +92,34 @@ struct ComplianceInput {
     std::string_view zip5;   // and ZIP Code ("12345" or "12345-6789")
     // Times of the calls already placed to this customer, in any order and over any span; the
     // engine counts those that fall in the local calendar day of `now`, including any later
-    // than `now` on that day.
+    // than `now` on that day (and, under regulation-f, in the runs of seven local days around
+    // it: at least `required_history` before `now`).
     std::span<const CallTime> placed_calls;
     CallTime now;  // the time of the call being made
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
+
+    // The account's policy, and what is being sent. Under `hosted` the four checks of
+    // all_checks; a text message skips four-voice-call-per-day (API.md section 14).
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    // Read under regulation-f only:
+    // the customer's phone numbers in E.164 (primary, secondary; empty when none): their area
+    // codes add candidate zones to inconvenient-time;
+    std::array<std::string_view, 2> phone_numbers{};
+    // the instants of the telephone conversations had with the customer (calls whose transcript
+    // has a turn of the customer's), and of the text messages sent to them;
+    std::span<const CallTime> conversations;
+    std::span<const CallTime> sent_texts;
+    // the times the customer designated inconvenient, in their local time;
+    std::span<const InconvenientTime> inconvenient_times;
+    // the customer asked not to be called (12 CFR 1006.14(h)); is known to be represented by an
+    // attorney about the debt (15 U.S.C. 1692c(a)(2)).
+    bool asked_not_to_call = false;
+    bool attorney_represented = false;
 };
 
 namespace detail {
-
-// locate_zone searches the whole database, so each zone the table can name is located once per
-// process. A zone the installed database lacks stays null and fails the time checks.
-[[nodiscard]] inline const date::time_zone* locate(Zone zone) noexcept {
-    static const std::array<const date::time_zone*, zone_count> located = [] {
-        std::array<const date::time_zone*, zone_count> out{};
-        for (std::size_t i = 0; i < zone_count; ++i) {
-            try {
-                out[i] = date::locate_zone(zone_names[i]);
-            } catch (const std::exception&) {
-                out[i] = nullptr;
-            }
-        }
-        return out;
-    }();
-    return located[static_cast<std::size_t>(zone)];
-}
 
 // `now` as seen in one candidate zone.
 struct LocalView {
@@ -155,34 +158,6 @@ struct LocalViews {
         }
     }
     out.established = true;
-    return out;
-}
-
-inline void append_two_digits(std::string& out, long long value) {
-    out += static_cast<char>('0' + value / 10 % 10);
-    out += static_cast<char>('0' + value % 10);
-}
-
-// "HH:MM" of a time of day (24:00 allowed for the end of a window).
-[[nodiscard]] inline std::string clock_text(std::chrono::minutes time_of_day) {
-    std::string out;
-    const long long minutes = time_of_day.count();
-    append_two_digits(out, minutes / 60);
-    out += ':';
-    append_two_digits(out, minutes % 60);
-    return out;
-}
-
-// A time of day as the hosted service writes it in reasons: "8am", "8:50pm", "12pm", "12am".
-[[nodiscard]] inline std::string hosted_clock_text(std::chrono::minutes time_of_day) {
-    const long long minutes = time_of_day.count() % (24 * 60);
-    const long long hour = minutes / 60;
-    std::string out = std::to_string(hour % 12 == 0 ? 12 : hour % 12);
-    if (minutes % 60 != 0) {
-        out += ':';
-        append_two_digits(out, minutes % 60);
-    }
-    out += hour < 12 ? "am" : "pm";
     return out;
 }
 
@@ -309,10 +284,59 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 
 }  // namespace detail
 
-// Evaluates every check, always all four, in the order of `all_checks`.
+// Every zone the regulation-f checks honour: the address's candidates, then those of the phone
+// numbers' area codes (12 CFR 1006.6(b)(1)(i)). Under hosted, the address's alone.
+[[nodiscard]] inline ZoneSet candidate_zones(const ComplianceInput& in) {
+    ZoneSet zones(resolve_time_zones(in.state, in.zip5));
+    if (in.policy == CompliancePolicy::regulation_f) {
+        for (std::string_view phone : in.phone_numbers)
+            zones.add(phone_zones(phone));
+    }
+    return zones;
+}
+
+namespace detail {
+
+inline void record(ComplianceResult& result, const CheckInfo& info, Verdict verdict) {
+    record(result, info, verdict.passed, std::move(verdict.reason));
+}
+
+// The checks regulation-f adds, in the order of regulation_f_checks; a text message skips those
+// that govern calls alone (call-frequency, medium-restriction).
+inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& in,
+                               const ZoneCandidates& address_zones) {
+    const bool call = in.channel == ContactChannel::call;
+    const ZoneSet zones = candidate_zones(in);
+    const bool known = !address_zones.empty() && all_located(zones);
+    const std::span<const Zone> zone_span(zones.begin(), zones.size());
+    const auto unknown = [&](std::string_view what) {
+        return Verdict{false, unknown_zone_reason(what, address_zones)};
+    };
+    if (call) {
+        record(result, checks::call_frequency,
+               known ? check_call_frequency(zone_span, in.placed_calls, in.conversations, in.now)
+                     : unknown("Customer local day is unknown"));
+    }
+    record(result, checks::inconvenient_time,
+           known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
+                 : unknown("Customer local time is unknown"));
+    if (call)
+        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    record(result, checks::attorney_representation,
+           check_attorney_representation(in.attorney_represented));
+    record(result, checks::state_call_limit,
+           known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
+                                          in.placed_calls, in.sent_texts, in.channel, in.now)
+                 : unknown("Customer local day is unknown"));
+}
+
+}  // namespace detail
+
+// Evaluates every check of the input's policy and channel, always all of them, in the order of
+// `all_checks` then `regulation_f_checks`.
 [[nodiscard]] inline ComplianceResult evaluate(const ComplianceInput& in) {
     ComplianceResult result;
-    result.checksPassed.reserve(all_checks.size());
+    result.checksPassed.reserve(all_checks.size() + regulation_f_checks.size());
     detail::record(result, checks::is_active, in.active,
                    in.active ? "Customer is active" : "Customer is not active");
     detail::record(result, checks::cease_and_desist_exclusion, !in.cease_and_desist,
@@ -320,8 +344,9 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
                                        : "Customer has not requested cease and desist");
     const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
     const detail::LocalViews views = detail::local_views(zones, in.now);
-    detail::check_call_count(result, in, zones, views);
+    if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
     detail::check_respectful_hours(result, in, zones, views);
+    if (in.policy == CompliancePolicy::regulation_f) detail::check_regulation_f(result, in, zones);
     result.passed = result.checksFailed.empty();
     return result;
 }

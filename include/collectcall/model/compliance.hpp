@@ -1,6 +1,9 @@
-// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason.
+// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason;
+// the compliance policies (API.md section 14), a customer's designated inconvenient times, and
+// the record of one compliance decision.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,19 +11,28 @@
 #include <boost/describe/enum.hpp>
 
 #include "collectcall/core/enum.hpp"
+#include "collectcall/types/clock_time.hpp"
+#include "collectcall/types/timestamp.hpp"
 
 namespace collectcall {
 
-// The checks of API.md section 8, in the order they are evaluated and reported; on the wire in
-// kebab case ("is-active"). Their names and descriptions are in compliance/checks.hpp.
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
 enum class CheckId {
     is_active,
     cease_and_desist_exclusion,
     four_voice_call_per_day,
-    respectful_hours
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
 };
 BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours)
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
 
 struct Check {
     CheckId id = CheckId::is_active;
@@ -40,5 +52,80 @@ struct ComplianceResult {
     friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call or a text message.
+enum class ContactChannel { call, sms };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
+// an SMS.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    std::vector<Weekday> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt))
 
 }  // namespace collectcall

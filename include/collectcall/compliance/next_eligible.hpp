@@ -1,0 +1,129 @@
+// The next eligible time (API.md section 14): the earliest instant, at or after `now`, at which
+// every check of the input's policy would pass if nothing else happened — no further call,
+// conversation or text message, no change to the customer.
+//
+// How it is found. Every check is a function of the instant whose verdict can change only at a
+// few instants, its boundaries: where some candidate zone's local clock reaches a time of day
+// the checks compare against (local midnight, for the calendar day and the weekday; the
+// account's window; 08:00 and 21:00; each designated period's ends), where a zone's UTC offset
+// changes (a daylight saving time transition), and where a conversation's instant passes. A
+// local time of day is reached at most at two instants between offset changes (once, or twice
+// where the clock falls back), so each is resolved both ways (date::choose::earliest and
+// ::latest). Between two consecutive boundaries every check's verdict is constant, and a
+// verdict takes its new value at the boundary itself (windows are half-open: start inside, end
+// outside). So evaluating at `now` and at each boundary, in order, finds the first instant that
+// passes, exactly, without stepping through time.
+//
+// The search is bounded. Every count looks back at most seven local calendar days, so from one
+// day after the seventh day past the latest contact in the history no count or lockout blocks;
+// what is left (the windows, the weekday of a designated period) repeats every week. The search
+// runs `next_eligible_horizon` (16 days) past the later of `now` and the latest contact (a
+// contact more than 16 days after `now` counts as 16 days after it): a week for the counts and
+// their day of slack, and a week more and a day for the weekly pattern. So it evaluates at most
+// a few thousand instants. Nothing found within it means no instant will do: the candidate
+// zones' windows share no instant (zones far apart), or designated periods cover the rest of
+// the week. (Zones that share no instant now may share one after a change of daylight saving
+// time months away; such a customer is reported as never eligible, the safe answer.)
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "collectcall/compliance/engine.hpp"
+
+namespace collectcall::compliance {
+
+inline constexpr std::chrono::days next_eligible_horizon{16};
+
+// Whether a check fails that no passage of time changes: the customer is inactive, asked for
+// cease and desist, asked not to be called (for a call, under regulation-f), is represented by
+// an attorney (under regulation-f), or their local time cannot be established (no zone for the
+// address, a zone missing from the database); or the account's window or daily limit allow
+// nothing.
+[[nodiscard]] inline bool permanently_ineligible(const ComplianceInput& in) {
+    if (!in.active || in.cease_and_desist) return true;
+    if (!detail::valid_window(in.window)) return true;
+    const bool call = in.channel == ContactChannel::call;
+    if (call && in.max_calls_per_day == 0) return true;
+    if (in.policy == CompliancePolicy::regulation_f) {
+        if (in.attorney_represented || (call && in.asked_not_to_call)) return true;
+    }
+    return !detail::all_located(resolve_time_zones(in.state, in.zip5)) ||
+           !detail::all_located(candidate_zones(in));
+}
+
+namespace detail {
+
+// `now` and every boundary in (now, end], sorted, each once.
+[[nodiscard]] inline std::vector<CallTime> boundaries(const ComplianceInput& in, CallTime end) {
+    using std::chrono::minutes;
+    std::vector<minutes> clock{minutes{0}, in.window.start, in.window.end};
+    const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
+    if (regulation_f) {
+        clock.push_back(convenient_start);
+        clock.push_back(convenient_end);
+        for (const InconvenientTime& period : in.inconvenient_times) {
+            clock.push_back(period.from.minutes());
+            clock.push_back(period.to.minutes());
+        }
+    }
+    std::sort(clock.begin(), clock.end());
+    clock.erase(std::unique(clock.begin(), clock.end()), clock.end());
+
+    std::vector<CallTime> out{in.now};
+    const auto add = [&](CallTime t) {
+        if (t > in.now && t <= end) out.push_back(t);
+    };
+    for (Zone zone : candidate_zones(in)) {
+        const date::time_zone& tz = *locate(zone);
+        // Offset changes. get_info's `end` is the first instant of the next period.
+        auto info = tz.get_info(std::chrono::floor<std::chrono::seconds>(in.now));
+        while (info.end <= end) {
+            add(CallTime{info.end});
+            info = tz.get_info(info.end);
+        }
+        const date::local_days last = local_date(tz, end) + date::days{1};
+        for (date::local_days day = local_date(tz, in.now) - date::days{1}; day <= last;
+             day += date::days{1}) {
+            for (minutes at : clock) {
+                const date::local_time<minutes> wall = day + at;
+                add(CallTime{tz.to_sys(wall, date::choose::earliest)});
+                add(CallTime{tz.to_sys(wall, date::choose::latest)});
+            }
+        }
+    }
+    if (regulation_f) {
+        for (CallTime conversation : in.conversations)
+            add(conversation);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace detail
+
+// The earliest instant >= in.now at which evaluate() would pass with everything else in `in`
+// unchanged; nullopt when no instant will: permanently_ineligible(in), or none within the
+// horizon (see above). At the instant returned evaluate passes; at any earlier instant from
+// in.now on it fails.
+[[nodiscard]] inline std::optional<CallTime> next_eligible(const ComplianceInput& in) {
+    if (permanently_ineligible(in)) return std::nullopt;
+    const CallTime cap = in.now + next_eligible_horizon;
+    CallTime latest = in.now;
+    for (std::span<const CallTime> times : {in.placed_calls, in.conversations, in.sent_texts}) {
+        for (CallTime t : times)
+            latest = std::max(latest, std::min(t, cap));
+    }
+    ComplianceInput at = in;
+    for (CallTime candidate : detail::boundaries(in, latest + next_eligible_horizon)) {
+        at.now = candidate;
+        if (evaluate(at).passed) return candidate;
+    }
+    return std::nullopt;
+}
+
+}  // namespace collectcall::compliance
