@@ -57,14 +57,14 @@ class BufferedStream final : public httplib::Stream {
         int local_port = 0;
     };
 
-    BufferedStream(socket_t sock, std::string_view request, std::string& output, const Peer& peer)
+    BufferedStream(socket_t sock, http::RequestBytes request, std::string& output,
+                   const Peer& peer)
         : sock_(sock), request_(request), output_(output), peer_(peer) {}
 
     bool is_readable() const override { return position_ < request_.size(); }
     bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = std::min(size, request_.size() - position_);
-        std::copy_n(request_.data() + position_, n, ptr);
+        const std::size_t n = request_.copy(position_, ptr, size);
         position_ += n;
         return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
     }
@@ -89,7 +89,7 @@ class BufferedStream final : public httplib::Stream {
 
   private:
     socket_t sock_;
-    std::string_view request_;
+    http::RequestBytes request_;
     std::size_t position_ = 0;
     std::string& output_;
     const Peer& peer_;
@@ -112,17 +112,16 @@ Sent send_some(socket_t sock, const std::string& output, std::size_t& sent) {
     return Sent::all;
 }
 
-// A connection whose client sent `input` and then nothing more (serve_bytes); what the server
-// writes is collected.
+// A request of a connection whose client sent its bytes and then nothing more (serve_bytes);
+// what the server writes is collected.
 class MemoryStream final : public httplib::Stream {
   public:
-    explicit MemoryStream(std::string_view input) : input_(input) {}
+    explicit MemoryStream(http::RequestBytes input) : input_(input) {}
 
     bool is_readable() const override { return position_ < input_.size(); }
     bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = std::min(size, input_.size() - position_);
-        std::copy_n(input_.data() + position_, n, ptr);
+        const std::size_t n = input_.copy(position_, ptr, size);
         position_ += n;
         return static_cast<ssize_t>(n);  // 0: the client sends nothing more
     }
@@ -143,7 +142,7 @@ class MemoryStream final : public httplib::Stream {
     [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
 
   private:
-    std::string_view input_;
+    http::RequestBytes input_;
     std::size_t position_ = 0;
     std::string output_;
 };
@@ -569,14 +568,30 @@ void HttpServer::sweep(SteadyClock::time_point now) {
 
 bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
                         std::size_t max_requests, std::optional<KeyRecord> admitted) {
-    http::set_body_status(reader.body());
-    Api::set_admitted_key(std::move(admitted));
-    (void)http::take_close_connection();  // nothing asked of this request yet
+    RequestContext context;
+    context.refusal = reader.refusal();
+    context.body = reader.body();
+    context.admitted = std::move(admitted);
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
-    const bool written = process_request(stream, last, request_closes, nullptr);
-    const bool server_closes = http::take_close_connection();
-    return written && !request_closes && !server_closes && !last;
+    const Api::Serving serving(context);
+    const httplib::Request& head = reader.head();
+    // cpp-httplib reads the canonical bytes of the request (its framing, its Connection and
+    // Range fields); what the API sees of the request is the reader's parse.
+    const bool written =
+        process_request(stream, last, request_closes, [&head](httplib::Request& request) {
+            request.method = head.method;
+            request.target = head.target;
+            request.path = head.path;
+            request.params = head.params;
+            httplib::Headers headers = head.headers;
+            for (const char* name : {"REMOTE_ADDR", "REMOTE_PORT", "LOCAL_ADDR", "LOCAL_PORT"}) {
+                if (const auto it = request.headers.find(name); it != request.headers.end())
+                    headers.emplace(it->first, it->second);
+            }
+            request.headers = std::move(headers);
+        });
+    return written && !request_closes && !context.close && !last;
 }
 
 void HttpServer::work(Connection& connection) {
@@ -588,7 +603,7 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::done:
                 return give_back(connection, Outcome::close);
             case http::RequestReader::Step::admit: {
-                const httplib::Request head = reader.head();
+                const httplib::Request& head = reader.head();
                 auto admission = options_.admit(head);
                 if (!admission) {
                     reader.refuse();
@@ -612,7 +627,7 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::request:
                 break;
         }
-        const std::size_t size = reader.request().size();
+        const std::size_t size = reader.raw_size();
         BufferedStream stream(connection.sock, reader.request(), connection.output,
                               connection.peer);
         const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
@@ -654,16 +669,15 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
             }
             continue;
         }
-        const std::string_view request = reader.request();
-        MemoryStream stream(request);
+        MemoryStream stream(reader.request());
         const bool goes_on =
             answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
                    std::exchange(admitted, std::nullopt));
         std::string response = stream.take_output();
         if (!response.empty())
             exchanges.push_back(collectcall::server::Server::Exchange{
-                bytes.substr(start, request.size()), std::move(response)});
-        start += request.size();
+                bytes.substr(start, reader.raw_size()), std::move(response)});
+        start += reader.raw_size();
         reader.consume();
         if (!goes_on) break;
     }
