@@ -255,7 +255,9 @@ void Api::install(httplib::Server& server) {
     server.Delete(".*", with_body);
 
     // Called for every response of status 400 and above; only those without a body are
-    // cpp-httplib's own (a request it could not parse) and still need the error envelope.
+    // cpp-httplib's own and still need the error envelope. It reads the canonical form of a
+    // request the reader parsed (request_reader.hpp), so what remains of its own errors is a
+    // Range it cannot parse (416); the other cases are kept as a safety net.
     server.set_error_handler(httplib::Server::HandlerWithResponse(
         [this](const httplib::Request& request, httplib::Response& response) {
             if (!response.body.empty()) return httplib::Server::HandlerResponse::Unhandled;

@@ -34,7 +34,8 @@ struct ApiConfig {
     bool allow_private_webhooks = false;
     // Request bodies are bounded by their route (collectcall/api/routes.hpp).
     std::size_t max_bulk_items = api::max_bulk_items;
-    // All request headers together; cpp-httplib 0.11 bounds each line (8 KiB) but not their sum.
+    // All request headers together; the request reader bounds each line (8 KiB) and the head
+    // (this plus 16 KiB) as it parses.
     std::size_t max_header_bytes = std::size_t{64} << 10;
     // How far back place_call looks for the calls of the customer's local day: a local day
     // starts at most 25 hours before any instant in it (UTC-12 and a DST change).

@@ -62,8 +62,9 @@ bool is_json_media_type(std::string_view content_type, bool merge_patch = false)
 // The token of `Authorization: Bearer <token>`: the scheme matched case-insensitively (RFC
 // 9110 section 11.1), exactly one space, then an RFC 6750 b64token and nothing else. nullopt
 // when the header is missing, repeated, of another scheme, or not of exactly that shape (an
-// empty token, more white space, characters outside b64token). cpp-httplib 0.11 has already
-// removed white space before and after the whole field value (RFC 9110 section 5.5).
+// empty token, more white space, characters outside b64token). The request parser has already
+// removed white space before and after the whole field value (RFC 9110 section 5.5), and
+// nothing else (request_reader.hpp).
 std::optional<std::string_view> bearer_token(const httplib::Request& request);
 
 bool iequals(std::string_view a, std::string_view b);

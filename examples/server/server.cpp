@@ -159,7 +159,8 @@ void give_back_memory() {
     ::malloc_trim(0);
 }
 
-// cpp-httplib routes and answers; this server reads the requests. An event loop (epoll, one
+// This server reads and parses the requests (request_reader.hpp); cpp-httplib answers them, on
+// the canonical form of the parse, through the API's handlers. An event loop (epoll, one
 // thread) accepts connections and reads their bytes into a RequestReader; a worker thread gets a
 // connection only when it has a whole request (or one to answer from its head alone), or to
 // decide from a head whether its body may come (the bearer key, a store lookup). Idle, slow and
