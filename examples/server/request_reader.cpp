@@ -176,6 +176,8 @@ RequestReader::Step RequestReader::head_step() {
     // The body as far as it has arrived: a request that came whole is served as it came; one
     // whose body is still to come is admitted (or refused) from its head first.
     body_limit_ = limits_.max_body;
+    if (!chunked_ && buffer_.size() - parsed_ >= content_length_)
+        body_.reserve(static_cast<std::size_t>(content_length_));
     parser_->eager(true);
     if (chunked_) parser_->body_limit(body_limit_);
     switch (parse_body()) {
@@ -305,13 +307,23 @@ RequestReader::Parsed RequestReader::parse_body() {
             return Parsed::more;
         }
     }
+    compact();
     return Parsed::complete;
 }
 
+// Drops the bytes the parser has taken for a body (the body is kept decoded), and a buffer grown
+// for them.
 void RequestReader::compact() {
     if (parsed_ < compact_after) return;
     buffer_.erase(0, parsed_);
     parsed_ = 0;
+    // (The event loop reads up to about 200 KiB at a time: a buffer of that size is reused.)
+    if (buffer_.capacity() > (std::size_t{1} << 20) && buffer_.size() <= kept_capacity) {
+        std::string smaller;
+        smaller.reserve(std::max(buffer_.size(), std::size_t{4096}));
+        smaller.append(buffer_);
+        buffer_.swap(smaller);
+    }
 }
 
 RequestReader::Step RequestReader::ready(BodyStatus body, bool last) {

@@ -105,9 +105,7 @@ class RequestReader {
     void consume();
 
     // Nothing of a next request has arrived yet.
-    [[nodiscard]] bool idle() const noexcept {
-        return phase_ == Phase::head && buffer_.size() == parsed_;
-    }
+    [[nodiscard]] bool idle() const noexcept { return phase_ == Phase::head && buffer_.empty(); }
     // Its head is in and its body was admitted: the body is being read.
     [[nodiscard]] bool reading_body() const noexcept { return phase_ == Phase::body; }
     [[nodiscard]] std::size_t capacity() const noexcept {
