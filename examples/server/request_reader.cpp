@@ -347,11 +347,13 @@ RequestReader::Step RequestReader::refused(int status, std::string reason) {
     return Step::request;
 }
 
-// The request as cpp-httplib reads it: the method and a placeholder target (the target, path
-// and query it is given are the parse's, server.cpp), the fields as parsed, one per line, with
-// '%' written as "%25" (cpp-httplib 0.11 percent-decodes field values: so it decodes them back
-// to the bytes sent), and the body, when read, decoded and framed by Content-Length. The
-// parse's own fields get the same framing: the body the handlers see is the one described.
+// The request as cpp-httplib reads it: the method and a placeholder target, then the fields it
+// consults before it hands its request over for the parse's target, path, query and fields
+// (server.cpp): Connection (whether the connection ends after the answer) and Range (416 when it
+// cannot parse one), with '%' written as "%25" (cpp-httplib 0.11 percent-decodes field values:
+// so it decodes them back to the bytes sent). After them the body, when read, decoded: the
+// parse's fields frame it with Content-Length, so the body the handlers see is the one
+// described.
 void RequestReader::write_canonical(bool body_read) {
     if (body_read && framed_) {
         head_.headers.erase("Content-Length");
@@ -360,12 +362,12 @@ void RequestReader::write_canonical(bool body_read) {
     }
     if (!body_read) body_.clear();
     canonical_.clear();
-    canonical_.reserve(64 + head_.method.size() + head_.target.size());
     canonical_ += head_.method;
     canonical_ += " / ";
     canonical_ += head_.version;
     canonical_ += "\r\n";
     for (const auto& [name, value] : head_.headers) {
+        if (!iequals(name, "Connection") && !iequals(name, "Range")) continue;
         canonical_ += name;
         canonical_ += ": ";
         for (const char c : value) {
@@ -399,7 +401,12 @@ void RequestReader::consume() {
         body_.clear();
     }
     if (canonical_.capacity() > kept_capacity) std::string().swap(canonical_);
-    head_ = httplib::Request{};
+    head_.method.clear();
+    head_.target.clear();
+    head_.version.clear();
+    head_.path.clear();
+    head_.headers.clear();
+    head_.params.clear();
     parser_ = std::make_unique<Parser>(head_, body_, limits_.max_head);
     phase_ = Phase::head;
     refusal_ = {};

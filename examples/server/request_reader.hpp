@@ -8,8 +8,8 @@
 // head alone); Server::serve_bytes drives the same reader over a string.
 //
 // cpp-httplib 0.11 writes the answer: it is handed a canonical form of the parsed request (a
-// request line with the method alone, one line per parsed field, a decoded body framed by
-// Content-Length), and its request object is then given the parse's target, path, query and
+// request line with the method alone, the fields it consults before handing its request over,
+// the decoded body), and its request object is then given the parse's target, path, query and
 // fields (server.cpp), so nothing it would read differently reaches the API.
 //
 // Transport-agnostic and without clocks: the caller adds the bytes it receives, says when the
@@ -84,6 +84,8 @@ class RequestReader {
     // exactly as sent but for the optional white space around it. Empty when the head was
     // refused.
     [[nodiscard]] const httplib::Request& head() const noexcept { return head_; }
+    // Step::request: the same, for the request to take its fields before consume().
+    [[nodiscard]] httplib::Request& head() noexcept { return head_; }
     // Step::admit: reads the body, up to `body_limit` bytes (decoded, for a chunked body).
     void admit(std::size_t body_limit);
     // Step::admit: answers the request from its head alone; the connection ends after the

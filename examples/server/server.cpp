@@ -57,8 +57,7 @@ class BufferedStream final : public httplib::Stream {
         int local_port = 0;
     };
 
-    BufferedStream(socket_t sock, http::RequestBytes request, std::string& output,
-                   const Peer& peer)
+    BufferedStream(socket_t sock, http::RequestBytes request, std::string& output, const Peer& peer)
         : sock_(sock), request_(request), output_(output), peer_(peer) {}
 
     bool is_readable() const override { return position_ < request_.size(); }
@@ -576,21 +575,17 @@ bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, st
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
     const Api::Serving serving(context);
-    const httplib::Request& head = reader.head();
-    // cpp-httplib reads the canonical bytes of the request (its framing, its Connection and
-    // Range fields); what the API sees of the request is the reader's parse.
+    httplib::Request& head = reader.head();
+    // cpp-httplib reads the canonical bytes of the request (its method, Connection and Range
+    // fields and body: request_reader.hpp); what the API sees of the request is the reader's
+    // parse, taken from the reader, which is consumed after the answer.
     const bool written =
         process_request(stream, last, request_closes, [&head](httplib::Request& request) {
             request.method = head.method;
-            request.target = head.target;
-            request.path = head.path;
-            request.params = head.params;
-            httplib::Headers headers = head.headers;
-            for (const char* name : {"REMOTE_ADDR", "REMOTE_PORT", "LOCAL_ADDR", "LOCAL_PORT"}) {
-                if (const auto it = request.headers.find(name); it != request.headers.end())
-                    headers.emplace(it->first, it->second);
-            }
-            request.headers = std::move(headers);
+            request.target = std::move(head.target);
+            request.path = std::move(head.path);
+            request.params = std::move(head.params);
+            request.headers = std::move(head.headers);
         });
     return written && !request_closes && !context.close && !last;
 }
