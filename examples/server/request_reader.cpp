@@ -142,7 +142,12 @@ RequestReader::Step RequestReader::next() {
 }
 
 RequestReader::Step RequestReader::head_step() {
-    if (buffer_.size() == parsed_) return ended_ ? Step::done : Step::more;
+    if (buffer_.size() == parsed_) {
+        if (!ended_) return Step::more;
+        if (buffer_.empty()) return Step::done;
+        // The parser took the first lines of a head that never ended.
+        return refused(400, "the request ends before its head does");
+    }
     error_code ec;
     const std::size_t taken = parser_->put(
         boost::asio::const_buffer(buffer_.data() + parsed_, buffer_.size() - parsed_), ec);

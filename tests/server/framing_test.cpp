@@ -182,6 +182,14 @@ TEST_CASE("the same bytes get the same answer however they are split", "[http][f
           0);
     // Other field shapes the parser refuses or takes, around a body (on a request that changes
     // nothing: the customer does not exist, 404 when the head is taken).
+    // A head that stops after complete lines, whole or in pieces: 400 when the client ends.
+    const std::string unfinished = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n";
+    CHECK(statuses_of(port, {unfinished}) == std::vector<int>{400});
+    CHECK(statuses_of(port, {unfinished.substr(0, 23), unfinished.substr(23)}) ==
+          std::vector<int>{400});
+    // The end comes later, after a head's whole lines (the parser takes a request line at once).
+    CHECK(statuses_of(port, {unfinished, ""}) == std::vector<int>{400});
+    CHECK(statuses_of(port, {"GET /healthz HTTP/1.1\r\n", ""}) == std::vector<int>{400});
     const std::vector<std::pair<std::string, int>> fields{
         {"X-No-Colon\r\n", 400},
         {"X-Space : a\r\n", 400},
