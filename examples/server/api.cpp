@@ -55,19 +55,19 @@ bool is_body_method(std::string_view method) {
     return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
 }
 
-// The state of the request being served on this thread, from the pre-routing hook to the
-// access log (cpp-httplib serves one connection per thread, one request at a time).
-struct Exchange {
-    bool active = false;
-    std::chrono::steady_clock::time_point start;
-    // The route it matched, for the metrics: strings of the route table, or literals.
-    std::string_view method = "other";
-    std::string_view route = "unmatched";
-};
-thread_local Exchange exchange;
+// The context of the request cpp-httplib handles on this thread (Api::Serving).
+thread_local RequestContext* serving = nullptr;
 
-// Api::set_admitted_key: taken by the next dispatch on this thread.
-thread_local std::optional<KeyRecord> admitted_key;
+RequestContext& current() {
+    if (serving == nullptr) throw std::logic_error("a request is handled outside Api::Serving");
+    return *serving;
+}
+
+// Ends the connection after the answer: the response says so, and the server does so.
+void end_connection(httplib::Response& response) {
+    http::close_connection(response);
+    current().close = true;
+}
 
 std::string_view request_id_of(const httplib::Response& response) {
     const auto it = response.headers.find("X-Request-Id");
@@ -231,10 +231,11 @@ ReadOptions Api::read_options() const {
 void Api::install(httplib::Server& server) {
     server.set_pre_routing_handler(
         [this](const httplib::Request& request, httplib::Response& response) {
-            exchange.active = true;
-            exchange.start = std::chrono::steady_clock::now();
-            exchange.method = "other";
-            exchange.route = "unmatched";
+            RequestContext& context = current();
+            context.active = true;
+            context.start = std::chrono::steady_clock::now();
+            context.method = "other";
+            context.route = "unmatched";
             response.set_header("X-Request-Id", std::string(new_uuid().view()));
             serve_whole(request, response);
             // Customer data is personal: no cache along the way may keep it.
@@ -254,7 +255,9 @@ void Api::install(httplib::Server& server) {
     server.Delete(".*", with_body);
 
     // Called for every response of status 400 and above; only those without a body are
-    // cpp-httplib's own (a request it could not parse) and still need the error envelope.
+    // cpp-httplib's own and still need the error envelope. It reads the canonical form of a
+    // request the reader parsed (request_reader.hpp), so what remains of its own errors is a
+    // Range it cannot parse (416); the other cases are kept as a safety net.
     server.set_error_handler(httplib::Server::HandlerWithResponse(
         [this](const httplib::Request& request, httplib::Response& response) {
             if (!response.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
@@ -270,11 +273,12 @@ void Api::install(httplib::Server& server) {
             error_document(id, error_code::internal, std::string(error_code::internal.example)));
     });
     server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
+        RequestContext& context = current();
         std::optional<std::chrono::nanoseconds> duration;
-        if (exchange.active) duration = std::chrono::steady_clock::now() - exchange.start;
-        exchange.active = false;
+        if (context.active) duration = std::chrono::steady_clock::now() - context.start;
+        context.active = false;
         if (config_.metrics != nullptr) {
-            config_.metrics->request(exchange.method, exchange.route, response.status,
+            config_.metrics->request(context.method, context.route, response.status,
                                      duration.value_or(std::chrono::nanoseconds{0}));
         }
         if (config_.access_log)
@@ -286,7 +290,7 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
     const std::string id = ensure_request_id(response);
     // cpp-httplib could not read the request: where the next one would begin is unknown (after
     // a bad request line it has not even read the header lines), so the connection ends here.
-    http::close_connection(response);
+    end_connection(response);
     serve_whole(request, response);
     int status = response.status;
     const api::ErrorCode* code = &error_code::bad_request;
@@ -333,12 +337,14 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
 
 void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                    const httplib::ContentReader* reader) {
-    std::optional<KeyRecord> admitted = std::exchange(admitted_key, std::nullopt);
+    RequestContext& context = current();
+    std::optional<KeyRecord> admitted = std::exchange(context.admitted, std::nullopt);
     const std::string request_id(request_id_of(response));
+    // The path of the target as sent: its segments are decoded only once it is split.
     const api::RouteMatch match = api::match_route(request.method, request.path);
     if (match.route != nullptr) {
-        exchange.method = match.route->method;
-        exchange.route = match.route->path;
+        context.method = match.route->method;
+        context.route = match.route->path;
     }
     static const Route no_route{};
     Context ctx{request,    response, match.route != nullptr ? *match.route : no_route,
@@ -346,14 +352,23 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
                 {},         {},       {}};
     try {
         const std::size_t limit = ctx.route.max_body;
-        const http::BodyStatus body_status = http::body_status();
+        // A head the parser refused: nothing of it is known but why.
+        if (context.refusal.status != 0) {
+            end_connection(response);
+            const api::ErrorCode& code = context.refusal.status == 414 ? error_code::uri_too_long
+                                         : context.refusal.status == 431
+                                             ? error_code::headers_too_large
+                                             : error_code::bad_request;
+            return ctx.fail(code, context.refusal.reason.empty() ? std::string(code.example)
+                                                                 : context.refusal.reason);
+        }
+        const http::BodyStatus body_status = context.body;
         // A request whose body the server did not read ends its connection: where the next
         // request would begin is unknown.
-        if (body_status != http::BodyStatus::complete) http::close_connection(response);
+        if (body_status != http::BodyStatus::complete) end_connection(response);
         if (body_status == http::BodyStatus::bad_framing) {
             return ctx.fail(error_code::bad_request,
-                            "the request's framing is ambiguous or broken (Content-Length with "
-                            "Transfer-Encoding, two Content-Length, or a malformed chunk)");
+                            "the request's framing is broken (a malformed chunk or trailer)");
         }
 
         std::size_t header_bytes = 0;
@@ -373,10 +388,10 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
         // body read.
         if (ctx.route.access == api::Access::api_key && !authenticate(ctx, std::move(admitted)))
             return;
-        http::Body body = http::read_body(request, response, reader, limit);
+        http::Body body = http::read_body(request, response, reader, limit, body_status);
         // Whatever the answer, a connection with unread request bytes cannot go on: they would
         // be read as the next request.
-        if (body.unread_rest) http::close_connection(response);
+        if (body.unread_rest) end_connection(response);
         switch (body.status) {
             case http::BodyRead::ok:
                 break;
@@ -442,8 +457,12 @@ std::optional<KeyRecord> Api::verify_key(const httplib::Request& request, bool& 
     return record;
 }
 
-void Api::set_admitted_key(std::optional<KeyRecord> key) noexcept {
-    admitted_key = std::move(key);
+Api::Serving::Serving(RequestContext& context) noexcept : previous_(serving) {
+    serving = &context;
+}
+
+Api::Serving::~Serving() {
+    serving = previous_;
 }
 
 std::optional<Api::Admission> Api::admit(const httplib::Request& head) {

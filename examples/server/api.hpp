@@ -6,6 +6,7 @@
 // is only HTTP: which status, which header.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 
 #include "clock.hpp"
 #include "dialer.hpp"
+#include "http.hpp"
 #include "metrics.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
@@ -32,7 +34,8 @@ struct ApiConfig {
     bool allow_private_webhooks = false;
     // Request bodies are bounded by their route (collectcall/api/routes.hpp).
     std::size_t max_bulk_items = api::max_bulk_items;
-    // All request headers together; cpp-httplib 0.11 bounds each line (8 KiB) but not their sum.
+    // All request headers together; the request reader bounds each line (8 KiB) and the head
+    // (this plus 16 KiB) as it parses.
     std::size_t max_header_bytes = std::size_t{64} << 10;
     // How far back place_call looks for the calls of the customer's local day: a local day
     // starts at most 25 hours before any instant in it (UTC-12 and a DST change).
@@ -49,6 +52,27 @@ struct ApiConfig {
     // Signs and checks the links to call recordings (GET /api/v1/calls/{id}/recording); without
     // it that route answers 404.
     std::shared_ptr<const RecordingLinks> recording;
+};
+
+// One request on its way from the reader to its answer: what the server's reader decided of it
+// before cpp-httplib hands it to the API (the refusal of its head, its body, the key it was
+// admitted with), and what the API decides for its connection and its metrics. The server makes
+// one per request and names it for the time cpp-httplib handles the request (Api::Serving).
+struct RequestContext {
+    http::Refusal refusal;
+    http::BodyStatus body = http::BodyStatus::complete;
+    // The key it was admitted with (Api::admit), or nullopt for a request that arrived whole
+    // with its head: it is then authenticated with this key instead of looking its key up and
+    // hashing it a second time.
+    std::optional<KeyRecord> admitted;
+    // The API ends the connection after the answer.
+    bool close = false;
+    // From the pre-routing hook to the access log.
+    bool active = false;
+    std::chrono::steady_clock::time_point start;
+    // The route it matched, for the metrics: strings of the route table, or literals.
+    std::string_view method = "other";
+    std::string_view route = "unmatched";
 };
 
 class Api {
@@ -69,11 +93,19 @@ class Api {
     };
     std::optional<Admission> admit(const httplib::Request& head);
 
-    // The key the next request answered on the calling thread was admitted with (its
-    // Admission::key), or nullopt for a request that arrived whole with its head. The server
-    // sets it before cpp-httplib handles each request; the request is then authenticated with
-    // it instead of looking its key up and hashing it a second time.
-    static void set_admitted_key(std::optional<KeyRecord> key) noexcept;
+    // Names `context` as the one of the request cpp-httplib handles on this thread while it
+    // lives. cpp-httplib 0.11 hands its handlers only its request and response; this pointer,
+    // set around one process_request call, is how they find the rest of the request.
+    class Serving {
+      public:
+        explicit Serving(RequestContext& context) noexcept;
+        ~Serving();
+        Serving(const Serving&) = delete;
+        Serving& operator=(const Serving&) = delete;
+
+      private:
+        RequestContext* previous_;
+    };
 
     struct Context;
 

@@ -49,20 +49,11 @@ std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name)
     return value == nullptr ? 0 : std::strtoull(value->c_str(), nullptr, 10);
 }
 
-namespace {
-thread_local bool close_requested = false;
-}  // namespace
-
 void close_connection(httplib::Response& response) {
     if (const std::string* connection = find_header(response.headers, "Connection");
         connection == nullptr || *connection != "close") {
         response.set_header("Connection", "close");
     }
-    close_requested = true;
-}
-
-bool take_close_connection() noexcept {
-    return std::exchange(close_requested, false);
 }
 
 bool declares_body(const httplib::Request& request) {
@@ -71,20 +62,8 @@ bool declares_body(const httplib::Request& request) {
     return length != nullptr && *length != "0";
 }
 
-namespace {
-thread_local BodyStatus current_body = BodyStatus::complete;
-}  // namespace
-
-void set_body_status(BodyStatus status) noexcept {
-    current_body = status;
-}
-
-BodyStatus body_status() noexcept {
-    return current_body;
-}
-
 Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit) {
+               const httplib::ContentReader* reader, std::size_t limit, BodyStatus status) {
     Body body;
     // RFC 9112 section 6.3: without Content-Length and Transfer-Encoding a request has no body.
     // (cpp-httplib would otherwise wait for the client to close the connection.)
@@ -96,12 +75,12 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
     }
     const std::uint64_t declared_length = header_u64(request.headers, "Content-Length");
     const bool declared_too_large = declared_length > limit;
-    if (current_body == BodyStatus::too_large || declared_too_large) {
+    if (status == BodyStatus::too_large || declared_too_large) {
         body.status = BodyRead::too_large;
         body.unread_rest = true;
         return body;
     }
-    if (current_body != BodyStatus::complete) {
+    if (status != BodyStatus::complete) {
         body.status = BodyRead::not_read;
         body.unread_rest = true;
         return body;

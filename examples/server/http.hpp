@@ -12,16 +12,21 @@
 
 namespace collectcall::server::http {
 
-// What the server knows of the body of the request being handled on this thread: its event loop
-// frames requests before cpp-httplib reads them (request_reader.hpp) and sets this for each one.
+// What the server knows of the body of a request: its event loop frames requests before
+// cpp-httplib reads them (request_reader.hpp) and says this of each one.
 enum class BodyStatus {
-    complete,     // in the stream as its head frames it (or there is none)
-    not_read,     // answered from the head alone (its key, its route, its Content-Length)
+    complete,     // decoded and handed on with the head (or there is none)
+    not_read,     // answered from the head alone (its key, its route, its Content-Length), or
+                  // the client stopped sending before the body was whole
     too_large,    // a chunked body passed the route's limit: reading stopped
-    bad_framing,  // Content-Length with Transfer-Encoding, two Content-Length, a broken chunk
+    bad_framing,  // a broken chunk
 };
-void set_body_status(BodyStatus status) noexcept;
-[[nodiscard]] BodyStatus body_status() noexcept;
+
+// A head refused by the parser: the status it is answered with (400, 414 or 431) and why.
+struct Refusal {
+    int status = 0;      // 0: the head was accepted
+    std::string reason;  // empty: the status says it all
+};
 
 enum class BodyRead {
     ok,
@@ -43,8 +48,9 @@ struct Body {
 // deflate and br). The server's event loop has already bounded the bytes on the wire (and
 // refused a Content-Length over the limit), so this only finds a decoded body over it. `reader`
 // is null for methods cpp-httplib does not read a body for (GET, HEAD, ...).
+// `status` is what the event loop knows of the body.
 Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit);
+               const httplib::ContentReader* reader, std::size_t limit, BodyStatus status);
 
 // Whether a request declares a body (Content-Length other than 0, or Transfer-Encoding).
 bool declares_body(const httplib::Request& request);
@@ -56,8 +62,9 @@ bool is_json_media_type(std::string_view content_type, bool merge_patch = false)
 // The token of `Authorization: Bearer <token>`: the scheme matched case-insensitively (RFC
 // 9110 section 11.1), exactly one space, then an RFC 6750 b64token and nothing else. nullopt
 // when the header is missing, repeated, of another scheme, or not of exactly that shape (an
-// empty token, more white space, characters outside b64token). cpp-httplib 0.11 has already
-// removed white space before and after the whole field value (RFC 9110 section 5.5).
+// empty token, more white space, characters outside b64token). The request parser has already
+// removed white space before and after the whole field value (RFC 9110 section 5.5), and
+// nothing else (request_reader.hpp).
 std::optional<std::string_view> bearer_token(const httplib::Request& request);
 
 bool iequals(std::string_view a, std::string_view b);
@@ -71,15 +78,12 @@ std::size_t header_count(const httplib::Headers& headers, std::string_view name)
 // Its value as cpp-httplib's get_header_value<std::uint64_t> reads it (0 when absent).
 std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name);
 
-// Ends the connection of the request being served on this thread once its response is written:
-// sets `Connection: close` on the response and tells the server's connection loop (server.cpp),
-// which closes the connection instead of reading another request from it. (cpp-httplib 0.11
-// itself closes only when the *request* asked for it: the header alone would be a promise the
-// server does not keep, and bytes a client sent after the head, such as an unread body, would be
-// read as the next request.)
+// Sets `Connection: close` on a response. The API also tells the server's connection loop
+// (server.cpp, through its RequestContext), which closes the connection instead of reading
+// another request from it. (cpp-httplib 0.11 itself closes only when the *request* asked for
+// it: the header alone would be a promise the server does not keep, and bytes a client sent
+// after the head, such as an unread body, would be read as the next request.)
 void close_connection(httplib::Response& response);
-// Whether close_connection was called on this thread since the last call; clears the request.
-bool take_close_connection() noexcept;
 
 // One JSON line per request on stderr: what an operator needs to find a request, never a key
 // or a body.

@@ -1,49 +1,114 @@
 #include "request_reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <utility>
 
-#include <collectcall/types/detail/ascii.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/optional.hpp>
 
 namespace collectcall::server::http {
 
+namespace beast_http = boost::beast::http;
+using boost::beast::error_code;
+
 namespace {
 
-using collectcall::detail::trim_blanks;
+// The unparsed bytes a chunk-size line or the trailer section may take while incomplete.
+constexpr std::size_t max_chunk_line = std::size_t{64} << 10;
 
-// A chunk-size line, or a trailer line, longer than this is not a client's mistake.
-constexpr std::size_t max_chunk_line = 4096;
+// Bytes the parser has taken are dropped from the buffer once there are this many, while a body
+// is read: the decoded body is kept, not the bytes it came in.
+constexpr std::size_t compact_after = std::size_t{64} << 10;
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+constexpr const char* framing_reason =
+    "the request's framing is ambiguous or broken (Content-Length with Transfer-Encoding, two "
+    "Content-Length, a transfer coding other than chunked, or a malformed chunk)";
 
-// Calls `each(name, value)` for the header lines of `head` (after its request line) as
-// cpp-httplib 0.11 reads them: a line that does not end with CRLF is skipped, the name is
-// everything before the first colon, the value is trimmed of blanks.
-template <class Each>
-void for_each_header(std::string_view head, const Each& each) {
-    std::size_t line_start = head.find('\n');
-    if (line_start == std::string_view::npos) return;
-    ++line_start;
-    while (line_start < head.size()) {
-        const std::size_t newline = head.find('\n', line_start);
-        if (newline == std::string_view::npos) return;
-        std::string_view line = head.substr(line_start, newline + 1 - line_start);
-        line_start = newline + 1;
-        if (line.size() < 2 || line[line.size() - 2] != '\r') continue;
-        line.remove_suffix(2);
-        if (line.empty()) return;  // the end of the head
-        const std::size_t colon = line.find(':');
-        if (colon == std::string_view::npos) continue;
-        each(line.substr(0, colon), trim_blanks(line.substr(colon + 1)));
-    }
+// The methods cpp-httplib 0.11 routes; any other is refused with the head.
+constexpr std::array<std::string_view, 10> known_methods{
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "PRI"};
+
+bool is_digits(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
+
+// Beast's request parser (RFC 9112): the head into an httplib::Request, field by field in the
+// order sent, the body decoded into a string. Trailer fields are parsed (and so checked) and
+// then ignored (RFC 9112 section 7.1.2: a recipient may discard them).
+class RequestReader::Parser final : public beast_http::basic_parser<true> {
+  public:
+    Parser(httplib::Request& head, std::string& body, std::size_t max_head)
+        : head_(head), body_(body) {
+        header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(max_head, UINT32_MAX)));
+        body_limit(boost::none);  // the reader bounds bodies itself, after the admission
+        eager(false);             // put() stops after the head
+    }
+
+    [[nodiscard]] int version() const noexcept { return version_; }
+
+  private:
+    void on_request_impl(beast_http::verb, boost::beast::string_view method,
+                         boost::beast::string_view target, int version, error_code&) override {
+        head_.method.assign(method.data(), method.size());
+        head_.target.assign(target.data(), target.size());
+        version_ = version;
+        head_.version = version == 10 ? "HTTP/1.0" : version == 11 ? "HTTP/1.1" : "";
+    }
+    void on_response_impl(int, boost::beast::string_view, int, error_code&) override {}
+    void on_field_impl(beast_http::field, boost::beast::string_view name,
+                       boost::beast::string_view value, error_code&) override {
+        if (header_done_) return;  // a trailer field
+        head_.headers.emplace(std::string(name.data(), name.size()),
+                              std::string(value.data(), value.size()));
+    }
+    void on_header_impl(error_code&) override { header_done_ = true; }
+    void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
+    std::size_t on_body_impl(boost::beast::string_view data, error_code&) override {
+        body_.append(data.data(), data.size());
+        return data.size();
+    }
+    void on_chunk_header_impl(std::uint64_t, boost::beast::string_view, error_code&) override {}
+    std::size_t on_chunk_body_impl(std::uint64_t, boost::beast::string_view data,
+                                   error_code&) override {
+        body_.append(data.data(), data.size());
+        return data.size();
+    }
+    void on_finish_impl(error_code&) override {}
+
+    httplib::Request& head_;
+    std::string& body_;
+    int version_ = 0;
+    bool header_done_ = false;
+};
+
+std::size_t RequestBytes::copy(std::size_t position, char* out, std::size_t n) const noexcept {
+    std::size_t copied = 0;
+    if (position < head.size()) {
+        const std::size_t take = std::min(n, head.size() - position);
+        std::memcpy(out, head.data() + position, take);
+        copied = take;
+        position += take;
+    }
+    position -= head.size();
+    if (copied < n && position < body.size()) {
+        const std::size_t take = std::min(n - copied, body.size() - position);
+        std::memcpy(out + copied, body.data() + position, take);
+        copied += take;
+    }
+    return copied;
+}
+
+RequestReader::RequestReader(Limits limits)
+    : limits_(limits), parser_(std::make_unique<Parser>(head_, body_, limits.max_head)) {}
+
+RequestReader::~RequestReader() = default;
 
 void RequestReader::append(std::string_view bytes) {
     buffer_.append(bytes);
@@ -62,14 +127,6 @@ void RequestReader::commit(std::size_t received) {
     prepared_ = 0;
 }
 
-RequestReader::Step RequestReader::ready(std::size_t end, BodyStatus body, bool last) {
-    phase_ = Phase::ready;
-    request_end_ = end;
-    body_ = body;
-    last_ = last || body != BodyStatus::complete;
-    return Step::request;
-}
-
 RequestReader::Step RequestReader::next() {
     switch (phase_) {
         case Phase::ready:
@@ -81,260 +138,290 @@ RequestReader::Step RequestReader::next() {
         case Phase::head:
             break;
     }
-    // cpp-httplib reads a request line up to '\n', then header lines up to '\n'; the head ends at
-    // the first header line that is exactly CRLF.
-    while (head_end_ == 0) {
-        const std::size_t newline = buffer_.find('\n', scanned_);
-        if (newline == std::string::npos) {
-            scanned_ = buffer_.size();
-            break;
-        }
-        const std::string_view line(buffer_.data() + scanned_, newline + 1 - scanned_);
-        if (!request_line_seen_) {
-            request_line_seen_ = true;
-        } else if (line == "\r\n") {
-            head_end_ = newline + 1;
-        }
-        scanned_ = newline + 1;
-    }
-    if (head_end_ == 0) {
-        if (buffer_.size() > limits_.max_head) {
-            // What arrived goes to cpp-httplib as it is: it answers 431 (a header line or the
-            // head too large) or 414 (the request line) and the connection ends.
-            return ready(std::min(buffer_.size(), limits_.max_head), BodyStatus::complete, true);
-        }
+    return head_step();
+}
+
+RequestReader::Step RequestReader::head_step() {
+    if (buffer_.size() == parsed_) {
         if (!ended_) return Step::more;
         if (buffer_.empty()) return Step::done;
-        return ready(buffer_.size(), BodyStatus::complete, true);  // cut short: cpp-httplib's 400
+        // The parser took the first lines of a head that never ended.
+        return refused(400, "the request ends before its head does");
     }
-    parse_framing();
-    switch (framing_) {
-        case Framing::none:
-            return ready(head_end_, BodyStatus::complete, false);
-        case Framing::invalid:
-            return ready(head_end_, BodyStatus::bad_framing, true);
-        case Framing::length:
-            if (content_length_ > limits_.max_body)
-                return ready(head_end_, BodyStatus::not_read, true);
-            if (buffer_.size() - head_end_ >= content_length_)
-                return ready(head_end_ + static_cast<std::size_t>(content_length_),
-                             BodyStatus::complete, false);
-            break;
-        case Framing::chunked:
-            chunk_position_ = head_end_;
-            switch (decode_chunks(limits_.max_body)) {
-                case Decoded::complete:
-                    return ready(chunk_position_, BodyStatus::complete, false);
-                case Decoded::too_large:
-                    return ready(head_end_, BodyStatus::too_large, true);
-                case Decoded::invalid:
-                    return ready(head_end_, BodyStatus::bad_framing, true);
-                case Decoded::more:
-                    break;
-            }
+    error_code ec;
+    const std::size_t taken = parser_->put(
+        boost::asio::const_buffer(buffer_.data() + parsed_, buffer_.size() - parsed_), ec);
+    parsed_ += taken;
+    raw_size_ += taken;
+    // The head begins at the start of the buffer; the parser may have taken its first lines.
+    if (ec == beast_http::error::need_more && buffer_.size() <= limits_.max_head) {
+        if (!ended_) return Step::more;
+        return refused(400, "the request ends before its head does");
+    }
+    if (ec == beast_http::error::need_more || ec == beast_http::error::header_limit) {
+        // Too large: the request line when it has not ended within its limit, else the fields.
+        const std::size_t line_end = buffer_.find('\n');
+        if (line_end == std::string::npos || line_end + 1 > max_request_line)
+            return refused(414, "");
+        return refused(431, "");
+    }
+    if (ec == beast_http::error::bad_content_length ||
+        ec == beast_http::error::multiple_content_length ||
+        ec == beast_http::error::bad_transfer_encoding) {
+        return refused(400, std::string(framing_reason));
+    }
+    if (ec) return refused(400, "the request could not be parsed (" + ec.message() + ")");
+
+    if (const Refusal refusal = validate_head(); refusal.status != 0) {
+        return refused(refusal.status, std::string(refusal.reason));
+    }
+    if (!framed_ || (!chunked_ && content_length_ == 0)) return ready(BodyStatus::complete, false);
+    // Over what any route takes: answered from the head (its key first, then 413).
+    if (!chunked_ && content_length_ > limits_.max_body) return ready(BodyStatus::not_read, true);
+    // The body as far as it has arrived: a request that came whole is served as it came; one
+    // whose body is still to come is admitted (or refused) from its head first.
+    body_limit_ = limits_.max_body;
+    if (!chunked_ && buffer_.size() - parsed_ >= content_length_)
+        body_.reserve(static_cast<std::size_t>(content_length_));
+    parser_->eager(true);
+    if (chunked_) parser_->body_limit(body_limit_);
+    switch (parse_body()) {
+        case Parsed::complete:
+            return ready(BodyStatus::complete, false);
+        case Parsed::too_large:
+            return ready(BodyStatus::too_large, true);
+        case Parsed::invalid:
+            return ready(BodyStatus::bad_framing, true);
+        case Parsed::more:
             break;
     }
-    // The body is still to come: whether it may is decided from the head (its key, its route).
-    if (ended_) return ready(buffer_.size(), BodyStatus::complete, true);
+    if (ended_) return ready(BodyStatus::not_read, true);  // cut short
     phase_ = Phase::admitting;
     return Step::admit;
 }
 
-void RequestReader::parse_framing() {
-    const std::string_view head(buffer_.data(), head_end_);
-    int lengths = 0;
-    int encodings = 0;
-    bool valid = true;
-    framing_ = Framing::none;
-    for_each_header(head, [&](std::string_view name, std::string_view value) {
-        // RFC 9112 section 5.1: white space between a field name and its colon is refused.
-        if (name.empty() || name.find_first_of(" \t") != std::string_view::npos) valid = false;
-        if (iequals(name, "Content-Length")) {
+// The rules of RFC 9112 that the parser leaves to its user, and the limits of this server.
+Refusal RequestReader::validate_head() {
+    if (parser_->version() != 10 && parser_->version() != 11)
+        return {400, "the HTTP version is not HTTP/1.1 or HTTP/1.0"};
+    if (std::find(known_methods.begin(), known_methods.end(), head_.method) ==
+        known_methods.end()) {
+        return {400, "the request method is not known"};
+    }
+    if (head_.method.size() + head_.target.size() + head_.version.size() + 4 > max_request_line)
+        return {414, ""};
+    const std::string_view target = head_.target;
+    // RFC 9112 section 3.2: a request target has no fragment.
+    if (target.find('#') != std::string_view::npos)
+        return {400, "the request target has a fragment"};
+    std::size_t hosts = 0;
+    std::size_t lengths = 0;
+    std::size_t encodings = 0;
+    for (const auto& [name, value] : head_.headers) {
+        if (name.size() + value.size() + 4 > max_field_line) return {431, ""};
+        if (iequals(name, "Host")) {
+            ++hosts;
+        } else if (iequals(name, "Content-Length")) {
             ++lengths;
-            std::uint64_t n = 0;
-            if (value.empty() || value.size() > 18) valid = false;
-            for (char c : value) {
-                if (c < '0' || c > '9') {
-                    valid = false;
-                    break;
-                }
-                n = n * 10 + static_cast<std::uint64_t>(c - '0');
-            }
-            content_length_ = n;
+            // One field, one number: a list ("5, 5") is refused like two fields.
+            if (!is_digits(value)) return {400, framing_reason};
         } else if (iequals(name, "Transfer-Encoding")) {
             ++encodings;
-            // The only transfer coding cpp-httplib decodes (and so the only one a body may have).
-            if (!iequals(value, "chunked")) valid = false;
+            // The only transfer coding the server decodes.
+            if (!iequals(value, "chunked")) return {400, framing_reason};
         }
-    });
-    // RFC 9112 section 6: Content-Length together with Transfer-Encoding, or two Content-Length
-    // fields, are how requests are smuggled past one reader to another; refused, and the
-    // connection closed.
-    if (!valid || lengths > 1 || encodings > 1 || (lengths == 1 && encodings == 1)) {
-        framing_ = Framing::invalid;
-    } else if (encodings == 1) {
-        framing_ = Framing::chunked;
-    } else if (lengths == 1 && content_length_ > 0) {
-        framing_ = Framing::length;
     }
-}
+    // RFC 9112 section 3.2: an HTTP/1.1 request has exactly one Host field.
+    if (parser_->version() == 11 && hosts != 1)
+        return {400, "an HTTP/1.1 request must have exactly one Host header field"};
+    // RFC 9112 section 6.3: two lengths, or a length with a coding, are how requests are smuggled
+    // past one reader to another; refused, and the connection closed.
+    if (lengths > 1 || encodings > 1 || (lengths == 1 && encodings == 1))
+        return {400, framing_reason};
+    chunked_ = encodings == 1;
+    framed_ = lengths == 1 || chunked_;
+    content_length_ = chunked_ || lengths == 0 ? 0 : parser_->content_length().value_or(0);
 
-httplib::Request RequestReader::head() const {
-    httplib::Request request;
-    const std::string_view head(buffer_.data(), head_end_);
-    std::string_view line = head.substr(0, head.find('\n'));
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::size_t first = line.find(' ');
-    const std::size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);
-    if (second != std::string_view::npos) {
-        request.method = std::string(line.substr(0, first));
-        request.target = std::string(line.substr(first + 1, second - first - 1));
-        request.version = std::string(line.substr(second + 1));
-        const std::string_view target = request.target;
-        request.path =
-            httplib::detail::decode_url(std::string(target.substr(0, target.find('?'))), false);
-    }
-    for_each_header(head, [&](std::string_view name, std::string_view value) {
-        request.headers.emplace(std::string(name),
-                                httplib::detail::decode_url(std::string(value), false));
-    });
-    return request;
+    const std::size_t query = target.find('?');
+    head_.path = std::string(target.substr(0, query));
+    if (query != std::string_view::npos && query + 1 < target.size())
+        httplib::detail::parse_query_text(std::string(target.substr(query + 1)), head_.params);
+    return {};
 }
 
 void RequestReader::admit(std::size_t body_limit) {
     body_limit_ = body_limit;
     phase_ = Phase::body;
-    if (framing_ == Framing::length && content_length_ <= body_limit)
-        buffer_.reserve(head_end_ + static_cast<std::size_t>(content_length_));
+    if (chunked_) {
+        if (body_.size() <= body_limit) parser_->body_limit(body_limit - body_.size());
+    } else if (content_length_ <= body_limit) {
+        body_.reserve(static_cast<std::size_t>(content_length_));
+    }
 }
 
 void RequestReader::refuse() {
-    ready(head_end_, BodyStatus::not_read, true);
+    ready(BodyStatus::not_read, true);
 }
 
 RequestReader::Step RequestReader::body_step() {
-    if (framing_ == Framing::length) {
-        if (content_length_ > body_limit_) return ready(head_end_, BodyStatus::not_read, true);
-        if (buffer_.size() - head_end_ >= content_length_)
-            return ready(head_end_ + static_cast<std::size_t>(content_length_),
-                         BodyStatus::complete, false);
-    } else {
-        switch (decode_chunks(body_limit_)) {
-            case Decoded::complete:
-                return ready(chunk_position_, BodyStatus::complete, false);
-            case Decoded::too_large:
-                return ready(head_end_, BodyStatus::too_large, true);
-            case Decoded::invalid:
-                return ready(head_end_, BodyStatus::bad_framing, true);
-            case Decoded::more:
-                break;
-        }
+    if (!chunked_ && content_length_ > body_limit_) return ready(BodyStatus::not_read, true);
+    if (chunked_ && body_.size() > body_limit_) return ready(BodyStatus::too_large, true);
+    switch (parse_body()) {
+        case Parsed::complete:
+            return ready(BodyStatus::complete, false);
+        case Parsed::too_large:
+            return ready(BodyStatus::too_large, true);
+        case Parsed::invalid:
+            return ready(BodyStatus::bad_framing, true);
+        case Parsed::more:
+            break;
     }
-    // Cut short: cpp-httplib reads what there is and fails the body (400).
-    if (ended_) return ready(buffer_.size(), BodyStatus::complete, true);
+    // Cut short: the body is not whole (400).
+    if (ended_) return ready(BodyStatus::not_read, true);
     return Step::more;
 }
 
-// Decodes the chunks that have arrived, counting their data, from where the last call stopped.
-RequestReader::Decoded RequestReader::decode_chunks(std::size_t limit) {
-    const auto line_end = [&]() -> std::size_t { return buffer_.find('\n', chunk_position_); };
+// Hands the parser the body bytes that have arrived.
+RequestReader::Parsed RequestReader::parse_body() {
     // The bytes of a chunked body on the wire, framing included: a body of one-byte chunks must
-    // not hold several times the limit in memory.
-    const std::size_t max_wire = 2 * limit + (std::size_t{64} << 10);
-    while (true) {
-        if (decoded_ > limit || chunk_position_ - head_end_ > max_wire) return Decoded::too_large;
-        switch (chunk_) {
-            case Chunk::size_line: {
-                const std::size_t newline = line_end();
-                if (newline == std::string::npos) {
-                    return buffer_.size() - chunk_position_ > max_chunk_line ? Decoded::invalid
-                                                                             : Decoded::more;
-                }
-                std::string_view line(buffer_.data() + chunk_position_, newline - chunk_position_);
-                if (line.empty() || line.back() != '\r') return Decoded::invalid;
-                line.remove_suffix(1);
-                std::uint64_t size = 0;
-                std::size_t digits = 0;
-                while (digits < line.size() && hex_value(line[digits]) >= 0) {
-                    size = size * 16 + static_cast<std::uint64_t>(hex_value(line[digits]));
-                    if (++digits > 15) return Decoded::invalid;
-                }
-                // Chunk extensions (";name=value") are allowed and ignored, as cpp-httplib does.
-                if (digits == 0 || (digits < line.size() && line[digits] != ';'))
-                    return Decoded::invalid;
-                chunk_position_ = newline + 1;
-                if (size == 0) {
-                    chunk_ = Chunk::trailer;
-                } else {
-                    chunk_left_ = size;
-                    decoded_ += size;
-                    chunk_ = Chunk::data;
-                }
-                break;
-            }
-            case Chunk::data: {
-                const std::size_t available = buffer_.size() - chunk_position_;
-                const std::size_t take =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, available));
-                chunk_position_ += take;
-                chunk_left_ -= take;
-                if (chunk_left_ > 0) return Decoded::more;
-                chunk_ = Chunk::data_end;
-                break;
-            }
-            case Chunk::data_end:
-                if (buffer_.size() - chunk_position_ < 2) return Decoded::more;
-                if (buffer_.compare(chunk_position_, 2, "\r\n") != 0) return Decoded::invalid;
-                chunk_position_ += 2;
-                chunk_ = Chunk::size_line;
-                break;
-            case Chunk::trailer: {
-                const std::size_t newline = line_end();
-                if (newline == std::string::npos) {
-                    return buffer_.size() - chunk_position_ > max_chunk_line ? Decoded::invalid
-                                                                             : Decoded::more;
-                }
-                const std::string_view line(buffer_.data() + chunk_position_,
-                                            newline + 1 - chunk_position_);
-                chunk_position_ = newline + 1;
-                if (line == "\r\n") {
-                    chunk_ = Chunk::done;
-                    return Decoded::complete;
-                }
-                if (line.size() < 2 || line[line.size() - 2] != '\r') return Decoded::invalid;
-                break;
-            }
-            case Chunk::done:
-                return Decoded::complete;
+    // not cost several times the limit.
+    const std::uint64_t max_wire = 2 * std::uint64_t{body_limit_} + (std::uint64_t{64} << 10);
+    while (!parser_->is_done()) {
+        if (buffer_.size() == parsed_) {
+            compact();
+            return Parsed::more;
+        }
+        error_code ec;
+        const std::size_t taken = parser_->put(
+            boost::asio::const_buffer(buffer_.data() + parsed_, buffer_.size() - parsed_), ec);
+        parsed_ += taken;
+        raw_size_ += taken;
+        wire_ += taken;
+        if (body_.size() > body_limit_ || wire_ > max_wire || ec == beast_http::error::body_limit) {
+            return Parsed::too_large;
+        }
+        if (ec == beast_http::error::need_more) {
+            // A chunk-size line or the trailer section that does not end.
+            if (buffer_.size() - parsed_ > max_chunk_line) return Parsed::invalid;
+            compact();
+            return Parsed::more;
+        }
+        if (ec) return Parsed::invalid;
+        if (taken == 0) {
+            compact();
+            return Parsed::more;
         }
     }
+    compact();
+    return Parsed::complete;
+}
+
+// Drops the bytes the parser has taken for a body (the body is kept decoded), and a buffer grown
+// for them.
+void RequestReader::compact() {
+    if (parsed_ < compact_after) return;
+    buffer_.erase(0, parsed_);
+    parsed_ = 0;
+    // (The event loop reads up to about 200 KiB at a time: a buffer of that size is reused.)
+    if (buffer_.capacity() > (std::size_t{1} << 20) && buffer_.size() <= kept_capacity) {
+        std::string smaller;
+        smaller.reserve(std::max(buffer_.size(), std::size_t{4096}));
+        smaller.append(buffer_);
+        buffer_.swap(smaller);
+    }
+}
+
+RequestReader::Step RequestReader::ready(BodyStatus body, bool last) {
+    phase_ = Phase::ready;
+    body_status_ = body;
+    last_ = last || body != BodyStatus::complete;
+    write_canonical(body == BodyStatus::complete);
+    return Step::request;
+}
+
+RequestReader::Step RequestReader::refused(int status, std::string reason) {
+    refusal_ = Refusal{status, std::move(reason)};
+    head_ = httplib::Request{};
+    body_.clear();
+    raw_size_ = buffer_.size();
+    phase_ = Phase::ready;
+    body_status_ = BodyStatus::not_read;
+    last_ = true;
+    // What cpp-httplib reads to have a request to answer: the answer is the refusal's (api.cpp).
+    canonical_ = "GET / HTTP/1.1\r\n\r\n";
+    return Step::request;
+}
+
+// The request as cpp-httplib reads it: the method and a placeholder target, then the fields it
+// consults before it hands its request over for the parse's target, path, query and fields
+// (server.cpp): Connection (whether the connection ends after the answer) and Range (416 when it
+// cannot parse one), with '%' written as "%25" (cpp-httplib 0.11 percent-decodes field values:
+// so it decodes them back to the bytes sent). After them the body, when read, decoded: the
+// parse's fields frame it with Content-Length, so the body the handlers see is the one
+// described.
+void RequestReader::write_canonical(bool body_read) {
+    if (body_read && framed_) {
+        head_.headers.erase("Content-Length");
+        head_.headers.erase("Transfer-Encoding");
+        head_.headers.emplace("Content-Length", std::to_string(body_.size()));
+    }
+    if (!body_read) body_.clear();
+    canonical_.clear();
+    canonical_ += head_.method;
+    canonical_ += " / ";
+    canonical_ += head_.version;
+    canonical_ += "\r\n";
+    for (const auto& [name, value] : head_.headers) {
+        if (!iequals(name, "Connection") && !iequals(name, "Range")) continue;
+        canonical_ += name;
+        canonical_ += ": ";
+        for (const char c : value) {
+            if (c == '%') {
+                canonical_ += "%25";
+            } else {
+                canonical_ += c;
+            }
+        }
+        canonical_ += "\r\n";
+    }
+    canonical_ += "\r\n";
 }
 
 void RequestReader::consume() {
     if (last_) {
         buffer_.clear();
     } else {
-        buffer_.erase(0, request_end_);
+        buffer_.erase(0, parsed_);
     }
+    parsed_ = 0;
     if (buffer_.capacity() > kept_capacity) {
         std::string smaller;
         smaller.reserve(std::max(buffer_.size(), std::size_t{4096}));
         smaller.append(buffer_);
         buffer_.swap(smaller);
     }
+    if (body_.capacity() > kept_capacity) {
+        std::string().swap(body_);
+    } else {
+        body_.clear();
+    }
+    if (canonical_.capacity() > kept_capacity) std::string().swap(canonical_);
+    head_.method.clear();
+    head_.target.clear();
+    head_.version.clear();
+    head_.path.clear();
+    head_.headers.clear();
+    head_.params.clear();
+    parser_ = std::make_unique<Parser>(head_, body_, limits_.max_head);
     phase_ = Phase::head;
-    scanned_ = 0;
-    request_line_seen_ = false;
-    head_end_ = 0;
-    framing_ = Framing::none;
+    refusal_ = {};
+    framed_ = false;
+    chunked_ = false;
     content_length_ = 0;
     body_limit_ = 0;
-    chunk_ = Chunk::size_line;
-    chunk_position_ = 0;
-    chunk_left_ = 0;
-    decoded_ = 0;
-    request_end_ = 0;
-    body_ = BodyStatus::complete;
+    wire_ = 0;
+    raw_size_ = 0;
+    body_status_ = BodyStatus::complete;
     last_ = false;
 }
 

@@ -1,9 +1,16 @@
-// The framing of HTTP/1.1 requests on one connection, before cpp-httplib sees them: where a
-// request's head ends, how long its body is (Content-Length, or chunked decoded as it arrives)
-// and where the next request begins. The server's event loop reads a connection's bytes into a
-// RequestReader and hands a request to a worker thread only once it is whole (or once it is clear
-// that it will be answered from its head alone); cpp-httplib then does the routing and the HTTP
-// semantics on those bytes, in memory. Server::serve_bytes drives the same reader over a string.
+// The requests of one connection, read once: Boost.Beast's HTTP/1.1 request parser (strict RFC
+// 9112, incremental) parses each request's head and frames its body (Content-Length, or chunked
+// with any trailer fields, decoded as it arrives), and that parse is the only one. Its verdict
+// is final: a head it refuses is answered from the verdict (400, 414 or 431) and what it accepts
+// (method, target, header fields as sent) is what the admission, the router and the handlers
+// see. The event loop reads a connection's bytes into a RequestReader and hands a request to a
+// worker thread only once it is whole (or once it is clear that it will be answered from its
+// head alone); Server::serve_bytes drives the same reader over a string.
+//
+// cpp-httplib 0.11 writes the answer: it is handed a canonical form of the parsed request (a
+// request line with the method alone, the fields it consults before handing its request over,
+// the decoded body), and its request object is then given the parse's target, path, query and
+// fields (server.cpp), so nothing it would read differently reaches the API.
 //
 // Transport-agnostic and without clocks: the caller adds the bytes it receives, says when the
 // client has stopped sending, and asks what to do next.
@@ -11,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,18 +30,36 @@
 
 namespace collectcall::server::http {
 
+// The bytes cpp-httplib reads for one request: the canonical head, then the decoded body.
+struct RequestBytes {
+    std::string_view head;
+    std::string_view body;
+
+    [[nodiscard]] std::size_t size() const noexcept { return head.size() + body.size(); }
+    // Copies up to `n` bytes from `position` on into `out`; returns how many.
+    std::size_t copy(std::size_t position, char* out, std::size_t n) const noexcept;
+};
+
 class RequestReader {
   public:
     struct Limits {
-        // A head (request line and header lines) still incomplete at this size is cut off there:
-        // cpp-httplib then answers 431 or 414 from what it got, and the connection closes.
+        // A head (request line and header fields) still incomplete at this size is refused:
+        // 414 when its request line is the part too long, 431 otherwise.
         std::size_t max_head = std::size_t{80} << 10;
         // The largest body any route takes: a Content-Length above it is refused from the head
         // alone, without asking which route the request is for.
         std::size_t max_body = api::largest_body;
     };
 
-    explicit RequestReader(Limits limits) : limits_(limits) {}
+    // The longest request line, and the longest header field line, taken (cpp-httplib's limits
+    // of 8 KiB, which clients of this server know).
+    static constexpr std::size_t max_request_line = 8192;
+    static constexpr std::size_t max_field_line = 8192;
+
+    explicit RequestReader(Limits limits);
+    ~RequestReader();
+    RequestReader(const RequestReader&) = delete;
+    RequestReader& operator=(const RequestReader&) = delete;
 
     // Bytes the client sent.
     void append(std::string_view bytes);
@@ -53,22 +79,29 @@ class RequestReader {
     };
     Step next();
 
-    // Step::admit: the head parsed as cpp-httplib parses it (method, target, path, version,
-    // headers), for the decision whether the body may come.
-    [[nodiscard]] httplib::Request head() const;
-    // Reads the body, up to `body_limit` bytes (decoded, for a chunked body).
+    // The parsed head (Step::admit and Step::request): method, target as sent, version, path
+    // (the target's path as sent, not decoded), query parameters and header fields, each value
+    // exactly as sent but for the optional white space around it. Empty when the head was
+    // refused.
+    [[nodiscard]] const httplib::Request& head() const noexcept { return head_; }
+    // Step::request: the same, for the request to take its fields before consume().
+    [[nodiscard]] httplib::Request& head() noexcept { return head_; }
+    // Step::admit: reads the body, up to `body_limit` bytes (decoded, for a chunked body).
     void admit(std::size_t body_limit);
-    // Answers the request from its head alone; the connection ends after the answer.
+    // Step::admit: answers the request from its head alone; the connection ends after the
+    // answer.
     void refuse();
 
-    // Step::request: the bytes cpp-httplib reads for this request (its head alone when the body
-    // is not read), what the server knows of its body, and whether the connection ends after the
-    // answer (the bytes after this request cannot be trusted to begin another one).
-    [[nodiscard]] std::string_view request() const noexcept {
-        return std::string_view(buffer_).substr(0, request_end_);
-    }
-    [[nodiscard]] BodyStatus body() const noexcept { return body_; }
+    // Step::request: the refusal of the head, if it was refused; the bytes cpp-httplib reads
+    // for this request (its canonical head, and its decoded body when that was read); what the
+    // server knows of the body; and whether the connection ends after the answer (the bytes
+    // after this request cannot be trusted to begin another one).
+    [[nodiscard]] const Refusal& refusal() const noexcept { return refusal_; }
+    [[nodiscard]] RequestBytes request() const noexcept { return {canonical_, body_}; }
+    [[nodiscard]] BodyStatus body() const noexcept { return body_status_; }
     [[nodiscard]] bool last() const noexcept { return last_; }
+    // How many of the bytes the client sent this request took.
+    [[nodiscard]] std::size_t raw_size() const noexcept { return raw_size_; }
     // The request was answered: the next begins after it. A buffer grown for a large request is
     // given back.
     void consume();
@@ -77,43 +110,49 @@ class RequestReader {
     [[nodiscard]] bool idle() const noexcept { return phase_ == Phase::head && buffer_.empty(); }
     // Its head is in and its body was admitted: the body is being read.
     [[nodiscard]] bool reading_body() const noexcept { return phase_ == Phase::body; }
-    [[nodiscard]] std::size_t capacity() const noexcept { return buffer_.capacity(); }
+    [[nodiscard]] std::size_t capacity() const noexcept {
+        return buffer_.capacity() + body_.capacity();
+    }
 
     // The buffer kept between requests; larger ones are given back after the request that grew
     // them.
     static constexpr std::size_t kept_capacity = std::size_t{64} << 10;
 
+    class Parser;
+
   private:
     enum class Phase { head, admitting, body, ready };
-    enum class Framing { none, length, chunked, invalid };
-    enum class Chunk { size_line, data, data_end, trailer, done };
-    enum class Decoded { more, complete, too_large, invalid };
+    enum class Parsed { more, complete, too_large, invalid };
 
-    void parse_framing();
+    Step head_step();
     Step body_step();
-    Decoded decode_chunks(std::size_t limit);
-    Step ready(std::size_t end, BodyStatus body, bool last);
+    Parsed parse_body();
+    Step ready(BodyStatus body, bool last);
+    Step refused(int status, std::string reason);
+    Refusal validate_head();
+    void write_canonical(bool body_read);
+    void compact();
 
     Limits limits_;
-    std::string buffer_;
+    std::string buffer_;        // what the client sent and the parser has not taken yet
+    std::size_t parsed_ = 0;    // buffer_[0, parsed_) was taken by the parser
     std::size_t prepared_ = 0;  // the bytes prepare() added
     bool ended_ = false;
 
     Phase phase_ = Phase::head;
-    std::size_t scanned_ = 0;  // the head is scanned up to here (a line start)
-    bool request_line_seen_ = false;
-    std::size_t head_end_ = 0;
-    Framing framing_ = Framing::none;
+    std::unique_ptr<Parser> parser_;
+    httplib::Request head_;
+    std::string canonical_;
+    std::string body_;
+    Refusal refusal_;
+    bool framed_ = false;  // the head declares a body (Content-Length or chunked)
+    bool chunked_ = false;
     std::uint64_t content_length_ = 0;
-    std::size_t body_limit_ = 0;
+    std::size_t body_limit_ = 0;  // the decoded bytes the body may have
+    std::uint64_t wire_ = 0;      // the bytes the parser took for the body, framing included
+    std::size_t raw_size_ = 0;    // the bytes the parser took for this request
 
-    Chunk chunk_ = Chunk::size_line;
-    std::size_t chunk_position_ = 0;  // where decoding goes on
-    std::uint64_t chunk_left_ = 0;
-    std::uint64_t decoded_ = 0;
-
-    std::size_t request_end_ = 0;
-    BodyStatus body_ = BodyStatus::complete;
+    BodyStatus body_status_ = BodyStatus::complete;
     bool last_ = false;
 };
 

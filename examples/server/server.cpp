@@ -60,14 +60,13 @@ class BufferedStream final : public httplib::Stream {
         int local_port = 0;
     };
 
-    BufferedStream(socket_t sock, std::string_view request, std::string& output, const Peer& peer)
+    BufferedStream(socket_t sock, http::RequestBytes request, std::string& output, const Peer& peer)
         : sock_(sock), request_(request), output_(output), peer_(peer) {}
 
     bool is_readable() const override { return position_ < request_.size(); }
     bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = std::min(size, request_.size() - position_);
-        std::copy_n(request_.data() + position_, n, ptr);
+        const std::size_t n = request_.copy(position_, ptr, size);
         position_ += n;
         return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
     }
@@ -92,7 +91,7 @@ class BufferedStream final : public httplib::Stream {
 
   private:
     socket_t sock_;
-    std::string_view request_;
+    http::RequestBytes request_;
     std::size_t position_ = 0;
     std::string& output_;
     const Peer& peer_;
@@ -115,17 +114,16 @@ Sent send_some(socket_t sock, const std::string& output, std::size_t& sent) {
     return Sent::all;
 }
 
-// A connection whose client sent `input` and then nothing more (serve_bytes); what the server
-// writes is collected.
+// A request of a connection whose client sent its bytes and then nothing more (serve_bytes);
+// what the server writes is collected.
 class MemoryStream final : public httplib::Stream {
   public:
-    explicit MemoryStream(std::string_view input) : input_(input) {}
+    explicit MemoryStream(http::RequestBytes input) : input_(input) {}
 
     bool is_readable() const override { return position_ < input_.size(); }
     bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = std::min(size, input_.size() - position_);
-        std::copy_n(input_.data() + position_, n, ptr);
+        const std::size_t n = input_.copy(position_, ptr, size);
         position_ += n;
         return static_cast<ssize_t>(n);  // 0: the client sends nothing more
     }
@@ -146,7 +144,7 @@ class MemoryStream final : public httplib::Stream {
     [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
 
   private:
-    std::string_view input_;
+    http::RequestBytes input_;
     std::size_t position_ = 0;
     std::string output_;
 };
@@ -163,7 +161,8 @@ void give_back_memory() {
     ::malloc_trim(0);
 }
 
-// cpp-httplib routes and answers; this server reads the requests. An event loop (epoll, one
+// This server reads and parses the requests (request_reader.hpp); cpp-httplib answers them, on
+// the canonical form of the parse, through the API's handlers. An event loop (epoll, one
 // thread) accepts connections and reads their bytes into a RequestReader; a worker thread gets a
 // connection only when it has a whole request (or one to answer from its head alone), or to
 // decide from a head whether its body may come (the bearer key, a store lookup). Idle, slow and
@@ -572,14 +571,26 @@ void HttpServer::sweep(SteadyClock::time_point now) {
 
 bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
                         std::size_t max_requests, std::optional<KeyRecord> admitted) {
-    http::set_body_status(reader.body());
-    Api::set_admitted_key(std::move(admitted));
-    (void)http::take_close_connection();  // nothing asked of this request yet
+    RequestContext context;
+    context.refusal = reader.refusal();
+    context.body = reader.body();
+    context.admitted = std::move(admitted);
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
-    const bool written = process_request(stream, last, request_closes, nullptr);
-    const bool server_closes = http::take_close_connection();
-    return written && !request_closes && !server_closes && !last;
+    const Api::Serving serving(context);
+    httplib::Request& head = reader.head();
+    // cpp-httplib reads the canonical bytes of the request (its method, Connection and Range
+    // fields and body: request_reader.hpp); what the API sees of the request is the reader's
+    // parse, taken from the reader, which is consumed after the answer.
+    const bool written =
+        process_request(stream, last, request_closes, [&head](httplib::Request& request) {
+            request.method = head.method;
+            request.target = std::move(head.target);
+            request.path = std::move(head.path);
+            request.params = std::move(head.params);
+            request.headers = std::move(head.headers);
+        });
+    return written && !request_closes && !context.close && !last;
 }
 
 void HttpServer::work(Connection& connection) {
@@ -591,7 +602,7 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::done:
                 return give_back(connection, Outcome::close);
             case http::RequestReader::Step::admit: {
-                const httplib::Request head = reader.head();
+                const httplib::Request& head = reader.head();
                 auto admission = options_.admit(head);
                 if (!admission) {
                     reader.refuse();
@@ -615,7 +626,7 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::request:
                 break;
         }
-        const std::size_t size = reader.request().size();
+        const std::size_t size = reader.raw_size();
         BufferedStream stream(connection.sock, reader.request(), connection.output,
                               connection.peer);
         const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
@@ -657,16 +668,15 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
             }
             continue;
         }
-        const std::string_view request = reader.request();
-        MemoryStream stream(request);
+        MemoryStream stream(reader.request());
         const bool goes_on =
             answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
                    std::exchange(admitted, std::nullopt));
         std::string response = stream.take_output();
         if (!response.empty())
             exchanges.push_back(collectcall::server::Server::Exchange{
-                bytes.substr(start, request.size()), std::move(response)});
-        start += request.size();
+                bytes.substr(start, reader.raw_size()), std::move(response)});
+        start += reader.raw_size();
         reader.consume();
         if (!goes_on) break;
     }

@@ -1,5 +1,5 @@
 // Fuzz target: the example server's request handling, without the network. Every input is what
-// one client connection sends; it goes through cpp-httplib's request parsing, the API and SQLite
+// one client connection sends; it goes through the server's request parser, the API and SQLite
 // exactly as over a socket (Server::serve_bytes), requests kept alive and pipelined, and every
 // response is checked:
 //   - it is an HTTP/1.1 response (after an interim "100 Continue", if any) with a status line,

@@ -516,6 +516,23 @@ def server_docs() -> dict:
         "unknown-route": request("GET", "/api/v2/customers"),
         "idempotency-key-bad": request("POST", customers, other, ["Idempotency-Key: "]),
         "nul-in-header": request("GET", one, headers=["X-Nul: a\x00b"]),
+        # The one parse (docs/security.md, "HTTP framing").
+        "no-host": b"GET /healthz HTTP/1.1\r\n\r\n",
+        "two-hosts": b"GET /healthz HTTP/1.1\r\nHost: fuzz\r\nHost: other\r\n\r\n",
+        "chunked-trailer": request("POST", customers, None, ["Content-Type: application/json",
+                                                             "Transfer-Encoding: chunked"])
+        + chunked(customer.replace("seed-1", "seed-4").encode())[:-2]
+        + b"X-Checksum: 1\r\n\r\n" + request("GET", "/healthz", key=None),
+        "two-spaces": request("POST", customers, other).replace(b"POST /", b"POST  /", 1),
+        "empty-authorization": request("POST", customers, other).replace(
+            b"Authorization:", b"Authorization:\r\nAuthorization:", 1),
+        "encoded-slash": request("POST", one + "%2Fcalls", call)
+        + request("POST", one + "%2fcease-and-desist", None)
+        + request("POST", "/api%2Fv1%2Fcustomers%2F@ID@%2Fcalls", call),
+        "idempotency-key-percent": request("POST", customers, compact(dict(
+            SERVER_CUSTOMER, externalId="seed-5")), ["Idempotency-Key: k%41"])
+        + request("POST", customers, compact(dict(SERVER_CUSTOMER, externalId="seed-6")),
+                  ["Idempotency-Key: kA"]),
     }
     return docs
 

@@ -358,12 +358,63 @@ struct operation_types<Operation::create_webhook_secret> {
 struct RouteMatch {
     const Route* route = nullptr;  // the route of this method, if the path has one
     std::string allow;             // otherwise the methods the path has ("" = unknown path)
-    std::string_view parameter;    // the segment that matched "{...}"
+    std::string parameter;         // the segment that matched "{...}", percent-decoded
 };
 
 namespace detail {
 
+constexpr int hex_digit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Calls `each(byte)` for the bytes of one raw path segment, percent-decoded (RFC 3986 section
+// 2.1); a '%' not followed by two hex digits stands for itself.
+template <class Each>
+constexpr void for_each_decoded(std::string_view segment, Each&& each) {
+    for (std::size_t i = 0; i < segment.size(); ++i) {
+        if (segment[i] == '%' && i + 2 < segment.size() && hex_digit(segment[i + 1]) >= 0 &&
+            hex_digit(segment[i + 2]) >= 0) {
+            each(static_cast<char>(hex_digit(segment[i + 1]) * 16 + hex_digit(segment[i + 2])));
+            i += 2;
+        } else {
+            each(segment[i]);
+        }
+    }
+}
+
+// Whether a raw segment, decoded, is `literal`.
+constexpr bool segment_is(std::string_view segment, std::string_view literal) {
+    std::size_t at = 0;
+    bool same = true;
+    for_each_decoded(segment, [&](char c) {
+        same = same && at < literal.size() && literal[at] == c;
+        ++at;
+    });
+    return same && at == literal.size();
+}
+
+// Whether a raw segment, decoded, holds a '/': "%2F" never separates segments, and no
+// parameter of the API contains a '/' (RFC 3986 section 7.3: a decoded '/' would give the path
+// a structure a proxy matching segments does not see).
+constexpr bool has_encoded_slash(std::string_view segment) {
+    bool slash = false;
+    for_each_decoded(segment, [&](char c) { slash = slash || c == '/'; });
+    return slash;
+}
+
+inline std::string decode_segment(std::string_view segment) {
+    std::string out;
+    out.reserve(segment.size());
+    for_each_decoded(segment, [&](char c) { out += c; });
+    return out;
+}
+
 // The number of literal segments `path` matches of `pattern` (more is more specific), or -1.
+// `path` is the request target's path as sent: it is split on '/' first, and each segment is
+// percent-decoded only to be compared, so an encoded '/' stays inside its segment.
 constexpr int match_path(std::string_view pattern, std::string_view path,
                          std::string_view& parameter) {
     int literal = 0;
@@ -376,9 +427,9 @@ constexpr int match_path(std::string_view pattern, std::string_view path,
         const std::string_view p = pattern.substr(0, pattern.find('/'));
         const std::string_view s = path.substr(0, path.find('/'));
         if (!p.empty() && p.front() == '{') {
-            if (s.empty()) return -1;
+            if (s.empty() || has_encoded_slash(s)) return -1;
             parameter = s;
-        } else if (p == s) {
+        } else if (segment_is(s, p)) {
             ++literal;
         } else {
             return -1;
@@ -391,9 +442,12 @@ constexpr int match_path(std::string_view pattern, std::string_view path,
 
 }  // namespace detail
 
-// The route of `method` and `path`: the most specific pattern wins (/customers/bulk over
+// The route of `method` and `path` (the path of the request target as sent, before any
+// percent-decoding): the most specific pattern wins (/customers/bulk over
 // /customers/{customerId}); HEAD is GET without the body. A path whose pattern has no route of
 // the method gives the methods it has instead (405 with Allow); no pattern at all, neither (404).
+// A segment is matched decoded, but '/' is found only between segments: "%2F" (or "%2f") never
+// separates them, and a segment that decodes to text with a '/' matches no parameter.
 [[nodiscard]] inline RouteMatch match_route(std::string_view method, std::string_view path) {
     const std::string_view wanted = method == "HEAD" ? std::string_view("GET") : method;
     int best = -1;
@@ -408,7 +462,7 @@ constexpr int match_path(std::string_view pattern, std::string_view path,
     }
     RouteMatch match;
     if (best < 0) return match;
-    match.parameter = best_parameter;
+    match.parameter = detail::decode_segment(best_parameter);
     for (const Route& r : routes) {
         std::string_view parameter;
         if (detail::match_path(r.path, path, parameter) != best) continue;
