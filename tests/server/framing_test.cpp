@@ -273,8 +273,16 @@ TEST_CASE("every request of the fuzz corpus gets the same statuses whole and spl
             sides[1].server->port(),
             {std::string_view(split).substr(0, at), std::string_view(split).substr(at)});
         INFO(path.filename().string() << " split at byte " << at << " of " << split.size());
-        CHECK(!whole_statuses.empty());
-        CHECK(whole_statuses == split_statuses);
+        // Every answer given is the same. A request answered from its head alone (no route, a
+        // refused key, a body over its limit) ends its connection, since its body is never
+        // read: when that head arrives without its body, the requests pipelined after it are
+        // not answered, so the split connection may end sooner, never differently.
+        REQUIRE(!whole_statuses.empty());
+        REQUIRE(!split_statuses.empty());
+        const std::size_t common = std::min(whole_statuses.size(), split_statuses.size());
+        CHECK(std::equal(whole_statuses.begin(), whole_statuses.begin() + common,
+                         split_statuses.begin()));
+        CHECK(split_statuses.size() <= whole_statuses.size());
     }
 }
 
