@@ -12,6 +12,7 @@
 #include "collectcall/core/read.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
+#include "collectcall/interaction/message_writer.hpp"
 #include "collectcall/model/openapi.hpp"
 
 using namespace collectcall;
@@ -264,6 +265,11 @@ TEST_CASE("Generate and analyze requests: defaults true, persist needs a recipie
     CHECK(write(generated) == R"({"message":"Hi"})");
     generated.threadId = thread;
     CHECK(write(generated) == R"({"message":"Hi","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"})");
+    // The OpenAPI example is what the writer says to Ann after "Can you call me back tomorrow?".
+    const SmsGenerateResult example{
+        write_sms(MessageFacts{"Ann", "", ""}, std::string_view("Can you call me back tomorrow?")),
+        thread};
+    CHECK(write(example) == openapi_examples::sms_generate_result);
     EmailGenerateResult email{"<p>x</p>", "x", {}};
     CHECK(write(email) == R"({"htmlBody":"<p>x</p>","plainTextBody":"x"})");
 

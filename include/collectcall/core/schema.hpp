@@ -543,6 +543,9 @@ inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
     s["description"] =
         "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
         "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
     s["not"]["type"] = "string";
     s["not"]["pattern"] = schema_patterns::message_control;
 }
