@@ -81,8 +81,8 @@ TEST_CASE("analyse: texts that merely contain the letters") {
         {"My father is deceased", ""},
         {"The deceased account holder", ""},
         {"I'm at the bus stop", ""},
-        {"bus stop", ""},           // a keyword counts alone or with courtesy words only
-        {"s t o p", ""},            // spelled apart: separate letters, no keyword
+        {"bus stop", ""},  // a keyword counts alone or with courtesy words only
+        {"s t o p", ""},   // spelled apart: separate letters, no keyword
         {"st0p", ""},
         {"stopped by yesterday", ""},
         {"Can you stop by the office?", ""},
@@ -133,7 +133,8 @@ TEST_CASE("analyse: human follow-up, payment, dispute, attorney") {
 }
 
 TEST_CASE("analyse: e-mail quotes are not the customer's words; call turns one by one") {
-    const std::string_view reply = "Thanks, I will pay on Friday.\n\n> Reply STOP to opt out\n> stop";
+    const std::string_view reply =
+        "Thanks, I will pay on Friday.\n\n> Reply STOP to opt out\n> stop";
     CHECK(flags(analyse(reply, Channel::email)) == "p");
     CHECK(flags(analyse(reply, Channel::sms)) == "sp");  // an SMS has no quoting convention
     CHECK(flags(analyse("STOP\n", Channel::email)) == "s");
@@ -162,9 +163,9 @@ TEST_CASE("OutputVariables: hosted names on the wire, every one required") {
     REQUIRE(back.ok());
     CHECK(back.value() == v);
 
-    auto bad = read<OutputVariables>(
-        R"({"stop-requests":1,"dispute":false,"dispute":true,"mood":"calm",)"
-        R"("payment-promised":false,"attorney-represented":false})");
+    auto bad =
+        read<OutputVariables>(R"({"stop-requests":1,"dispute":false,"dispute":true,"mood":"calm",)"
+                              R"("payment-promised":false,"attorney-represented":false})");
     REQUIRE_FALSE(bad.ok());
     std::vector<std::string> got;
     for (const Error& e : bad.errors())

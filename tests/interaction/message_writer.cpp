@@ -23,17 +23,31 @@ std::string times(std::string_view s, std::size_t n) {
 }
 
 const std::optional<std::string_view> inbound_cases[] = {
-    std::nullopt,           std::string_view("STOP"),      std::string_view("call me back"),
-    std::string_view("I will pay on Friday"), std::string_view("not my debt"),
-    std::string_view("talk to my lawyer"),    std::string_view("ok thanks"),
+    std::nullopt,
+    std::string_view("STOP"),
+    std::string_view("call me back"),
+    std::string_view("I will pay on Friday"),
+    std::string_view("not my debt"),
+    std::string_view("talk to my lawyer"),
+    std::string_view("ok thanks"),
 };
 
 }  // namespace
 
 TEST_CASE("write_sms: one GSM-7 segment whatever the name and the last message") {
     const std::string names[] = {
-        "Ann", "José", "Zoë", times("A", 24), times("A", 25), times("W", 200), "  Bo  ", "{Ann}",
-        "Ann\xF0\x9F\x99\x82", "\xE6\x9D\x8E\xE5\xB0\x8F\xE9\xBE\x99", "", "   ",
+        "Ann",
+        "José",
+        "Zoë",
+        times("A", 24),
+        times("A", 25),
+        times("W", 200),
+        "  Bo  ",
+        "{Ann}",
+        "Ann\xF0\x9F\x99\x82",
+        "\xE6\x9D\x8E\xE5\xB0\x8F\xE9\xBE\x99",
+        "",
+        "   ",
         times("\xC3\x84", 24),  // Ä: one septet, two bytes
     };
     for (const std::string& name : names) {
@@ -134,9 +148,7 @@ TEST_CASE("message_facts and the e-mail: first name, creditor and balance, nothi
 }
 
 TEST_CASE("dollars: thousands separators, at least two decimals, never rounded") {
-    const auto d = [](std::string_view amount) {
-        return dollars(Money::parse(amount).value());
-    };
+    const auto d = [](std::string_view amount) { return dollars(Money::parse(amount).value()); };
     CHECK(d("0") == "$0.00");
     CHECK(d("5") == "$5.00");
     CHECK(d("100") == "$100.00");

@@ -29,7 +29,7 @@ struct Case {
 
 TEST_CASE("sms::segments: every boundary of GSM-7 and UCS-2") {
     using collectcall::sms::Encoding;
-    const std::string zhe = "\xD0\xB6";        // ж, outside GSM 03.38: UCS-2, one code unit
+    const std::string zhe = "\xD0\xB6";           // ж, outside GSM 03.38: UCS-2, one code unit
     const std::string grin = "\xF0\x9F\x98\x80";  // U+1F600, outside the BMP: two code units
     const std::string euro = "\xE2\x82\xAC";      // €, in the extension table
     const Case cases[] = {
@@ -42,7 +42,8 @@ TEST_CASE("sms::segments: every boundary of GSM-7 and UCS-2") {
         {"153*3", times("a", 459), Encoding::gsm7, 459, 3},
         {"153*3+1", times("a", 460), Encoding::gsm7, 460, 4},
         {"1600", times("a", 1600), Encoding::gsm7, 1600, 11},
-        {"GSM letters and signs", "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./09:;<=>?¡AZÄÖÑÜ§¿azäöñüà",
+        {"GSM letters and signs",
+         "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./09:;<=>?¡AZÄÖÑÜ§¿azäöñüà",
          Encoding::gsm7, 71, 1},
         {"extension characters count two", "^{}\\[~]|\f" + euro, Encoding::gsm7, 20, 1},
         {"158 + euro = 160", times("a", 158) + euro, Encoding::gsm7, 160, 1},
@@ -63,8 +64,7 @@ TEST_CASE("sms::segments: every boundary of GSM-7 and UCS-2") {
         {"67*2+1 UCS-2", times(zhe, 135), Encoding::ucs2, 135, 3},
         {"one character makes all UCS-2: 69+1", times("a", 69) + zhe, Encoding::ucs2, 70, 1},
         {"one character makes all UCS-2: 70+1", times("a", 70) + zhe, Encoding::ucs2, 71, 2},
-        {"extension characters are one unit in UCS-2", times("{", 69) + zhe, Encoding::ucs2, 70,
-         1},
+        {"extension characters are one unit in UCS-2", times("{", 69) + zhe, Encoding::ucs2, 70, 1},
         {"emoji are two units: 35", times(grin, 35), Encoding::ucs2, 70, 1},
         {"emoji are two units: 36", times(grin, 36), Encoding::ucs2, 72, 2},
         {"67 emoji", times(grin, 67), Encoding::ucs2, 134, 3},

@@ -55,9 +55,9 @@ TEST_CASE("BulkCallRequest: 1 to 100 distinct customer ids") {
 
     auto repeated = read<BulkCallRequest>(ids({a, b, a_upper, b, "nope"}));
     REQUIRE_FALSE(repeated.ok());
-    CHECK(describe(repeated.errors()) ==
-          std::vector<std::string>{"/customerIds/4 format", "/customerIds/2 conflict",
-                                   "/customerIds/3 conflict"});
+    CHECK(describe(repeated.errors()) == std::vector<std::string>{"/customerIds/4 format",
+                                                                  "/customerIds/2 conflict",
+                                                                  "/customerIds/3 conflict"});
     CHECK(repeated.errors()[1].message == "customerIds must not contain duplicates");
     CHECK(has_duplicate_customer_ids(repeated.errors()));
     CHECK_FALSE(has_duplicate_customer_ids(read<BulkCallRequest>(ids({"x"})).errors()));
@@ -97,12 +97,15 @@ TEST_CASE("BulkCallResult: the hosted shape, placed and failed items in order") 
     result.add_failed(Uuid::parse(a_upper).value(), "Customer not found");
     CHECK(result.summary == BulkCallSummary{3, 1, 2});
     const std::string json = write(result);
-    CHECK(json.rfind(R"({"summary":{"total":3,"successful":1,"failed":2},"results":[{"customerId":")" +
-                         std::string(a) + R"(","success":true,"data":{"id":)",
-                     0) == 0);
+    CHECK(json.rfind(
+              R"({"summary":{"total":3,"successful":1,"failed":2},"results":[{"customerId":")" +
+                  std::string(a) + R"(","success":true,"data":{"id":)",
+              0) == 0);
     CHECK(json.find(R"("success":false,"error":"Customer not found"})") != std::string::npos);
-    CHECK(json.find(R"("success":false,"error":"Customer not eligible for call. Failed rules: …","compliance":{"passed":false)") !=
-          std::string::npos);
+    CHECK(
+        json.find(
+            R"("success":false,"error":"Customer not eligible for call. Failed rules: …","compliance":{"passed":false)") !=
+        std::string::npos);
     CHECK(json.find("null") == std::string::npos);
     auto back = read<BulkCallResult>(json);
     REQUIRE(back.ok());
@@ -125,8 +128,9 @@ TEST_CASE("Clients and the signed recording link") {
     auto request = read<SignedUrlRequest>(openapi_examples::signed_url_request);
     REQUIRE(request.ok());
     SignedUrl link{request.value().callId, "http://127.0.0.1:8080/api/v1/calls/x/recording?s=1"};
-    CHECK(write(link) ==
-          R"({"callId":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d","signedUrl":"http://127.0.0.1:8080/api/v1/calls/x/recording?s=1"})");
+    CHECK(
+        write(link) ==
+        R"({"callId":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d","signedUrl":"http://127.0.0.1:8080/api/v1/calls/x/recording?s=1"})");
     CHECK(describe(read<SignedUrlRequest>("{}").errors()) ==
           std::vector<std::string>{"/callId required"});
 }

@@ -42,7 +42,9 @@ std::string times(std::string_view s, std::size_t n) {
     return out;
 }
 
-Uuid uuid(std::string_view text) { return Uuid::parse(text).value(); }
+Uuid uuid(std::string_view text) {
+    return Uuid::parse(text).value();
+}
 
 const Uuid customer = uuid("7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a");
 const Uuid thread = uuid("1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f");
@@ -82,8 +84,8 @@ TEST_CASE("SmsImportRequest: the hosted members and their rules") {
 
     auto bad = read<SmsImportRequest>(
         R"({"direction":"sideways","timestamp":"2026-11-20T15:05:00.001Z","from":"5125550100",)"
-        R"("to":"+15125550111","body":")" + times("a", 1601) +
-            R"(","segments":0,"threadId":"x","channel":"sms"})",
+        R"("to":"+15125550111","body":")" +
+            times("a", 1601) + R"(","segments":0,"threadId":"x","channel":"sms"})",
         at_now());
     CHECK(describe(bad.errors()) ==
           std::vector<std::string>{"/direction format", "/timestamp range", "/from format",
@@ -128,7 +130,8 @@ TEST_CASE("EmailImportRequest: at least one body with content, a conflict otherw
         R"({"direction":"inbound","timestamp":"2026-11-20T14:00:00Z","from":"a@example.com",)"
         R"("to":["b@example.com"],"subject":"Hello")";
     const auto errors = [&](std::string_view rest) {
-        return describe(read<EmailImportRequest>(head + std::string(rest) + "}", at_now()).errors());
+        return describe(
+            read<EmailImportRequest>(head + std::string(rest) + "}", at_now()).errors());
     };
     CHECK(errors(R"(,"plainTextBody":"x")").empty());
     CHECK(errors(R"(,"htmlBody":"<p>x</p>")").empty());
@@ -171,9 +174,9 @@ TEST_CASE("EmailImportRequest: addresses, lists, optional members") {
         R"("to":[],"cc":["ok@example.com","bad@"],"bcc":null,"subject":"  ",)"
         R"("plainTextBody":"x","threadId":"thread-1"})",
         at_now());
-    CHECK(describe(bad.errors()) ==
-          std::vector<std::string>{"/from format", "/to length", "/cc/1 format",
-                                   "/subject length", "/threadId format"});
+    CHECK(describe(bad.errors()) == std::vector<std::string>{"/from format", "/to length",
+                                                             "/cc/1 format", "/subject length",
+                                                             "/threadId format"});
 }
 
 TEST_CASE("email_interaction: cc and bcc default to [], absent members are left out") {
@@ -185,7 +188,8 @@ TEST_CASE("email_interaction: cc and bcc default to [], absent members are left 
     CHECK(write(record) == openapi_examples::email_interaction);
 
     request.value().messageId.reset();
-    const std::string json = write(email_interaction(request.value(), id, customer, thread, created));
+    const std::string json =
+        write(email_interaction(request.value(), id, customer, thread, created));
     CHECK(json.find("messageId") == std::string::npos);
     CHECK(json.find("htmlBody") == std::string::npos);
     CHECK(json.find("null") == std::string::npos);
@@ -215,8 +219,8 @@ TEST_CASE("Bulk imports: 1 to 100 items, each with its own verdict; the answer i
 
     SmsImportBulkResult result;
     const Uuid id = uuid("2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e");
-    result.add_imported(sms_interaction(request.value().interactions[0].value(), id, customer,
-                                        thread, created));
+    result.add_imported(
+        sms_interaction(request.value().interactions[0].value(), id, customer, thread, created));
     auto invalid = read<SmsImportRequest>(
         R"({"direction":"inbound","timestamp":"2026-11-20T14:58:00Z","from":"5125550100",)"
         R"("to":"+15125550111","body":"Can you call me back tomorrow?"})",
@@ -264,7 +268,8 @@ TEST_CASE("Generate and analyze requests: defaults true, persist needs a recipie
     SmsGenerateResult generated{"Hi", {}};
     CHECK(write(generated) == R"({"message":"Hi"})");
     generated.threadId = thread;
-    CHECK(write(generated) == R"({"message":"Hi","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"})");
+    CHECK(write(generated) ==
+          R"({"message":"Hi","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"})");
     // The OpenAPI example is what the writer says to Ann after "Can you call me back tomorrow?".
     const SmsGenerateResult example{
         write_sms(MessageFacts{"Ann", "", ""}, std::string_view("Can you call me back tomorrow?")),
@@ -291,8 +296,8 @@ TEST_CASE("Interaction schemas: the rules the types carry") {
     const std::string email = json_schema<EmailImportRequest>();
     CHECK(email.find(R"("anyOf":[{"required":["plainTextBody"])") != std::string::npos);
     CHECK(email.find(R"("maxItems":50,"default":[])") != std::string::npos);
-    CHECK(json_schema<SmsGenerateRequest>().find(R"("persist":{"type":["boolean","null"],"default":true})") !=
-          std::string::npos);
+    CHECK(json_schema<SmsGenerateRequest>().find(
+              R"("persist":{"type":["boolean","null"],"default":true})") != std::string::npos);
     CHECK(json_schema<AnalyzeInteractionRequest>().find(R"("default":true)") != std::string::npos);
     CHECK(json_schema<SmsImportBulkRequest>().find(R"("title":"SmsImportBulkRequest")") !=
           std::string::npos);

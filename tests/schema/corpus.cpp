@@ -79,7 +79,8 @@ constexpr Difference differences[] = {
      "whose value is whole, so 3.0 and 3e0 are integers to a validator; the library refuses them "
      "(`type`)."},
     {"bytes-not-characters",
-     "An e-mail body is at most 256 KiB of UTF-8. maxLength counts characters, so the schema bounds "
+     "An e-mail body is at most 256 KiB of UTF-8. maxLength counts characters, so the schema "
+     "bounds "
      "a body at 262144 characters: a body of characters of several bytes under that many "
      "characters but over 256 KiB is accepted by the schema and refused by the library."},
     {"uuid-case",
@@ -1078,8 +1079,12 @@ void sms_import_corpus(Model& model) {
     mutate(model, full, {"to"}, e164_edges());
     mutate(model, full, {"threadId"}, uuid_edges());
     mutate(model, full, {"direction"},
-           {{"inbound", "inbound"}, {"outbound", "outbound"}, {"sideways", "sideways"},
-            {"upper", "INBOUND"}, {"empty", ""}, {"type:number", 1}});
+           {{"inbound", "inbound"},
+            {"outbound", "outbound"},
+            {"sideways", "sideways"},
+            {"upper", "INBOUND"},
+            {"empty", ""},
+            {"type:number", 1}});
     mutate(model, full, {"segments"},
            {{"1", 1},
             {"255", 255},
@@ -1090,8 +1095,8 @@ void sms_import_corpus(Model& model) {
             {"whole-fraction", Json::number("3.0"), "integer-notation"},
             {"exponent", Json::number("3e0"), "integer-notation"},
             {"string", "1"}});
-    for (std::string_view m : {"direction", "timestamp", "from", "to", "body", "threadId",
-                               "segments"})
+    for (std::string_view m :
+         {"direction", "timestamp", "from", "to", "body", "threadId", "segments"})
         structure(model, full, {std::string(m)});
     unknown_members(model, full, {});
     emit(model, "hosted channel member", with(full, {"channel"}, "sms"));
@@ -1134,8 +1139,8 @@ void email_import_corpus(Model& model) {
     emit(model, "plain text only", plain_only);
     emit(model, "html only", html_only);
     emit(model, "no body", no_body);
-    emit(model, "both bodies null", with(with(full, {"plainTextBody"}, nullptr), {"htmlBody"},
-                                         nullptr));
+    emit(model, "both bodies null",
+         with(with(full, {"plainTextBody"}, nullptr), {"htmlBody"}, nullptr));
     for (auto [label, plain, html] :
          std::initializer_list<std::tuple<std::string_view, Json, Json>>{
              {"empty and content", "", "<p>x</p>"},
@@ -1168,8 +1173,8 @@ void email_import_corpus(Model& model) {
             {"bad", Json::array({"a@b", "bad@"})},
             {"string", "a@b"}});
     mutate(model, full, {"cc"}, {{"50", addresses(50)}, {"51", addresses(51)}});
-    for (std::string_view m : {"direction", "timestamp", "from", "to", "cc", "bcc", "subject",
-                               "threadId", "messageId"})
+    for (std::string_view m :
+         {"direction", "timestamp", "from", "to", "cc", "bcc", "subject", "threadId", "messageId"})
         structure(model, full, {std::string(m)});
     unknown_members(model, full, {});
     Json dup = full;
@@ -1209,8 +1214,8 @@ void bulk_call_corpus(Model& model) {
     mutate(model, full, {"webhook", "url"}, url_edges());
     mutate(model, full, {"webhook", "secretId"}, uuid_edges());
     for (const Edge& e : uuid_edges()) {
-        emit(model, "/customerIds/1=" + e.label, with(full, {"customerIds"}, Json::array({a, e.value})),
-             e.difference);
+        emit(model, "/customerIds/1=" + e.label,
+             with(full, {"customerIds"}, Json::array({a, e.value})), e.difference);
     }
     for (std::string_view m : {"agentId", "customerIds", "webhook"})
         structure(model, full, {std::string(m)});
@@ -1251,13 +1256,11 @@ int main() {
         line(out);
     }
 
-    Model models[] = {{"CustomerCreate", verdict_customer_create},
-                      {"CustomerPatch", verdict_customer_patch},
-                      {"BulkCreateRequest", verdict_bulk},
-                      {"CallRequest", verdict_call_request},
-                      {"SmsImportRequest", verdict_sms_import},
-                      {"EmailImportRequest", verdict_email_import},
-                      {"BulkCallRequest", verdict_bulk_call}};
+    Model models[] = {
+        {"CustomerCreate", verdict_customer_create}, {"CustomerPatch", verdict_customer_patch},
+        {"BulkCreateRequest", verdict_bulk},         {"CallRequest", verdict_call_request},
+        {"SmsImportRequest", verdict_sms_import},    {"EmailImportRequest", verdict_email_import},
+        {"BulkCallRequest", verdict_bulk_call}};
     customer_create_corpus(models[0]);
     customer_patch_corpus(models[1]);
     bulk_corpus(models[2]);

@@ -71,7 +71,8 @@ int main() {
 
     // SMS imports.
     const auto sms_request = must_read<SmsImportRequest>(x::sms_import);
-    const SmsInteractionData sms = sms_interaction(sms_request, interaction, customer, thread, created);
+    const SmsInteractionData sms =
+        sms_interaction(sms_request, interaction, customer, thread, created);
     sample("SmsImportResponse", "imported", sms);
     SmsImportBulkResult sms_bulk;
     sms_bulk.add_imported(sms);
@@ -135,8 +136,9 @@ int main() {
     BulkCallResult calls;
     calls.add_placed(customer, must_read<Call>(x::call));
     const Call blocked = must_read<Call>(x::blocked_call);
-    calls.add_failed(thread, "Customer not eligible for call. Failed rules: Respectful Hours Check "
-                             "(Customer local time is 07:00 (outside respectful hours 8am-8:50pm))",
+    calls.add_failed(thread,
+                     "Customer not eligible for call. Failed rules: Respectful Hours Check "
+                     "(Customer local time is 07:00 (outside respectful hours 8am-8:50pm))",
                      blocked.compliance);
     calls.add_failed(interaction, "Customer not found");
     sample("BulkCreateCallsResponse", "partial", calls);

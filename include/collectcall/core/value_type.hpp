@@ -52,7 +52,8 @@ struct ReadOptions {
     }
     [[nodiscard]] std::chrono::sys_time<std::chrono::milliseconds> now_or_clock() const {
         return now ? *now
-                   : std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+                   : std::chrono::floor<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now());
     }
 };
 

@@ -73,23 +73,39 @@ inline constexpr std::string_view stop_keywords[] = {
 };
 
 inline constexpr std::string_view stop_phrases[] = {
-    "stop calling",     "stop call",       "stop texting",     "stop text",
-    "stop messaging",   "stop contacting", "stop emailing",    "stop sending",
-    "stop bothering",   "stop harassing",  "do not contact",   "dont contact",
-    "do not call",      "dont call",       "do not text",      "dont text",
-    "do not email",     "dont email",      "do not message",   "dont message",
-    "no more calls",    "no more texts",   "no more messages", "no more emails",
-    "leave me alone",   "cease",           "unsubscribe",      "opt out",
-    "optout",           "remove me",       "take me off",      "stop all",
+    "stop calling",    "stop call",     "stop texting",     "stop text",      "stop messaging",
+    "stop contacting", "stop emailing", "stop sending",     "stop bothering", "stop harassing",
+    "do not contact",  "dont contact",  "do not call",      "dont call",      "do not text",
+    "dont text",       "do not email",  "dont email",       "do not message", "dont message",
+    "no more calls",   "no more texts", "no more messages", "no more emails", "leave me alone",
+    "cease",           "unsubscribe",   "opt out",          "optout",         "remove me",
+    "take me off",     "stop all",
 };
 
 inline constexpr std::string_view human_follow_up_phrases[] = {
-    "speak to a person",    "speak with a person", "speak to someone",  "speak with someone",
-    "speak to a human",     "speak to an agent",   "speak to a real",   "talk to a person",
-    "talk with a person",   "talk to someone",     "talk with someone", "talk to a human",
-    "talk to an agent",     "talk to a real",      "real person",       "call me back",
-    "call me",              "give me a call",      "callback",          "call back",
-    "representative",       "supervisor",          "a human",
+    "speak to a person",
+    "speak with a person",
+    "speak to someone",
+    "speak with someone",
+    "speak to a human",
+    "speak to an agent",
+    "speak to a real",
+    "talk to a person",
+    "talk with a person",
+    "talk to someone",
+    "talk with someone",
+    "talk to a human",
+    "talk to an agent",
+    "talk to a real",
+    "real person",
+    "call me back",
+    "call me",
+    "give me a call",
+    "callback",
+    "call back",
+    "representative",
+    "supervisor",
+    "a human",
 };
 // "Don't call me" asks for the opposite of a call.
 inline constexpr std::string_view human_follow_up_exceptions[] = {
@@ -97,29 +113,52 @@ inline constexpr std::string_view human_follow_up_exceptions[] = {
 };
 
 inline constexpr std::string_view payment_phrases[] = {
-    "i will pay",          "ill pay",           "i can pay",          "i promise to pay",
-    "i am going to pay",   "im going to pay",   "going to pay",       "i will make a payment",
-    "ill make a payment",  "i can make a payment", "i will send a payment", "ill send a payment",
-    "i will send the payment", "set up a payment", "payment plan",     "pay tomorrow",
-    "pay today",           "pay next week",     "pay on friday",      "pay by friday",
+    "i will pay",
+    "ill pay",
+    "i can pay",
+    "i promise to pay",
+    "i am going to pay",
+    "im going to pay",
+    "going to pay",
+    "i will make a payment",
+    "ill make a payment",
+    "i can make a payment",
+    "i will send a payment",
+    "ill send a payment",
+    "i will send the payment",
+    "set up a payment",
+    "payment plan",
+    "pay tomorrow",
+    "pay today",
+    "pay next week",
+    "pay on friday",
+    "pay by friday",
     "pay in full",
 };
 inline constexpr std::string_view payment_exceptions[] = {
-    "cant pay",   "cannot pay",       "can not pay",   "wont pay",    "will not pay",
-    "not going to pay", "unable to pay", "refuse to pay", "dont pay", "do not pay", "not pay",
+    "cant pay",     "cannot pay",       "can not pay",   "wont pay",
+    "will not pay", "not going to pay", "unable to pay", "refuse to pay",
+    "dont pay",     "do not pay",       "not pay",
 };
 
 inline constexpr std::string_view dispute_phrases[] = {
-    "dispute",        "disputing",       "disputed",        "not my debt",   "not my account",
-    "not mine",       "i dont owe",      "i do not owe",    "dont owe",      "do not owe",
-    "never owed",     "already paid",    "paid this off",   "paid it off",   "wrong person",
-    "identity theft", "fraud",           "validate the debt", "verify the debt", "debt validation",
+    "dispute",           "disputing",    "disputed",          "not my debt",     "not my account",
+    "not mine",          "i dont owe",   "i do not owe",      "dont owe",        "do not owe",
+    "never owed",        "already paid", "paid this off",     "paid it off",     "wrong person",
+    "identity theft",    "fraud",        "validate the debt", "verify the debt", "debt validation",
     "validation notice",
 };
 
 inline constexpr std::string_view attorney_phrases[] = {
-    "attorney", "attorneys", "lawyer",  "lawyers",        "law firm",
-    "legal counsel", "my counsel", "represented by counsel", "legal representation",
+    "attorney",
+    "attorneys",
+    "lawyer",
+    "lawyers",
+    "law firm",
+    "legal counsel",
+    "my counsel",
+    "represented by counsel",
+    "legal representation",
 };
 inline constexpr std::string_view attorney_exceptions[] = {"attorney general", "attorneys general"};
 
@@ -190,8 +229,8 @@ inline constexpr std::array<Rule, 5> rules{{
 
 // `text` without every occurrence of the exception phrases (each replaced by a word no phrase
 // has, so that the words around it do not join into a phrase).
-[[nodiscard]] inline std::vector<std::string> without(std::vector<std::string> text,
-                                                      std::span<const std::string_view> exceptions) {
+[[nodiscard]] inline std::vector<std::string> without(
+    std::vector<std::string> text, std::span<const std::string_view> exceptions) {
     for (std::string_view exception : exceptions) {
         const std::vector<std::string_view> phrase = phrase_words(exception);
         for (std::size_t at = find_phrase(text, phrase); at < text.size();
@@ -259,9 +298,8 @@ template <std::size_t N>
                                              Channel channel) {
     OutputVariables out;
     for (std::string_view message : messages) {
-        const std::vector<std::string> text =
-            analysis::words(channel == Channel::email ? analysis::unquoted(message)
-                                                      : std::string(message));
+        const std::vector<std::string> text = analysis::words(
+            channel == Channel::email ? analysis::unquoted(message) : std::string(message));
         if (analysis::is_stop_keyword_message(text)) out.stop_requests = true;
         for (const analysis::Rule& rule : analysis::rules) {
             if (analysis::contains_any(analysis::without(text, rule.exceptions), rule.phrases)) {
@@ -301,7 +339,8 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVaria
     }
     const char* where = Reader::token_start(value);
     ondemand::object object;
-    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     const std::size_t before = reader.error_count();
     std::array<bool, analysis::rules.size()> seen{};
@@ -329,7 +368,8 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVaria
     }
     reader.leave();
     for (std::size_t i = 0; i < seen.size(); ++i) {
-        if (!seen[i]) reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+        if (!seen[i])
+            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
     }
     return reader.error_count() == before;
 }

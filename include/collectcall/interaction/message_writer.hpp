@@ -72,8 +72,7 @@ namespace message_writer {
 // What the customer's last message asked for, which the reply answers first.
 enum class Topic { none, stop, human, payment, dispute, attorney, other };
 
-[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound,
-                                    Channel channel) {
+[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
     if (!last_inbound) return Topic::none;
     const OutputVariables v = analyse(*last_inbound, channel);
     if (v.stop_requests) return Topic::stop;
@@ -156,12 +155,23 @@ inline constexpr std::string_view email_signature = "Accounts team";
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -205,10 +215,12 @@ struct EmailDraft {
     }
     std::array<std::string, 5> paragraphs;
     paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
-    paragraphs[1] = email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
+    paragraphs[1] =
+        email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
     if (!facts.balance.empty()) {
         paragraphs[2] = "Our records show a balance of " + facts.balance + " on your account";
-        paragraphs[2] += facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
+        paragraphs[2] +=
+            facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
     }
     paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
     paragraphs[4] = "Best regards,\n" + std::string(email_signature);

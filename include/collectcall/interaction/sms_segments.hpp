@@ -29,14 +29,15 @@ inline constexpr std::size_t ucs2_concatenated = 67;
 
 // The characters of the default alphabet (one septet), in the order of the standard's table.
 inline constexpr char32_t gsm7_basic[] = {
-    U'@', U'£', U'$', U'¥', U'è', U'é', U'ù', U'ì', U'ò', U'Ç', U'\n', U'Ø', U'ø', U'\r', U'Å', U'å',
-    U'Δ', U'_', U'Φ', U'Γ', U'Λ', U'Ω', U'Π', U'Ψ', U'Σ', U'Θ', U'Ξ', U'Æ', U'æ', U'ß', U'É', U' ',
-    U'!', U'"', U'#', U'¤', U'%', U'&', U'\'', U'(', U')', U'*', U'+', U',', U'-', U'.', U'/', U'0',
-    U'1', U'2', U'3', U'4', U'5', U'6', U'7', U'8', U'9', U':', U';', U'<', U'=', U'>', U'?', U'¡',
-    U'A', U'B', U'C', U'D', U'E', U'F', U'G', U'H', U'I', U'J', U'K', U'L', U'M', U'N', U'O', U'P',
-    U'Q', U'R', U'S', U'T', U'U', U'V', U'W', U'X', U'Y', U'Z', U'Ä', U'Ö', U'Ñ', U'Ü', U'§', U'¿',
-    U'a', U'b', U'c', U'd', U'e', U'f', U'g', U'h', U'i', U'j', U'k', U'l', U'm', U'n', U'o', U'p',
-    U'q', U'r', U's', U't', U'u', U'v', U'w', U'x', U'y', U'z', U'ä', U'ö', U'ñ', U'ü', U'à',
+    U'@', U'£', U'$', U'¥', U'è', U'é', U'ù', U'ì', U'ò',  U'Ç', U'\n', U'Ø', U'ø', U'\r', U'Å',
+    U'å', U'Δ', U'_', U'Φ', U'Γ', U'Λ', U'Ω', U'Π', U'Ψ',  U'Σ', U'Θ',  U'Ξ', U'Æ', U'æ',  U'ß',
+    U'É', U' ', U'!', U'"', U'#', U'¤', U'%', U'&', U'\'', U'(', U')',  U'*', U'+', U',',  U'-',
+    U'.', U'/', U'0', U'1', U'2', U'3', U'4', U'5', U'6',  U'7', U'8',  U'9', U':', U';',  U'<',
+    U'=', U'>', U'?', U'¡', U'A', U'B', U'C', U'D', U'E',  U'F', U'G',  U'H', U'I', U'J',  U'K',
+    U'L', U'M', U'N', U'O', U'P', U'Q', U'R', U'S', U'T',  U'U', U'V',  U'W', U'X', U'Y',  U'Z',
+    U'Ä', U'Ö', U'Ñ', U'Ü', U'§', U'¿', U'a', U'b', U'c',  U'd', U'e',  U'f', U'g', U'h',  U'i',
+    U'j', U'k', U'l', U'm', U'n', U'o', U'p', U'q', U'r',  U's', U't',  U'u', U'v', U'w',  U'x',
+    U'y', U'z', U'ä', U'ö', U'ñ', U'ü', U'à',
 };
 static_assert(sizeof gsm7_basic / sizeof gsm7_basic[0] == 127,
               "the default alphabet has 128 positions, one of which (0x1B) is the escape");
@@ -130,9 +131,8 @@ class Packer {
     const std::size_t single = gsm ? gsm7_single : ucs2_single;
     if (out.units <= single) return out;
     detail::Packer packer(gsm ? gsm7_concatenated : ucs2_concatenated);
-    detail::for_each_code_point(text, [&](char32_t c) {
-        packer.add(gsm ? gsm7_septets(c) : (c > 0xFFFF ? 2 : 1));
-    });
+    detail::for_each_code_point(
+        text, [&](char32_t c) { packer.add(gsm ? gsm7_septets(c) : (c > 0xFFFF ? 2 : 1)); });
     out.count = packer.count();
     return out;
 }

@@ -45,8 +45,7 @@ inline constexpr std::string_view duplicate_customer_ids_message =
 
 // Applied by read<BulkCallRequest>: each valid id that repeats an earlier one (ids compare as
 // UUIDs, whatever the letter case) is a `conflict` at its place, /customerIds/<index>.
-inline void collectcall_check(const BulkCallRequest& request, const MemberStates&,
-                              Reader& reader) {
+inline void collectcall_check(const BulkCallRequest& request, const MemberStates&, Reader& reader) {
     const auto& ids = request.customerIds;
     for (std::size_t i = 1; i < ids.size(); ++i) {
         if (ids[i].view().empty()) continue;  // invalid, with its own error

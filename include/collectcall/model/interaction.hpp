@@ -84,8 +84,8 @@ struct SmsInteractionData {
     friend bool operator==(const SmsInteractionData&, const SmsInteractionData&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
-                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from,
-                       to, body, segments))
+                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
+                       body, segments))
 
 // The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
 // segments or else the count a carrier would make of the body.
@@ -184,8 +184,7 @@ BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
 
 // The record of an imported e-mail: the request's threadId or else `customer_thread`.
 [[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
-                                                            const Uuid& id,
-                                                            const Uuid& customer_id,
+                                                            const Uuid& id, const Uuid& customer_id,
                                                             const Uuid& customer_thread,
                                                             const Timestamp& created_at) {
     EmailInteractionData out;
