@@ -239,7 +239,8 @@ struct ReadOptions {
     }
     [[nodiscard]] std::chrono::sys_time<std::chrono::milliseconds> now_or_clock() const {
         return now ? *now
-                   : std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+                   : std::chrono::floor<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now());
     }
 };
 
@@ -5588,6 +5589,9 @@ inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
     s["description"] =
         "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
         "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
     s["not"]["type"] = "string";
     s["not"]["pattern"] = schema_patterns::message_control;
 }
@@ -6693,8 +6697,7 @@ inline constexpr std::string_view duplicate_customer_ids_message =
 
 // Applied by read<BulkCallRequest>: each valid id that repeats an earlier one (ids compare as
 // UUIDs, whatever the letter case) is a `conflict` at its place, /customerIds/<index>.
-inline void collectcall_check(const BulkCallRequest& request, const MemberStates&,
-                              Reader& reader) {
+inline void collectcall_check(const BulkCallRequest& request, const MemberStates&, Reader& reader) {
     const auto& ids = request.customerIds;
     for (std::size_t i = 1; i < ids.size(); ++i) {
         if (ids[i].view().empty()) continue;  // invalid, with its own error
@@ -6952,23 +6955,39 @@ inline constexpr std::string_view stop_keywords[] = {
 };
 
 inline constexpr std::string_view stop_phrases[] = {
-    "stop calling",     "stop call",       "stop texting",     "stop text",
-    "stop messaging",   "stop contacting", "stop emailing",    "stop sending",
-    "stop bothering",   "stop harassing",  "do not contact",   "dont contact",
-    "do not call",      "dont call",       "do not text",      "dont text",
-    "do not email",     "dont email",      "do not message",   "dont message",
-    "no more calls",    "no more texts",   "no more messages", "no more emails",
-    "leave me alone",   "cease",           "unsubscribe",      "opt out",
-    "optout",           "remove me",       "take me off",      "stop all",
+    "stop calling",    "stop call",     "stop texting",     "stop text",      "stop messaging",
+    "stop contacting", "stop emailing", "stop sending",     "stop bothering", "stop harassing",
+    "do not contact",  "dont contact",  "do not call",      "dont call",      "do not text",
+    "dont text",       "do not email",  "dont email",       "do not message", "dont message",
+    "no more calls",   "no more texts", "no more messages", "no more emails", "leave me alone",
+    "cease",           "unsubscribe",   "opt out",          "optout",         "remove me",
+    "take me off",     "stop all",
 };
 
 inline constexpr std::string_view human_follow_up_phrases[] = {
-    "speak to a person",    "speak with a person", "speak to someone",  "speak with someone",
-    "speak to a human",     "speak to an agent",   "speak to a real",   "talk to a person",
-    "talk with a person",   "talk to someone",     "talk with someone", "talk to a human",
-    "talk to an agent",     "talk to a real",      "real person",       "call me back",
-    "call me",              "give me a call",      "callback",          "call back",
-    "representative",       "supervisor",          "a human",
+    "speak to a person",
+    "speak with a person",
+    "speak to someone",
+    "speak with someone",
+    "speak to a human",
+    "speak to an agent",
+    "speak to a real",
+    "talk to a person",
+    "talk with a person",
+    "talk to someone",
+    "talk with someone",
+    "talk to a human",
+    "talk to an agent",
+    "talk to a real",
+    "real person",
+    "call me back",
+    "call me",
+    "give me a call",
+    "callback",
+    "call back",
+    "representative",
+    "supervisor",
+    "a human",
 };
 // "Don't call me" asks for the opposite of a call.
 inline constexpr std::string_view human_follow_up_exceptions[] = {
@@ -6976,29 +6995,52 @@ inline constexpr std::string_view human_follow_up_exceptions[] = {
 };
 
 inline constexpr std::string_view payment_phrases[] = {
-    "i will pay",          "ill pay",           "i can pay",          "i promise to pay",
-    "i am going to pay",   "im going to pay",   "going to pay",       "i will make a payment",
-    "ill make a payment",  "i can make a payment", "i will send a payment", "ill send a payment",
-    "i will send the payment", "set up a payment", "payment plan",     "pay tomorrow",
-    "pay today",           "pay next week",     "pay on friday",      "pay by friday",
+    "i will pay",
+    "ill pay",
+    "i can pay",
+    "i promise to pay",
+    "i am going to pay",
+    "im going to pay",
+    "going to pay",
+    "i will make a payment",
+    "ill make a payment",
+    "i can make a payment",
+    "i will send a payment",
+    "ill send a payment",
+    "i will send the payment",
+    "set up a payment",
+    "payment plan",
+    "pay tomorrow",
+    "pay today",
+    "pay next week",
+    "pay on friday",
+    "pay by friday",
     "pay in full",
 };
 inline constexpr std::string_view payment_exceptions[] = {
-    "cant pay",   "cannot pay",       "can not pay",   "wont pay",    "will not pay",
-    "not going to pay", "unable to pay", "refuse to pay", "dont pay", "do not pay", "not pay",
+    "cant pay",     "cannot pay",       "can not pay",   "wont pay",
+    "will not pay", "not going to pay", "unable to pay", "refuse to pay",
+    "dont pay",     "do not pay",       "not pay",
 };
 
 inline constexpr std::string_view dispute_phrases[] = {
-    "dispute",        "disputing",       "disputed",        "not my debt",   "not my account",
-    "not mine",       "i dont owe",      "i do not owe",    "dont owe",      "do not owe",
-    "never owed",     "already paid",    "paid this off",   "paid it off",   "wrong person",
-    "identity theft", "fraud",           "validate the debt", "verify the debt", "debt validation",
+    "dispute",           "disputing",    "disputed",          "not my debt",     "not my account",
+    "not mine",          "i dont owe",   "i do not owe",      "dont owe",        "do not owe",
+    "never owed",        "already paid", "paid this off",     "paid it off",     "wrong person",
+    "identity theft",    "fraud",        "validate the debt", "verify the debt", "debt validation",
     "validation notice",
 };
 
 inline constexpr std::string_view attorney_phrases[] = {
-    "attorney", "attorneys", "lawyer",  "lawyers",        "law firm",
-    "legal counsel", "my counsel", "represented by counsel", "legal representation",
+    "attorney",
+    "attorneys",
+    "lawyer",
+    "lawyers",
+    "law firm",
+    "legal counsel",
+    "my counsel",
+    "represented by counsel",
+    "legal representation",
 };
 inline constexpr std::string_view attorney_exceptions[] = {"attorney general", "attorneys general"};
 
@@ -7069,8 +7111,8 @@ inline constexpr std::array<Rule, 5> rules{{
 
 // `text` without every occurrence of the exception phrases (each replaced by a word no phrase
 // has, so that the words around it do not join into a phrase).
-[[nodiscard]] inline std::vector<std::string> without(std::vector<std::string> text,
-                                                      std::span<const std::string_view> exceptions) {
+[[nodiscard]] inline std::vector<std::string> without(
+    std::vector<std::string> text, std::span<const std::string_view> exceptions) {
     for (std::string_view exception : exceptions) {
         const std::vector<std::string_view> phrase = phrase_words(exception);
         for (std::size_t at = find_phrase(text, phrase); at < text.size();
@@ -7138,9 +7180,8 @@ template <std::size_t N>
                                              Channel channel) {
     OutputVariables out;
     for (std::string_view message : messages) {
-        const std::vector<std::string> text =
-            analysis::words(channel == Channel::email ? analysis::unquoted(message)
-                                                      : std::string(message));
+        const std::vector<std::string> text = analysis::words(
+            channel == Channel::email ? analysis::unquoted(message) : std::string(message));
         if (analysis::is_stop_keyword_message(text)) out.stop_requests = true;
         for (const analysis::Rule& rule : analysis::rules) {
             if (analysis::contains_any(analysis::without(text, rule.exceptions), rule.phrases)) {
@@ -7180,7 +7221,8 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVaria
     }
     const char* where = Reader::token_start(value);
     ondemand::object object;
-    if (auto e = value.get_object().get(object)) reader.malformed(where, simdjson::error_message(e));
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
     reader.enter(where);
     const std::size_t before = reader.error_count();
     std::array<bool, analysis::rules.size()> seen{};
@@ -7208,7 +7250,8 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVaria
     }
     reader.leave();
     for (std::size_t i = 0; i < seen.size(); ++i) {
-        if (!seen[i]) reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+        if (!seen[i])
+            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
     }
     return reader.error_count() == before;
 }
@@ -7259,14 +7302,15 @@ inline constexpr std::size_t ucs2_concatenated = 67;
 
 // The characters of the default alphabet (one septet), in the order of the standard's table.
 inline constexpr char32_t gsm7_basic[] = {
-    U'@', U'£', U'$', U'¥', U'è', U'é', U'ù', U'ì', U'ò', U'Ç', U'\n', U'Ø', U'ø', U'\r', U'Å', U'å',
-    U'Δ', U'_', U'Φ', U'Γ', U'Λ', U'Ω', U'Π', U'Ψ', U'Σ', U'Θ', U'Ξ', U'Æ', U'æ', U'ß', U'É', U' ',
-    U'!', U'"', U'#', U'¤', U'%', U'&', U'\'', U'(', U')', U'*', U'+', U',', U'-', U'.', U'/', U'0',
-    U'1', U'2', U'3', U'4', U'5', U'6', U'7', U'8', U'9', U':', U';', U'<', U'=', U'>', U'?', U'¡',
-    U'A', U'B', U'C', U'D', U'E', U'F', U'G', U'H', U'I', U'J', U'K', U'L', U'M', U'N', U'O', U'P',
-    U'Q', U'R', U'S', U'T', U'U', U'V', U'W', U'X', U'Y', U'Z', U'Ä', U'Ö', U'Ñ', U'Ü', U'§', U'¿',
-    U'a', U'b', U'c', U'd', U'e', U'f', U'g', U'h', U'i', U'j', U'k', U'l', U'm', U'n', U'o', U'p',
-    U'q', U'r', U's', U't', U'u', U'v', U'w', U'x', U'y', U'z', U'ä', U'ö', U'ñ', U'ü', U'à',
+    U'@', U'£', U'$', U'¥', U'è', U'é', U'ù', U'ì', U'ò',  U'Ç', U'\n', U'Ø', U'ø', U'\r', U'Å',
+    U'å', U'Δ', U'_', U'Φ', U'Γ', U'Λ', U'Ω', U'Π', U'Ψ',  U'Σ', U'Θ',  U'Ξ', U'Æ', U'æ',  U'ß',
+    U'É', U' ', U'!', U'"', U'#', U'¤', U'%', U'&', U'\'', U'(', U')',  U'*', U'+', U',',  U'-',
+    U'.', U'/', U'0', U'1', U'2', U'3', U'4', U'5', U'6',  U'7', U'8',  U'9', U':', U';',  U'<',
+    U'=', U'>', U'?', U'¡', U'A', U'B', U'C', U'D', U'E',  U'F', U'G',  U'H', U'I', U'J',  U'K',
+    U'L', U'M', U'N', U'O', U'P', U'Q', U'R', U'S', U'T',  U'U', U'V',  U'W', U'X', U'Y',  U'Z',
+    U'Ä', U'Ö', U'Ñ', U'Ü', U'§', U'¿', U'a', U'b', U'c',  U'd', U'e',  U'f', U'g', U'h',  U'i',
+    U'j', U'k', U'l', U'm', U'n', U'o', U'p', U'q', U'r',  U's', U't',  U'u', U'v', U'w',  U'x',
+    U'y', U'z', U'ä', U'ö', U'ñ', U'ü', U'à',
 };
 static_assert(sizeof gsm7_basic / sizeof gsm7_basic[0] == 127,
               "the default alphabet has 128 positions, one of which (0x1B) is the escape");
@@ -7360,9 +7404,8 @@ class Packer {
     const std::size_t single = gsm ? gsm7_single : ucs2_single;
     if (out.units <= single) return out;
     detail::Packer packer(gsm ? gsm7_concatenated : ucs2_concatenated);
-    detail::for_each_code_point(text, [&](char32_t c) {
-        packer.add(gsm ? gsm7_septets(c) : (c > 0xFFFF ? 2 : 1));
-    });
+    detail::for_each_code_point(
+        text, [&](char32_t c) { packer.add(gsm ? gsm7_septets(c) : (c > 0xFFFF ? 2 : 1)); });
     out.count = packer.count();
     return out;
 }
@@ -7422,8 +7465,8 @@ struct SmsInteractionData {
     friend bool operator==(const SmsInteractionData&, const SmsInteractionData&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
-                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from,
-                       to, body, segments))
+                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
+                       body, segments))
 
 // The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
 // segments or else the count a carrier would make of the body.
@@ -7522,8 +7565,7 @@ BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
 
 // The record of an imported e-mail: the request's threadId or else `customer_thread`.
 [[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
-                                                            const Uuid& id,
-                                                            const Uuid& customer_id,
+                                                            const Uuid& id, const Uuid& customer_id,
                                                             const Uuid& customer_thread,
                                                             const Timestamp& created_at) {
     EmailInteractionData out;
@@ -8670,8 +8712,7 @@ namespace message_writer {
 // What the customer's last message asked for, which the reply answers first.
 enum class Topic { none, stop, human, payment, dispute, attorney, other };
 
-[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound,
-                                    Channel channel) {
+[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
     if (!last_inbound) return Topic::none;
     const OutputVariables v = analyse(*last_inbound, channel);
     if (v.stop_requests) return Topic::stop;
@@ -8754,12 +8795,23 @@ inline constexpr std::string_view email_signature = "Accounts team";
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -8803,10 +8855,12 @@ struct EmailDraft {
     }
     std::array<std::string, 5> paragraphs;
     paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
-    paragraphs[1] = email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
+    paragraphs[1] =
+        email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
     if (!facts.balance.empty()) {
         paragraphs[2] = "Our records show a balance of " + facts.balance + " on your account";
-        paragraphs[2] += facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
+        paragraphs[2] +=
+            facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
     }
     paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
     paragraphs[4] = "Best regards,\n" + std::string(email_signature);
