@@ -1069,7 +1069,11 @@ void sms_import_corpus(Model& model) {
     root_types(model);
     const Json full = sms_import();
     emit(model, "full", full);
-    emit(model, "openapi example", Json::raw(openapi_examples::sms_import));
+    // The example's timestamp is after the corpus's "now".
+    emit(model, "openapi example", Json::raw(openapi_examples::sms_import), "future-timestamp");
+    const Json minimal = without(without(full, {"threadId"}), {"segments"});
+    emit(model, "minimal", minimal);
+    mutate(model, minimal, {"body"}, sms_body_edges());
     mutate(model, full, {"timestamp"}, past_timestamp_edges());
     mutate(model, full, {"body"}, sms_body_edges());
     // Text's cases without its trimming rule, which an SMS body does not have.
@@ -1135,7 +1139,7 @@ void email_import_corpus(Model& model) {
     const Json html_only = without(full, {"plainTextBody"});
     const Json no_body = without(plain_only, {"plainTextBody"});
     emit(model, "full", full);
-    emit(model, "openapi example", Json::raw(openapi_examples::email_import));
+    emit(model, "openapi example", Json::raw(openapi_examples::email_import), "future-timestamp");
     emit(model, "plain text only", plain_only);
     emit(model, "html only", html_only);
     emit(model, "no body", no_body);
@@ -1211,6 +1215,7 @@ void bulk_call_corpus(Model& model) {
             {"bad-id", Json::array({a, "x"})},
             {"string", a}});
     mutate(model, full, {"agentId"}, text_edges());
+    mutate(model, without(full, {"webhook"}), {"agentId"}, slice(text_edges(), 0, 24));
     mutate(model, full, {"webhook", "url"}, url_edges());
     mutate(model, full, {"webhook", "secretId"}, uuid_edges());
     for (const Edge& e : uuid_edges()) {
