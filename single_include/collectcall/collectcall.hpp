@@ -7118,7 +7118,7 @@ inline constexpr std::array<Rule, 5> rules{{
         for (std::size_t at = find_phrase(text, phrase); at < text.size();
              at = find_phrase(text, phrase, at + 1)) {
             for (std::size_t k = 0; k < phrase.size(); ++k)
-                text[at + k] = "|";
+                text[at + k].assign(1, '|');
         }
     }
     return text;
@@ -7285,6 +7285,7 @@ inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {
 // code units. As senders do, a two-unit character (an escape pair, a surrogate pair) is never
 // split between two segments: when it does not fit in what is left of one, the segment ends early.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -7319,8 +7320,25 @@ static_assert(sizeof gsm7_basic / sizeof gsm7_basic[0] == 127,
 inline constexpr char32_t gsm7_extension[] = {U'\f', U'^', U'{', U'}', U'\\',
                                               U'[',  U'~', U']', U'|', U'€'};
 
+namespace detail {
+
+// Septets of the characters below U+0100 (Latin-1), looked up rather than searched for.
+inline constexpr auto latin1_septets = [] {
+    std::array<unsigned char, 0x100> table{};
+    for (char32_t c : gsm7_basic) {
+        if (c < 0x100) table[c] = 1;
+    }
+    for (char32_t c : gsm7_extension) {
+        if (c < 0x100) table[c] = 2;
+    }
+    return table;
+}();
+
+}  // namespace detail
+
 // Septets a character takes in GSM-7: 1, 2, or 0 when the default alphabet cannot send it.
 [[nodiscard]] constexpr std::size_t gsm7_septets(char32_t c) noexcept {
+    if (c < 0x100) return detail::latin1_septets[c];
     for (char32_t basic : gsm7_basic) {
         if (basic == c) return 1;
     }

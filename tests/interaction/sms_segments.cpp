@@ -92,3 +92,23 @@ TEST_CASE("sms::gsm7_septets: the two tables") {
     CHECK(gsm7_septets(0x1B) == 0);  // the escape itself is not a character
     CHECK(gsm7_septets(U'ç') == 0);
 }
+
+TEST_CASE("sms::gsm7_septets: the lookup agrees with the standard's two tables") {
+    std::size_t disagreements = 0;
+    std::size_t one = 0;
+    std::size_t two = 0;
+    for (char32_t c = 0; c < 0x3000; ++c) {
+        std::size_t expected = 0;
+        for (char32_t basic : collectcall::sms::gsm7_basic)
+            expected = basic == c ? 1 : expected;
+        for (char32_t extended : collectcall::sms::gsm7_extension)
+            expected = extended == c ? 2 : expected;
+        const std::size_t got = collectcall::sms::gsm7_septets(c);
+        disagreements += got != expected ? 1 : 0;
+        one += got == 1 ? 1 : 0;
+        two += got == 2 ? 1 : 0;
+    }
+    CHECK(disagreements == 0);
+    CHECK(one == 127);  // the default alphabet without its escape
+    CHECK(two == 10);   // the extension table's characters in use in every national variant
+}

@@ -236,7 +236,7 @@ inline constexpr std::array<Rule, 5> rules{{
         for (std::size_t at = find_phrase(text, phrase); at < text.size();
              at = find_phrase(text, phrase, at + 1)) {
             for (std::size_t k = 0; k < phrase.size(); ++k)
-                text[at + k] = "|";
+                text[at + k].assign(1, '|');
         }
     }
     return text;
