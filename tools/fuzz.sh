@@ -5,7 +5,7 @@
 #   tools/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS is per target (default 60); TARGETs default to all (customer bulk call envelope values
-# webhook_response server). Each target starts from its seed corpus (tests/fuzz/corpus/<target>/) plus what earlier
+# webhook_response interaction server). Each target starts from its seed corpus (tests/fuzz/corpus/<target>/) plus what earlier
 # runs found (build/fuzz/corpus/<target>/, kept between runs), with the dictionary
 # tests/fuzz/<target>.dict if there is one, else tests/fuzz/json.dict. Inputs are at most 8 KiB,
 # for `server` 20 KiB (enough to go over cpp-httplib's 8 KiB limits on a header line and on the
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(customer bulk call envelope values webhook_response server)
+[[ ${#targets[@]} -eq 0 ]] && targets=(customer bulk call envelope values webhook_response interaction server)
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
   echo "usage: tools/fuzz.sh [SECONDS] [TARGET...]" >&2
   exit 2

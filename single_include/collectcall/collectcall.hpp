@@ -228,10 +228,19 @@ struct ReadOptions {
     // simdjson's index only when that pass gives up. Either way the result is the same; false
     // reads every document the long way (for a comparison of the two, as the tests make).
     bool fast_pass = true;
+    // "Now" for rules such as "a message's timestamp is not more than 5 minutes in the future"
+    // (PastTimestamp). Unset means the system clock when the value is read. (Last, so that a
+    // positional initialiser of the members above keeps its meaning.)
+    std::optional<std::chrono::sys_time<std::chrono::milliseconds>> now{};
 
     [[nodiscard]] std::chrono::sys_days today_or_now() const {
         return today ? *today
                      : std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    }
+    [[nodiscard]] std::chrono::sys_time<std::chrono::milliseconds> now_or_clock() const {
+        return now ? *now
+                   : std::chrono::floor<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now());
     }
 };
 
@@ -3753,6 +3762,358 @@ class Email {
 
 }  // namespace collectcall
 // ---- end collectcall/types/email.hpp ----
+// ---- begin collectcall/types/message.hpp ----
+// The texts of SMS and e-mail interactions (API.md section 13): SmsBody, 1 to 1600 characters;
+// EmailBody, at most 256 KiB; SegmentCount, how many SMS segments a message took (1 to 255).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// ---- begin collectcall/types/text.hpp ----
+// Text: a string of 1 to 200 code points after trimming white space, without control characters.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+
+namespace collectcall {
+
+namespace detail {
+
+// Unicode's White_Space property (PropList.txt), which is what "after trimming white space"
+// means for a name typed with a no-break or ideographic space.
+constexpr bool is_unicode_white_space(char32_t c) noexcept {
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
+}
+
+}  // namespace detail
+
+class Text {
+  public:
+    // An empty placeholder (view() is empty), so that structs holding a Text can be built
+    // member by member; read<T> never returns one for a required member, and parse() is the only
+    // way to a value.
+    Text() = default;
+
+    static constexpr std::size_t max_code_points = 200;
+
+    // The value is stored exactly as sent (a name is the customer's to spell); only the length
+    // rule looks at the trimmed text, so "  " is empty while " Ann " is three code points.
+    // Length counts code points, not bytes or grapheme clusters: "José" is 4, "李小龙" is 3, a
+    // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
+    // control characters, and control characters are refused wherever they appear.
+    static Parsed<Text> parse(std::string_view text) {
+        if (std::optional<Problem> problem = check(text)) return *problem;
+        return Text(text);
+    }
+
+    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
+    // changes only when the text is valid.
+    static std::optional<Problem> parse_into(std::string_view text, Text& out) {
+        if (std::optional<Problem> problem = check(text)) [[unlikely]]
+            return problem;
+        out.text_.assign(text);
+        return std::nullopt;
+    }
+
+    // The verdict of parse() without building a value: nullopt when `text` is valid. The usual
+    // text, printable ASCII, is judged inline and only the rest by a call.
+    static std::optional<Problem> check(std::string_view text) noexcept {
+        if (is_valid_printable_ascii(text)) return std::nullopt;
+        return check_general(text);
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
+    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
+
+    friend bool operator==(const Text&, const Text&) = default;
+
+  private:
+    // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
+    COLLECTCALL_OUT_OF_LINE static std::optional<Problem> check_general(
+        std::string_view text) noexcept {
+        std::size_t count = 0;  // code points seen
+        std::size_t first = 0;  // index of the first non-white-space one
+        std::size_t end = 0;    // one past the last non-white-space one
+        bool seen = false;
+        for (std::size_t i = 0; i < text.size();) {
+            // ASCII needs no decoding (and no bounds-checked substr to decode from), and printable
+            // ASCII other than the space (most of a name that has an accent) no other test.
+            char32_t c = static_cast<unsigned char>(text[i]);
+            if (c > 0x20 && c < 0x7F) [[likely]] {
+                if (!seen) first = count;
+                seen = true;
+                end = ++count;
+                ++i;
+                continue;
+            }
+            std::size_t size = 1;
+            if (c >= 0x80) {
+                size = decode(std::string_view(text.data() + i, text.size() - i), c);
+                if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
+            }
+            if (c < 0x20 || c == 0x7F) {
+                return Problem{codes::format, "control characters are not allowed"};
+            }
+            if (!detail::is_unicode_white_space(c)) {
+                if (!seen) first = count;
+                seen = true;
+                end = count + 1;
+            }
+            ++count;
+            i += size;
+        }
+        if (!seen) return Problem{codes::length, "must not be empty"};
+        if (end - first > max_code_points) {
+            return Problem{codes::length, "must be at most 200 characters"};
+        }
+        return std::nullopt;
+    }
+
+    // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
+    // characters, and the only white space is ' '. Anything else (including every text with a
+    // problem) is left to the general path, so this answers only "valid".
+    static bool is_valid_printable_ascii(std::string_view text) noexcept {
+        // Eight bytes at a time: a byte is outside 0x20-0x7E when its high bit is set, when
+        // subtracting 0x20 borrows (below 0x20) or when adding 1 carries into the high bit
+        // (0x7F). Borrows and carries may cross into a neighbour byte only from a byte that is
+        // itself outside the range, so the verdict for the word is exact.
+        constexpr std::uint64_t ones = 0x0101010101010101;
+        constexpr std::uint64_t highs = 0x8080808080808080;
+        const char* p = text.data();
+        const std::size_t n = text.size();
+        if (n == 0) return false;
+        const auto outside = [](std::uint64_t w) {
+            return ((w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs) != 0;
+        };
+        // The last word overlaps the one before it (or, under eight bytes, is made of the
+        // text's own bytes): every byte is looked at and no byte past the text.
+        if (n <= 8) return !outside(detail::load_short(p, n)) && trimmed_fits(text);
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            std::memcpy(&w, p + i, 8);
+            if (outside(w)) return false;
+        }
+        std::memcpy(&w, p + n - 8, 8);
+        return !outside(w) && trimmed_fits(text);
+    }
+
+    // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.
+    static bool trimmed_fits(std::string_view text) noexcept {
+        const char* p = text.data();
+        const std::size_t n = text.size();
+        // Nothing to trim (the usual case): its length in bytes is its length in code points.
+        if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
+        const std::size_t first = text.find_first_not_of(' ');
+        if (first == std::string_view::npos) return false;
+        return text.find_last_not_of(' ') - first < max_code_points;
+    }
+
+    // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the
+    // bytes are not well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+    // U+10FFFF, no truncated sequence). The JSON reader already guarantees this, but parse() is
+    // public and may be called on anything.
+    static constexpr std::size_t decode(std::string_view s, char32_t& out) noexcept {
+        const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+        const unsigned char lead = byte(0);
+        std::size_t size = 0;
+        char32_t minimum = 0;
+        if (lead < 0x80) {
+            out = lead;
+            return 1;
+        }
+        if ((lead & 0xE0) == 0xC0) {
+            size = 2, minimum = 0x80, out = lead & 0x1FU;
+        } else if ((lead & 0xF0) == 0xE0) {
+            size = 3, minimum = 0x800, out = lead & 0x0FU;
+        } else if ((lead & 0xF8) == 0xF0) {
+            size = 4, minimum = 0x10000, out = lead & 0x07U;
+        } else {
+            return 0;  // a continuation byte or 0xF8-0xFF in lead position
+        }
+        if (s.size() < size) return 0;
+        for (std::size_t i = 1; i < size; ++i) {
+            if ((byte(i) & 0xC0) != 0x80) return 0;
+            out = out << 6 | (byte(i) & 0x3FU);
+        }
+        if (out < minimum || out > 0x10FFFF || (out >= 0xD800 && out <= 0xDFFF)) return 0;
+        return size;
+    }
+
+    explicit Text(std::string_view text) : text_(text) {}
+
+    detail::InlineString<32> text_;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/types/text.hpp ----
+
+namespace collectcall {
+
+namespace detail {
+
+// What a scan of a message's text found.
+struct MessageScan {
+    std::size_t code_points = 0;
+    bool has_content = false;  // a character that is not white space
+};
+
+// Decodes the well-formed UTF-8 sequence of `length` bytes at `s`.
+constexpr char32_t decode_utf8(const unsigned char* s, std::size_t length) noexcept {
+    if (length == 1) return s[0];
+    char32_t c = s[0] & (length == 2 ? 0x1FU : length == 3 ? 0x0FU : 0x07U);
+    for (std::size_t i = 1; i < length; ++i)
+        c = c << 6 | (s[i] & 0x3FU);
+    return c;
+}
+
+// A message may hold line breaks and tabs: tab, line feed, form feed (in the GSM 03.38 extension
+// table) and carriage return. Every other control character (U+0000-U+001F, U+007F) is refused,
+// as in every other string of the API.
+constexpr bool is_message_control(char32_t c) noexcept {
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') || c == 0x7F;
+}
+
+// Counts the code points of `text` and whether one of them is not white space; a Problem for
+// text that is not UTF-8 (parse() is public and may be given anything) or has a control
+// character a message may not hold.
+inline std::optional<Problem> scan_message(std::string_view text, MessageScan& out) noexcept {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    out = {};
+    for (std::size_t i = 0; i < n;) {
+        std::size_t length = 1;
+        char32_t c = s[i];
+        if (c >= 0x80) {
+            length = utf8_sequence_length(s + i, n - i);
+            if (length == 0) return Problem{codes::format, "must be valid UTF-8"};
+            c = decode_utf8(s + i, length);
+        }
+        if (is_message_control(c)) {
+            return Problem{codes::format,
+                           "control characters other than tab, line feed, form feed and carriage "
+                           "return are not allowed"};
+        }
+        if (!is_unicode_white_space(c)) out.has_content = true;
+        ++out.code_points;
+        i += length;
+    }
+    return std::nullopt;
+}
+
+}  // namespace detail
+
+// The body of an SMS: 1 to 1600 characters (code points, as JSON Schema's maxLength counts them),
+// stored as sent. 1600 characters is what carriers deliver as one concatenated message at most.
+class SmsBody {
+  public:
+    // An empty placeholder (view() is empty); read<T> never returns one for a required member.
+    SmsBody() = default;
+
+    static constexpr std::size_t max_characters = 1600;
+
+    static Parsed<SmsBody> parse(std::string_view text) {
+        detail::MessageScan scan;
+        if (std::optional<Problem> problem = detail::scan_message(text, scan)) return *problem;
+        if (scan.code_points == 0) return Problem{codes::length, "must not be empty"};
+        if (scan.code_points > max_characters) {
+            return Problem{codes::length, "must be at most 1600 characters"};
+        }
+        SmsBody out;
+        out.text_.assign(text);
+        return out;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+
+    friend bool operator==(const SmsBody&, const SmsBody&) = default;
+
+  private:
+    std::string text_;
+};
+
+// The plain-text or HTML body of an e-mail: at most 256 KiB of UTF-8, possibly empty (the rule
+// that one of an e-mail's two bodies has content is the e-mail's, model/interaction.hpp).
+class EmailBody {
+  public:
+    EmailBody() = default;
+
+    static constexpr std::size_t max_bytes = std::size_t{256} << 10;
+
+    static Parsed<EmailBody> parse(std::string_view text) {
+        if (text.size() > max_bytes) return Problem{codes::length, "must be at most 256 KiB"};
+        detail::MessageScan scan;
+        if (std::optional<Problem> problem = detail::scan_message(text, scan)) return *problem;
+        EmailBody out;
+        out.text_.assign(text);
+        out.has_content_ = scan.has_content;
+        return out;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+    // Whether a character of the body is not white space.
+    [[nodiscard]] bool has_content() const noexcept { return has_content_; }
+
+    friend bool operator==(const EmailBody&, const EmailBody&) = default;
+
+  private:
+    std::string text_;
+    bool has_content_ = false;
+};
+
+// How many segments an SMS took: 1 to 255, as the one-octet count of the concatenation header
+// (3GPP TS 23.040 9.2.3.24.1) allows. A count the client gives is kept as given; without one it
+// is computed from the body (interaction/sms_segments.hpp).
+class SegmentCount {
+  public:
+    SegmentCount() = default;
+
+    static constexpr std::uint32_t max_value = 255;
+
+    static Parsed<SegmentCount> from_json_number(std::string_view token) noexcept {
+        if (token.find_first_of(".eE") != std::string_view::npos) {
+            return Problem{codes::type, "must be an integer"};
+        }
+        if (!token.empty() && token.front() == '-') {
+            return Problem{codes::minimum, "must be at least 1"};
+        }
+        std::uint32_t value = 0;
+        for (char c : token) {
+            if (c < '0' || c > '9') return Problem{codes::type, "must be an integer"};
+            value = value * 10 + static_cast<std::uint32_t>(c - '0');
+            if (value > max_value) return Problem{codes::range, "must be at most 255"};
+        }
+        if (value == 0) return Problem{codes::minimum, "must be at least 1"};
+        return SegmentCount(value);
+    }
+
+    // Precondition: 1 <= count <= max_value.
+    [[nodiscard]] static SegmentCount of(std::uint32_t count) noexcept {
+        return SegmentCount(count);
+    }
+
+    void append_json(std::string& out) const { out += std::to_string(value_); }
+    [[nodiscard]] std::uint32_t value() const noexcept { return value_; }
+
+    friend bool operator==(const SegmentCount&, const SegmentCount&) = default;
+
+  private:
+    explicit SegmentCount(std::uint32_t value) noexcept : value_(value) {}
+
+    std::uint32_t value_ = 0;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/types/message.hpp ----
 // ---- begin collectcall/types/money.hpp ----
 // Money: an exact non-negative decimal read from a number's own text, written back digit for digit.
 
@@ -3964,190 +4325,6 @@ class Money {
 
 }  // namespace collectcall
 // ---- end collectcall/types/money.hpp ----
-// ---- begin collectcall/types/text.hpp ----
-// Text: a string of 1 to 200 code points after trimming white space, without control characters.
-
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <optional>
-#include <string>
-#include <string_view>
-
-
-namespace collectcall {
-
-namespace detail {
-
-// Unicode's White_Space property (PropList.txt), which is what "after trimming white space"
-// means for a name typed with a no-break or ideographic space.
-constexpr bool is_unicode_white_space(char32_t c) noexcept {
-    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-           c == 0x205F || c == 0x3000;
-}
-
-}  // namespace detail
-
-class Text {
-  public:
-    // An empty placeholder (view() is empty), so that structs holding a Text can be built
-    // member by member; read<T> never returns one for a required member, and parse() is the only
-    // way to a value.
-    Text() = default;
-
-    static constexpr std::size_t max_code_points = 200;
-
-    // The value is stored exactly as sent (a name is the customer's to spell); only the length
-    // rule looks at the trimmed text, so "  " is empty while " Ann " is three code points.
-    // Length counts code points, not bytes or grapheme clusters: "José" is 4, "李小龙" is 3, a
-    // single emoji is 1. ASCII tab, line feed and carriage return are white space but also
-    // control characters, and control characters are refused wherever they appear.
-    static Parsed<Text> parse(std::string_view text) {
-        if (std::optional<Problem> problem = check(text)) return *problem;
-        return Text(text);
-    }
-
-    // parse() into an existing value, reusing its storage (read<T> reads through this). `out`
-    // changes only when the text is valid.
-    static std::optional<Problem> parse_into(std::string_view text, Text& out) {
-        if (std::optional<Problem> problem = check(text)) [[unlikely]]
-            return problem;
-        out.text_.assign(text);
-        return std::nullopt;
-    }
-
-    // The verdict of parse() without building a value: nullopt when `text` is valid. The usual
-    // text, printable ASCII, is judged inline and only the rest by a call.
-    static std::optional<Problem> check(std::string_view text) noexcept {
-        if (is_valid_printable_ascii(text)) return std::nullopt;
-        return check_general(text);
-    }
-
-    [[nodiscard]] std::string_view view() const noexcept { return text_.view(); }
-    [[nodiscard]] std::string str() const { return std::string(text_.view()); }
-
-    friend bool operator==(const Text&, const Text&) = default;
-
-  private:
-    // check() for any text: decodes UTF-8, trims Unicode white space, counts code points.
-    COLLECTCALL_OUT_OF_LINE static std::optional<Problem> check_general(
-        std::string_view text) noexcept {
-        std::size_t count = 0;  // code points seen
-        std::size_t first = 0;  // index of the first non-white-space one
-        std::size_t end = 0;    // one past the last non-white-space one
-        bool seen = false;
-        for (std::size_t i = 0; i < text.size();) {
-            // ASCII needs no decoding (and no bounds-checked substr to decode from), and printable
-            // ASCII other than the space (most of a name that has an accent) no other test.
-            char32_t c = static_cast<unsigned char>(text[i]);
-            if (c > 0x20 && c < 0x7F) [[likely]] {
-                if (!seen) first = count;
-                seen = true;
-                end = ++count;
-                ++i;
-                continue;
-            }
-            std::size_t size = 1;
-            if (c >= 0x80) {
-                size = decode(std::string_view(text.data() + i, text.size() - i), c);
-                if (size == 0) return Problem{codes::format, "must be valid UTF-8"};
-            }
-            if (c < 0x20 || c == 0x7F) {
-                return Problem{codes::format, "control characters are not allowed"};
-            }
-            if (!detail::is_unicode_white_space(c)) {
-                if (!seen) first = count;
-                seen = true;
-                end = count + 1;
-            }
-            ++count;
-            i += size;
-        }
-        if (!seen) return Problem{codes::length, "must not be empty"};
-        if (end - first > max_code_points) {
-            return Problem{codes::length, "must be at most 200 characters"};
-        }
-        return std::nullopt;
-    }
-
-    // The common case, every byte printable ASCII (0x20-0x7E): no decoding, no control
-    // characters, and the only white space is ' '. Anything else (including every text with a
-    // problem) is left to the general path, so this answers only "valid".
-    static bool is_valid_printable_ascii(std::string_view text) noexcept {
-        // Eight bytes at a time: a byte is outside 0x20-0x7E when its high bit is set, when
-        // subtracting 0x20 borrows (below 0x20) or when adding 1 carries into the high bit
-        // (0x7F). Borrows and carries may cross into a neighbour byte only from a byte that is
-        // itself outside the range, so the verdict for the word is exact.
-        constexpr std::uint64_t ones = 0x0101010101010101;
-        constexpr std::uint64_t highs = 0x8080808080808080;
-        const char* p = text.data();
-        const std::size_t n = text.size();
-        if (n == 0) return false;
-        const auto outside = [](std::uint64_t w) {
-            return ((w | ((w - 0x20 * ones) & ~w) | (w + ones)) & highs) != 0;
-        };
-        // The last word overlaps the one before it (or, under eight bytes, is made of the
-        // text's own bytes): every byte is looked at and no byte past the text.
-        if (n <= 8) return !outside(detail::load_short(p, n)) && trimmed_fits(text);
-        std::uint64_t w = 0;
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            std::memcpy(&w, p + i, 8);
-            if (outside(w)) return false;
-        }
-        std::memcpy(&w, p + n - 8, 8);
-        return !outside(w) && trimmed_fits(text);
-    }
-
-    // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.
-    static bool trimmed_fits(std::string_view text) noexcept {
-        const char* p = text.data();
-        const std::size_t n = text.size();
-        // Nothing to trim (the usual case): its length in bytes is its length in code points.
-        if (p[0] != ' ' && p[n - 1] != ' ') return n <= max_code_points;
-        const std::size_t first = text.find_first_not_of(' ');
-        if (first == std::string_view::npos) return false;
-        return text.find_last_not_of(' ') - first < max_code_points;
-    }
-
-    // Decodes one code point from the front of `s`; returns its size in bytes, or 0 when the
-    // bytes are not well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
-    // U+10FFFF, no truncated sequence). The JSON reader already guarantees this, but parse() is
-    // public and may be called on anything.
-    static constexpr std::size_t decode(std::string_view s, char32_t& out) noexcept {
-        const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-        const unsigned char lead = byte(0);
-        std::size_t size = 0;
-        char32_t minimum = 0;
-        if (lead < 0x80) {
-            out = lead;
-            return 1;
-        }
-        if ((lead & 0xE0) == 0xC0) {
-            size = 2, minimum = 0x80, out = lead & 0x1FU;
-        } else if ((lead & 0xF0) == 0xE0) {
-            size = 3, minimum = 0x800, out = lead & 0x0FU;
-        } else if ((lead & 0xF8) == 0xF0) {
-            size = 4, minimum = 0x10000, out = lead & 0x07U;
-        } else {
-            return 0;  // a continuation byte or 0xF8-0xFF in lead position
-        }
-        if (s.size() < size) return 0;
-        for (std::size_t i = 1; i < size; ++i) {
-            if ((byte(i) & 0xC0) != 0x80) return 0;
-            out = out << 6 | (byte(i) & 0x3FU);
-        }
-        if (out < minimum || out > 0x10FFFF || (out >= 0xD800 && out <= 0xDFFF)) return 0;
-        return size;
-    }
-
-    explicit Text(std::string_view text) : text_(text) {}
-
-    detail::InlineString<32> text_;
-};
-
-}  // namespace collectcall
-// ---- end collectcall/types/text.hpp ----
 // ---- begin collectcall/types/timestamp.hpp ----
 // Timestamp: an RFC 3339 date-time, kept as a UTC instant with millisecond precision.
 
@@ -4155,6 +4332,7 @@ class Text {
 #include <cassert>
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 
@@ -4293,6 +4471,45 @@ class Timestamp {
 
     Time time_{};  // the epoch for the placeholder, never indeterminate
     std::array<char, 24> text_{};
+};
+
+// A Timestamp not more than five minutes after "now" (ReadOptions::now_or_clock()): when a message
+// was sent or received (API.md section 13). The five minutes allow for the clocks of the sender
+// and of this service disagreeing a little; a time further ahead is a mistake (`range`). As with
+// PastDate there is no parse(text) without the options, so that no caller forgets which instant
+// "now" is.
+class PastTimestamp {
+  public:
+    // An empty placeholder (view() is empty); read<T> never returns one for a required member.
+    PastTimestamp() = default;
+
+    static constexpr std::chrono::minutes allowed_skew{5};
+
+    static Parsed<PastTimestamp> parse(std::string_view text, const ReadOptions& options) {
+        Parsed<Timestamp> parsed = Timestamp::parse(text);
+        if (!parsed) return parsed.problem();
+        if (parsed.value().time() > options.now_or_clock() + allowed_skew) {
+            return Problem{codes::range, "must not be more than 5 minutes in the future"};
+        }
+        PastTimestamp out;
+        out.timestamp_ = parsed.value();
+        return out;
+    }
+
+    // Precondition: `timestamp` is not more than allowed_skew after the "now" it will be judged by.
+    [[nodiscard]] static PastTimestamp from_timestamp(const Timestamp& timestamp) noexcept {
+        PastTimestamp out;
+        out.timestamp_ = timestamp;
+        return out;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return timestamp_.view(); }
+    [[nodiscard]] const Timestamp& timestamp() const noexcept { return timestamp_; }
+
+    friend bool operator==(const PastTimestamp&, const PastTimestamp&) = default;
+
+  private:
+    Timestamp timestamp_;
 };
 
 }  // namespace collectcall
@@ -5319,6 +5536,10 @@ inline constexpr std::string_view text_visible =
     "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
     "\\u3000]";
 inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
+// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
+// feed, form feed and carriage return.
+inline constexpr std::string_view message_control =
+    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
 
 // Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
 // address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
@@ -5402,6 +5623,43 @@ inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
     s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
     s["pattern"] = schema_patterns::timestamp;
     s["examples"] = Json::array({"2026-11-20T15:00:00.000Z"});
+}
+
+inline void collectcall_schema(schema_tag<PastTimestamp>, SchemaBuilder& s) {
+    collectcall_schema(schema_tag<Timestamp>{}, s);
+    s["description"] =
+        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
+        "milliseconds";
+}
+
+inline void collectcall_schema(schema_tag<SmsBody>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
+        "carriage return";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
+        "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+inline void collectcall_schema(schema_tag<SegmentCount>, SchemaBuilder& s) {
+    s["type"] = "integer";
+    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
+    s["minimum"] = 1;
+    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
 }
 
 inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {
@@ -6305,6 +6563,21 @@ template <class Stored, class Projection = std::identity>
 
 }  // namespace collectcall
 // ---- end collectcall/model/bulk.hpp ----
+// ---- begin collectcall/model/bulk_call.hpp ----
+// POST /calls/bulk (API.md section 13): one agent, 1 to 100 distinct customers, each called as
+// POST /customers/{id}/calls would call it; the answer reports every customer in request order,
+// as the hosted service's BulkCreateCallsRequest and BulkCreateCallsResponse.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
 // ---- begin collectcall/model/call.hpp ----
 // Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
 // (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
@@ -6616,6 +6889,147 @@ BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
 }  // namespace collectcall
 // ---- end collectcall/model/call.hpp ----
+
+namespace collectcall {
+
+// Customers of one bulk call request (the hosted service's limit).
+inline constexpr std::size_t max_bulk_call_customers = 100;
+
+// agentId is the same text as a single call's (the hosted document says uuid here and string
+// there; an agent that places one call places many).
+struct BulkCallRequest {
+    Text agentId;
+    BoundedVector<Uuid, 1, max_bulk_call_customers> customerIds;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const BulkCallRequest&, const BulkCallRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkCallRequest, (), (agentId, customerIds, webhook))
+
+// The hosted service's text for a customer id given twice: the message of the `conflict` at each
+// element that repeats an earlier one, and the 400's message.
+inline constexpr std::string_view duplicate_customer_ids_message =
+    "customerIds must not contain duplicates";
+
+// Applied by read<BulkCallRequest>: each valid id that repeats an earlier one (ids compare as
+// UUIDs, whatever the letter case) is a `conflict` at its place, /customerIds/<index>.
+inline void collectcall_check(const BulkCallRequest& request, const MemberStates&, Reader& reader) {
+    const auto& ids = request.customerIds;
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (ids[i].view().empty()) continue;  // invalid, with its own error
+        for (std::size_t j = 0; j < i; ++j) {
+            if (ids[j] == ids[i]) {
+                reader.push("customerIds");
+                reader.push(i);
+                reader.error(codes::conflict, duplicate_customer_ids_message);
+                reader.pop();
+                reader.pop();
+                break;
+            }
+        }
+    }
+}
+
+// Whether `errors` (of a BulkCallRequest) include a repeated id: the 400 then answers with the
+// hosted text as its message.
+[[nodiscard]] inline bool has_duplicate_customer_ids(const ErrorList& errors) noexcept {
+    for (const Error& e : errors) {
+        if (e.code == codes::conflict && e.message == duplicate_customer_ids_message) return true;
+    }
+    return false;
+}
+
+// Placed: {customerId, success: true, data: <the call>}. Not placed: {customerId, success: false,
+// error} with "Customer not found" or the compliance message of the 422 of a single call, and
+// (extension) the blocked call's compliance.
+struct BulkCallItemResult {
+    Uuid customerId;
+    bool success = false;
+    Patch<Call> data;
+    Patch<std::string> error;
+    Patch<ComplianceResult> compliance;
+
+    friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+
+// The hosted names: `successful`, not the `succeeded` of the other bulk answers.
+struct BulkCallSummary {
+    std::int64_t total = 0;
+    std::int64_t successful = 0;
+    std::int64_t failed = 0;
+
+    friend bool operator==(const BulkCallSummary&, const BulkCallSummary&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkCallSummary, (), (total, successful, failed))
+
+struct BulkCallResult {
+    BulkCallSummary summary;
+    std::vector<BulkCallItemResult> results;
+
+    // The next customer's call was placed.
+    void add_placed(const Uuid& customer_id, Call call) {
+        BulkCallItemResult& item = results.emplace_back();
+        item.customerId = customer_id;
+        item.success = true;
+        item.data = std::move(call);
+        ++summary.successful;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next customer's call was not placed: unknown customer (no compliance), or blocked.
+    void add_failed(const Uuid& customer_id, std::string error,
+                    std::optional<ComplianceResult> compliance = std::nullopt) {
+        BulkCallItemResult& item = results.emplace_back();
+        item.customerId = customer_id;
+        item.success = false;
+        item.error = std::move(error);
+        if (compliance) item.compliance = std::move(*compliance);
+        ++summary.failed;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+
+    friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BulkCallResult, (), (summary, results))
+
+}  // namespace collectcall
+// ---- end collectcall/model/bulk_call.hpp ----
+// ---- begin collectcall/model/client.hpp ----
+// Clients (API.md section 13): sub-entities of an account that group its customers, as the hosted
+// service's Client. GET /clients answers with the array itself ([{id, name}]), as the hosted
+// example shows; POST /clients (extension) creates one, under an id of its own or one brought
+// from the hosted service.
+
+#include <optional>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+
+namespace collectcall {
+
+struct Client {
+    Uuid id;
+    Text name;
+
+    friend bool operator==(const Client&, const Client&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Client, (), (id, name))
+
+// The body of POST /clients: without id, the service makes one.
+struct ClientCreate {
+    Text name;
+    std::optional<Uuid> id;
+
+    friend bool operator==(const ClientCreate&, const ClientCreate&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ClientCreate, (), (name, id))
+
+// The data of GET /clients: the account's clients.
+using ClientList = std::vector<Client>;
+
+}  // namespace collectcall
+// ---- end collectcall/model/client.hpp ----
 // ---- begin collectcall/model/envelope.hpp ----
 // The response envelope (SPEC.md 2.1) and the error body (API.md section 3).
 
@@ -6669,6 +7083,890 @@ inline std::string invalid_fields_message(std::size_t count) {
 
 }  // namespace collectcall
 // ---- end collectcall/model/envelope.hpp ----
+// ---- begin collectcall/model/interaction.hpp ----
+// Interactions (API.md section 13): the SMS and e-mail records of a customer's thread, imported
+// one at a time or in bulk, the sandbox's generated messages, and the analysis of an interaction.
+// Member names are the hosted service's (SmsImportRequest, SmsInteractionData, EmailImportRequest,
+// EmailInteractionData, ...); a member its answers declare without `nullable` is left out when it
+// has no value (Patch), and the answers add the message's own text as extension members.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+// ---- begin collectcall/interaction/analysis.hpp ----
+// The rule-based analyser of an interaction's text (API.md section 13): what the customer asked
+// for or said, as the output variables of POST /interactions/{id}/analyze. A pure function with
+// documented word lists (docs/interactions.md), so that another service gets the same verdicts.
+//
+// The text is cut into words: ASCII letters are folded to lower case, apostrophes (' and U+2019)
+// are dropped so that "don't" is the word "dont", and every other ASCII character that is not a
+// letter or a digit separates words (non-ASCII letters stay inside their word). A phrase matches
+// whole consecutive words only: "stop calling" is in "Please STOP calling!!", "stop" is not in
+// "nonstop" or "unstoppable", "cease" is not in "deceased". Letters spelled apart ("s t o p") are
+// separate words and match nothing.
+//
+// stop-requests is true when a message is an opt-out keyword alone (the CTIA keywords STOP,
+// STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, possibly with courtesy words: "Stop
+// please", "STOP!!!"), or when a stop phrase appears anywhere ("stop texting me", "do not
+// contact", "cease and desist"). A keyword inside a longer sentence is not a request: "I'm at the
+// bus stop" and "end of the month" are not. Each rule may also list exceptions, phrases taken out
+// of the text before matching ("attorney general" is not an attorney; "can't pay tomorrow" is not
+// a promise to pay tomorrow).
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/enum.hpp>
+
+
+namespace collectcall {
+
+// The channels of an interaction (the hosted AnalyzeInteractionResponse's channel).
+enum class Channel { sms, voice, email };
+BOOST_DESCRIBE_ENUM(Channel, sms, voice, email)
+
+// The output variables of an analysis. On the wire an object with one boolean per variable, named
+// as the hosted service names them ("stop-requests", ...).
+struct OutputVariables {
+    bool stop_requests = false;
+    bool human_follow_up_requested = false;
+    bool payment_promised = false;
+    bool dispute = false;
+    bool attorney_represented = false;
+
+    friend bool operator==(const OutputVariables&, const OutputVariables&) = default;
+};
+
+namespace analysis {
+
+// One rule: the phrases that set its variable, and the phrases taken out of the text first.
+struct Rule {
+    std::string_view variable;  // the wire name
+    bool OutputVariables::*member;
+    std::span<const std::string_view> phrases;
+    std::span<const std::string_view> exceptions;
+};
+
+// Words a message may add to an opt-out keyword and still be one ("stop please").
+inline constexpr std::string_view courtesy_words[] = {
+    "please", "pls", "plz", "now", "thanks", "thank", "you", "ok", "okay", "just", "immediately",
+};
+
+// CTIA's standard opt-out keywords, which count when they are (with courtesy words) the whole
+// message.
+inline constexpr std::string_view stop_keywords[] = {
+    "stop", "stopall", "unsubscribe", "cancel", "end", "quit", "revoke", "optout",
+};
+
+inline constexpr std::string_view stop_phrases[] = {
+    "stop calling",    "stop call",     "stop texting",     "stop text",      "stop messaging",
+    "stop contacting", "stop emailing", "stop sending",     "stop bothering", "stop harassing",
+    "do not contact",  "dont contact",  "do not call",      "dont call",      "do not text",
+    "dont text",       "do not email",  "dont email",       "do not message", "dont message",
+    "no more calls",   "no more texts", "no more messages", "no more emails", "leave me alone",
+    "cease",           "unsubscribe",   "opt out",          "optout",         "remove me",
+    "take me off",     "stop all",
+};
+
+inline constexpr std::string_view human_follow_up_phrases[] = {
+    "speak to a person",
+    "speak with a person",
+    "speak to someone",
+    "speak with someone",
+    "speak to a human",
+    "speak to an agent",
+    "speak to a real",
+    "talk to a person",
+    "talk with a person",
+    "talk to someone",
+    "talk with someone",
+    "talk to a human",
+    "talk to an agent",
+    "talk to a real",
+    "real person",
+    "call me back",
+    "call me",
+    "give me a call",
+    "callback",
+    "call back",
+    "representative",
+    "supervisor",
+    "a human",
+};
+// "Don't call me" asks for the opposite of a call.
+inline constexpr std::string_view human_follow_up_exceptions[] = {
+    "dont call", "do not call", "never call", "stop call", "stop calling", "no more calls",
+};
+
+inline constexpr std::string_view payment_phrases[] = {
+    "i will pay",
+    "ill pay",
+    "i can pay",
+    "i promise to pay",
+    "i am going to pay",
+    "im going to pay",
+    "going to pay",
+    "i will make a payment",
+    "ill make a payment",
+    "i can make a payment",
+    "i will send a payment",
+    "ill send a payment",
+    "i will send the payment",
+    "set up a payment",
+    "payment plan",
+    "pay tomorrow",
+    "pay today",
+    "pay next week",
+    "pay on friday",
+    "pay by friday",
+    "pay in full",
+};
+inline constexpr std::string_view payment_exceptions[] = {
+    "cant pay",     "cannot pay",       "can not pay",   "wont pay",
+    "will not pay", "not going to pay", "unable to pay", "refuse to pay",
+    "dont pay",     "do not pay",       "not pay",
+};
+
+inline constexpr std::string_view dispute_phrases[] = {
+    "dispute",           "disputing",    "disputed",          "not my debt",     "not my account",
+    "not mine",          "i dont owe",   "i do not owe",      "dont owe",        "do not owe",
+    "never owed",        "already paid", "paid this off",     "paid it off",     "wrong person",
+    "identity theft",    "fraud",        "validate the debt", "verify the debt", "debt validation",
+    "validation notice",
+};
+
+inline constexpr std::string_view attorney_phrases[] = {
+    "attorney",
+    "attorneys",
+    "lawyer",
+    "lawyers",
+    "law firm",
+    "legal counsel",
+    "my counsel",
+    "represented by counsel",
+    "legal representation",
+};
+inline constexpr std::string_view attorney_exceptions[] = {"attorney general", "attorneys general"};
+
+// Every rule, in the order of the output variables.
+inline constexpr std::array<Rule, 5> rules{{
+    {"stop-requests", &OutputVariables::stop_requests, stop_phrases, {}},
+    {"human-follow-up-requested", &OutputVariables::human_follow_up_requested,
+     human_follow_up_phrases, human_follow_up_exceptions},
+    {"payment-promised", &OutputVariables::payment_promised, payment_phrases, payment_exceptions},
+    {"dispute", &OutputVariables::dispute, dispute_phrases, {}},
+    {"attorney-represented", &OutputVariables::attorney_represented, attorney_phrases,
+     attorney_exceptions},
+}};
+
+// The words of `text`, as the header describes them.
+[[nodiscard]] inline std::vector<std::string> words(std::string_view text) {
+    std::vector<std::string> out;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty()) out.push_back(std::move(word));
+        word.clear();
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\'') continue;
+        // U+2019 RIGHT SINGLE QUOTATION MARK, the apostrophe of typed text: E2 80 99.
+        if (c == 0xE2 && text.substr(i, 3) == "\xE2\x80\x99") {
+            i += 2;
+            continue;
+        }
+        if (c >= 'A' && c <= 'Z') {
+            word += static_cast<char>(c - 'A' + 'a');
+        } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) {
+            word += static_cast<char>(c);
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return out;
+}
+
+// The words of a phrase (its words are separated by single spaces).
+[[nodiscard]] inline std::vector<std::string_view> phrase_words(std::string_view phrase) {
+    std::vector<std::string_view> out;
+    while (!phrase.empty()) {
+        const std::size_t space = phrase.find(' ');
+        out.push_back(phrase.substr(0, space));
+        if (space == std::string_view::npos) break;
+        phrase.remove_prefix(space + 1);
+    }
+    return out;
+}
+
+// Where `phrase` starts in `text` at or after `from`, as whole words; text.size() when nowhere.
+[[nodiscard]] inline std::size_t find_phrase(const std::vector<std::string>& text,
+                                             const std::vector<std::string_view>& phrase,
+                                             std::size_t from = 0) {
+    if (phrase.empty() || phrase.size() > text.size()) return text.size();
+    for (std::size_t i = from; i + phrase.size() <= text.size(); ++i) {
+        std::size_t k = 0;
+        while (k < phrase.size() && text[i + k] == phrase[k])
+            ++k;
+        if (k == phrase.size()) return i;
+    }
+    return text.size();
+}
+
+// `text` without every occurrence of the exception phrases (each replaced by a word no phrase
+// has, so that the words around it do not join into a phrase).
+[[nodiscard]] inline std::vector<std::string> without(
+    std::vector<std::string> text, std::span<const std::string_view> exceptions) {
+    for (std::string_view exception : exceptions) {
+        const std::vector<std::string_view> phrase = phrase_words(exception);
+        for (std::size_t at = find_phrase(text, phrase); at < text.size();
+             at = find_phrase(text, phrase, at + 1)) {
+            for (std::size_t k = 0; k < phrase.size(); ++k)
+                text[at + k].assign(1, '|');
+        }
+    }
+    return text;
+}
+
+[[nodiscard]] inline bool contains_any(const std::vector<std::string>& text,
+                                       std::span<const std::string_view> phrases) {
+    for (std::string_view phrase : phrases) {
+        if (find_phrase(text, phrase_words(phrase)) < text.size()) return true;
+    }
+    return false;
+}
+
+template <std::size_t N>
+[[nodiscard]] bool is_one_of(std::string_view word, const std::string_view (&list)[N]) {
+    for (std::string_view candidate : list) {
+        if (candidate == word) return true;
+    }
+    return false;
+}
+
+// Whether the message is an opt-out keyword alone, with courtesy words at most.
+[[nodiscard]] inline bool is_stop_keyword_message(const std::vector<std::string>& text) {
+    bool keyword = false;
+    for (const std::string& word : text) {
+        if (is_one_of(word, stop_keywords)) {
+            keyword = true;
+        } else if (!is_one_of(word, courtesy_words)) {
+            return false;
+        }
+    }
+    return keyword;
+}
+
+// The lines of an e-mail that are the customer's own: a line starting with '>' quotes an earlier
+// message, which is not what the customer says now.
+[[nodiscard]] inline std::string unquoted(std::string_view email) {
+    std::string out;
+    while (!email.empty()) {
+        const std::size_t end = email.find('\n');
+        const std::string_view line = email.substr(0, end);
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos || line[first] != '>') {
+            out += line;
+            out += '\n';
+        }
+        if (end == std::string_view::npos) break;
+        email.remove_prefix(end + 1);
+    }
+    return out;
+}
+
+}  // namespace analysis
+
+// The output variables of the customer's messages on `channel`: one SMS or e-mail body, or the
+// customer's turns of a call's transcript, one message a turn. A variable is true when one of the
+// messages sets it.
+[[nodiscard]] inline OutputVariables analyse(std::span<const std::string_view> messages,
+                                             Channel channel) {
+    OutputVariables out;
+    for (std::string_view message : messages) {
+        const std::vector<std::string> text = analysis::words(
+            channel == Channel::email ? analysis::unquoted(message) : std::string(message));
+        if (analysis::is_stop_keyword_message(text)) out.stop_requests = true;
+        for (const analysis::Rule& rule : analysis::rules) {
+            if (analysis::contains_any(analysis::without(text, rule.exceptions), rule.phrases)) {
+                out.*rule.member = true;
+            }
+        }
+    }
+    return out;
+}
+
+// The same for a single message.
+[[nodiscard]] inline OutputVariables analyse(std::string_view message, Channel channel) {
+    return analyse(std::span<const std::string_view>(&message, 1), channel);
+}
+
+// ---- On the wire ------------------------------------------------------------------------------
+
+inline void collectcall_write(Writer& writer, const OutputVariables& value) {
+    writer.raw('{');
+    bool first = true;
+    for (const analysis::Rule& rule : analysis::rules) {
+        if (!first) writer.raw(',');
+        first = false;
+        writer.string(rule.variable);
+        writer.raw(':');
+        writer.boolean(value.*rule.member);
+    }
+    writer.raw('}');
+}
+
+// Every variable is required, each once; any other member is unknown.
+inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVariables& out) {
+    const ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    const std::size_t before = reader.error_count();
+    std::array<bool, analysis::rules.size()> seen{};
+    out = {};
+    for (auto field_result : object) {
+        ondemand::field field;
+        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
+        reader.push(key);
+        std::size_t i = 0;
+        while (i < analysis::rules.size() && analysis::rules[i].variable != key)
+            ++i;
+        if (i == analysis::rules.size()) {
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+        } else if (seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+        } else {
+            seen[i] = true;
+            read_value(reader, field.value(), out.*analysis::rules[i].member);
+        }
+        reader.pop();
+    }
+    reader.leave();
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        if (!seen[i])
+            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+    }
+    return reader.error_count() == before;
+}
+
+inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {
+    s["type"] = "object";
+    s["description"] =
+        "The analysis outcome: one boolean per variable of the rule-based analyser "
+        "(docs/interactions.md).";
+    Json required = Json::array();
+    for (const analysis::Rule& rule : analysis::rules) {
+        s["properties"][rule.variable]["type"] = "boolean";
+        required.push_back(rule.variable);
+    }
+    s["required"] = std::move(required);
+    s["additionalProperties"] = false;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/interaction/analysis.hpp ----
+// ---- begin collectcall/interaction/sms_segments.hpp ----
+// How many segments an SMS takes, as a carrier counts them (3GPP TS 23.038 and 23.040; API.md
+// section 13).
+//
+// A text made only of characters of the GSM 03.38 7-bit default alphabet and its extension table
+// is sent in GSM-7: one segment holds 160 septets, a segment of a concatenated message 153 (the
+// concatenation header takes the other seven). A character of the extension table (form feed,
+// ^ { } \ [ ~ ] | and the euro sign) is an escape and the character: two septets. Any other
+// character makes the whole text UCS-2: one segment holds 70 UTF-16 code units, a segment of a
+// concatenated message 67, and a character outside the Basic Multilingual Plane (an emoji) is two
+// code units. As senders do, a two-unit character (an escape pair, a surrogate pair) is never
+// split between two segments: when it does not fit in what is left of one, the segment ends early.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+
+namespace collectcall::sms {
+
+enum class Encoding { gsm7, ucs2 };
+
+// One segment alone, and each segment of a concatenated message.
+inline constexpr std::size_t gsm7_single = 160;
+inline constexpr std::size_t gsm7_concatenated = 153;
+inline constexpr std::size_t ucs2_single = 70;
+inline constexpr std::size_t ucs2_concatenated = 67;
+
+// The characters of the default alphabet (one septet), in the order of the standard's table.
+inline constexpr char32_t gsm7_basic[] = {
+    U'@', U'£', U'$', U'¥', U'è', U'é', U'ù', U'ì', U'ò',  U'Ç', U'\n', U'Ø', U'ø', U'\r', U'Å',
+    U'å', U'Δ', U'_', U'Φ', U'Γ', U'Λ', U'Ω', U'Π', U'Ψ',  U'Σ', U'Θ',  U'Ξ', U'Æ', U'æ',  U'ß',
+    U'É', U' ', U'!', U'"', U'#', U'¤', U'%', U'&', U'\'', U'(', U')',  U'*', U'+', U',',  U'-',
+    U'.', U'/', U'0', U'1', U'2', U'3', U'4', U'5', U'6',  U'7', U'8',  U'9', U':', U';',  U'<',
+    U'=', U'>', U'?', U'¡', U'A', U'B', U'C', U'D', U'E',  U'F', U'G',  U'H', U'I', U'J',  U'K',
+    U'L', U'M', U'N', U'O', U'P', U'Q', U'R', U'S', U'T',  U'U', U'V',  U'W', U'X', U'Y',  U'Z',
+    U'Ä', U'Ö', U'Ñ', U'Ü', U'§', U'¿', U'a', U'b', U'c',  U'd', U'e',  U'f', U'g', U'h',  U'i',
+    U'j', U'k', U'l', U'm', U'n', U'o', U'p', U'q', U'r',  U's', U't',  U'u', U'v', U'w',  U'x',
+    U'y', U'z', U'ä', U'ö', U'ñ', U'ü', U'à',
+};
+static_assert(sizeof gsm7_basic / sizeof gsm7_basic[0] == 127,
+              "the default alphabet has 128 positions, one of which (0x1B) is the escape");
+
+// The characters of the extension table (an escape and the character: two septets).
+inline constexpr char32_t gsm7_extension[] = {U'\f', U'^', U'{', U'}', U'\\',
+                                              U'[',  U'~', U']', U'|', U'€'};
+
+namespace detail {
+
+// Septets of the characters below U+0100 (Latin-1), looked up rather than searched for.
+inline constexpr auto latin1_septets = [] {
+    std::array<unsigned char, 0x100> table{};
+    for (char32_t c : gsm7_basic) {
+        if (c < 0x100) table[c] = 1;
+    }
+    for (char32_t c : gsm7_extension) {
+        if (c < 0x100) table[c] = 2;
+    }
+    return table;
+}();
+
+}  // namespace detail
+
+// Septets a character takes in GSM-7: 1, 2, or 0 when the default alphabet cannot send it.
+[[nodiscard]] constexpr std::size_t gsm7_septets(char32_t c) noexcept {
+    if (c < 0x100) return detail::latin1_septets[c];
+    for (char32_t basic : gsm7_basic) {
+        if (basic == c) return 1;
+    }
+    for (char32_t extended : gsm7_extension) {
+        if (extended == c) return 2;
+    }
+    return 0;
+}
+
+struct Segments {
+    Encoding encoding = Encoding::gsm7;
+    std::size_t units = 0;  // septets (GSM-7) or UTF-16 code units (UCS-2)
+    std::size_t count = 1;  // segments
+    friend bool operator==(const Segments&, const Segments&) = default;
+};
+
+namespace detail {
+
+// Calls `each(code_point)` for every character of UTF-8 `text`; a byte that does not start a
+// well-formed sequence stands for U+FFFD, as a sender would replace it.
+template <class Each>
+void for_each_code_point(std::string_view text, Each&& each) {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        if (s[i] < 0x80) {
+            each(static_cast<char32_t>(s[i]));
+            ++i;
+            continue;
+        }
+        const std::size_t length = collectcall::detail::utf8_sequence_length(s + i, n - i);
+        if (length == 0) {
+            each(char32_t{0xFFFD});
+            ++i;
+            continue;
+        }
+        char32_t c = s[i] & (length == 2 ? 0x1FU : length == 3 ? 0x0FU : 0x07U);
+        for (std::size_t k = 1; k < length; ++k)
+            c = c << 6 | (s[i + k] & 0x3FU);
+        each(c);
+        i += length;
+    }
+}
+
+// Segments of `per_segment` units holding characters of 1 or 2 units, none split.
+class Packer {
+  public:
+    explicit constexpr Packer(std::size_t per_segment) noexcept : per_segment_(per_segment) {}
+    constexpr void add(std::size_t units) noexcept {
+        if (used_ + units > per_segment_) {
+            ++count_;
+            used_ = 0;
+        }
+        used_ += units;
+    }
+    [[nodiscard]] constexpr std::size_t count() const noexcept { return count_; }
+
+  private:
+    std::size_t per_segment_;
+    std::size_t used_ = 0;
+    std::size_t count_ = 1;
+};
+
+}  // namespace detail
+
+// The encoding, size and segment count of an SMS whose text is `text` (UTF-8). An empty text is
+// one (empty) segment.
+[[nodiscard]] inline Segments segments(std::string_view text) noexcept {
+    Segments out;
+    bool gsm = true;
+    std::size_t septets = 0;
+    std::size_t code_units = 0;
+    detail::for_each_code_point(text, [&](char32_t c) {
+        const std::size_t s = gsm7_septets(c);
+        if (s == 0) gsm = false;
+        septets += s;
+        code_units += c > 0xFFFF ? 2 : 1;
+    });
+    out.encoding = gsm ? Encoding::gsm7 : Encoding::ucs2;
+    out.units = gsm ? septets : code_units;
+    const std::size_t single = gsm ? gsm7_single : ucs2_single;
+    if (out.units <= single) return out;
+    detail::Packer packer(gsm ? gsm7_concatenated : ucs2_concatenated);
+    detail::for_each_code_point(
+        text, [&](char32_t c) { packer.add(gsm ? gsm7_septets(c) : (c > 0xFFFF ? 2 : 1)); });
+    out.count = packer.count();
+    return out;
+}
+
+}  // namespace collectcall::sms
+// ---- end collectcall/interaction/sms_segments.hpp ----
+
+namespace collectcall {
+
+enum class InteractionDirection { inbound, outbound };
+BOOST_DESCRIBE_ENUM(InteractionDirection, inbound, outbound)
+
+// The channel member of an SMS or an e-mail record: a single value each, as the hosted schemas.
+enum class SmsChannel { sms };
+BOOST_DESCRIBE_ENUM(SmsChannel, sms)
+enum class EmailChannel { email };
+BOOST_DESCRIBE_ENUM(EmailChannel, email)
+
+// Items of one bulk import (the hosted service's limit).
+inline constexpr std::size_t max_import_items = 100;
+// Addresses in each of an e-mail's to, cc and bcc.
+inline constexpr std::size_t max_email_recipients = 50;
+
+// ---- SMS ---------------------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/sms/import. Without threadId the SMS joins the customer's
+// thread; without segments, the count is computed from the body (sms::segments).
+struct SmsImportRequest {
+    InteractionDirection direction = InteractionDirection::inbound;
+    PastTimestamp timestamp;
+    E164 from;
+    E164 to;
+    SmsBody body;
+    std::optional<Uuid> threadId;
+    std::optional<SegmentCount> segments;
+
+    friend bool operator==(const SmsImportRequest&, const SmsImportRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsImportRequest, (),
+                      (direction, timestamp, from, to, body, threadId, segments))
+
+// A stored SMS as the API returns it: the hosted SmsInteractionData, then from, to, body and
+// segments (extension).
+struct SmsInteractionData {
+    Uuid id;
+    Uuid threadId;
+    SmsChannel channel = SmsChannel::sms;
+    InteractionDirection direction = InteractionDirection::inbound;
+    Uuid customerId;
+    Timestamp timestamp;
+    Timestamp createdAt;
+    E164 from;
+    E164 to;
+    SmsBody body;
+    SegmentCount segments;
+
+    friend bool operator==(const SmsInteractionData&, const SmsInteractionData&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
+                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
+                       body, segments))
+
+// The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
+// segments or else the count a carrier would make of the body.
+[[nodiscard]] inline SmsInteractionData sms_interaction(const SmsImportRequest& request,
+                                                        const Uuid& id, const Uuid& customer_id,
+                                                        const Uuid& customer_thread,
+                                                        const Timestamp& created_at) {
+    SmsInteractionData out;
+    out.id = id;
+    out.threadId = request.threadId.value_or(customer_thread);
+    out.direction = request.direction;
+    out.customerId = customer_id;
+    out.timestamp = request.timestamp.timestamp();
+    out.createdAt = created_at;
+    out.from = request.from;
+    out.to = request.to;
+    out.body = request.body;
+    out.segments = request.segments ? *request.segments
+                                    : SegmentCount::of(static_cast<std::uint32_t>(
+                                          sms::segments(request.body.view()).count));
+    return out;
+}
+
+// ---- E-mail ------------------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/email/import. cc and bcc absent or null are empty lists; at
+// least one of plainTextBody and htmlBody must have content (a character that is not white space;
+// `conflict` otherwise). threadId, a string in the hosted request, must be a UUID here: it is one
+// in every answer.
+struct EmailImportRequest {
+    InteractionDirection direction = InteractionDirection::inbound;
+    PastTimestamp timestamp;
+    Email from;
+    BoundedVector<Email, 1, max_email_recipients> to;
+    std::optional<BoundedVector<Email, 0, max_email_recipients>> cc;
+    std::optional<BoundedVector<Email, 0, max_email_recipients>> bcc;
+    Text subject;
+    std::optional<EmailBody> plainTextBody;
+    std::optional<EmailBody> htmlBody;
+    std::optional<Uuid> threadId;
+    std::optional<Text> messageId;
+
+    friend bool operator==(const EmailImportRequest&, const EmailImportRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailImportRequest, (),
+                      (direction, timestamp, from, to, cc, bcc, subject, plainTextBody, htmlBody,
+                       threadId, messageId))
+
+// The rule "at least one of plainTextBody and htmlBody has content": where its `conflict` is
+// reported (the first of them that is present, else the e-mail itself), and its message.
+inline constexpr std::string_view email_body_conflict_message =
+    "plainTextBody or htmlBody must have content";
+
+// Applied by read<EmailImportRequest>. A body that is present but invalid has its own error
+// already, and then the rule is not judged.
+inline void collectcall_check(const EmailImportRequest& email, const MemberStates& members,
+                              Reader& reader) {
+    if (members.failed("plainTextBody") || members.failed("htmlBody")) return;
+    const bool content = (email.plainTextBody && email.plainTextBody->has_content()) ||
+                         (email.htmlBody && email.htmlBody->has_content());
+    if (content) return;
+    if (members.present("plainTextBody")) {
+        reader.member_error("plainTextBody", codes::conflict, email_body_conflict_message);
+    } else if (members.present("htmlBody")) {
+        reader.member_error("htmlBody", codes::conflict, email_body_conflict_message);
+    } else {
+        reader.error(codes::conflict, email_body_conflict_message);
+    }
+}
+
+// A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
+// there is none), then the addresses, subject and bodies (extension; a body left out when there
+// is none).
+struct EmailInteractionData {
+    Uuid id;
+    Patch<Text> messageId;
+    Uuid threadId;
+    EmailChannel channel = EmailChannel::email;
+    InteractionDirection direction = InteractionDirection::inbound;
+    Uuid customerId;
+    Timestamp timestamp;
+    Timestamp createdAt;
+    Email from;
+    std::vector<Email> to;
+    std::vector<Email> cc;
+    std::vector<Email> bcc;
+    Text subject;
+    Patch<EmailBody> plainTextBody;
+    Patch<EmailBody> htmlBody;
+
+    friend bool operator==(const EmailInteractionData&, const EmailInteractionData&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
+                      (id, messageId, threadId, channel, direction, customerId, timestamp,
+                       createdAt, from, to, cc, bcc, subject, plainTextBody, htmlBody))
+
+// The record of an imported e-mail: the request's threadId or else `customer_thread`.
+[[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
+                                                            const Uuid& id, const Uuid& customer_id,
+                                                            const Uuid& customer_thread,
+                                                            const Timestamp& created_at) {
+    EmailInteractionData out;
+    out.id = id;
+    if (request.messageId) out.messageId = *request.messageId;
+    out.threadId = request.threadId.value_or(customer_thread);
+    out.direction = request.direction;
+    out.customerId = customer_id;
+    out.timestamp = request.timestamp.timestamp();
+    out.createdAt = created_at;
+    out.from = request.from;
+    out.to.assign(request.to.begin(), request.to.end());
+    if (request.cc) out.cc.assign(request.cc->begin(), request.cc->end());
+    if (request.bcc) out.bcc.assign(request.bcc->begin(), request.bcc->end());
+    out.subject = request.subject;
+    if (request.plainTextBody) out.plainTextBody = *request.plainTextBody;
+    if (request.htmlBody) out.htmlBody = *request.htmlBody;
+    return out;
+}
+
+// ---- Bulk imports ------------------------------------------------------------------------------
+
+// {interactions: [1..100]}: each item carries its own verdict, and is stored on its own.
+template <class Item>
+struct ImportBulkRequest {
+    BoundedVector<Validated<Item>, 1, max_import_items> interactions;
+
+    friend bool operator==(const ImportBulkRequest&, const ImportBulkRequest&) = default;
+    BOOST_DESCRIBE_CLASS(ImportBulkRequest, (), (interactions), (), ())
+};
+using SmsImportBulkRequest = ImportBulkRequest<SmsImportRequest>;
+using EmailImportBulkRequest = ImportBulkRequest<EmailImportRequest>;
+
+// Imported: {success: true, interaction}. Failed: {success: false, index, error, details}, where
+// error is the summary of the item's errors (validation_failure_summary) and details (extension)
+// are all of them, with paths relative to the item.
+template <class Data>
+struct ImportItemResult {
+    bool success = false;
+    Patch<Data> interaction;
+    Patch<std::int64_t> index;
+    Patch<std::string> error;
+    Patch<std::vector<Error>> details;
+
+    friend bool operator==(const ImportItemResult&, const ImportItemResult&) = default;
+    BOOST_DESCRIBE_CLASS(ImportItemResult, (), (success, interaction, index, error, details), (),
+                         ())
+};
+
+// {summary: {total, succeeded, failed}, results}, in request order.
+template <class Data>
+struct ImportBulkResult {
+    BulkSummary summary;
+    std::vector<ImportItemResult<Data>> results;
+
+    // The next item was imported.
+    void add_imported(Data interaction) {
+        ImportItemResult<Data>& item = results.emplace_back();
+        item.success = true;
+        item.interaction = std::move(interaction);
+        ++summary.succeeded;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next item (at `index` of the request) failed: invalid, with its errors, or refused for
+    // `error` (e.g. by the store), without details.
+    void add_failed(std::size_t index, std::string error, std::vector<Error> details = {}) {
+        ImportItemResult<Data>& item = results.emplace_back();
+        item.success = false;
+        item.index = static_cast<std::int64_t>(index);
+        item.error = std::move(error);
+        if (!details.empty()) item.details = std::move(details);
+        ++summary.failed;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+    void add_invalid(std::size_t index, ErrorList errors) {
+        std::string summary_text = validation_failure_summary(errors);
+        add_failed(index, std::move(summary_text), std::move(errors));
+    }
+
+    friend bool operator==(const ImportBulkResult&, const ImportBulkResult&) = default;
+    BOOST_DESCRIBE_CLASS(ImportBulkResult, (), (summary, results), (), ())
+};
+using SmsImportBulkResult = ImportBulkResult<SmsInteractionData>;
+using EmailImportBulkResult = ImportBulkResult<EmailInteractionData>;
+
+// ---- Generated messages ------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/sms/generate. persist absent or null is true; persisting
+// needs `to` (a 422 with the hosted text otherwise: sms_to_required_message).
+struct SmsGenerateRequest {
+    E164 from;
+    std::optional<E164> to;
+    std::optional<bool> persist;
+    std::optional<Uuid> threadId;
+
+    [[nodiscard]] bool persists() const noexcept { return persist.value_or(true); }
+
+    friend bool operator==(const SmsGenerateRequest&, const SmsGenerateRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateRequest, (), (from, to, persist, threadId))
+
+inline constexpr std::string_view sms_to_required_message =
+    "The 'to' field is required when persist is true";
+
+// Whether the request asks to persist an SMS without saying where it goes.
+[[nodiscard]] inline bool lacks_recipient(const SmsGenerateRequest& request) noexcept {
+    return request.persists() && !request.to.has_value();
+}
+
+// POST /customers/{id}/interactions/email/generate. persist absent or null is true.
+struct EmailGenerateRequest {
+    std::optional<bool> persist;
+    std::optional<Uuid> threadId;
+
+    [[nodiscard]] bool persists() const noexcept { return persist.value_or(true); }
+
+    friend bool operator==(const EmailGenerateRequest&, const EmailGenerateRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
+
+// The answers: threadId only when the message was persisted.
+struct SmsGenerateResult {
+    std::string message;
+    Patch<Uuid> threadId;
+
+    friend bool operator==(const SmsGenerateResult&, const SmsGenerateResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateResult, (), (message, threadId))
+
+struct EmailGenerateResult {
+    std::string htmlBody;
+    std::string plainTextBody;
+    Patch<Uuid> threadId;
+
+    friend bool operator==(const EmailGenerateResult&, const EmailGenerateResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
+
+// ---- Analysis ----------------------------------------------------------------------------------
+
+// POST /interactions/{id}/analyze: applyOutcomes absent or null is true.
+struct AnalyzeInteractionRequest {
+    std::optional<bool> applyOutcomes;
+
+    [[nodiscard]] bool applies_outcomes() const noexcept { return applyOutcomes.value_or(true); }
+
+    friend bool operator==(const AnalyzeInteractionRequest&,
+                           const AnalyzeInteractionRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
+
+// The hosted text of an interaction with nothing to analyse (an unanswered call).
+inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
+inline constexpr std::string_view interaction_not_found_message = "Interaction not found";
+
+struct AnalyzeInteractionResult {
+    Uuid interactionId;
+    Channel channel = Channel::sms;
+    OutputVariables outputVariables;
+
+    friend bool operator==(const AnalyzeInteractionResult&,
+                           const AnalyzeInteractionResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(AnalyzeInteractionResult, (), (interactionId, channel, outputVariables))
+
+}  // namespace collectcall
+// ---- end collectcall/model/interaction.hpp ----
 // ---- begin collectcall/model/openapi.hpp ----
 // The schema rules of the models that their descriptions alone do not tell (cross-field rules,
 // what a PATCH may clear), and the example documents of the OpenAPI document
@@ -6690,6 +7988,35 @@ inline std::string invalid_fields_message(std::size_t count) {
 
 #include <boost/describe/class.hpp>
 
+// ---- begin collectcall/model/signed_url.hpp ----
+// POST /calls/get-signed-url (API.md section 13): a call's id in, the signed, time-limited link to
+// its recording out (the same link as the call-ended webhook's recordingUrl), as the hosted
+// service's NewGetSignedUrlRequest and GetSignedUrlResponse.
+
+#include <string>
+
+#include <boost/describe/class.hpp>
+
+
+namespace collectcall {
+
+struct SignedUrlRequest {
+    Uuid callId;
+
+    friend bool operator==(const SignedUrlRequest&, const SignedUrlRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SignedUrlRequest, (), (callId))
+
+struct SignedUrl {
+    Uuid callId;
+    std::string signedUrl;
+
+    friend bool operator==(const SignedUrl&, const SignedUrl&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SignedUrl, (), (callId, signedUrl))
+
+}  // namespace collectcall
+// ---- end collectcall/model/signed_url.hpp ----
 // ---- begin collectcall/model/webhook.hpp ----
 // Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
 // shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.
@@ -7265,6 +8592,131 @@ inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
         "only.";
 }
 
+// ---- Interactions, clients, bulk calls (API.md section 13) -------------------------------------
+
+namespace detail {
+
+// A oneOf of the success and failure shapes of a bulk item: `success` true with `ok` required,
+// or false with `failed` required.
+inline void success_or_failure(SchemaBuilder& s, std::initializer_list<const char*> ok,
+                               std::initializer_list<const char*> failed) {
+    Json succeeded = Json::object();
+    succeeded["properties"]["success"]["const"] = true;
+    succeeded["required"] = Json::array({"success"});
+    for (const char* name : ok)
+        succeeded["required"].push_back(name);
+    Json not_succeeded = Json::object();
+    not_succeeded["properties"]["success"]["const"] = false;
+    not_succeeded["required"] = Json::array({"success"});
+    for (const char* name : failed)
+        not_succeeded["required"].push_back(name);
+    s["oneOf"] = Json::array({std::move(succeeded), std::move(not_succeeded)});
+}
+
+// A member of an object schema defaults to `value` when absent (or null).
+inline void member_default(SchemaBuilder& s, std::string_view member, Json value) {
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* schema = properties->find(member)) (*schema)["default"] = std::move(value);
+    }
+}
+
+}  // namespace detail
+
+inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "An e-mail to import. At least one of plainTextBody and htmlBody must have content, a "
+        "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
+        "null are empty lists.";
+    Json any = Json::array();
+    for (const char* body : {"plainTextBody", "htmlBody"}) {
+        Json one = Json::object();
+        one["required"] = Json::array({body});
+        one["properties"][body]["type"] = "string";
+        one["properties"][body]["pattern"] = schema_patterns::text_visible;
+        any.push_back(std::move(one));
+    }
+    s["anyOf"] = std::move(any);
+    detail::member_default(s, "cc", Json::array());
+    detail::member_default(s, "bcc", Json::array());
+}
+
+inline void collectcall_schema(schema_tag<EmailInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored e-mail: the hosted EmailInteractionData, and (extension) its addresses, subject "
+        "and bodies. messageId and a body without a value are left out.";
+}
+
+inline void collectcall_schema(schema_tag<SmsInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored SMS: the hosted SmsInteractionData, and (extension) from, to, body and "
+        "segments.";
+}
+
+template <class Data>
+void collectcall_schema(schema_tag<ImportItemResult<Data>>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"interaction"}, {"index", "error"});
+}
+
+inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
+        "is required (422 otherwise).";
+    detail::member_default(s, "persist", true);
+}
+
+inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated e-mail as an outbound interaction.";
+    detail::member_default(s, "persist", true);
+}
+
+inline void collectcall_schema(schema_tag<SmsGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the message was persisted.";
+}
+
+inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the e-mail was persisted.";
+}
+
+inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
+        "request sets cease-and-desist, and so on (docs/interactions.md).";
+    detail::member_default(s, "applyOutcomes", true);
+}
+
+inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "1 to 100 distinct customer ids (a repeated id is a `conflict` with the text "
+        "\"customerIds must not contain duplicates\"), each called as a single call would be.";
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* ids = properties->find("customerIds")) (*ids)["uniqueItems"] = true;
+    }
+}
+
+inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"data"}, {"error"});
+}
+
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkRequest>) {
+    return "SmsImportBulkRequest";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkRequest>) {
+    return "EmailImportBulkRequest";
+}
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkResult>) {
+    return "SmsImportBulkResult";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkResult>) {
+    return "EmailImportBulkResult";
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<SmsInteractionData>>) {
+    return "SmsImportItemResult";
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<EmailInteractionData>>) {
+    return "EmailImportItemResult";
+}
+
 // ---- Examples ---------------------------------------------------------------------------------
 
 // Documents shown in the OpenAPI document, each valid for its model (tests read them back).
@@ -7351,6 +8803,67 @@ inline constexpr std::string_view blocked_call =
     R"x("reason":"Customer local time is 07:00 (outside respectful hours 8am-8:50pm)"}]},)x"
     R"("createdAt":"2026-11-20T13:00:00.000Z"})";
 
+inline constexpr std::string_view sms_import =
+    R"({"direction":"inbound","timestamp":"2026-11-20T14:58:00Z","from":"+15125550100",)"
+    R"("to":"+15125550111","body":"Can you call me back tomorrow?"})";
+
+inline constexpr std::string_view sms_interaction =
+    R"({"id":"2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",)"
+    R"("channel":"sms","direction":"inbound","customerId":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
+    R"("timestamp":"2026-11-20T14:58:00.000Z","createdAt":"2026-11-20T15:00:00.000Z",)"
+    R"("from":"+15125550100","to":"+15125550111","body":"Can you call me back tomorrow?",)"
+    R"("segments":1})";
+
+inline constexpr std::string_view email_import =
+    R"({"direction":"inbound","timestamp":"2026-11-20T14:30:00Z","from":"ann.lee@example.com",)"
+    R"("to":["accounts@collector.example"],"subject":"My account",)"
+    R"("plainTextBody":"I dispute this debt. Please send me the details.",)"
+    R"("messageId":"abc123@mail.example.com"})";
+
+inline constexpr std::string_view email_interaction =
+    R"({"id":"3c4d5e6f-7a8b-4c9d-8e1f-2a3b4c5d6e7f","messageId":"abc123@mail.example.com",)"
+    R"("threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f","channel":"email","direction":"inbound",)"
+    R"("customerId":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a","timestamp":"2026-11-20T14:30:00.000Z",)"
+    R"("createdAt":"2026-11-20T15:00:00.000Z","from":"ann.lee@example.com",)"
+    R"("to":["accounts@collector.example"],"cc":[],"bcc":[],"subject":"My account",)"
+    R"("plainTextBody":"I dispute this debt. Please send me the details."})";
+
+inline constexpr std::string_view sms_import_bulk_result =
+    R"({"summary":{"total":2,"succeeded":1,"failed":1},"results":[{"success":true,"interaction":)"
+    R"({"id":"2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",)"
+    R"("channel":"sms","direction":"inbound","customerId":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
+    R"("timestamp":"2026-11-20T14:58:00.000Z","createdAt":"2026-11-20T15:00:00.000Z",)"
+    R"("from":"+15125550100","to":"+15125550111","body":"Can you call me back tomorrow?",)"
+    R"("segments":1}},{"success":false,"index":1,)"
+    R"("error":"validation failed: /from: must be E.164: + then 2 to 15 digits, first digit 1-9",)"
+    R"("details":[{"path":"/from","code":"format",)"
+    R"("message":"must be E.164: + then 2 to 15 digits, first digit 1-9"}]}]})";
+
+inline constexpr std::string_view sms_generate_request =
+    R"({"from":"+15125550111","to":"+15125550100"})";
+
+inline constexpr std::string_view sms_generate_result =
+    R"({"message":"Hi Ann, thank you. An agent will call you back during business hours. )"
+    R"(Reply STOP to opt out.","threadId":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"})";
+
+inline constexpr std::string_view analyze_result =
+    R"({"interactionId":"2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e","channel":"sms",)"
+    R"("outputVariables":{"stop-requests":false,"human-follow-up-requested":true,)"
+    R"("payment-promised":false,"dispute":false,"attorney-represented":false}})";
+
+inline constexpr std::string_view client_create = R"({"name":"Acme Corp"})";
+
+inline constexpr std::string_view client_list =
+    R"([{"id":"550e8400-e29b-41d4-a716-446655440000","name":"Acme Corp"},)"
+    R"({"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","name":"Globex Inc"}])";
+
+inline constexpr std::string_view bulk_call_request =
+    R"({"agentId":"agent-7","customerIds":["7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
+    R"("8e1d3b6a-4f1f-4a9f-8a7b-1d4c2e3f5a6b"]})";
+
+inline constexpr std::string_view signed_url_request =
+    R"({"callId":"5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"})";
+
 inline constexpr std::string_view validation_failed =
     R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":false,"data":null,)"
     R"("error":{"code":"validation_failed","message":"2 fields are invalid","details":[)"
@@ -7362,4 +8875,244 @@ inline constexpr std::string_view validation_failed =
 
 }  // namespace collectcall
 // ---- end collectcall/model/openapi.hpp ----
+
+// ---- begin collectcall/interaction/message_writer.hpp ----
+// The deterministic message writer of the sandbox (API.md section 13): the next SMS or e-mail to a
+// customer, written from fixed templates where the hosted service uses a language model. Pure
+// functions: the same facts give the same text, byte for byte.
+//
+// What a message may say about the customer is only what MessageFacts holds: the first name, the
+// original creditor and the balance. The SSN, the date of birth and the account number are never
+// among its inputs, so no template can leak them. What the customer last wrote (the thread's last
+// inbound message) chooses the reply's opening sentence, through the analyser
+// (interaction/analysis.hpp); its words are never repeated.
+//
+// An SMS is one GSM-7 segment at most (160 septets): every template is plain GSM-7 and at most
+// 160 septets with the longest name it may carry; a first name is used only when it is made of
+// characters of the GSM 03.38 default alphabet and has at most 24 of them, and is left out
+// ("Hi,") otherwise. Every SMS ends with the opt-out notice Regulation F asks of electronic
+// communications (12 CFR 1006.6(e)); every e-mail with the notice of 15 U.S.C. 1692e(11).
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+
+namespace collectcall {
+
+// What a message may tell about the customer.
+struct MessageFacts {
+    std::string first_name;
+    std::string creditor;  // the original creditor; empty when unknown
+    std::string balance;   // the total balance as written in a message ("$1,234.50"); empty: none
+};
+
+// "$1,234.50": the amount with thousands separators and at least two decimals (more when the
+// amount has them: an exact amount is never rounded).
+[[nodiscard]] inline std::string dollars(const Money& amount) {
+    const std::string text = amount.to_string();
+    const std::size_t point = text.find('.');
+    const std::string whole = text.substr(0, point);
+    std::string fraction = point == std::string::npos ? std::string() : text.substr(point + 1);
+    while (fraction.size() < 2)
+        fraction += '0';
+    std::string out = "$";
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        if (i != 0 && (whole.size() - i) % 3 == 0) out += ',';
+        out += whole[i];
+    }
+    out += '.';
+    out += fraction;
+    return out;
+}
+
+// The facts of a customer that a message may use, and nothing else.
+[[nodiscard]] inline MessageFacts message_facts(const CustomerCreate& customer) {
+    MessageFacts facts;
+    facts.first_name = customer.firstName.str();
+    if (customer.collections) {
+        if (customer.collections->originalCreditor) {
+            facts.creditor = customer.collections->originalCreditor->str();
+        }
+        facts.balance = dollars(customer.collections->totalBalance);
+    }
+    return facts;
+}
+
+namespace message_writer {
+
+// What the customer's last message asked for, which the reply answers first.
+enum class Topic { none, stop, human, payment, dispute, attorney, other };
+
+[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
+    if (!last_inbound) return Topic::none;
+    const OutputVariables v = analyse(*last_inbound, channel);
+    if (v.stop_requests) return Topic::stop;
+    if (v.attorney_represented) return Topic::attorney;
+    if (v.dispute) return Topic::dispute;
+    if (v.human_follow_up_requested) return Topic::human;
+    if (v.payment_promised) return Topic::payment;
+    return Topic::other;
+}
+
+// The SMS templates, by topic: "Hi <name>, " or "Hi, " comes before each.
+inline constexpr std::array<std::string_view, 7> sms_templates{
+    "this is a message about your account. Reply here or call us to talk about your options. "
+    "Reply STOP to opt out.",
+    "we have received your request and will not text you again. Reply STOP to opt out.",
+    "thank you. An agent will call you back during business hours. Reply STOP to opt out.",
+    "thank you for your commitment to pay. We will confirm the details. Reply STOP to opt out.",
+    "we have noted your dispute and will send you information about the debt. Reply STOP to "
+    "opt out.",
+    "thank you. We will contact your attorney from now on. Reply STOP to opt out.",
+    "thank you for your message. Reply here or call us to talk about your options. Reply STOP "
+    "to opt out.",
+};
+
+// The longest first name an SMS carries.
+inline constexpr std::size_t sms_max_name = 24;
+
+// Every template is one septet a character and fits one segment after "Hi <longest name>, ".
+static_assert(
+    [] {
+        for (std::string_view text : sms_templates) {
+            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name;
+            for (char c : text) {
+                if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
+                ++septets;
+            }
+            if (septets > sms::gsm7_single) return false;
+        }
+        return true;
+    }(),
+    "an SMS template leaves the default alphabet or one segment");
+
+// The first name as an SMS carries it: trimmed of spaces, GSM-7 default-alphabet characters only
+// (no escapes), at most sms_max_name of them; empty when the name is not such a name.
+[[nodiscard]] inline std::string sms_name(std::string_view first_name) {
+    const std::size_t first = first_name.find_first_not_of(' ');
+    if (first == std::string_view::npos) return {};
+    first_name = first_name.substr(first, first_name.find_last_not_of(' ') - first + 1);
+    std::size_t count = 0;
+    bool plain = true;
+    sms::detail::for_each_code_point(first_name, [&](char32_t c) {
+        ++count;
+        if (sms::gsm7_septets(c) != 1 || c == U'\n' || c == U'\r') plain = false;
+    });
+    if (!plain || count > sms_max_name) return {};
+    return std::string(first_name);
+}
+
+// The e-mail's opening sentence, by topic.
+inline constexpr std::array<std::string_view, 7> email_openings{
+    "We are writing to you about your account.",
+    "We have received your request to stop contacting you, and we will respect it.",
+    "Thank you for your message. An agent will call you back during business hours.",
+    "Thank you for your commitment to pay. We will confirm the details with you.",
+    "We have noted your dispute. We will send you information about the debt and will not "
+    "collect it until we have done so.",
+    "Thank you for letting us know that an attorney represents you. We will contact your "
+    "attorney from now on.",
+    "Thank you for your message.",
+};
+
+inline constexpr std::string_view email_closing =
+    "You can reply to this e-mail or call us to talk about your payment options.";
+inline constexpr std::string_view email_notice =
+    "This communication is from a debt collector. This is an attempt to collect a debt and any "
+    "information obtained will be used for that purpose.";
+inline constexpr std::string_view email_signature = "Accounts team";
+
+[[nodiscard]] inline std::string html_escaped(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace message_writer
+
+// The next SMS to the customer: "Hi <first name>, " and the template of what the thread's last
+// inbound message asked for (message_writer::sms_templates). One GSM-7 segment.
+[[nodiscard]] inline std::string write_sms(const MessageFacts& facts,
+                                           std::optional<std::string_view> last_inbound) {
+    using namespace message_writer;
+    const std::string name = sms_name(facts.first_name);
+    std::string out = name.empty() ? std::string("Hi, ") : "Hi " + name + ", ";
+    out += sms_templates[static_cast<std::size_t>(topic_of(last_inbound, Channel::sms))];
+    return out;
+}
+
+// The two bodies of an e-mail.
+struct EmailDraft {
+    std::string plainTextBody;
+    std::string htmlBody;
+    friend bool operator==(const EmailDraft&, const EmailDraft&) = default;
+};
+
+// The next e-mail to the customer, in plain text and HTML with the same paragraphs:
+//
+//   Dear <first name>,
+//   <the opening of what the thread's last inbound message asked for>
+//   Our records show a balance of <balance> on your account with <creditor>.   (when known)
+//   <closing> · <debt collector notice> · Best regards, Accounts team
+[[nodiscard]] inline EmailDraft write_email(const MessageFacts& facts,
+                                            std::optional<std::string_view> last_inbound,
+                                            Channel inbound_channel = Channel::email) {
+    using namespace message_writer;
+    std::string name = facts.first_name;
+    if (const std::size_t first = name.find_first_not_of(' '); first != std::string::npos) {
+        name = name.substr(first, name.find_last_not_of(' ') - first + 1);
+    } else {
+        name.clear();
+    }
+    std::array<std::string, 5> paragraphs;
+    paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
+    paragraphs[1] =
+        email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
+    if (!facts.balance.empty()) {
+        paragraphs[2] = "Our records show a balance of " + facts.balance + " on your account";
+        paragraphs[2] +=
+            facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
+    }
+    paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
+    paragraphs[4] = "Best regards,\n" + std::string(email_signature);
+
+    EmailDraft draft;
+    for (const std::string& p : paragraphs) {
+        if (p.empty()) continue;
+        if (!draft.plainTextBody.empty()) draft.plainTextBody += "\n\n";
+        draft.plainTextBody += p;
+        std::string html = html_escaped(p);
+        for (std::size_t at = html.find('\n'); at != std::string::npos; at = html.find('\n', at)) {
+            html.replace(at, 1, "<br>");
+        }
+        draft.htmlBody += "<p>" + html + "</p>";
+    }
+    return draft;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/interaction/message_writer.hpp ----
 // ---- end collectcall/collectcall.hpp ----

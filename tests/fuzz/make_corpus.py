@@ -311,6 +311,87 @@ def call_docs() -> dict:
     return docs
 
 
+SMS_IMPORT = {"direction": "inbound", "timestamp": "2025-06-15T11:58:00Z", "from": "+14155550100",
+              "to": "+12125550199", "body": "Can you call me back?", "threadId": UUID2,
+              "segments": 1}
+EMAIL_IMPORT = {"direction": "outbound", "timestamp": "2025-06-15T12:04:59.999+00:00",
+                "from": "ann.lee@example.com", "to": ["a@example.com", "b@example.org"],
+                "cc": [], "bcc": None, "subject": "Your account", "plainTextBody": "Hello\n",
+                "htmlBody": "<p>Hello</p>", "threadId": UUID, "messageId": "abc@mail.example.com"}
+SMS_RECORD = {"id": UUID, "threadId": UUID2, "channel": "sms", "direction": "inbound",
+              "customerId": UUID, "timestamp": "2025-06-15T11:58:00.000Z",
+              "createdAt": "2025-06-15T12:00:00.000Z", "from": "+14155550100",
+              "to": "+12125550199", "body": "STOP", "segments": 1}
+EMAIL_RECORD = {"id": UUID, "messageId": "abc@mail.example.com", "threadId": UUID2,
+                "channel": "email", "direction": "outbound", "customerId": UUID,
+                "timestamp": "2025-06-15T11:58:00.000Z", "createdAt": "2025-06-15T12:00:00.000Z",
+                "from": "ann.lee@example.com", "to": ["a@example.com"], "cc": [], "bcc": [],
+                "subject": "Hi", "htmlBody": "<p>x</p>"}
+OUTPUT_VARIABLES = {"stop-requests": True, "human-follow-up-requested": False,
+                    "payment-promised": False, "dispute": False, "attorney-represented": True}
+BULK_CALL_REQUEST = {"agentId": "agent-7", "customerIds": [UUID, UUID2],
+                     "webhook": {"url": "https://hooks.example.com/cc", "secretId": UUID}}
+SMS_BODIES = ["", " ", "a" * 1600, "a" * 1601, "🙂" * 1600, "🙂" * 1601, "line\r\nbreak\f",
+              "bell\u0007", "\u007f", "{[€]}"]
+
+
+def interaction_docs() -> dict:
+    docs = {}
+    docs.update(variants("sms", SMS_IMPORT, {
+        "timestamp": TIMESTAMPS + ["2025-06-15T12:05:00Z", "2025-06-15T12:05:00.001Z"],
+        "body": SMS_BODIES, "segments": [0, 255, 256, 1.5, -1, "1"], "direction": ["sent", ""],
+    }, max_bad=12))
+    docs.update(variants("email", EMAIL_IMPORT, {
+        "plainTextBody": ["", " ", None], "htmlBody": ["", "\t", None],
+        "to": [[], ["x"] * 2, ["a@b"] * 51, None], "cc": [["bad@"], ["a@b"] * 51],
+        "subject": TEXTS[:6], "threadId": ["thread-1"] + UUIDS,
+    }, max_bad=6))
+    docs["email-no-bodies"] = compact({k: v for k, v in EMAIL_IMPORT.items()
+                                       if k not in ("plainTextBody", "htmlBody")})
+    docs["email-empty-bodies"] = compact(dict(EMAIL_IMPORT, plainTextBody="", htmlBody=" "))
+    docs["sms-bulk"] = compact({"interactions": [SMS_IMPORT, {}, dict(SMS_IMPORT, body=""), 5]})
+    docs["sms-bulk-empty"] = compact({"interactions": []})
+    docs["sms-bulk-over"] = compact({"interactions": [SMS_IMPORT] * 101})
+    docs["email-bulk"] = compact({"interactions": [EMAIL_IMPORT, dict(EMAIL_IMPORT, htmlBody=None,
+                                                                      plainTextBody=None)]})
+    docs["generate-sms"] = compact({"from": "+14155550100", "to": "+12125550199",
+                                    "persist": False, "threadId": UUID})
+    docs["generate-sms-bad"] = compact({"from": "x", "persist": "yes", "threadId": 1})
+    docs["generate-email"] = compact({"persist": None, "threadId": UUID2})
+    docs["analyze-empty"] = "{}"
+    docs["analyze-false"] = '{"applyOutcomes":false}'
+    docs["analyze-bad"] = '{"applyOutcomes":0,"x":1}'
+    docs["client-create"] = compact({"name": "Acme Corp", "id": UUID})
+    docs["client-list"] = compact([{"id": UUID, "name": "Acme"}, {"id": UUID2, "name": "李"}])
+    docs["signed-url"] = compact({"callId": UUID2})
+    docs.update(variants("bulk-call", BULK_CALL_REQUEST, {
+        "customerIds": [[], [UUID, UUID], [UUID, UUID2.lower(), UUID2], [UUID] * 101, ["x", UUID],
+                        None],
+    }, max_bad=6))
+    docs.update(variants("sms-record", SMS_RECORD, {"channel": ["email", "voice"]}))
+    docs.update(variants("email-record", EMAIL_RECORD, {"messageId": [None, ""]}))
+    docs["analysis"] = compact({"interactionId": UUID, "channel": "voice",
+                                "outputVariables": OUTPUT_VARIABLES})
+    docs["analysis-bad-variables"] = compact({
+        "interactionId": UUID, "channel": "sms",
+        "outputVariables": dict(OUTPUT_VARIABLES, mood=1, dispute=None)})
+    docs["analysis-duplicate-variable"] = (
+        '{"interactionId":"' + UUID + '","channel":"sms","outputVariables":'
+        '{"dispute":true,"dispute":false}}')
+    docs["sms-bulk-result"] = compact({
+        "summary": {"total": 2, "succeeded": 1, "failed": 1},
+        "results": [{"success": True, "interaction": SMS_RECORD},
+                    {"success": False, "index": 1, "error": "validation failed",
+                     "details": ERROR_BODY["details"]}]})
+    docs["bulk-call-result"] = compact({
+        "summary": {"total": 2, "successful": 1, "failed": 1},
+        "results": [{"customerId": UUID, "success": True, "data": CALL},
+                    {"customerId": UUID2, "success": False, "error": "Customer not found",
+                     "compliance": COMPLIANCE}]})
+    docs.update(malformed_docs(compact(SMS_IMPORT)))
+    return docs
+
+
 def envelope_docs() -> dict:
     docs = {
         "customer": compact(envelope(CUSTOMER)),
@@ -540,7 +621,8 @@ def server_docs() -> dict:
 def corpus() -> dict:
     files = {}
     for target, docs in [("customer", customer_docs()), ("bulk", bulk_docs()),
-                         ("call", call_docs()), ("envelope", envelope_docs())]:
+                         ("call", call_docs()), ("envelope", envelope_docs()),
+                         ("interaction", interaction_docs())]:
         for name, text in docs.items():
             data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
             files[f"{target}/{name}"] = data

@@ -33,11 +33,12 @@
 
 namespace collectcall::fuzz {
 
-// "Today" is fixed so that every run judges dates the same way.
+// "Today" and "now" are fixed so that every run judges dates and timestamps the same way.
 inline const ReadOptions& options() {
     static const ReadOptions fixed = [] {
         ReadOptions o;
         o.today = std::chrono::sys_days{std::chrono::year{2025} / std::chrono::June / 15};
+        o.now = *o.today + std::chrono::hours{12};
         return o;
     }();
     return fixed;
@@ -329,6 +330,29 @@ struct RoundTrip<BulkCreateRequest> {
     }
 };
 
+// The same for the items of a bulk import, each read on its own.
+template <class Item>
+struct RoundTrip<ImportBulkRequest<Item>> {
+    static void check(const Context& context, const Input& input,
+                      const ImportBulkRequest<Item>& value, const ImportBulkRequest<Item>& back,
+                      const std::string& written) {
+        if (back.interactions.size() != value.interactions.size()) {
+            fail(context, "the written bulk import reads back with as many items", written);
+        }
+        for (std::size_t i = 0; i < value.interactions.size(); ++i) {
+            const Validated<Item>& item = value.interactions[i];
+            if (item.ok()) {
+                if (!(back.interactions[i] == item)) {
+                    fail(context, "a valid import item reads back valid and equal",
+                         written + "\n" + describe(back.interactions[i].errors()));
+                }
+            } else {
+                check_errors(context, input, item.errors(), "/interactions/" + std::to_string(i));
+            }
+        }
+    }
+};
+
 // Rules that hold of a valid value beyond the round trip.
 template <class T>
 void check_value(const Context&, const T&) {}
@@ -341,6 +365,23 @@ inline void check_value(const Context& context, const CustomerCreate& customer) 
 
 inline void check_value(const Context& context, const Customer& customer) {
     check_value(context, static_cast<const CustomerCreate&>(customer));
+}
+
+// An e-mail has a body with content; a bulk call request's ids are distinct.
+inline void check_value(const Context& context, const EmailImportRequest& email) {
+    if (!(email.plainTextBody && email.plainTextBody->has_content()) &&
+        !(email.htmlBody && email.htmlBody->has_content())) {
+        fail(context, "an e-mail read has a body with content");
+    }
+}
+
+inline void check_value(const Context& context, const BulkCallRequest& request) {
+    for (std::size_t i = 0; i < request.customerIds.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (request.customerIds[i] == request.customerIds[j])
+                fail(context, "a bulk call request read has distinct customer ids");
+        }
+    }
 }
 
 // The whole property for one model.

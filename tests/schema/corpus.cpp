@@ -26,6 +26,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,25 @@ constexpr Difference differences[] = {
      "A \\ud800 escape without its pair is not a Unicode character; simdjson refuses the document "
      "(`malformed_json`), while Python's json module accepts it as a string. This is a "
      "difference of JSON parsers, not of the schema."},
+    {"future-timestamp",
+     "The timestamp of an imported message must not be more than 5 minutes after now. A schema is "
+     "a fixed document: it cannot know the time. The library refuses such a timestamp (`range`), "
+     "the schema accepts it."},
+    {"impossible-timestamp",
+     "The date-time pattern checks each field's range (month 01-12, day 01-31) but not the days of "
+     "each month: 2025-02-30T00:00:00Z matches it, and the library refuses it (`format`)."},
+    {"integer-notation",
+     "An SMS segment count is an integer written as one (3). JSON Schema's integer is a number "
+     "whose value is whole, so 3.0 and 3e0 are integers to a validator; the library refuses them "
+     "(`type`)."},
+    {"bytes-not-characters",
+     "An e-mail body is at most 256 KiB of UTF-8. maxLength counts characters, so the schema "
+     "bounds "
+     "a body at 262144 characters: a body of characters of several bytes under that many "
+     "characters but over 256 KiB is accepted by the schema and refused by the library."},
+    {"uuid-case",
+     "Customer ids are UUIDs, which compare equal whatever their letter case: the same id in upper "
+     "and lower case is a repeat for the library. uniqueItems compares the strings, which differ."},
     {"stored-state",
      "PATCH: whether ssnLastFour or dateOfBirth may be cleared depends on the stored customer "
      "(not while it has collections), and so does whether a collections object must carry "
@@ -73,10 +93,11 @@ constexpr Difference differences[] = {
      "collections; the schema states only what holds for every stored customer."},
 };
 
-// "Today" for the not-in-the-future rules, fixed so that the corpus never changes.
+// "Today" and "now" for the not-in-the-future rules, fixed so that the corpus never changes.
 ReadOptions read_options() {
     ReadOptions options;
     options.today = std::chrono::sys_days{std::chrono::year{2025} / 6 / 15};
+    options.now = *options.today + std::chrono::hours{12};  // 2025-06-15T12:00:00Z
     return options;
 }
 
@@ -120,6 +141,18 @@ bool verdict_bulk(const std::string& doc) {
 
 bool verdict_call_request(const std::string& doc) {
     return read<CallRequest>(doc, read_options()).ok();
+}
+
+bool verdict_sms_import(const std::string& doc) {
+    return read<SmsImportRequest>(doc, read_options()).ok();
+}
+
+bool verdict_email_import(const std::string& doc) {
+    return read<EmailImportRequest>(doc, read_options()).ok();
+}
+
+bool verdict_bulk_call(const std::string& doc) {
+    return read<BulkCallRequest>(doc, read_options()).ok();
 }
 
 // ---- Output -----------------------------------------------------------------------------------
@@ -975,6 +1008,225 @@ void call_request_corpus(Model& model) {
          "lone-surrogate");
 }
 
+// Timestamps of an imported message; "now" is 2025-06-15T12:00:00Z.
+Edges past_timestamp_edges() {
+    return {
+        {"past", "2025-06-15T11:00:00Z"},
+        {"fraction", "2025-06-15T11:00:00.123456789Z"},
+        {"offset", "2025-06-15T07:00:00-05:00"},
+        {"lower-case", "2025-06-15t11:00:00z"},
+        {"now-plus-5-min", "2025-06-15T12:05:00Z"},
+        {"year-0", "0000-01-01T00:00:00Z"},
+        {"now-plus-5-min-1-ms", "2025-06-15T12:05:00.001Z", "future-timestamp"},
+        {"future", "2030-01-01T00:00:00Z", "future-timestamp"},
+        {"feb-30", "2025-02-30T00:00:00Z", "impossible-timestamp"},
+        {"no-zone", "2025-06-15T11:00:00"},
+        {"date-only", "2025-06-15"},
+        {"space", "2025-06-15 11:00:00Z"},
+        {"leap-second", "2016-12-31T23:59:60Z"},
+        {"hour-24", "2025-06-15T24:00:00Z"},
+        {"offset-24", "2025-06-15T11:00:00+24:00"},
+        {"empty-fraction", "2025-06-15T11:00:00.Z"},
+        {"trailing-newline", "2025-06-15T11:00:00Z\n"},
+        {"empty", ""},
+        {"type:number", 1},
+    };
+}
+
+Edges sms_body_edges() {
+    return {
+        {"one", "a"},
+        {"1600", repeat("a", 1600)},
+        {"1601", repeat("a", 1601)},
+        {"emoji-1600", repeat("\xF0\x9F\x99\x82", 1600)},
+        {"emoji-1601", repeat("\xF0\x9F\x99\x82", 1601)},
+        {"line-feed", "\n"},
+        {"breaks", "a\r\nb\tc\fd"},
+        {"space", " "},
+        {"empty", ""},
+        {"bell", "a\x07"},
+        {"vertical-tab", "a\x0B"},
+        {"del", "\x7F"},
+        {"nul", std::string("a\0b", 3)},
+        {"type:number", 1},
+        {"type:null", nullptr},
+    };
+}
+
+Json sms_import() {
+    Json r = Json::object();
+    r["direction"] = "inbound";
+    r["timestamp"] = "2025-06-15T11:58:00Z";
+    r["from"] = "+15125550100";
+    r["to"] = "+15125550111";
+    r["body"] = "Can you call me back?";
+    r["threadId"] = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+    r["segments"] = 1;
+    return r;
+}
+
+void sms_import_corpus(Model& model) {
+    root_types(model);
+    const Json full = sms_import();
+    emit(model, "full", full);
+    // The example's timestamp is after the corpus's "now".
+    emit(model, "openapi example", Json::raw(openapi_examples::sms_import), "future-timestamp");
+    const Json minimal = without(without(full, {"threadId"}), {"segments"});
+    emit(model, "minimal", minimal);
+    mutate(model, minimal, {"body"}, sms_body_edges());
+    mutate(model, full, {"timestamp"}, past_timestamp_edges());
+    mutate(model, full, {"body"}, sms_body_edges());
+    // Text's cases without its trimming rule, which an SMS body does not have.
+    for (const Edge& e : slice(text_edges(), 0, 24))
+        emit(model, "/body=text:" + e.label, with(full, {"body"}, e.value));
+    mutate(model, full, {"from"}, e164_edges());
+    mutate(model, full, {"to"}, e164_edges());
+    mutate(model, full, {"threadId"}, uuid_edges());
+    mutate(model, full, {"direction"},
+           {{"inbound", "inbound"},
+            {"outbound", "outbound"},
+            {"sideways", "sideways"},
+            {"upper", "INBOUND"},
+            {"empty", ""},
+            {"type:number", 1}});
+    mutate(model, full, {"segments"},
+           {{"1", 1},
+            {"255", 255},
+            {"256", 256},
+            {"0", 0},
+            {"-1", -1},
+            {"fraction", Json::number("1.5")},
+            {"whole-fraction", Json::number("3.0"), "integer-notation"},
+            {"exponent", Json::number("3e0"), "integer-notation"},
+            {"string", "1"}});
+    for (std::string_view m :
+         {"direction", "timestamp", "from", "to", "body", "threadId", "segments"})
+        structure(model, full, {std::string(m)});
+    unknown_members(model, full, {});
+    emit(model, "hosted channel member", with(full, {"channel"}, "sms"));
+    Json dup = full;
+    dup.append("body", "again");
+    emit(model, "duplicate body", dup, "duplicate-member");
+}
+
+Json email_import() {
+    Json r = Json::object();
+    r["direction"] = "outbound";
+    r["timestamp"] = "2025-06-15T11:00:00Z";
+    r["from"] = "accounts@collector.example";
+    r["to"] = Json::array({"ann.lee@example.com"});
+    r["cc"] = Json::array();
+    r["bcc"] = Json::array({"audit@collector.example"});
+    r["subject"] = "Your account";
+    r["plainTextBody"] = "Hello Ann";
+    r["htmlBody"] = "<p>Hello Ann</p>";
+    r["threadId"] = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+    r["messageId"] = "abc123@mail.example.com";
+    return r;
+}
+
+Json addresses(std::size_t n) {
+    Json list = Json::array();
+    for (std::size_t i = 0; i < n; ++i)
+        list.push_back("u" + std::to_string(i) + "@example.com");
+    return list;
+}
+
+void email_import_corpus(Model& model) {
+    root_types(model);
+    const Json full = email_import();
+    const Json plain_only = without(full, {"htmlBody"});
+    const Json html_only = without(full, {"plainTextBody"});
+    const Json no_body = without(plain_only, {"plainTextBody"});
+    emit(model, "full", full);
+    emit(model, "openapi example", Json::raw(openapi_examples::email_import), "future-timestamp");
+    emit(model, "plain text only", plain_only);
+    emit(model, "html only", html_only);
+    emit(model, "no body", no_body);
+    emit(model, "both bodies null",
+         with(with(full, {"plainTextBody"}, nullptr), {"htmlBody"}, nullptr));
+    for (auto [label, plain, html] :
+         std::initializer_list<std::tuple<std::string_view, Json, Json>>{
+             {"empty and content", "", "<p>x</p>"},
+             {"content and empty", "x", ""},
+             {"both empty", "", ""},
+             {"white space and empty", " \n\t", ""},
+             {"nbsp and ideographic space", "\xC2\xA0", "\xE3\x80\x80"},
+             {"null and white space", nullptr, "  "},
+             {"null and content", nullptr, "x"},
+             {"tab and content", "\t", " y "}}) {
+        emit(model, "bodies " + std::string(label),
+             with(with(full, {"plainTextBody"}, plain), {"htmlBody"}, html));
+    }
+    mutate(model, plain_only, {"plainTextBody"},
+           {{"256-KiB", repeat("a", EmailBody::max_bytes)},
+            {"256-KiB-plus-1", repeat("a", EmailBody::max_bytes + 1)},
+            {"multibyte-over-256-KiB", repeat("\xC3\xA9", EmailBody::max_bytes / 2 + 1),
+             "bytes-not-characters"},
+            {"bell", "a\x07"},
+            {"form-feed", "a\fb"}});
+    mutate(model, full, {"timestamp"}, slice(past_timestamp_edges(), 0, 9));
+    mutate(model, full, {"from"}, email_edges());
+    mutate(model, full, {"subject"}, text_edges());
+    mutate(model, full, {"messageId"}, slice(text_edges(), 0, 14));
+    mutate(model, full, {"threadId"}, uuid_edges());
+    mutate(model, full, {"to"},
+           {{"none", Json::array()},
+            {"50", addresses(50)},
+            {"51", addresses(51)},
+            {"bad", Json::array({"a@b", "bad@"})},
+            {"string", "a@b"}});
+    mutate(model, full, {"cc"}, {{"50", addresses(50)}, {"51", addresses(51)}});
+    for (std::string_view m :
+         {"direction", "timestamp", "from", "to", "cc", "bcc", "subject", "threadId", "messageId"})
+        structure(model, full, {std::string(m)});
+    unknown_members(model, full, {});
+    Json dup = full;
+    dup.append("subject", "again");
+    emit(model, "duplicate subject", dup, "duplicate-member");
+}
+
+void bulk_call_corpus(Model& model) {
+    root_types(model);
+    const std::string a = "7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a";
+    const std::string b = "8e1d3b6a-4f1f-4a9f-8a7b-1d4c2e3f5a6b";
+    Json full = call_request();
+    full["customerIds"] = Json::array({a, b});
+    emit(model, "full", full);
+    emit(model, "openapi example", Json::raw(openapi_examples::bulk_call_request));
+    Json hundred = Json::array();
+    for (int i = 0; i < 101; ++i) {
+        char id[40];
+        std::snprintf(id, sizeof id, "%08d-0000-4000-8000-000000000000", i);
+        hundred.push_back(std::string(id));
+    }
+    Json exactly_hundred = hundred;
+    exactly_hundred.values().pop_back();
+    std::string a_upper = a;
+    for (char& c : a_upper)
+        c = static_cast<char>(c >= 'a' && c <= 'f' ? c - 'a' + 'A' : c);
+    mutate(model, full, {"customerIds"},
+           {{"one", Json::array({a})},
+            {"none", Json::array()},
+            {"100", exactly_hundred},
+            {"101", hundred},
+            {"repeat", Json::array({a, b, a})},
+            {"repeat-in-other-case", Json::array({a, a_upper}), "uuid-case"},
+            {"bad-id", Json::array({a, "x"})},
+            {"string", a}});
+    mutate(model, full, {"agentId"}, text_edges());
+    mutate(model, without(full, {"webhook"}), {"agentId"}, slice(text_edges(), 0, 24));
+    mutate(model, full, {"webhook", "url"}, url_edges());
+    mutate(model, full, {"webhook", "secretId"}, uuid_edges());
+    for (const Edge& e : uuid_edges()) {
+        emit(model, "/customerIds/1=" + e.label,
+             with(full, {"customerIds"}, Json::array({a, e.value})), e.difference);
+    }
+    for (std::string_view m : {"agentId", "customerIds", "webhook"})
+        structure(model, full, {std::string(m)});
+    unknown_members(model, full, {});
+}
+
 template <class T>
 void schema_line(std::string_view name) {
     Json out = Json::object();
@@ -999,6 +1251,9 @@ int main() {
     schema_line<CustomerPatch>("CustomerPatch");
     schema_line<BulkCreateRequest>("BulkCreateRequest");
     schema_line<CallRequest>("CallRequest");
+    schema_line<SmsImportRequest>("SmsImportRequest");
+    schema_line<EmailImportRequest>("EmailImportRequest");
+    schema_line<BulkCallRequest>("BulkCallRequest");
     {
         Json out = Json::object();
         out["kind"] = "openapi";
@@ -1006,14 +1261,18 @@ int main() {
         line(out);
     }
 
-    Model models[] = {{"CustomerCreate", verdict_customer_create},
-                      {"CustomerPatch", verdict_customer_patch},
-                      {"BulkCreateRequest", verdict_bulk},
-                      {"CallRequest", verdict_call_request}};
+    Model models[] = {
+        {"CustomerCreate", verdict_customer_create}, {"CustomerPatch", verdict_customer_patch},
+        {"BulkCreateRequest", verdict_bulk},         {"CallRequest", verdict_call_request},
+        {"SmsImportRequest", verdict_sms_import},    {"EmailImportRequest", verdict_email_import},
+        {"BulkCallRequest", verdict_bulk_call}};
     customer_create_corpus(models[0]);
     customer_patch_corpus(models[1]);
     bulk_corpus(models[2]);
     call_request_corpus(models[3]);
+    sms_import_corpus(models[4]);
+    email_import_corpus(models[5]);
+    bulk_call_corpus(models[6]);
     for (const Model& m : models)
         std::cerr << m.name << ": " << m.count << " documents\n";
     std::cout.flush();

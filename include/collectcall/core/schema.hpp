@@ -56,6 +56,7 @@
 #include "collectcall/types/digits.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/email.hpp"
+#include "collectcall/types/message.hpp"
 #include "collectcall/types/money.hpp"
 #include "collectcall/types/text.hpp"
 #include "collectcall/types/timestamp.hpp"
@@ -430,6 +431,10 @@ inline constexpr std::string_view text_visible =
     "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
     "\\u3000]";
 inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
+// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
+// feed, form feed and carriage return.
+inline constexpr std::string_view message_control =
+    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
 
 // Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
 // address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
@@ -513,6 +518,43 @@ inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
     s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
     s["pattern"] = schema_patterns::timestamp;
     s["examples"] = Json::array({"2026-11-20T15:00:00.000Z"});
+}
+
+inline void collectcall_schema(schema_tag<PastTimestamp>, SchemaBuilder& s) {
+    collectcall_schema(schema_tag<Timestamp>{}, s);
+    s["description"] =
+        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
+        "milliseconds";
+}
+
+inline void collectcall_schema(schema_tag<SmsBody>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
+        "carriage return";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
+        "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+inline void collectcall_schema(schema_tag<SegmentCount>, SchemaBuilder& s) {
+    s["type"] = "integer";
+    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
+    s["minimum"] = 1;
+    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
 }
 
 inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {

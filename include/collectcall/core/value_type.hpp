@@ -41,10 +41,19 @@ struct ReadOptions {
     // simdjson's index only when that pass gives up. Either way the result is the same; false
     // reads every document the long way (for a comparison of the two, as the tests make).
     bool fast_pass = true;
+    // "Now" for rules such as "a message's timestamp is not more than 5 minutes in the future"
+    // (PastTimestamp). Unset means the system clock when the value is read. (Last, so that a
+    // positional initialiser of the members above keeps its meaning.)
+    std::optional<std::chrono::sys_time<std::chrono::milliseconds>> now{};
 
     [[nodiscard]] std::chrono::sys_days today_or_now() const {
         return today ? *today
                      : std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    }
+    [[nodiscard]] std::chrono::sys_time<std::chrono::milliseconds> now_or_clock() const {
+        return now ? *now
+                   : std::chrono::floor<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now());
     }
 };
 

@@ -5,6 +5,7 @@
 #include "collectcall/types/digits.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/email.hpp"
+#include "collectcall/types/message.hpp"
 #include "collectcall/types/money.hpp"
 #include "collectcall/types/text.hpp"
 #include "collectcall/types/timestamp.hpp"

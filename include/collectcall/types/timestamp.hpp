@@ -5,9 +5,11 @@
 #include <cassert>
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/value_type.hpp"
 #include "collectcall/types/date.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
@@ -146,6 +148,45 @@ class Timestamp {
 
     Time time_{};  // the epoch for the placeholder, never indeterminate
     std::array<char, 24> text_{};
+};
+
+// A Timestamp not more than five minutes after "now" (ReadOptions::now_or_clock()): when a message
+// was sent or received (API.md section 13). The five minutes allow for the clocks of the sender
+// and of this service disagreeing a little; a time further ahead is a mistake (`range`). As with
+// PastDate there is no parse(text) without the options, so that no caller forgets which instant
+// "now" is.
+class PastTimestamp {
+  public:
+    // An empty placeholder (view() is empty); read<T> never returns one for a required member.
+    PastTimestamp() = default;
+
+    static constexpr std::chrono::minutes allowed_skew{5};
+
+    static Parsed<PastTimestamp> parse(std::string_view text, const ReadOptions& options) {
+        Parsed<Timestamp> parsed = Timestamp::parse(text);
+        if (!parsed) return parsed.problem();
+        if (parsed.value().time() > options.now_or_clock() + allowed_skew) {
+            return Problem{codes::range, "must not be more than 5 minutes in the future"};
+        }
+        PastTimestamp out;
+        out.timestamp_ = parsed.value();
+        return out;
+    }
+
+    // Precondition: `timestamp` is not more than allowed_skew after the "now" it will be judged by.
+    [[nodiscard]] static PastTimestamp from_timestamp(const Timestamp& timestamp) noexcept {
+        PastTimestamp out;
+        out.timestamp_ = timestamp;
+        return out;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return timestamp_.view(); }
+    [[nodiscard]] const Timestamp& timestamp() const noexcept { return timestamp_; }
+
+    friend bool operator==(const PastTimestamp&, const PastTimestamp&) = default;
+
+  private:
+    Timestamp timestamp_;
 };
 
 }  // namespace collectcall

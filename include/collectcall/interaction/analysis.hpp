@@ -1,0 +1,391 @@
+// The rule-based analyser of an interaction's text (API.md section 13): what the customer asked
+// for or said, as the output variables of POST /interactions/{id}/analyze. A pure function with
+// documented word lists (docs/interactions.md), so that another service gets the same verdicts.
+//
+// The text is cut into words: ASCII letters are folded to lower case, apostrophes (' and U+2019)
+// are dropped so that "don't" is the word "dont", and every other ASCII character that is not a
+// letter or a digit separates words (non-ASCII letters stay inside their word). A phrase matches
+// whole consecutive words only: "stop calling" is in "Please STOP calling!!", "stop" is not in
+// "nonstop" or "unstoppable", "cease" is not in "deceased". Letters spelled apart ("s t o p") are
+// separate words and match nothing.
+//
+// stop-requests is true when a message is an opt-out keyword alone (the CTIA keywords STOP,
+// STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, possibly with courtesy words: "Stop
+// please", "STOP!!!"), or when a stop phrase appears anywhere ("stop texting me", "do not
+// contact", "cease and desist"). A keyword inside a longer sentence is not a request: "I'm at the
+// bus stop" and "end of the month" are not. Each rule may also list exceptions, phrases taken out
+// of the text before matching ("attorney general" is not an attorney; "can't pay tomorrow" is not
+// a promise to pay tomorrow).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/enum.hpp>
+
+#include "collectcall/core/enum.hpp"
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
+#include "collectcall/core/write.hpp"
+
+namespace collectcall {
+
+// The channels of an interaction (the hosted AnalyzeInteractionResponse's channel).
+enum class Channel { sms, voice, email };
+BOOST_DESCRIBE_ENUM(Channel, sms, voice, email)
+
+// The output variables of an analysis. On the wire an object with one boolean per variable, named
+// as the hosted service names them ("stop-requests", ...).
+struct OutputVariables {
+    bool stop_requests = false;
+    bool human_follow_up_requested = false;
+    bool payment_promised = false;
+    bool dispute = false;
+    bool attorney_represented = false;
+
+    friend bool operator==(const OutputVariables&, const OutputVariables&) = default;
+};
+
+namespace analysis {
+
+// One rule: the phrases that set its variable, and the phrases taken out of the text first.
+struct Rule {
+    std::string_view variable;  // the wire name
+    bool OutputVariables::*member;
+    std::span<const std::string_view> phrases;
+    std::span<const std::string_view> exceptions;
+};
+
+// Words a message may add to an opt-out keyword and still be one ("stop please").
+inline constexpr std::string_view courtesy_words[] = {
+    "please", "pls", "plz", "now", "thanks", "thank", "you", "ok", "okay", "just", "immediately",
+};
+
+// CTIA's standard opt-out keywords, which count when they are (with courtesy words) the whole
+// message.
+inline constexpr std::string_view stop_keywords[] = {
+    "stop", "stopall", "unsubscribe", "cancel", "end", "quit", "revoke", "optout",
+};
+
+inline constexpr std::string_view stop_phrases[] = {
+    "stop calling",    "stop call",     "stop texting",     "stop text",      "stop messaging",
+    "stop contacting", "stop emailing", "stop sending",     "stop bothering", "stop harassing",
+    "do not contact",  "dont contact",  "do not call",      "dont call",      "do not text",
+    "dont text",       "do not email",  "dont email",       "do not message", "dont message",
+    "no more calls",   "no more texts", "no more messages", "no more emails", "leave me alone",
+    "cease",           "unsubscribe",   "opt out",          "optout",         "remove me",
+    "take me off",     "stop all",
+};
+
+inline constexpr std::string_view human_follow_up_phrases[] = {
+    "speak to a person",
+    "speak with a person",
+    "speak to someone",
+    "speak with someone",
+    "speak to a human",
+    "speak to an agent",
+    "speak to a real",
+    "talk to a person",
+    "talk with a person",
+    "talk to someone",
+    "talk with someone",
+    "talk to a human",
+    "talk to an agent",
+    "talk to a real",
+    "real person",
+    "call me back",
+    "call me",
+    "give me a call",
+    "callback",
+    "call back",
+    "representative",
+    "supervisor",
+    "a human",
+};
+// "Don't call me" asks for the opposite of a call.
+inline constexpr std::string_view human_follow_up_exceptions[] = {
+    "dont call", "do not call", "never call", "stop call", "stop calling", "no more calls",
+};
+
+inline constexpr std::string_view payment_phrases[] = {
+    "i will pay",
+    "ill pay",
+    "i can pay",
+    "i promise to pay",
+    "i am going to pay",
+    "im going to pay",
+    "going to pay",
+    "i will make a payment",
+    "ill make a payment",
+    "i can make a payment",
+    "i will send a payment",
+    "ill send a payment",
+    "i will send the payment",
+    "set up a payment",
+    "payment plan",
+    "pay tomorrow",
+    "pay today",
+    "pay next week",
+    "pay on friday",
+    "pay by friday",
+    "pay in full",
+};
+inline constexpr std::string_view payment_exceptions[] = {
+    "cant pay",     "cannot pay",       "can not pay",   "wont pay",
+    "will not pay", "not going to pay", "unable to pay", "refuse to pay",
+    "dont pay",     "do not pay",       "not pay",
+};
+
+inline constexpr std::string_view dispute_phrases[] = {
+    "dispute",           "disputing",    "disputed",          "not my debt",     "not my account",
+    "not mine",          "i dont owe",   "i do not owe",      "dont owe",        "do not owe",
+    "never owed",        "already paid", "paid this off",     "paid it off",     "wrong person",
+    "identity theft",    "fraud",        "validate the debt", "verify the debt", "debt validation",
+    "validation notice",
+};
+
+inline constexpr std::string_view attorney_phrases[] = {
+    "attorney",
+    "attorneys",
+    "lawyer",
+    "lawyers",
+    "law firm",
+    "legal counsel",
+    "my counsel",
+    "represented by counsel",
+    "legal representation",
+};
+inline constexpr std::string_view attorney_exceptions[] = {"attorney general", "attorneys general"};
+
+// Every rule, in the order of the output variables.
+inline constexpr std::array<Rule, 5> rules{{
+    {"stop-requests", &OutputVariables::stop_requests, stop_phrases, {}},
+    {"human-follow-up-requested", &OutputVariables::human_follow_up_requested,
+     human_follow_up_phrases, human_follow_up_exceptions},
+    {"payment-promised", &OutputVariables::payment_promised, payment_phrases, payment_exceptions},
+    {"dispute", &OutputVariables::dispute, dispute_phrases, {}},
+    {"attorney-represented", &OutputVariables::attorney_represented, attorney_phrases,
+     attorney_exceptions},
+}};
+
+// The words of `text`, as the header describes them.
+[[nodiscard]] inline std::vector<std::string> words(std::string_view text) {
+    std::vector<std::string> out;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty()) out.push_back(std::move(word));
+        word.clear();
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\'') continue;
+        // U+2019 RIGHT SINGLE QUOTATION MARK, the apostrophe of typed text: E2 80 99.
+        if (c == 0xE2 && text.substr(i, 3) == "\xE2\x80\x99") {
+            i += 2;
+            continue;
+        }
+        if (c >= 'A' && c <= 'Z') {
+            word += static_cast<char>(c - 'A' + 'a');
+        } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) {
+            word += static_cast<char>(c);
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return out;
+}
+
+// The words of a phrase (its words are separated by single spaces).
+[[nodiscard]] inline std::vector<std::string_view> phrase_words(std::string_view phrase) {
+    std::vector<std::string_view> out;
+    while (!phrase.empty()) {
+        const std::size_t space = phrase.find(' ');
+        out.push_back(phrase.substr(0, space));
+        if (space == std::string_view::npos) break;
+        phrase.remove_prefix(space + 1);
+    }
+    return out;
+}
+
+// Where `phrase` starts in `text` at or after `from`, as whole words; text.size() when nowhere.
+[[nodiscard]] inline std::size_t find_phrase(const std::vector<std::string>& text,
+                                             const std::vector<std::string_view>& phrase,
+                                             std::size_t from = 0) {
+    if (phrase.empty() || phrase.size() > text.size()) return text.size();
+    for (std::size_t i = from; i + phrase.size() <= text.size(); ++i) {
+        std::size_t k = 0;
+        while (k < phrase.size() && text[i + k] == phrase[k])
+            ++k;
+        if (k == phrase.size()) return i;
+    }
+    return text.size();
+}
+
+// `text` without every occurrence of the exception phrases (each replaced by a word no phrase
+// has, so that the words around it do not join into a phrase).
+[[nodiscard]] inline std::vector<std::string> without(
+    std::vector<std::string> text, std::span<const std::string_view> exceptions) {
+    for (std::string_view exception : exceptions) {
+        const std::vector<std::string_view> phrase = phrase_words(exception);
+        for (std::size_t at = find_phrase(text, phrase); at < text.size();
+             at = find_phrase(text, phrase, at + 1)) {
+            for (std::size_t k = 0; k < phrase.size(); ++k)
+                text[at + k].assign(1, '|');
+        }
+    }
+    return text;
+}
+
+[[nodiscard]] inline bool contains_any(const std::vector<std::string>& text,
+                                       std::span<const std::string_view> phrases) {
+    for (std::string_view phrase : phrases) {
+        if (find_phrase(text, phrase_words(phrase)) < text.size()) return true;
+    }
+    return false;
+}
+
+template <std::size_t N>
+[[nodiscard]] bool is_one_of(std::string_view word, const std::string_view (&list)[N]) {
+    for (std::string_view candidate : list) {
+        if (candidate == word) return true;
+    }
+    return false;
+}
+
+// Whether the message is an opt-out keyword alone, with courtesy words at most.
+[[nodiscard]] inline bool is_stop_keyword_message(const std::vector<std::string>& text) {
+    bool keyword = false;
+    for (const std::string& word : text) {
+        if (is_one_of(word, stop_keywords)) {
+            keyword = true;
+        } else if (!is_one_of(word, courtesy_words)) {
+            return false;
+        }
+    }
+    return keyword;
+}
+
+// The lines of an e-mail that are the customer's own: a line starting with '>' quotes an earlier
+// message, which is not what the customer says now.
+[[nodiscard]] inline std::string unquoted(std::string_view email) {
+    std::string out;
+    while (!email.empty()) {
+        const std::size_t end = email.find('\n');
+        const std::string_view line = email.substr(0, end);
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos || line[first] != '>') {
+            out += line;
+            out += '\n';
+        }
+        if (end == std::string_view::npos) break;
+        email.remove_prefix(end + 1);
+    }
+    return out;
+}
+
+}  // namespace analysis
+
+// The output variables of the customer's messages on `channel`: one SMS or e-mail body, or the
+// customer's turns of a call's transcript, one message a turn. A variable is true when one of the
+// messages sets it.
+[[nodiscard]] inline OutputVariables analyse(std::span<const std::string_view> messages,
+                                             Channel channel) {
+    OutputVariables out;
+    for (std::string_view message : messages) {
+        const std::vector<std::string> text = analysis::words(
+            channel == Channel::email ? analysis::unquoted(message) : std::string(message));
+        if (analysis::is_stop_keyword_message(text)) out.stop_requests = true;
+        for (const analysis::Rule& rule : analysis::rules) {
+            if (analysis::contains_any(analysis::without(text, rule.exceptions), rule.phrases)) {
+                out.*rule.member = true;
+            }
+        }
+    }
+    return out;
+}
+
+// The same for a single message.
+[[nodiscard]] inline OutputVariables analyse(std::string_view message, Channel channel) {
+    return analyse(std::span<const std::string_view>(&message, 1), channel);
+}
+
+// ---- On the wire ------------------------------------------------------------------------------
+
+inline void collectcall_write(Writer& writer, const OutputVariables& value) {
+    writer.raw('{');
+    bool first = true;
+    for (const analysis::Rule& rule : analysis::rules) {
+        if (!first) writer.raw(',');
+        first = false;
+        writer.string(rule.variable);
+        writer.raw(':');
+        writer.boolean(value.*rule.member);
+    }
+    writer.raw('}');
+}
+
+// Every variable is required, each once; any other member is unknown.
+inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVariables& out) {
+    const ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    const std::size_t before = reader.error_count();
+    std::array<bool, analysis::rules.size()> seen{};
+    out = {};
+    for (auto field_result : object) {
+        ondemand::field field;
+        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
+        reader.push(key);
+        std::size_t i = 0;
+        while (i < analysis::rules.size() && analysis::rules[i].variable != key)
+            ++i;
+        if (i == analysis::rules.size()) {
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+        } else if (seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+        } else {
+            seen[i] = true;
+            read_value(reader, field.value(), out.*analysis::rules[i].member);
+        }
+        reader.pop();
+    }
+    reader.leave();
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        if (!seen[i])
+            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+    }
+    return reader.error_count() == before;
+}
+
+inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {
+    s["type"] = "object";
+    s["description"] =
+        "The analysis outcome: one boolean per variable of the rule-based analyser "
+        "(docs/interactions.md).";
+    Json required = Json::array();
+    for (const analysis::Rule& rule : analysis::rules) {
+        s["properties"][rule.variable]["type"] = "boolean";
+        required.push_back(rule.variable);
+    }
+    s["required"] = std::move(required);
+    s["additionalProperties"] = false;
+}
+
+}  // namespace collectcall

@@ -1,0 +1,353 @@
+// Interactions (API.md section 13): the SMS and e-mail records of a customer's thread, imported
+// one at a time or in bulk, the sandbox's generated messages, and the analysis of an interaction.
+// Member names are the hosted service's (SmsImportRequest, SmsInteractionData, EmailImportRequest,
+// EmailInteractionData, ...); a member its answers declare without `nullable` is left out when it
+// has no value (Patch), and the answers add the message's own text as extension members.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+#include "collectcall/core/bounded.hpp"
+#include "collectcall/core/enum.hpp"
+#include "collectcall/core/errors.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/read.hpp"
+#include "collectcall/core/validated.hpp"
+#include "collectcall/interaction/analysis.hpp"
+#include "collectcall/interaction/sms_segments.hpp"
+#include "collectcall/model/bulk.hpp"
+#include "collectcall/types/e164.hpp"
+#include "collectcall/types/email.hpp"
+#include "collectcall/types/message.hpp"
+#include "collectcall/types/text.hpp"
+#include "collectcall/types/timestamp.hpp"
+#include "collectcall/types/uuid.hpp"
+
+namespace collectcall {
+
+enum class InteractionDirection { inbound, outbound };
+BOOST_DESCRIBE_ENUM(InteractionDirection, inbound, outbound)
+
+// The channel member of an SMS or an e-mail record: a single value each, as the hosted schemas.
+enum class SmsChannel { sms };
+BOOST_DESCRIBE_ENUM(SmsChannel, sms)
+enum class EmailChannel { email };
+BOOST_DESCRIBE_ENUM(EmailChannel, email)
+
+// Items of one bulk import (the hosted service's limit).
+inline constexpr std::size_t max_import_items = 100;
+// Addresses in each of an e-mail's to, cc and bcc.
+inline constexpr std::size_t max_email_recipients = 50;
+
+// ---- SMS ---------------------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/sms/import. Without threadId the SMS joins the customer's
+// thread; without segments, the count is computed from the body (sms::segments).
+struct SmsImportRequest {
+    InteractionDirection direction = InteractionDirection::inbound;
+    PastTimestamp timestamp;
+    E164 from;
+    E164 to;
+    SmsBody body;
+    std::optional<Uuid> threadId;
+    std::optional<SegmentCount> segments;
+
+    friend bool operator==(const SmsImportRequest&, const SmsImportRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsImportRequest, (),
+                      (direction, timestamp, from, to, body, threadId, segments))
+
+// A stored SMS as the API returns it: the hosted SmsInteractionData, then from, to, body and
+// segments (extension).
+struct SmsInteractionData {
+    Uuid id;
+    Uuid threadId;
+    SmsChannel channel = SmsChannel::sms;
+    InteractionDirection direction = InteractionDirection::inbound;
+    Uuid customerId;
+    Timestamp timestamp;
+    Timestamp createdAt;
+    E164 from;
+    E164 to;
+    SmsBody body;
+    SegmentCount segments;
+
+    friend bool operator==(const SmsInteractionData&, const SmsInteractionData&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
+                      (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
+                       body, segments))
+
+// The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
+// segments or else the count a carrier would make of the body.
+[[nodiscard]] inline SmsInteractionData sms_interaction(const SmsImportRequest& request,
+                                                        const Uuid& id, const Uuid& customer_id,
+                                                        const Uuid& customer_thread,
+                                                        const Timestamp& created_at) {
+    SmsInteractionData out;
+    out.id = id;
+    out.threadId = request.threadId.value_or(customer_thread);
+    out.direction = request.direction;
+    out.customerId = customer_id;
+    out.timestamp = request.timestamp.timestamp();
+    out.createdAt = created_at;
+    out.from = request.from;
+    out.to = request.to;
+    out.body = request.body;
+    out.segments = request.segments ? *request.segments
+                                    : SegmentCount::of(static_cast<std::uint32_t>(
+                                          sms::segments(request.body.view()).count));
+    return out;
+}
+
+// ---- E-mail ------------------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/email/import. cc and bcc absent or null are empty lists; at
+// least one of plainTextBody and htmlBody must have content (a character that is not white space;
+// `conflict` otherwise). threadId, a string in the hosted request, must be a UUID here: it is one
+// in every answer.
+struct EmailImportRequest {
+    InteractionDirection direction = InteractionDirection::inbound;
+    PastTimestamp timestamp;
+    Email from;
+    BoundedVector<Email, 1, max_email_recipients> to;
+    std::optional<BoundedVector<Email, 0, max_email_recipients>> cc;
+    std::optional<BoundedVector<Email, 0, max_email_recipients>> bcc;
+    Text subject;
+    std::optional<EmailBody> plainTextBody;
+    std::optional<EmailBody> htmlBody;
+    std::optional<Uuid> threadId;
+    std::optional<Text> messageId;
+
+    friend bool operator==(const EmailImportRequest&, const EmailImportRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailImportRequest, (),
+                      (direction, timestamp, from, to, cc, bcc, subject, plainTextBody, htmlBody,
+                       threadId, messageId))
+
+// The rule "at least one of plainTextBody and htmlBody has content": where its `conflict` is
+// reported (the first of them that is present, else the e-mail itself), and its message.
+inline constexpr std::string_view email_body_conflict_message =
+    "plainTextBody or htmlBody must have content";
+
+// Applied by read<EmailImportRequest>. A body that is present but invalid has its own error
+// already, and then the rule is not judged.
+inline void collectcall_check(const EmailImportRequest& email, const MemberStates& members,
+                              Reader& reader) {
+    if (members.failed("plainTextBody") || members.failed("htmlBody")) return;
+    const bool content = (email.plainTextBody && email.plainTextBody->has_content()) ||
+                         (email.htmlBody && email.htmlBody->has_content());
+    if (content) return;
+    if (members.present("plainTextBody")) {
+        reader.member_error("plainTextBody", codes::conflict, email_body_conflict_message);
+    } else if (members.present("htmlBody")) {
+        reader.member_error("htmlBody", codes::conflict, email_body_conflict_message);
+    } else {
+        reader.error(codes::conflict, email_body_conflict_message);
+    }
+}
+
+// A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
+// there is none), then the addresses, subject and bodies (extension; a body left out when there
+// is none).
+struct EmailInteractionData {
+    Uuid id;
+    Patch<Text> messageId;
+    Uuid threadId;
+    EmailChannel channel = EmailChannel::email;
+    InteractionDirection direction = InteractionDirection::inbound;
+    Uuid customerId;
+    Timestamp timestamp;
+    Timestamp createdAt;
+    Email from;
+    std::vector<Email> to;
+    std::vector<Email> cc;
+    std::vector<Email> bcc;
+    Text subject;
+    Patch<EmailBody> plainTextBody;
+    Patch<EmailBody> htmlBody;
+
+    friend bool operator==(const EmailInteractionData&, const EmailInteractionData&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
+                      (id, messageId, threadId, channel, direction, customerId, timestamp,
+                       createdAt, from, to, cc, bcc, subject, plainTextBody, htmlBody))
+
+// The record of an imported e-mail: the request's threadId or else `customer_thread`.
+[[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
+                                                            const Uuid& id, const Uuid& customer_id,
+                                                            const Uuid& customer_thread,
+                                                            const Timestamp& created_at) {
+    EmailInteractionData out;
+    out.id = id;
+    if (request.messageId) out.messageId = *request.messageId;
+    out.threadId = request.threadId.value_or(customer_thread);
+    out.direction = request.direction;
+    out.customerId = customer_id;
+    out.timestamp = request.timestamp.timestamp();
+    out.createdAt = created_at;
+    out.from = request.from;
+    out.to.assign(request.to.begin(), request.to.end());
+    if (request.cc) out.cc.assign(request.cc->begin(), request.cc->end());
+    if (request.bcc) out.bcc.assign(request.bcc->begin(), request.bcc->end());
+    out.subject = request.subject;
+    if (request.plainTextBody) out.plainTextBody = *request.plainTextBody;
+    if (request.htmlBody) out.htmlBody = *request.htmlBody;
+    return out;
+}
+
+// ---- Bulk imports ------------------------------------------------------------------------------
+
+// {interactions: [1..100]}: each item carries its own verdict, and is stored on its own.
+template <class Item>
+struct ImportBulkRequest {
+    BoundedVector<Validated<Item>, 1, max_import_items> interactions;
+
+    friend bool operator==(const ImportBulkRequest&, const ImportBulkRequest&) = default;
+    BOOST_DESCRIBE_CLASS(ImportBulkRequest, (), (interactions), (), ())
+};
+using SmsImportBulkRequest = ImportBulkRequest<SmsImportRequest>;
+using EmailImportBulkRequest = ImportBulkRequest<EmailImportRequest>;
+
+// Imported: {success: true, interaction}. Failed: {success: false, index, error, details}, where
+// error is the summary of the item's errors (validation_failure_summary) and details (extension)
+// are all of them, with paths relative to the item.
+template <class Data>
+struct ImportItemResult {
+    bool success = false;
+    Patch<Data> interaction;
+    Patch<std::int64_t> index;
+    Patch<std::string> error;
+    Patch<std::vector<Error>> details;
+
+    friend bool operator==(const ImportItemResult&, const ImportItemResult&) = default;
+    BOOST_DESCRIBE_CLASS(ImportItemResult, (), (success, interaction, index, error, details), (),
+                         ())
+};
+
+// {summary: {total, succeeded, failed}, results}, in request order.
+template <class Data>
+struct ImportBulkResult {
+    BulkSummary summary;
+    std::vector<ImportItemResult<Data>> results;
+
+    // The next item was imported.
+    void add_imported(Data interaction) {
+        ImportItemResult<Data>& item = results.emplace_back();
+        item.success = true;
+        item.interaction = std::move(interaction);
+        ++summary.succeeded;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next item (at `index` of the request) failed: invalid, with its errors, or refused for
+    // `error` (e.g. by the store), without details.
+    void add_failed(std::size_t index, std::string error, std::vector<Error> details = {}) {
+        ImportItemResult<Data>& item = results.emplace_back();
+        item.success = false;
+        item.index = static_cast<std::int64_t>(index);
+        item.error = std::move(error);
+        if (!details.empty()) item.details = std::move(details);
+        ++summary.failed;
+        summary.total = static_cast<std::int64_t>(results.size());
+    }
+    void add_invalid(std::size_t index, ErrorList errors) {
+        std::string summary_text = validation_failure_summary(errors);
+        add_failed(index, std::move(summary_text), std::move(errors));
+    }
+
+    friend bool operator==(const ImportBulkResult&, const ImportBulkResult&) = default;
+    BOOST_DESCRIBE_CLASS(ImportBulkResult, (), (summary, results), (), ())
+};
+using SmsImportBulkResult = ImportBulkResult<SmsInteractionData>;
+using EmailImportBulkResult = ImportBulkResult<EmailInteractionData>;
+
+// ---- Generated messages ------------------------------------------------------------------------
+
+// POST /customers/{id}/interactions/sms/generate. persist absent or null is true; persisting
+// needs `to` (a 422 with the hosted text otherwise: sms_to_required_message).
+struct SmsGenerateRequest {
+    E164 from;
+    std::optional<E164> to;
+    std::optional<bool> persist;
+    std::optional<Uuid> threadId;
+
+    [[nodiscard]] bool persists() const noexcept { return persist.value_or(true); }
+
+    friend bool operator==(const SmsGenerateRequest&, const SmsGenerateRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateRequest, (), (from, to, persist, threadId))
+
+inline constexpr std::string_view sms_to_required_message =
+    "The 'to' field is required when persist is true";
+
+// Whether the request asks to persist an SMS without saying where it goes.
+[[nodiscard]] inline bool lacks_recipient(const SmsGenerateRequest& request) noexcept {
+    return request.persists() && !request.to.has_value();
+}
+
+// POST /customers/{id}/interactions/email/generate. persist absent or null is true.
+struct EmailGenerateRequest {
+    std::optional<bool> persist;
+    std::optional<Uuid> threadId;
+
+    [[nodiscard]] bool persists() const noexcept { return persist.value_or(true); }
+
+    friend bool operator==(const EmailGenerateRequest&, const EmailGenerateRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
+
+// The answers: threadId only when the message was persisted.
+struct SmsGenerateResult {
+    std::string message;
+    Patch<Uuid> threadId;
+
+    friend bool operator==(const SmsGenerateResult&, const SmsGenerateResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateResult, (), (message, threadId))
+
+struct EmailGenerateResult {
+    std::string htmlBody;
+    std::string plainTextBody;
+    Patch<Uuid> threadId;
+
+    friend bool operator==(const EmailGenerateResult&, const EmailGenerateResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
+
+// ---- Analysis ----------------------------------------------------------------------------------
+
+// POST /interactions/{id}/analyze: applyOutcomes absent or null is true.
+struct AnalyzeInteractionRequest {
+    std::optional<bool> applyOutcomes;
+
+    [[nodiscard]] bool applies_outcomes() const noexcept { return applyOutcomes.value_or(true); }
+
+    friend bool operator==(const AnalyzeInteractionRequest&,
+                           const AnalyzeInteractionRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
+
+// The hosted text of an interaction with nothing to analyse (an unanswered call).
+inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
+inline constexpr std::string_view interaction_not_found_message = "Interaction not found";
+
+struct AnalyzeInteractionResult {
+    Uuid interactionId;
+    Channel channel = Channel::sms;
+    OutputVariables outputVariables;
+
+    friend bool operator==(const AnalyzeInteractionResult&,
+                           const AnalyzeInteractionResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(AnalyzeInteractionResult, (), (interactionId, channel, outputVariables))
+
+}  // namespace collectcall
