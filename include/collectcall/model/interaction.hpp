@@ -143,14 +143,17 @@ inline constexpr std::string_view email_body_conflict_message =
 // already, and then the rule is not judged.
 inline void collectcall_check(const EmailImportRequest& email, const MemberStates& members,
                               Reader& reader) {
-    if (members.failed("plainTextBody") || members.failed("htmlBody")) return;
+    using E = EmailImportRequest;
+    if (members.failed<&E::plainTextBody>() || members.failed<&E::htmlBody>()) return;
     const bool content = (email.plainTextBody && email.plainTextBody->has_content()) ||
                          (email.htmlBody && email.htmlBody->has_content());
     if (content) return;
-    if (members.present("plainTextBody")) {
-        reader.member_error("plainTextBody", codes::conflict, email_body_conflict_message);
-    } else if (members.present("htmlBody")) {
-        reader.member_error("htmlBody", codes::conflict, email_body_conflict_message);
+    if (members.present<&E::plainTextBody>()) {
+        reader.member_error(member_name<&E::plainTextBody>, codes::conflict,
+                            email_body_conflict_message);
+    } else if (members.present<&E::htmlBody>()) {
+        reader.member_error(member_name<&E::htmlBody>, codes::conflict,
+                            email_body_conflict_message);
     } else {
         reader.error(codes::conflict, email_body_conflict_message);
     }
