@@ -83,6 +83,9 @@ struct Malformed {
 };
 // Thrown by Reader::stop(); read<T> answers with the errors reported so far.
 struct Stopped {};
+// Thrown by Reader::stop_part(): a Validated<T> (a bulk item) answers with the errors reported
+// so far and reading goes on after it; elsewhere it stops the document like Stopped.
+struct StoppedPart {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -200,6 +203,7 @@ class Reader {
             errors.push_back(too_many_errors_detail(count_ - errors.size()));
         errors_.clear();
         count_ = 0;
+        path_bytes_ = 0;
         scope_ = {};
         return errors;
     }
@@ -231,16 +235,52 @@ class Reader {
 
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
+    //
+    // The paths kept add up to at most path_budget() bytes: an error's path repeats every key
+    // above it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would
+    // otherwise make a document's errors many times its size. An error past the budget is
+    // counted like one past the bound, so its path is never built either.
     COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
         if (errors_.size() - scope_.stored_from < options_.max_errors) {
-            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+            const std::size_t bound = path_size_bound();
+            if (path_bytes_ + bound <= path_budget()) {
+                errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+                path_bytes_ += errors_.back().path.size();
+            }
         }
         ++count_;
+    }
+
+    // What the kept paths of one document may add up to: 64 KiB, and eight bytes per byte of
+    // the document (a short error needs a few bytes of input, its path a few dozen).
+    [[nodiscard]] std::size_t path_budget() const noexcept {
+        constexpr std::size_t base = 64 * 1024;
+        const std::size_t size =
+            end_ != nullptr && end_ > begin_ ? static_cast<std::size_t>(end_ - begin_) : 0;
+        return base + 8 * size;
     }
 
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
+    // Stops reading the innermost Validated<T> that holds the value being read (the document
+    // when none does): what was reported so far is its answer, and the rest of it is skipped
+    // as simdjson skips any value left unread, without being looked at (a value past its bound,
+    // JsonObject's 64 KiB).
+    [[noreturn]] void stop_part() const { throw detail::StoppedPart{}; }
+
+    // Where reading is: the path and the nesting. A value that stops part way returns to where
+    // it started with rewind() (Validated<T>, or a bound reported at the value's own path).
+    struct Position {
+        std::size_t path_size;
+        std::size_t depth;
+    };
+    [[nodiscard]] Position position() const noexcept { return {path_size_, depth_}; }
+    void rewind(Position at) noexcept {
+        while (path_size_ > at.path_size)
+            pop();
+        depth_ = at.depth;
+    }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -261,6 +301,18 @@ class Reader {
             }
         }
         return path;
+    }
+
+    // At least current_path().size(), without building it: a key's token may double in the
+    // pointer (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    [[nodiscard]] std::size_t path_size_bound() const noexcept {
+        std::size_t bound = 0;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
+        }
+        return bound;
     }
 
     // Every member and element read is pushed and popped, so this stays inline and allocation
@@ -495,6 +547,7 @@ class Reader {
     ondemand::document* doc_;
     ErrorList errors_;
     std::size_t count_ = 0;
+    std::size_t path_bytes_ = 0;  // of the paths in errors_ (path_budget)
     ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
@@ -1635,6 +1688,8 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
     } catch (const detail::Malformed& m) {
         return malformed_error(std::min(m.offset, input.text_size), m.what);
     } catch (const detail::Stopped&) {
+        return reader.take_errors();
+    } catch (const detail::StoppedPart&) {
         return reader.take_errors();
     }
     return reader.take_errors();

@@ -8,8 +8,12 @@
 // the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <memory_resource>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -108,40 +112,60 @@ class JsonObject {
         return out;
     }
 
+    // RFC 7396's MergePatch on compact texts. The target's members are found by binary search
+    // in an index sorted by key (the compact form of a key is the same text for the same
+    // unescaped key, as the reader re-escapes every key one way): a merge costs n log n in the
+    // members, not their product. A patch names each key once (the reader refuses duplicates),
+    // so each target member is replaced or removed at most once, by marking it.
     static std::string merge_text(std::string_view target, std::string_view patch) {
-        std::vector<std::pair<std::string_view, std::string>> result;
+        struct Entry {
+            std::string_view key;
+            std::string value;
+            bool removed = false;
+        };
+        std::vector<Entry> result;
         if (!target.empty() && target.front() == '{') {
             for (const Member& m : members(target))
-                result.emplace_back(m.key, std::string(m.value));
+                result.push_back(Entry{m.key, std::string(m.value)});
         }
+        std::vector<std::size_t> by_key(result.size());
+        for (std::size_t i = 0; i < by_key.size(); ++i)
+            by_key[i] = i;
+        std::sort(by_key.begin(), by_key.end(),
+                  [&](std::size_t a, std::size_t b) { return result[a].key < result[b].key; });
         for (const Member& m : members(patch)) {
-            auto it = result.begin();
-            while (it != result.end() && it->first != m.key)
-                ++it;
+            const auto at = std::lower_bound(
+                by_key.begin(), by_key.end(), m.key,
+                [&](std::size_t i, std::string_view key) { return result[i].key < key; });
+            const std::size_t found =
+                at != by_key.end() && result[*at].key == m.key && !result[*at].removed
+                    ? *at
+                    : result.size();
             if (m.value == "null") {
-                if (it != result.end()) result.erase(it);
+                if (found != result.size()) result[found].removed = true;
                 continue;
             }
             std::string value;
             if (m.value.front() == '{') {
-                value = merge_text(
-                    it != result.end() ? std::string_view(it->second) : std::string_view("{}"),
-                    m.value);
+                value = merge_text(found != result.size() ? std::string_view(result[found].value)
+                                                          : std::string_view("{}"),
+                                   m.value);
             } else {
                 value = std::string(m.value);
             }
-            if (it != result.end()) {
-                it->second = std::move(value);
+            if (found != result.size()) {
+                result[found].value = std::move(value);
             } else {
-                result.emplace_back(m.key, std::move(value));
+                result.push_back(Entry{m.key, std::move(value)});
             }
         }
         std::string out = "{";
-        for (const auto& [key, value] : result) {
+        for (const Entry& e : result) {
+            if (e.removed) continue;
             if (out.size() > 1) out += ',';
-            out += key;
+            out += e.key;
             out += ':';
-            out += value;
+            out += e.value;
         }
         out += '}';
         return out;
@@ -152,63 +176,71 @@ class JsonObject {
 
 namespace detail {
 
+// Reads a JsonObject's value into its compact text in one scan, which stops at the first bound
+// the value passes (its compact size, its depth): the part past it is never copied, compared or
+// even looked at (Reader::stop_part), so a value of any size costs what its first 64 KiB do.
+// Within an object the keys seen so far are kept in a balanced tree (in one arena per value):
+// each duplicate is found in log n comparisons. The keys are simdjson's unescaped views, which
+// stay valid for the whole document, so "a" and "\u0061" are one member.
 struct JsonCopy {
     Reader& reader;
     Writer writer;
-    bool too_deep = false;
+    std::pmr::memory_resource* arena;
+    Reader::Position root;  // the JsonObject's own member: where a bound is reported
 
-    // Copies `value` compactly; past max_depth only checks it.
+    [[noreturn]] void exceeded(std::string_view code, std::string_view message) {
+        reader.rewind(root);
+        reader.error(code, message);
+        reader.stop_part();
+    }
+    void check_size() {
+        if (writer.size() > JsonObject::max_bytes) [[unlikely]]
+            exceeded(codes::length, "must be at most 65536 bytes");
+    }
+
     void copy(ondemand::value& value, std::size_t depth) {
         const ondemand::json_type t = reader.type_of(value);
         switch (t) {
             case ondemand::json_type::object: {
-                if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
-                }
+                if (depth >= JsonObject::max_depth)
+                    exceeded(codes::range, "must not be nested more than 16 deep");
                 const char* where = Reader::token_start(value);
                 ondemand::object object;
                 if (auto e = value.get_object().get(object))
                     reader.malformed(where, simdjson::error_message(e));
                 reader.enter(where);
                 writer.raw('{');
-                std::vector<std::string> seen;
+                std::pmr::set<std::string_view> seen(arena);
                 bool first = true;
+                reader.push(std::string_view{});  // renamed for each member
                 for (auto field_result : object) {
                     ondemand::field field;
                     if (auto e = std::move(field_result).get(field)) reader.malformed(e);
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-                    std::string owned(key);
-                    reader.push(owned);
-                    bool duplicate = false;
-                    for (const std::string& s : seen)
-                        duplicate = duplicate || s == owned;
-                    if (duplicate) {
+                    reader.rename_top(key);
+                    if (!seen.insert(key).second) {
                         reader.skip(field.value());
                         reader.error(codes::duplicate_field, "appears more than once");
-                    } else {
-                        if (!first) writer.raw(',');
-                        first = false;
-                        writer.string(owned);
-                        writer.raw(':');
-                        ondemand::value inner = field.value();
-                        copy(inner, depth + 1);
-                        seen.push_back(std::move(owned));
+                        continue;
                     }
-                    reader.pop();
+                    if (!first) writer.raw(',');
+                    first = false;
+                    writer.string(key);
+                    writer.raw(':');
+                    check_size();
+                    ondemand::value inner = field.value();
+                    copy(inner, depth + 1);
                 }
+                reader.pop();
                 writer.raw('}');
+                check_size();
                 reader.leave();
                 return;
             }
             case ondemand::json_type::array: {
-                if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
-                }
+                if (depth >= JsonObject::max_depth)
+                    exceeded(codes::range, "must not be nested more than 16 deep");
                 const char* where = Reader::token_start(value);
                 ondemand::array array;
                 if (auto e = value.get_array().get(array))
@@ -224,6 +256,7 @@ struct JsonCopy {
                     copy(element, depth + 1);
                 }
                 writer.raw(']');
+                check_size();
                 reader.leave();
                 return;
             }
@@ -233,16 +266,21 @@ struct JsonCopy {
                     reader.malformed(Reader::token_start(value), simdjson::error_message(e));
                 }
                 writer.string(text);
+                check_size();
                 return;
             }
             default:
                 writer.raw(reader.scalar_token(value, t));
+                check_size();
         }
     }
 };
 
 }  // namespace detail
 
+// A value past a bound is reported at the member (`length` past 64 KiB, `range` past 16 deep)
+// and stops the reading of the document, or of the bulk item that holds it (Reader::stop_part):
+// what was reported before it is the answer.
 inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
@@ -251,17 +289,11 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     }
     const std::size_t errors_before = reader.error_count();
     std::string text;
-    detail::JsonCopy copy{reader, Writer(text)};
+    std::array<std::byte, 1024> first_keys;  // an object of a few members needs no heap
+    std::pmr::monotonic_buffer_resource arena(first_keys.data(), first_keys.size());
+    detail::JsonCopy copy{reader, Writer(text), &arena, reader.position()};
     copy.copy(value, 0);
     copy.writer.flush();
-    if (copy.too_deep) {
-        reader.error(codes::range, "must not be nested more than 16 deep");
-        return false;
-    }
-    if (text.size() > JsonObject::max_bytes) {
-        reader.error(codes::length, "must be at most 65536 bytes");
-        return false;
-    }
     if (reader.error_count() != errors_before) return false;
     out = JsonObject::from_compact(std::move(text));
     return true;
