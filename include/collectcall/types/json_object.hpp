@@ -11,9 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <forward_list>
+#include <memory>
 #include <memory_resource>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -97,75 +101,86 @@ class JsonObject {
         return i;
     }
 
-    // The members of a compact object text, in order.
-    static std::vector<Member> members(std::string_view s) {
-        std::vector<Member> out;
+    // Calls f(member) for each member of a compact object text, in order.
+    template <class F>
+    static void for_each_member(std::string_view s, F&& f) {
         std::size_t i = 1;  // after '{'
         while (i < s.size() && s[i] != '}') {
             const std::size_t key_end = string_end(s, i);
             const std::size_t value_start = key_end + 1;  // after ':'
             const std::size_t end = value_end(s, value_start);
-            out.push_back(
-                Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
+            f(Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
             i = end < s.size() && s[end] == ',' ? end + 1 : end;
         }
-        return out;
     }
 
     // RFC 7396's MergePatch on compact texts. The target's members are found by binary search
     // in an index sorted by key (the compact form of a key is the same text for the same
     // unescaped key, as the reader re-escapes every key one way): a merge costs n log n in the
     // members, not their product. A patch names each key once (the reader refuses duplicates),
-    // so each target member is replaced or removed at most once, by marking it.
+    // so each target member is replaced or removed at most once; a removed one is marked by a
+    // value with no data.
     static std::string merge_text(std::string_view target, std::string_view patch) {
-        struct Entry {
-            std::string_view key;
-            std::string value;
-            bool removed = false;
-        };
-        std::vector<Entry> result;
+        std::vector<Member> result;
         if (!target.empty() && target.front() == '{') {
-            for (const Member& m : members(target))
-                result.push_back(Entry{m.key, std::string(m.value)});
+            for_each_member(target, [&](const Member& m) { result.push_back(m); });
         }
-        std::vector<std::size_t> by_key(result.size());
+        // Each key's first bytes after its quote, big-endian, decide most comparisons without
+        // a call to memcmp or a load from the text (no compact key has a NUL byte, so the
+        // zeros that pad a short key order as the full comparison does).
+        struct Sorted {
+            std::uint64_t prefix;
+            std::size_t index;
+        };
+        const auto prefix_of = [](std::string_view key) {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 1; b < 9; ++b) {
+                prefix = prefix << 8 | (b < key.size() ? static_cast<unsigned char>(key[b]) : 0U);
+            }
+            return prefix;
+        };
+        std::vector<Sorted> by_key(result.size());
         for (std::size_t i = 0; i < by_key.size(); ++i)
-            by_key[i] = i;
-        std::sort(by_key.begin(), by_key.end(),
-                  [&](std::size_t a, std::size_t b) { return result[a].key < result[b].key; });
-        for (const Member& m : members(patch)) {
+            by_key[i] = Sorted{prefix_of(result[i].key), i};
+        std::sort(by_key.begin(), by_key.end(), [&](const Sorted& a, const Sorted& b) {
+            return a.prefix != b.prefix ? a.prefix < b.prefix
+                                        : result[a.index].key < result[b.index].key;
+        });
+        // The objects merged member into member (a list: its elements never move).
+        std::forward_list<std::string> merged;
+        for_each_member(patch, [&](const Member& m) {
+            const Sorted wanted{prefix_of(m.key), 0};
             const auto at = std::lower_bound(
-                by_key.begin(), by_key.end(), m.key,
-                [&](std::size_t i, std::string_view key) { return result[i].key < key; });
-            const std::size_t found =
-                at != by_key.end() && result[*at].key == m.key && !result[*at].removed
-                    ? *at
-                    : result.size();
+                by_key.begin(), by_key.end(), wanted, [&](const Sorted& a, const Sorted& b) {
+                    return a.prefix != b.prefix ? a.prefix < b.prefix
+                                                : result[a.index].key < m.key;
+                });
+            const bool found = at != by_key.end() && result[at->index].key == m.key &&
+                               result[at->index].value.data() != nullptr;
             if (m.value == "null") {
-                if (found != result.size()) result[found].removed = true;
-                continue;
+                if (found) result[at->index].value = {};
+                return;
             }
-            std::string value;
+            std::string_view value = m.value;
             if (m.value.front() == '{') {
-                value = merge_text(found != result.size() ? std::string_view(result[found].value)
-                                                          : std::string_view("{}"),
-                                   m.value);
-            } else {
-                value = std::string(m.value);
+                value = merged.emplace_front(
+                    merge_text(found ? result[at->index].value : std::string_view("{}"), m.value));
             }
-            if (found != result.size()) {
-                result[found].value = std::move(value);
+            if (found) {
+                result[at->index].value = value;
             } else {
-                result.push_back(Entry{m.key, std::move(value)});
+                result.push_back(Member{m.key, value});
             }
-        }
-        std::string out = "{";
-        for (const Entry& e : result) {
-            if (e.removed) continue;
+        });
+        std::string out;
+        out.reserve(target.size() + patch.size());
+        out += '{';
+        for (const Member& m : result) {
+            if (m.value.data() == nullptr) continue;
             if (out.size() > 1) out += ',';
-            out += e.key;
+            out += m.key;
             out += ':';
-            out += e.value;
+            out += m.value;
         }
         out += '}';
         return out;
@@ -176,6 +191,16 @@ class JsonObject {
 
 namespace detail {
 
+// Where the keys of a JsonObject being read are kept: one buffer per thread, as large as the
+// most keys a JsonObject within its bound holds need (64 KiB of compact text holds at most 13,108
+// members, whose tree nodes take less than 1 MiB), so that no key costs an allocation. Its pages
+// are touched only as keys need them, and stay for the next document.
+inline std::span<std::byte> key_arena() {
+    constexpr std::size_t size = std::size_t{1} << 20;
+    thread_local const std::unique_ptr<std::byte[]> buffer(new std::byte[size]);
+    return {buffer.get(), size};
+}
+
 // Reads a JsonObject's value into its compact text in one scan, which stops at the first bound
 // the value passes (its compact size, its depth): the part past it is never copied, compared or
 // even looked at (Reader::stop_part), so a value of any size costs what its first 64 KiB do.
@@ -183,6 +208,27 @@ namespace detail {
 // each duplicate is found in log n comparisons. The keys are simdjson's unescaped views, which
 // stay valid for the whole document, so "a" and "\u0061" are one member.
 struct JsonCopy {
+    // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
+    // without a load from the key's text (the zeros that pad a short key order before any byte,
+    // as a shorter string does before a longer one it begins; a NUL inside a key is told apart
+    // by the full comparison that equal prefixes fall back to).
+    struct Key {
+        std::uint64_t prefix;
+        std::string_view text;
+        static Key of(std::string_view text) noexcept {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 0; b < 8; ++b) {
+                prefix = prefix << 8 | (b < text.size() ? static_cast<unsigned char>(text[b]) : 0U);
+            }
+            return Key{prefix, text};
+        }
+        struct Less {
+            bool operator()(const Key& a, const Key& b) const noexcept {
+                return a.prefix != b.prefix ? a.prefix < b.prefix : a.text < b.text;
+            }
+        };
+    };
+
     Reader& reader;
     Writer writer;
     std::pmr::memory_resource* arena;
@@ -210,7 +256,7 @@ struct JsonCopy {
                     reader.malformed(where, simdjson::error_message(e));
                 reader.enter(where);
                 writer.raw('{');
-                std::pmr::set<std::string_view> seen(arena);
+                std::pmr::set<Key, Key::Less> seen(arena);
                 bool first = true;
                 reader.push(std::string_view{});  // renamed for each member
                 for (auto field_result : object) {
@@ -219,7 +265,7 @@ struct JsonCopy {
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
                     reader.rename_top(key);
-                    if (!seen.insert(key).second) {
+                    if (!seen.insert(Key::of(key)).second) {
                         reader.skip(field.value());
                         reader.error(codes::duplicate_field, "appears more than once");
                         continue;
@@ -289,8 +335,8 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     }
     const std::size_t errors_before = reader.error_count();
     std::string text;
-    std::array<std::byte, 1024> first_keys;  // an object of a few members needs no heap
-    std::pmr::monotonic_buffer_resource arena(first_keys.data(), first_keys.size());
+    const std::span<std::byte> keys = detail::key_arena();
+    std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
     detail::JsonCopy copy{reader, Writer(text), &arena, reader.position()};
     copy.copy(value, 0);
     copy.writer.flush();
