@@ -819,6 +819,9 @@ struct Malformed {
 };
 // Thrown by Reader::stop(); read<T> answers with the errors reported so far.
 struct Stopped {};
+// Thrown by Reader::stop_part(): a Validated<T> (a bulk item) answers with the errors reported
+// so far and reading goes on after it; elsewhere it stops the document like Stopped.
+struct StoppedPart {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -936,6 +939,7 @@ class Reader {
             errors.push_back(too_many_errors_detail(count_ - errors.size()));
         errors_.clear();
         count_ = 0;
+        path_bytes_ = 0;
         scope_ = {};
         return errors;
     }
@@ -967,16 +971,52 @@ class Reader {
 
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
+    //
+    // The paths kept add up to at most path_budget() bytes: an error's path repeats every key
+    // above it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would
+    // otherwise make a document's errors many times its size. An error past the budget is
+    // counted like one past the bound, so its path is never built either.
     COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
         if (errors_.size() - scope_.stored_from < options_.max_errors) {
-            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+            const std::size_t bound = path_size_bound();
+            if (path_bytes_ + bound <= path_budget()) {
+                errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+                path_bytes_ += errors_.back().path.size();
+            }
         }
         ++count_;
+    }
+
+    // What the kept paths of one document may add up to: 64 KiB, and eight bytes per byte of
+    // the document (a short error needs a few bytes of input, its path a few dozen).
+    [[nodiscard]] std::size_t path_budget() const noexcept {
+        constexpr std::size_t base = 64 * 1024;
+        const std::size_t size =
+            end_ != nullptr && end_ > begin_ ? static_cast<std::size_t>(end_ - begin_) : 0;
+        return base + 8 * size;
     }
 
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
+    // Stops reading the innermost Validated<T> that holds the value being read (the document
+    // when none does): what was reported so far is its answer, and the rest of it is skipped
+    // as simdjson skips any value left unread, without being looked at (a value past its bound,
+    // JsonObject's 64 KiB).
+    [[noreturn]] void stop_part() const { throw detail::StoppedPart{}; }
+
+    // Where reading is: the path and the nesting. A value that stops part way returns to where
+    // it started with rewind() (Validated<T>, or a bound reported at the value's own path).
+    struct Position {
+        std::size_t path_size;
+        std::size_t depth;
+    };
+    [[nodiscard]] Position position() const noexcept { return {path_size_, depth_}; }
+    void rewind(Position at) noexcept {
+        while (path_size_ > at.path_size)
+            pop();
+        depth_ = at.depth;
+    }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -997,6 +1037,18 @@ class Reader {
             }
         }
         return path;
+    }
+
+    // At least current_path().size(), without building it: a key's token may double in the
+    // pointer (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    [[nodiscard]] std::size_t path_size_bound() const noexcept {
+        std::size_t bound = 0;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
+        }
+        return bound;
     }
 
     // Every member and element read is pushed and popped, so this stays inline and allocation
@@ -1231,6 +1283,7 @@ class Reader {
     ondemand::document* doc_;
     ErrorList errors_;
     std::size_t count_ = 0;
+    std::size_t path_bytes_ = 0;  // of the paths in errors_ (path_budget)
     ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
@@ -2372,6 +2425,8 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
         return malformed_error(std::min(m.offset, input.text_size), m.what);
     } catch (const detail::Stopped&) {
         return reader.take_errors();
+    } catch (const detail::StoppedPart&) {
+        return reader.take_errors();
     }
     return reader.take_errors();
 }
@@ -2617,6 +2672,9 @@ class Writer {
         flush();
         return out_;
     }
+
+    // How many bytes were written, buffered or not.
+    [[nodiscard]] std::size_t size() const noexcept { return out_.size() + used_; }
 
     void raw(std::string_view text) { put(text.data(), text.size()); }
     void raw(char c) {
@@ -2927,7 +2985,14 @@ class Validated {
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
         const Reader::ErrorScope outer = reader.open_error_scope();
-        read_value(reader, value, out.value_);
+        const Reader::Position start = reader.position();
+        try {
+            read_value(reader, value, out.value_);
+        } catch (const detail::StoppedPart&) {
+            // A part of the item past its bound: the item fails with what was reported, and
+            // the enclosing array skips the rest of it as simdjson skips any unread value.
+            reader.rewind(start);
+        }
         out.errors_ = reader.close_error_scope(outer);
         if (!out.errors_.empty()) {
             // The path of the item itself, built only when it has errors.
@@ -4840,8 +4905,16 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 // text, merged by RFC 7396 (collectcall_merge, which merge_patch calls for it) and published in
 // the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <forward_list>
+#include <memory>
+#include <memory_resource>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -5742,55 +5815,86 @@ class JsonObject {
         return i;
     }
 
-    // The members of a compact object text, in order.
-    static std::vector<Member> members(std::string_view s) {
-        std::vector<Member> out;
+    // Calls f(member) for each member of a compact object text, in order.
+    template <class F>
+    static void for_each_member(std::string_view s, F&& f) {
         std::size_t i = 1;  // after '{'
         while (i < s.size() && s[i] != '}') {
             const std::size_t key_end = string_end(s, i);
             const std::size_t value_start = key_end + 1;  // after ':'
             const std::size_t end = value_end(s, value_start);
-            out.push_back(
-                Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
+            f(Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
             i = end < s.size() && s[end] == ',' ? end + 1 : end;
         }
-        return out;
     }
 
+    // RFC 7396's MergePatch on compact texts. The target's members are found by binary search
+    // in an index sorted by key (the compact form of a key is the same text for the same
+    // unescaped key, as the reader re-escapes every key one way): a merge costs n log n in the
+    // members, not their product. A patch names each key once (the reader refuses duplicates),
+    // so each target member is replaced or removed at most once; a removed one is marked by a
+    // value with no data.
     static std::string merge_text(std::string_view target, std::string_view patch) {
-        std::vector<std::pair<std::string_view, std::string>> result;
+        std::vector<Member> result;
         if (!target.empty() && target.front() == '{') {
-            for (const Member& m : members(target))
-                result.emplace_back(m.key, std::string(m.value));
+            for_each_member(target, [&](const Member& m) { result.push_back(m); });
         }
-        for (const Member& m : members(patch)) {
-            auto it = result.begin();
-            while (it != result.end() && it->first != m.key)
-                ++it;
+        // Each key's first bytes after its quote, big-endian, decide most comparisons without
+        // a call to memcmp or a load from the text (no compact key has a NUL byte, so the
+        // zeros that pad a short key order as the full comparison does).
+        struct Sorted {
+            std::uint64_t prefix;
+            std::size_t index;
+        };
+        const auto prefix_of = [](std::string_view key) {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 1; b < 9; ++b) {
+                prefix = prefix << 8 | (b < key.size() ? static_cast<unsigned char>(key[b]) : 0U);
+            }
+            return prefix;
+        };
+        std::vector<Sorted> by_key(result.size());
+        for (std::size_t i = 0; i < by_key.size(); ++i)
+            by_key[i] = Sorted{prefix_of(result[i].key), i};
+        std::sort(by_key.begin(), by_key.end(), [&](const Sorted& a, const Sorted& b) {
+            return a.prefix != b.prefix ? a.prefix < b.prefix
+                                        : result[a.index].key < result[b.index].key;
+        });
+        // The objects merged member into member (a list: its elements never move).
+        std::forward_list<std::string> merged;
+        for_each_member(patch, [&](const Member& m) {
+            const Sorted wanted{prefix_of(m.key), 0};
+            const auto at = std::lower_bound(
+                by_key.begin(), by_key.end(), wanted, [&](const Sorted& a, const Sorted& b) {
+                    return a.prefix != b.prefix ? a.prefix < b.prefix
+                                                : result[a.index].key < m.key;
+                });
+            const bool found = at != by_key.end() && result[at->index].key == m.key &&
+                               result[at->index].value.data() != nullptr;
             if (m.value == "null") {
-                if (it != result.end()) result.erase(it);
-                continue;
+                if (found) result[at->index].value = {};
+                return;
             }
-            std::string value;
+            std::string_view value = m.value;
             if (m.value.front() == '{') {
-                value = merge_text(
-                    it != result.end() ? std::string_view(it->second) : std::string_view("{}"),
-                    m.value);
-            } else {
-                value = std::string(m.value);
+                value = merged.emplace_front(
+                    merge_text(found ? result[at->index].value : std::string_view("{}"), m.value));
             }
-            if (it != result.end()) {
-                it->second = std::move(value);
+            if (found) {
+                result[at->index].value = value;
             } else {
-                result.emplace_back(m.key, std::move(value));
+                result.push_back(Member{m.key, value});
             }
-        }
-        std::string out = "{";
-        for (const auto& [key, value] : result) {
+        });
+        std::string out;
+        out.reserve(target.size() + patch.size());
+        out += '{';
+        for (const Member& m : result) {
+            if (m.value.data() == nullptr) continue;
             if (out.size() > 1) out += ',';
-            out += key;
+            out += m.key;
             out += ':';
-            out += value;
+            out += m.value;
         }
         out += '}';
         return out;
@@ -5801,63 +5905,102 @@ class JsonObject {
 
 namespace detail {
 
+// Where the keys of a JsonObject being read are kept: one buffer per thread, as large as the
+// most keys a JsonObject within its bound holds need (64 KiB of compact text holds at most 13,108
+// members, whose tree nodes take less than 1 MiB), so that no key costs an allocation. Its pages
+// are touched only as keys need them, and stay for the next document.
+inline std::span<std::byte> key_arena() {
+    constexpr std::size_t size = std::size_t{1} << 20;
+    thread_local const std::unique_ptr<std::byte[]> buffer(new std::byte[size]);
+    return {buffer.get(), size};
+}
+
+// Reads a JsonObject's value into its compact text in one scan, which stops at the first bound
+// the value passes (its compact size, its depth): the part past it is never copied, compared or
+// even looked at (Reader::stop_part), so a value of any size costs what its first 64 KiB do.
+// Within an object the keys seen so far are kept in a balanced tree (in one arena per value):
+// each duplicate is found in log n comparisons. The keys are simdjson's unescaped views, which
+// stay valid for the whole document, so "a" and "\u0061" are one member.
 struct JsonCopy {
+    // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
+    // without a load from the key's text (the zeros that pad a short key order before any byte,
+    // as a shorter string does before a longer one it begins; a NUL inside a key is told apart
+    // by the full comparison that equal prefixes fall back to).
+    struct Key {
+        std::uint64_t prefix;
+        std::string_view text;
+        static Key of(std::string_view text) noexcept {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 0; b < 8; ++b) {
+                prefix = prefix << 8 | (b < text.size() ? static_cast<unsigned char>(text[b]) : 0U);
+            }
+            return Key{prefix, text};
+        }
+        struct Less {
+            bool operator()(const Key& a, const Key& b) const noexcept {
+                return a.prefix != b.prefix ? a.prefix < b.prefix : a.text < b.text;
+            }
+        };
+    };
+
     Reader& reader;
     Writer writer;
-    bool too_deep = false;
+    std::pmr::memory_resource* arena;
+    Reader::Position root;  // the JsonObject's own member: where a bound is reported
 
-    // Copies `value` compactly; past max_depth only checks it.
+    [[noreturn]] void exceeded(std::string_view code, std::string_view message) {
+        reader.rewind(root);
+        reader.error(code, message);
+        reader.stop_part();
+    }
+    void check_size() {
+        if (writer.size() > JsonObject::max_bytes) [[unlikely]]
+            exceeded(codes::length, "must be at most 65536 bytes");
+    }
+
     void copy(ondemand::value& value, std::size_t depth) {
         const ondemand::json_type t = reader.type_of(value);
         switch (t) {
             case ondemand::json_type::object: {
-                if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
-                }
+                if (depth >= JsonObject::max_depth)
+                    exceeded(codes::range, "must not be nested more than 16 deep");
                 const char* where = Reader::token_start(value);
                 ondemand::object object;
                 if (auto e = value.get_object().get(object))
                     reader.malformed(where, simdjson::error_message(e));
                 reader.enter(where);
                 writer.raw('{');
-                std::vector<std::string> seen;
+                std::pmr::set<Key, Key::Less> seen(arena);
                 bool first = true;
+                reader.push(std::string_view{});  // renamed for each member
                 for (auto field_result : object) {
                     ondemand::field field;
                     if (auto e = std::move(field_result).get(field)) reader.malformed(e);
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-                    std::string owned(key);
-                    reader.push(owned);
-                    bool duplicate = false;
-                    for (const std::string& s : seen)
-                        duplicate = duplicate || s == owned;
-                    if (duplicate) {
+                    reader.rename_top(key);
+                    if (!seen.insert(Key::of(key)).second) {
                         reader.skip(field.value());
                         reader.error(codes::duplicate_field, "appears more than once");
-                    } else {
-                        if (!first) writer.raw(',');
-                        first = false;
-                        writer.string(owned);
-                        writer.raw(':');
-                        ondemand::value inner = field.value();
-                        copy(inner, depth + 1);
-                        seen.push_back(std::move(owned));
+                        continue;
                     }
-                    reader.pop();
+                    if (!first) writer.raw(',');
+                    first = false;
+                    writer.string(key);
+                    writer.raw(':');
+                    check_size();
+                    ondemand::value inner = field.value();
+                    copy(inner, depth + 1);
                 }
+                reader.pop();
                 writer.raw('}');
+                check_size();
                 reader.leave();
                 return;
             }
             case ondemand::json_type::array: {
-                if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
-                }
+                if (depth >= JsonObject::max_depth)
+                    exceeded(codes::range, "must not be nested more than 16 deep");
                 const char* where = Reader::token_start(value);
                 ondemand::array array;
                 if (auto e = value.get_array().get(array))
@@ -5873,6 +6016,7 @@ struct JsonCopy {
                     copy(element, depth + 1);
                 }
                 writer.raw(']');
+                check_size();
                 reader.leave();
                 return;
             }
@@ -5882,16 +6026,21 @@ struct JsonCopy {
                     reader.malformed(Reader::token_start(value), simdjson::error_message(e));
                 }
                 writer.string(text);
+                check_size();
                 return;
             }
             default:
                 writer.raw(reader.scalar_token(value, t));
+                check_size();
         }
     }
 };
 
 }  // namespace detail
 
+// A value past a bound is reported at the member (`length` past 64 KiB, `range` past 16 deep)
+// and stops the reading of the document, or of the bulk item that holds it (Reader::stop_part):
+// what was reported before it is the answer.
 inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
@@ -5900,17 +6049,11 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     }
     const std::size_t errors_before = reader.error_count();
     std::string text;
-    detail::JsonCopy copy{reader, Writer(text)};
+    const std::span<std::byte> keys = detail::key_arena();
+    std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
+    detail::JsonCopy copy{reader, Writer(text), &arena, reader.position()};
     copy.copy(value, 0);
     copy.writer.flush();
-    if (copy.too_deep) {
-        reader.error(codes::range, "must not be nested more than 16 deep");
-        return false;
-    }
-    if (text.size() > JsonObject::max_bytes) {
-        reader.error(codes::length, "must be at most 65536 bytes");
-        return false;
-    }
     if (reader.error_count() != errors_before) return false;
     out = JsonObject::from_compact(std::move(text));
     return true;
