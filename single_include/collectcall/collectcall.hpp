@@ -5856,7 +5856,7 @@ class JsonObject {
         std::vector<Sorted> by_key(result.size());
         for (std::size_t i = 0; i < by_key.size(); ++i)
             by_key[i] = Sorted{prefix_of(result[i].key), i};
-        std::sort(by_key.begin(), by_key.end(), [&](const Sorted& a, const Sorted& b) {
+        std::stable_sort(by_key.begin(), by_key.end(), [&](const Sorted& a, const Sorted& b) {
             return a.prefix != b.prefix ? a.prefix < b.prefix
                                         : result[a.index].key < result[b.index].key;
         });
