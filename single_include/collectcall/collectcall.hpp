@@ -819,9 +819,6 @@ struct Malformed {
 };
 // Thrown by Reader::stop(); read<T> answers with the errors reported so far.
 struct Stopped {};
-// Thrown by Reader::stop_part(): a Validated<T> (a bulk item) answers with the errors reported
-// so far and reading goes on after it; elsewhere it stops the document like Stopped.
-struct StoppedPart {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -999,23 +996,15 @@ class Reader {
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
-    // Stops reading the innermost Validated<T> that holds the value being read (the document
-    // when none does): what was reported so far is its answer, and the rest of it is skipped
-    // as simdjson skips any value left unread, without being looked at (a value past its bound,
-    // JsonObject's 64 KiB).
-    [[noreturn]] void stop_part() const { throw detail::StoppedPart{}; }
-
-    // Where reading is: the path and the nesting. A value that stops part way returns to where
-    // it started with rewind() (Validated<T>, or a bound reported at the value's own path).
-    struct Position {
-        std::size_t path_size;
-        std::size_t depth;
-    };
-    [[nodiscard]] Position position() const noexcept { return {path_size_, depth_}; }
-    void rewind(Position at) noexcept {
-        while (path_size_ > at.path_size)
-            pop();
-        depth_ = at.depth;
+    // How deep the path is: error_at() reports at such a depth from further down.
+    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
+    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
+    // being read), as error() would have there.
+    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+        const std::size_t here = path_size_;
+        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
+        error(code, message);
+        path_size_ = here;
     }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
@@ -1039,8 +1028,8 @@ class Reader {
         return path;
     }
 
-    // At least current_path().size(), without building it: a key's token may double in the
-    // pointer (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    // At least current_path().size(), without building it: a key may double in the pointer
+    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
     [[nodiscard]] std::size_t path_size_bound() const noexcept {
         std::size_t bound = 0;
         for (std::size_t i = 0; i < path_size_; ++i) {
@@ -2425,8 +2414,6 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
         return malformed_error(std::min(m.offset, input.text_size), m.what);
     } catch (const detail::Stopped&) {
         return reader.take_errors();
-    } catch (const detail::StoppedPart&) {
-        return reader.take_errors();
     }
     return reader.take_errors();
 }
@@ -2985,14 +2972,7 @@ class Validated {
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
         const Reader::ErrorScope outer = reader.open_error_scope();
-        const Reader::Position start = reader.position();
-        try {
-            read_value(reader, value, out.value_);
-        } catch (const detail::StoppedPart&) {
-            // A part of the item past its bound: the item fails with what was reported, and
-            // the enclosing array skips the rest of it as simdjson skips any unread value.
-            reader.rewind(start);
-        }
+        read_value(reader, value, out.value_);
         out.errors_ = reader.close_error_scope(outer);
         if (!out.errors_.empty()) {
             // The path of the item itself, built only when it has errors.
@@ -4906,7 +4886,6 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 // the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <forward_list>
@@ -5915,12 +5894,13 @@ inline std::span<std::byte> key_arena() {
     return {buffer.get(), size};
 }
 
-// Reads a JsonObject's value into its compact text in one scan, which stops at the first bound
-// the value passes (its compact size, its depth): the part past it is never copied, compared or
-// even looked at (Reader::stop_part), so a value of any size costs what its first 64 KiB do.
-// Within an object the keys seen so far are kept in a balanced tree (in one arena per value):
-// each duplicate is found in log n comparisons. The keys are simdjson's unescaped views, which
-// stay valid for the whole document, so "a" and "\u0061" are one member.
+// Reads a JsonObject's value into its compact text in one scan, which stops copying at the
+// first bound the value passes (its compact size, its depth): the error is reported at the
+// member, and the rest of the value is only checked to be JSON, as any value that is not kept
+// (Reader::skip), without being copied or its keys compared. Within an object the keys seen so
+// far are kept in a balanced tree (in one arena per value): each duplicate is found in log n
+// comparisons. The keys are simdjson's unescaped views, which stay valid for the whole document,
+// so "a" and "\u0061" are one member.
 struct JsonCopy {
     // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
     // without a load from the key's text (the zeros that pad a short key order before any byte,
@@ -5946,24 +5926,27 @@ struct JsonCopy {
     Reader& reader;
     Writer writer;
     std::pmr::memory_resource* arena;
-    Reader::Position root;  // the JsonObject's own member: where a bound is reported
+    std::size_t member;     // the JsonObject's own path depth: where a bound is reported
+    bool stopped = false;  // a bound was passed: the rest is only checked
 
-    [[noreturn]] void exceeded(std::string_view code, std::string_view message) {
-        reader.rewind(root);
-        reader.error(code, message);
-        reader.stop_part();
+    void exceeded(std::string_view code, std::string_view message) {
+        reader.error_at(member, code, message);
+        stopped = true;
     }
     void check_size() {
-        if (writer.size() > JsonObject::max_bytes) [[unlikely]]
+        if (writer.size() > JsonObject::max_bytes && !stopped) [[unlikely]]
             exceeded(codes::length, "must be at most 65536 bytes");
     }
 
     void copy(ondemand::value& value, std::size_t depth) {
+        if (stopped) return reader.skip(value);
         const ondemand::json_type t = reader.type_of(value);
         switch (t) {
             case ondemand::json_type::object: {
-                if (depth >= JsonObject::max_depth)
+                if (depth >= JsonObject::max_depth) {
                     exceeded(codes::range, "must not be nested more than 16 deep");
+                    return reader.skip(value, t);
+                }
                 const char* where = Reader::token_start(value);
                 ondemand::object object;
                 if (auto e = value.get_object().get(object))
@@ -5974,10 +5957,14 @@ struct JsonCopy {
                 bool first = true;
                 reader.push(std::string_view{});  // renamed for each member
                 for (auto field_result : object) {
-                    ondemand::field field;
-                    if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+                    if (auto e = field_result.error()) reader.malformed(e);
+                    ondemand::field&& field = std::move(field_result).value_unsafe();
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
+                    if (stopped) {
+                        reader.skip(field.value());
+                        continue;
+                    }
                     reader.rename_top(key);
                     if (!seen.insert(Key::of(key)).second) {
                         reader.skip(field.value());
@@ -5989,18 +5976,18 @@ struct JsonCopy {
                     writer.string(key);
                     writer.raw(':');
                     check_size();
-                    ondemand::value inner = field.value();
-                    copy(inner, depth + 1);
+                    copy(field.value(), depth + 1);
                 }
                 reader.pop();
-                writer.raw('}');
-                check_size();
                 reader.leave();
-                return;
+                writer.raw('}');
+                return check_size();
             }
             case ondemand::json_type::array: {
-                if (depth >= JsonObject::max_depth)
+                if (depth >= JsonObject::max_depth) {
                     exceeded(codes::range, "must not be nested more than 16 deep");
+                    return reader.skip(value, t);
+                }
                 const char* where = Reader::token_start(value);
                 ondemand::array array;
                 if (auto e = value.get_array().get(array))
@@ -6009,16 +5996,15 @@ struct JsonCopy {
                 writer.raw('[');
                 bool first = true;
                 for (auto element_result : array) {
-                    ondemand::value element;
-                    if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+                    if (auto e = element_result.error()) reader.malformed(e);
+                    ondemand::value&& element = std::move(element_result).value_unsafe();
                     if (!first) writer.raw(',');
                     first = false;
                     copy(element, depth + 1);
                 }
-                writer.raw(']');
-                check_size();
                 reader.leave();
-                return;
+                writer.raw(']');
+                return check_size();
             }
             case ondemand::json_type::string: {
                 std::string_view text;
@@ -6026,21 +6012,18 @@ struct JsonCopy {
                     reader.malformed(Reader::token_start(value), simdjson::error_message(e));
                 }
                 writer.string(text);
-                check_size();
-                return;
+                return check_size();
             }
             default:
                 writer.raw(reader.scalar_token(value, t));
-                check_size();
+                return check_size();
         }
     }
 };
 
 }  // namespace detail
 
-// A value past a bound is reported at the member (`length` past 64 KiB, `range` past 16 deep)
-// and stops the reading of the document, or of the bulk item that holds it (Reader::stop_part):
-// what was reported before it is the answer.
+// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member.
 inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
@@ -6051,10 +6034,10 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     std::string text;
     const std::span<std::byte> keys = detail::key_arena();
     std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
-    detail::JsonCopy copy{reader, Writer(text), &arena, reader.position()};
+    detail::JsonCopy copy{reader, Writer(text), &arena, reader.path_depth()};
     copy.copy(value, 0);
+    if (copy.stopped || reader.error_count() != errors_before) return false;
     copy.writer.flush();
-    if (reader.error_count() != errors_before) return false;
     out = JsonObject::from_compact(std::move(text));
     return true;
 }

@@ -83,9 +83,6 @@ struct Malformed {
 };
 // Thrown by Reader::stop(); read<T> answers with the errors reported so far.
 struct Stopped {};
-// Thrown by Reader::stop_part(): a Validated<T> (a bulk item) answers with the errors reported
-// so far and reading goes on after it; elsewhere it stops the document like Stopped.
-struct StoppedPart {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -263,23 +260,15 @@ class Reader {
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
-    // Stops reading the innermost Validated<T> that holds the value being read (the document
-    // when none does): what was reported so far is its answer, and the rest of it is skipped
-    // as simdjson skips any value left unread, without being looked at (a value past its bound,
-    // JsonObject's 64 KiB).
-    [[noreturn]] void stop_part() const { throw detail::StoppedPart{}; }
-
-    // Where reading is: the path and the nesting. A value that stops part way returns to where
-    // it started with rewind() (Validated<T>, or a bound reported at the value's own path).
-    struct Position {
-        std::size_t path_size;
-        std::size_t depth;
-    };
-    [[nodiscard]] Position position() const noexcept { return {path_size_, depth_}; }
-    void rewind(Position at) noexcept {
-        while (path_size_ > at.path_size)
-            pop();
-        depth_ = at.depth;
+    // How deep the path is: error_at() reports at such a depth from further down.
+    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
+    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
+    // being read), as error() would have there.
+    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+        const std::size_t here = path_size_;
+        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
+        error(code, message);
+        path_size_ = here;
     }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
@@ -303,8 +292,8 @@ class Reader {
         return path;
     }
 
-    // At least current_path().size(), without building it: a key's token may double in the
-    // pointer (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    // At least current_path().size(), without building it: a key may double in the pointer
+    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
     [[nodiscard]] std::size_t path_size_bound() const noexcept {
         std::size_t bound = 0;
         for (std::size_t i = 0; i < path_size_; ++i) {
@@ -1688,8 +1677,6 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
     } catch (const detail::Malformed& m) {
         return malformed_error(std::min(m.offset, input.text_size), m.what);
     } catch (const detail::Stopped&) {
-        return reader.take_errors();
-    } catch (const detail::StoppedPart&) {
         return reader.take_errors();
     }
     return reader.take_errors();

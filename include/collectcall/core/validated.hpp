@@ -30,14 +30,7 @@ class Validated {
 
     friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
         const Reader::ErrorScope outer = reader.open_error_scope();
-        const Reader::Position start = reader.position();
-        try {
-            read_value(reader, value, out.value_);
-        } catch (const detail::StoppedPart&) {
-            // A part of the item past its bound: the item fails with what was reported, and
-            // the enclosing array skips the rest of it as simdjson skips any unread value.
-            reader.rewind(start);
-        }
+        read_value(reader, value, out.value_);
         out.errors_ = reader.close_error_scope(outer);
         if (!out.errors_.empty()) {
             // The path of the item itself, built only when it has errors.
