@@ -536,12 +536,13 @@ class Reader {
     ondemand::document* doc_;
     ErrorList errors_;
     std::size_t count_ = 0;
-    std::size_t path_bytes_ = 0;  // of the paths in errors_ (path_budget)
     ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
     std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
+    // Last, after what every member read touches: of the paths in errors_ (path_budget).
+    std::size_t path_bytes_ = 0;
 };
 
 namespace detail {
