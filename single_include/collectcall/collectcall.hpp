@@ -1272,12 +1272,13 @@ class Reader {
     ondemand::document* doc_;
     ErrorList errors_;
     std::size_t count_ = 0;
-    std::size_t path_bytes_ = 0;  // of the paths in errors_ (path_budget)
     ErrorScope scope_;
     std::size_t path_size_ = 0;
     std::array<Segment, inline_segments> inline_path_;
     std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
+    // Last, after what every member read touches: of the paths in errors_ (path_budget).
+    std::size_t path_bytes_ = 0;
 };
 
 namespace detail {
@@ -6023,8 +6024,10 @@ struct JsonCopy {
 
 }  // namespace detail
 
-// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member.
-inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
+// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member. Out of
+// line: the readers of the structs that hold one stay as small as before.
+COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(Reader& reader, ondemand::value& value,
+                                                     JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
         reader.type_error(value, t, "must be an object");

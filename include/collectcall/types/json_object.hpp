@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/core/read.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
@@ -329,8 +330,10 @@ struct JsonCopy {
 
 }  // namespace detail
 
-// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member.
-inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
+// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member. Out of
+// line: the readers of the structs that hold one stay as small as before.
+COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(Reader& reader, ondemand::value& value,
+                                                     JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
         reader.type_error(value, t, "must be an object");
