@@ -936,7 +936,6 @@ class Reader {
             errors.push_back(too_many_errors_detail(count_ - errors.size()));
         errors_.clear();
         count_ = 0;
-        path_bytes_ = 0;
         scope_ = {};
         return errors;
     }
@@ -969,29 +968,18 @@ class Reader {
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
     //
-    // The paths kept add up to at most path_budget() bytes: an error's path repeats every key
-    // above it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would
-    // otherwise make a document's errors many times its size. An error past the budget is
-    // counted like one past the bound, so its path is never built either.
+    // So is an error after the first whose path would take the paths kept for the document (or
+    // for the error scope, a bulk item) past 64 KiB: an error's path repeats every key above
+    // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
+    // make the errors many times the size of the document. No document with keys of a usual
+    // length comes near it (100 errors with paths of 600 bytes each).
     COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
-        if (errors_.size() - scope_.stored_from < options_.max_errors) {
-            const std::size_t bound = path_size_bound();
-            if (path_bytes_ + bound <= path_budget()) {
-                errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
-                path_bytes_ += errors_.back().path.size();
-            }
+        if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
+            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
         ++count_;
     }
-
-    // What the kept paths of one document may add up to: 64 KiB, and eight bytes per byte of
-    // the document (a short error needs a few bytes of input, its path a few dozen).
-    [[nodiscard]] std::size_t path_budget() const noexcept {
-        constexpr std::size_t base = 64 * 1024;
-        const std::size_t size =
-            end_ != nullptr && end_ > begin_ ? static_cast<std::size_t>(end_ - begin_) : 0;
-        return base + 8 * size;
-    }
+    static constexpr std::size_t max_path_bytes = 64 * 1024;
 
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
@@ -1026,6 +1014,16 @@ class Reader {
             }
         }
         return path;
+    }
+
+    // Whether the current path fits in what is left of max_path_bytes. The first error of a
+    // document or scope is always kept: its path is no longer than the document.
+    [[nodiscard]] bool path_fits() const noexcept {
+        if (errors_.size() == scope_.stored_from) return true;
+        std::size_t used = path_size_bound();
+        for (std::size_t i = scope_.stored_from; i < errors_.size(); ++i)
+            used += errors_[i].path.size();
+        return used <= max_path_bytes;
     }
 
     // At least current_path().size(), without building it: a key may double in the pointer
@@ -1277,8 +1275,6 @@ class Reader {
     std::array<Segment, inline_segments> inline_path_;
     std::vector<Segment> deep_path_;
     std::size_t depth_ = 0;
-    // Last, after what every member read touches: of the paths in errors_ (path_budget).
-    std::size_t path_bytes_ = 0;
 };
 
 namespace detail {
