@@ -1035,16 +1035,33 @@ class Reader {
 
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
+    //
+    // So is an error after the first whose path would take the paths kept for the document (or
+    // for the error scope, a bulk item) past 64 KiB: an error's path repeats every key above
+    // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
+    // make the errors many times the size of the document. No document with keys of a usual
+    // length comes near it (100 errors with paths of 600 bytes each).
     COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
-        if (errors_.size() - scope_.stored_from < options_.max_errors) {
+        if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
             errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
         ++count_;
     }
+    static constexpr std::size_t max_path_bytes = 64 * 1024;
 
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
+    // How deep the path is: error_at() reports at such a depth from further down.
+    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
+    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
+    // being read), as error() would have there.
+    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+        const std::size_t here = path_size_;
+        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
+        error(code, message);
+        path_size_ = here;
+    }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -1065,6 +1082,28 @@ class Reader {
             }
         }
         return path;
+    }
+
+    // Whether the current path fits in what is left of max_path_bytes. The first error of a
+    // document or scope is always kept: its path is no longer than the document.
+    [[nodiscard]] bool path_fits() const noexcept {
+        if (errors_.size() == scope_.stored_from) return true;
+        std::size_t used = path_size_bound();
+        for (std::size_t i = scope_.stored_from; i < errors_.size(); ++i)
+            used += errors_[i].path.size();
+        return used <= max_path_bytes;
+    }
+
+    // At least current_path().size(), without building it: a key may double in the pointer
+    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    [[nodiscard]] std::size_t path_size_bound() const noexcept {
+        std::size_t bound = 0;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
+        }
+        return bound;
     }
 
     // Every member and element read is pushed and popped, so this stays inline and allocation
@@ -2685,6 +2724,9 @@ class Writer {
         flush();
         return out_;
     }
+
+    // How many bytes were written, buffered or not.
+    [[nodiscard]] std::size_t size() const noexcept { return out_.size() + used_; }
 
     void raw(std::string_view text) { put(text.data(), text.size()); }
     void raw(char c) {
@@ -5116,8 +5158,15 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 // text, merged by RFC 7396 (collectcall_merge, which merge_patch calls for it) and published in
 // the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <forward_list>
+#include <memory>
+#include <memory_resource>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -6059,55 +6108,86 @@ class JsonObject {
         return i;
     }
 
-    // The members of a compact object text, in order.
-    static std::vector<Member> members(std::string_view s) {
-        std::vector<Member> out;
+    // Calls f(member) for each member of a compact object text, in order.
+    template <class F>
+    static void for_each_member(std::string_view s, F&& f) {
         std::size_t i = 1;  // after '{'
         while (i < s.size() && s[i] != '}') {
             const std::size_t key_end = string_end(s, i);
             const std::size_t value_start = key_end + 1;  // after ':'
             const std::size_t end = value_end(s, value_start);
-            out.push_back(
-                Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
+            f(Member{s.substr(i, key_end - i), s.substr(value_start, end - value_start)});
             i = end < s.size() && s[end] == ',' ? end + 1 : end;
         }
-        return out;
     }
 
+    // RFC 7396's MergePatch on compact texts. The target's members are found by binary search
+    // in an index sorted by key (the compact form of a key is the same text for the same
+    // unescaped key, as the reader re-escapes every key one way): a merge costs n log n in the
+    // members, not their product. A patch names each key once (the reader refuses duplicates),
+    // so each target member is replaced or removed at most once; a removed one is marked by a
+    // value with no data.
     static std::string merge_text(std::string_view target, std::string_view patch) {
-        std::vector<std::pair<std::string_view, std::string>> result;
+        std::vector<Member> result;
         if (!target.empty() && target.front() == '{') {
-            for (const Member& m : members(target))
-                result.emplace_back(m.key, std::string(m.value));
+            for_each_member(target, [&](const Member& m) { result.push_back(m); });
         }
-        for (const Member& m : members(patch)) {
-            auto it = result.begin();
-            while (it != result.end() && it->first != m.key)
-                ++it;
+        // Each key's first bytes after its quote, big-endian, decide most comparisons without
+        // a call to memcmp or a load from the text (no compact key has a NUL byte, so the
+        // zeros that pad a short key order as the full comparison does).
+        struct Sorted {
+            std::uint64_t prefix;
+            std::size_t index;
+        };
+        const auto prefix_of = [](std::string_view key) {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 1; b < 9; ++b) {
+                prefix = prefix << 8 | (b < key.size() ? static_cast<unsigned char>(key[b]) : 0U);
+            }
+            return prefix;
+        };
+        std::vector<Sorted> by_key(result.size());
+        for (std::size_t i = 0; i < by_key.size(); ++i)
+            by_key[i] = Sorted{prefix_of(result[i].key), i};
+        std::stable_sort(by_key.begin(), by_key.end(), [&](const Sorted& a, const Sorted& b) {
+            return a.prefix != b.prefix ? a.prefix < b.prefix
+                                        : result[a.index].key < result[b.index].key;
+        });
+        // The objects merged member into member (a list: its elements never move).
+        std::forward_list<std::string> merged;
+        for_each_member(patch, [&](const Member& m) {
+            const Sorted wanted{prefix_of(m.key), 0};
+            const auto at = std::lower_bound(
+                by_key.begin(), by_key.end(), wanted, [&](const Sorted& a, const Sorted& b) {
+                    return a.prefix != b.prefix ? a.prefix < b.prefix
+                                                : result[a.index].key < m.key;
+                });
+            const bool found = at != by_key.end() && result[at->index].key == m.key &&
+                               result[at->index].value.data() != nullptr;
             if (m.value == "null") {
-                if (it != result.end()) result.erase(it);
-                continue;
+                if (found) result[at->index].value = {};
+                return;
             }
-            std::string value;
+            std::string_view value = m.value;
             if (m.value.front() == '{') {
-                value = merge_text(
-                    it != result.end() ? std::string_view(it->second) : std::string_view("{}"),
-                    m.value);
-            } else {
-                value = std::string(m.value);
+                value = merged.emplace_front(
+                    merge_text(found ? result[at->index].value : std::string_view("{}"), m.value));
             }
-            if (it != result.end()) {
-                it->second = std::move(value);
+            if (found) {
+                result[at->index].value = value;
             } else {
-                result.emplace_back(m.key, std::move(value));
+                result.push_back(Member{m.key, value});
             }
-        }
-        std::string out = "{";
-        for (const auto& [key, value] : result) {
+        });
+        std::string out;
+        out.reserve(target.size() + patch.size());
+        out += '{';
+        for (const Member& m : result) {
+            if (m.value.data() == nullptr) continue;
             if (out.size() > 1) out += ',';
-            out += key;
+            out += m.key;
             out += ':';
-            out += value;
+            out += m.value;
         }
         out += '}';
         return out;
@@ -6118,20 +6198,68 @@ class JsonObject {
 
 namespace detail {
 
+// Where the keys of a JsonObject being read are kept: one buffer per thread, as large as the
+// most keys a JsonObject within its bound holds need (64 KiB of compact text holds at most 13,108
+// members, whose tree nodes take less than 1 MiB), so that no key costs an allocation. Its pages
+// are touched only as keys need them, and stay for the next document.
+inline std::span<std::byte> key_arena() {
+    constexpr std::size_t size = std::size_t{1} << 20;
+    thread_local const std::unique_ptr<std::byte[]> buffer(new std::byte[size]);
+    return {buffer.get(), size};
+}
+
+// Reads a JsonObject's value into its compact text in one scan, which stops copying at the
+// first bound the value passes (its compact size, its depth): the error is reported at the
+// member, and the rest of the value is only checked to be JSON, as any value that is not kept
+// (Reader::skip), without being copied or its keys compared. Within an object the keys seen so
+// far are kept in a balanced tree (in one arena per value): each duplicate is found in log n
+// comparisons. The keys are simdjson's unescaped views, which stay valid for the whole document,
+// so "a" and "\u0061" are one member.
 struct JsonCopy {
+    // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
+    // without a load from the key's text (the zeros that pad a short key order before any byte,
+    // as a shorter string does before a longer one it begins; a NUL inside a key is told apart
+    // by the full comparison that equal prefixes fall back to).
+    struct Key {
+        std::uint64_t prefix;
+        std::string_view text;
+        static Key of(std::string_view text) noexcept {
+            std::uint64_t prefix = 0;
+            for (std::size_t b = 0; b < 8; ++b) {
+                prefix = prefix << 8 | (b < text.size() ? static_cast<unsigned char>(text[b]) : 0U);
+            }
+            return Key{prefix, text};
+        }
+        struct Less {
+            bool operator()(const Key& a, const Key& b) const noexcept {
+                return a.prefix != b.prefix ? a.prefix < b.prefix : a.text < b.text;
+            }
+        };
+    };
+
     Reader& reader;
     Writer writer;
-    bool too_deep = false;
+    std::pmr::memory_resource* arena;
+    std::size_t member;     // the JsonObject's own path depth: where a bound is reported
+    bool stopped = false;  // a bound was passed: the rest is only checked
 
-    // Copies `value` compactly; past max_depth only checks it.
+    void exceeded(std::string_view code, std::string_view message) {
+        reader.error_at(member, code, message);
+        stopped = true;
+    }
+    void check_size() {
+        if (writer.size() > JsonObject::max_bytes && !stopped) [[unlikely]]
+            exceeded(codes::length, "must be at most 65536 bytes");
+    }
+
     void copy(ondemand::value& value, std::size_t depth) {
+        if (stopped) return reader.skip(value);
         const ondemand::json_type t = reader.type_of(value);
         switch (t) {
             case ondemand::json_type::object: {
                 if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
+                    exceeded(codes::range, "must not be nested more than 16 deep");
+                    return reader.skip(value, t);
                 }
                 const char* where = Reader::token_start(value);
                 ondemand::object object;
@@ -6139,41 +6267,40 @@ struct JsonCopy {
                     reader.malformed(where, simdjson::error_message(e));
                 reader.enter(where);
                 writer.raw('{');
-                std::vector<std::string> seen;
+                std::pmr::set<Key, Key::Less> seen(arena);
                 bool first = true;
+                reader.push(std::string_view{});  // renamed for each member
                 for (auto field_result : object) {
-                    ondemand::field field;
-                    if (auto e = std::move(field_result).get(field)) reader.malformed(e);
+                    if (auto e = field_result.error()) reader.malformed(e);
+                    ondemand::field&& field = std::move(field_result).value_unsafe();
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-                    std::string owned(key);
-                    reader.push(owned);
-                    bool duplicate = false;
-                    for (const std::string& s : seen)
-                        duplicate = duplicate || s == owned;
-                    if (duplicate) {
+                    if (stopped) {
+                        reader.skip(field.value());
+                        continue;
+                    }
+                    reader.rename_top(key);
+                    if (!seen.insert(Key::of(key)).second) {
                         reader.skip(field.value());
                         reader.error(codes::duplicate_field, "appears more than once");
-                    } else {
-                        if (!first) writer.raw(',');
-                        first = false;
-                        writer.string(owned);
-                        writer.raw(':');
-                        ondemand::value inner = field.value();
-                        copy(inner, depth + 1);
-                        seen.push_back(std::move(owned));
+                        continue;
                     }
-                    reader.pop();
+                    if (!first) writer.raw(',');
+                    first = false;
+                    writer.string(key);
+                    writer.raw(':');
+                    check_size();
+                    copy(field.value(), depth + 1);
                 }
-                writer.raw('}');
+                reader.pop();
                 reader.leave();
-                return;
+                writer.raw('}');
+                return check_size();
             }
             case ondemand::json_type::array: {
                 if (depth >= JsonObject::max_depth) {
-                    too_deep = true;
-                    reader.skip(value, t);
-                    return;
+                    exceeded(codes::range, "must not be nested more than 16 deep");
+                    return reader.skip(value, t);
                 }
                 const char* where = Reader::token_start(value);
                 ondemand::array array;
@@ -6183,15 +6310,15 @@ struct JsonCopy {
                 writer.raw('[');
                 bool first = true;
                 for (auto element_result : array) {
-                    ondemand::value element;
-                    if (auto e = std::move(element_result).get(element)) reader.malformed(e);
+                    if (auto e = element_result.error()) reader.malformed(e);
+                    ondemand::value&& element = std::move(element_result).value_unsafe();
                     if (!first) writer.raw(',');
                     first = false;
                     copy(element, depth + 1);
                 }
-                writer.raw(']');
                 reader.leave();
-                return;
+                writer.raw(']');
+                return check_size();
             }
             case ondemand::json_type::string: {
                 std::string_view text;
@@ -6199,17 +6326,21 @@ struct JsonCopy {
                     reader.malformed(Reader::token_start(value), simdjson::error_message(e));
                 }
                 writer.string(text);
-                return;
+                return check_size();
             }
             default:
                 writer.raw(reader.scalar_token(value, t));
+                return check_size();
         }
     }
 };
 
 }  // namespace detail
 
-inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject& out) {
+// A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member. Out of
+// line: the readers of the structs that hold one stay as small as before.
+COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(Reader& reader, ondemand::value& value,
+                                                     JsonObject& out) {
     const ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
         reader.type_error(value, t, "must be an object");
@@ -6217,18 +6348,12 @@ inline bool collectcall_read(Reader& reader, ondemand::value& value, JsonObject&
     }
     const std::size_t errors_before = reader.error_count();
     std::string text;
-    detail::JsonCopy copy{reader, Writer(text)};
+    const std::span<std::byte> keys = detail::key_arena();
+    std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
+    detail::JsonCopy copy{reader, Writer(text), &arena, reader.path_depth()};
     copy.copy(value, 0);
+    if (copy.stopped || reader.error_count() != errors_before) return false;
     copy.writer.flush();
-    if (copy.too_deep) {
-        reader.error(codes::range, "must not be nested more than 16 deep");
-        return false;
-    }
-    if (text.size() > JsonObject::max_bytes) {
-        reader.error(codes::length, "must be at most 65536 bytes");
-        return false;
-    }
-    if (reader.error_count() != errors_before) return false;
     out = JsonObject::from_compact(std::move(text));
     return true;
 }

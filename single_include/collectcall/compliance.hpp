@@ -44,6 +44,11 @@
 //   a typo) gets every zone of the state. A state in one zone needs no ZIP Code at all.
 // - Places that keep another zone's clock unofficially are ambiguous too: the consumer lives by
 //   the clock on the wall (Phenix City AL, Kenton OK, Jackpot NV, Hyder AK, the Navajo Nation).
+//   The Navajo Nation is no county: an Arizona ZIP Code gets Mountain time with daylight saving
+//   (America/Denver) as a candidate when its delivery area (its ZCTA) includes any Navajo Nation
+//   land (the Census American Indian Area boundaries), however little.
+// - Where the sources leave a ZIP Code in doubt, it gets the candidate: a zone too many only
+//   narrows the calling window, a zone missing lets a call through at the wrong hour.
 // The lookup needs no heap and is constexpr.
 
 #include <array>
@@ -277,6 +282,8 @@ inline constexpr ZipRule rules[] = {
     // Navajo chapters, so they are ambiguous like the rest.
     prefixes("AZ", 850, 865, {phoenix}),
     prefix("AZ", 865, {phoenix, denver}),  // Chinle, Fort Defiance, Ganado, Window Rock, ...
+    zip("AZ", 86004, {phoenix, denver}),   // Flagstaff east (reaches the reservation: doubtful)
+    zip("AZ", 86016, {phoenix, denver}),   // Gray Mountain
     zip("AZ", 86020, {phoenix, denver}),                  // Cameron
     zip("AZ", 86025, {phoenix, denver}),                  // Holbrook (reservation to the north)
     zips("AZ", 86030, 86031, {phoenix, denver}),          // Hotevilla, Indian Wells

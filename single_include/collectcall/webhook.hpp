@@ -50,7 +50,7 @@ enum class AddressClass {
     multicast,        // 224/4, ff00::/8
     unspecified,      // 0.0.0.0/8, :: (connecting to 0.0.0.0 reaches the local host on Linux)
     unique_local,     // fc00::/7
-    metadata,         // cloud instance metadata endpoints (169.254.169.254, fd00:ec2::254, ...)
+    metadata,         // cloud metadata and credential endpoints (169.254.169.254, fd00:ec2::/32, ...)
     reserved,         // everything else that is not global unicast: 240/4 and the broadcast
                       // address, documentation and benchmarking ranges, IETF protocol
                       // assignments, unallocated IPv6 space, non-IP address families
@@ -88,13 +88,15 @@ inline constexpr bool is_refused(AddressClass c) noexcept {
 }
 
 // Whether the class is a local network a developer may deliberately target (a receiver on
-// the same machine or LAN in tests). Metadata, unspecified, multicast and reserved addresses
-// are not: no test needs them and they stay refused even with allow_private.
+// the same machine or LAN in tests). Link-local addresses are not: that is where cloud
+// metadata and credential services live (169.254.169.254, 169.254.170.2 and .23, Tencent's
+// 169.254.0.23, and whatever a provider adds next), and a test receiver never needs one. Metadata,
+// unspecified, multicast and reserved addresses are not either: they stay refused even with
+// allow_private.
 inline constexpr bool is_private_class(AddressClass c) noexcept {
     switch (c) {
         case AddressClass::loopback:
         case AddressClass::private_network:
-        case AddressClass::link_local:
         case AddressClass::cgnat:
         case AddressClass::unique_local:
             return true;
@@ -121,14 +123,18 @@ constexpr bool in_prefix(std::uint32_t address, std::uint32_t network, int bits)
 
 // `address` in host byte order.
 constexpr AddressClass classify_ipv4(std::uint32_t address) noexcept {
-    // Exact metadata endpoints first: they lie inside broader classes but deserve the
-    // clearer name. AWS, GCP, Azure, OCI and others serve 169.254.169.254; 169.254.170.2 is
-    // the ECS task endpoint; 100.100.100.200 is Alibaba Cloud's; 192.0.0.192 is OCI's older
-    // one; 168.63.129.16 is Azure's WireServer, a public-looking address only reachable from
-    // inside Azure, where it hands out VM configuration.
-    constexpr std::uint32_t metadata[] = {ipv4(169, 254, 169, 254), ipv4(169, 254, 170, 2),
-                                          ipv4(100, 100, 100, 200), ipv4(192, 0, 0, 192),
-                                          ipv4(168, 63, 129, 16)};
+    // Metadata and credential endpoints first: they lie inside broader classes but deserve the
+    // clearer name. AWS, GCP, Azure, OCI, DigitalOcean, OpenStack and others serve
+    // 169.254.169.254; 169.254.170.2 is the ECS task credential endpoint and 169.254.170.23 the
+    // EKS Pod Identity agent; 169.254.0.23 is Tencent Cloud's metadata service; 100.100.100.200
+    // is Alibaba Cloud's (inside 100.64/10, which allow_private otherwise allows); 192.0.0.192
+    // is OCI's older one; 168.63.129.16 is Azure's WireServer, a public-looking address only
+    // reachable from inside Azure, where it hands out VM configuration. Every other link-local
+    // address is refused as link-local.
+    constexpr std::uint32_t metadata[] = {
+        ipv4(169, 254, 169, 254), ipv4(169, 254, 170, 2), ipv4(169, 254, 170, 23),
+        ipv4(169, 254, 0, 23),    ipv4(100, 100, 100, 200), ipv4(192, 0, 0, 192),
+        ipv4(168, 63, 129, 16)};
     for (std::uint32_t m : metadata) {
         if (address == m) return AddressClass::metadata;
     }
@@ -185,12 +191,14 @@ constexpr AddressClass classify_ipv6(const std::array<std::uint8_t, 16>& a) noex
     if (std::equal(b, b + 12, nat64)) return classify_ipv4(ipv4_at(b + 12));
     if (b[0] == 0x20 && b[1] == 0x02) return classify_ipv4(ipv4_at(b + 2));
 
-    // Exact metadata endpoints: AWS's IMDS over IPv6 and GCP's metadata server over IPv6.
-    constexpr std::uint8_t aws_metadata[16] = {0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0,    0,
-                                               0,    0,    0,    0,    0, 0, 0x02, 0x54};
+    // Metadata and credential ranges: fd00:ec2::/32 is AWS's block for the instance services
+    // (IMDS fd00:ec2::254, the EKS Pod Identity agent fd00:ec2::23, the DNS resolver
+    // fd00:ec2::253, Time Sync fd00:ec2::123), inside fc00::/7, which allow_private otherwise
+    // allows; fd20:ce::254 is GCP's metadata server over IPv6.
     constexpr std::uint8_t gcp_metadata[16] = {0xfd, 0x20, 0x00, 0xce, 0, 0, 0,    0,
                                                0,    0,    0,    0,    0, 0, 0x02, 0x54};
-    if (std::equal(b, b + 16, aws_metadata) || std::equal(b, b + 16, gcp_metadata)) {
+    if ((b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2) ||
+        std::equal(b, b + 16, gcp_metadata)) {
         return AddressClass::metadata;
     }
 

@@ -421,3 +421,19 @@ TEST_CASE("a calling window is written as init --respectful-hours takes it", "[c
         CHECK(to_string(*window) == text);
     }
 }
+
+TEST_CASE("engine: a Navajo Nation ZIP Code is held to Mountain daylight time too") {
+    // 20:40 MST in Phoenix is 21:40 MDT on the Navajo Nation on a July evening: inside the
+    // window in one candidate zone, outside it in the other, so the call is refused.
+    const CallTime evening = local("America/Phoenix", 2026, 7, 15, 20, 40);
+    CHECK(evening == local("America/Denver", 2026, 7, 15, 21, 40));
+    for (std::string_view zip : {"86016", "86020", "86033", "86044", "86045", "86053", "86510"}) {
+        INFO(zip);
+        CHECK_FALSE(hours(evaluate(customer("AZ", zip, evening))).passed);
+    }
+    // Gray Mountain (86016) at 21:40 MDT; Flagstaff (86001), off the reservation, at the same
+    // instant is inside the window.
+    CHECK(hours(evaluate(customer("AZ", "86016", evening))).reason ==
+          "Customer local time is 21:40 (America/Denver, outside respectful hours 8am-8:50pm)");
+    CHECK(hours(evaluate(customer("AZ", "86001", evening))).passed);
+}

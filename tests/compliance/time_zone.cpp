@@ -195,6 +195,9 @@ TEST_CASE("time zone: Arizona keeps MST; the Navajo Nation observes daylight sav
     CHECK(zones_of("AZ", "86503") == "America/Phoenix | America/Denver");  // Chinle
     CHECK(zones_of("AZ", "86045") == "America/Phoenix | America/Denver");  // Tuba City
     CHECK(zones_of("AZ", "86033") == "America/Phoenix | America/Denver");  // Kayenta
+    CHECK(zones_of("AZ", "86016") == "America/Phoenix | America/Denver");  // Gray Mountain
+    CHECK(zones_of("AZ", "86020") == "America/Phoenix | America/Denver");  // Cameron
+    CHECK(zones_of("AZ", "86510") == "America/Phoenix | America/Denver");  // Pinon
 }
 
 TEST_CASE("time zone: Alabama, Oklahoma and Alaska") {

@@ -60,6 +60,8 @@ TEST_CASE("IPv4 literals by class", "[webhook][address_guard]") {
         {"192.0.0.8", AddressClass::reserved},
         {"169.254.169.254", AddressClass::metadata},
         {"169.254.170.2", AddressClass::metadata},
+        {"169.254.170.23", AddressClass::metadata},
+        {"169.254.0.23", AddressClass::metadata},
         {"100.100.100.200", AddressClass::metadata},
         {"168.63.129.16", AddressClass::metadata},
     };
@@ -89,7 +91,10 @@ TEST_CASE("IPv6 literals by class", "[webhook][address_guard]") {
         {"ff02::1", AddressClass::multicast},
         {"ff05::1:3", AddressClass::multicast},
         {"fd00:ec2::254", AddressClass::metadata},
+        {"fd00:ec2::23", AddressClass::metadata},
+        {"fd00:ec2:ffff::1", AddressClass::metadata},
         {"fd20:ce::254", AddressClass::metadata},
+        {"fd00:ec3::1", AddressClass::unique_local},
         {"2001:db8::1", AddressClass::reserved},
         {"2001::1", AddressClass::reserved},  // Teredo
         {"3fff::1", AddressClass::reserved},
@@ -184,14 +189,71 @@ TEST_CASE("policy", "[webhook][address_guard]") {
     CHECK(wh::is_allowed(AddressClass::public_address, false));
     CHECK(wh::is_allowed(AddressClass::loopback, true));
     CHECK(wh::is_allowed(AddressClass::private_network, true));
-    CHECK(wh::is_allowed(AddressClass::link_local, true));
     CHECK(wh::is_allowed(AddressClass::cgnat, true));
     CHECK(wh::is_allowed(AddressClass::unique_local, true));
     // Never reachable on purpose, even for local testing.
+    CHECK_FALSE(wh::is_allowed(AddressClass::link_local, true));
     CHECK_FALSE(wh::is_allowed(AddressClass::metadata, true));
     CHECK_FALSE(wh::is_allowed(AddressClass::unspecified, true));
     CHECK_FALSE(wh::is_allowed(AddressClass::multicast, true));
     CHECK_FALSE(wh::is_allowed(AddressClass::reserved, true));
+}
+
+TEST_CASE("allow_private allows loopback and private networks, never link-local or metadata",
+          "[webhook][address_guard]") {
+    // Host, whether allow_private lets a webhook reach it, and the rule a refusal names.
+    struct Case {
+        std::string_view host;
+        bool allowed;
+        AddressClass rule;
+    };
+    const Case cases[] = {
+        {"127.0.0.1", true, AddressClass::loopback},
+        {"127.45.6.7", true, AddressClass::loopback},
+        {"[::1]", true, AddressClass::loopback},
+        {"10.0.0.8", true, AddressClass::private_network},
+        {"172.16.4.4", true, AddressClass::private_network},
+        {"192.168.1.20", true, AddressClass::private_network},
+        {"[fd12:3456::1]", true, AddressClass::unique_local},
+        {"100.64.0.1", true, AddressClass::cgnat},
+        // Cloud metadata and credential services.
+        {"169.254.169.254", false, AddressClass::metadata},
+        {"169.254.170.2", false, AddressClass::metadata},
+        {"169.254.170.23", false, AddressClass::metadata},   // EKS Pod Identity agent
+        {"169.254.0.23", false, AddressClass::metadata},     // Tencent Cloud
+        {"100.100.100.200", false, AddressClass::metadata},  // Alibaba Cloud
+        {"168.63.129.16", false, AddressClass::metadata},    // Azure WireServer
+        {"[fd00:ec2::23]", false, AddressClass::metadata},   // EKS Pod Identity agent
+        {"[fd00:ec2::254]", false, AddressClass::metadata},  // AWS IMDS
+        {"[fd00:ec2:1::7]", false, AddressClass::metadata},  // the rest of AWS's block
+        {"[fd20:ce::254]", false, AddressClass::metadata},   // GCP
+        {"[::ffff:169.254.170.23]", false, AddressClass::metadata},
+        // The rest of link-local.
+        {"169.254.0.1", false, AddressClass::link_local},
+        {"169.254.42.42", false, AddressClass::link_local},
+        {"[fe80::1]", false, AddressClass::link_local},
+        {"[::ffff:169.254.1.1]", false, AddressClass::link_local},
+        {"[64:ff9b::a9fe:101]", false, AddressClass::link_local},  // NAT64 of 169.254.1.1
+    };
+    for (const Case& c : cases) {
+        INFO(c.host);
+        const auto r = wh::resolve_checked(c.host, 80, true);
+        CHECK(r.ok() == c.allowed);
+        if (c.allowed) {
+            REQUIRE_FALSE(r.addresses.empty());
+            CHECK(r.addresses.front().address_class == c.rule);
+        } else {
+            CHECK(r.status == wh::ResolveStatus::refused);
+            CHECK(r.refused_class() == c.rule);
+            // The message names the rule, never the address.
+            CHECK(r.message.find(wh::describe(c.rule)) != std::string::npos);
+            std::string_view bare = c.host;
+            if (bare.front() == '[') bare = bare.substr(1, bare.size() - 2);
+            CHECK(r.message.find(bare) == std::string::npos);
+        }
+        // Without allow_private every one of them is refused.
+        CHECK_FALSE(wh::resolve_checked(c.host, 80, false).ok());
+    }
 }
 
 TEST_CASE("resolve_checked on literals (no DNS)", "[webhook][address_guard]") {

@@ -276,16 +276,33 @@ class Reader {
 
     // Reports a problem with the value being read, at the current path. Past the bound of the
     // list it is only counted (and its path never built).
+    //
+    // So is an error after the first whose path would take the paths kept for the document (or
+    // for the error scope, a bulk item) past 64 KiB: an error's path repeats every key above
+    // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
+    // make the errors many times the size of the document. No document with keys of a usual
+    // length comes near it (100 errors with paths of 600 bytes each).
     COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
-        if (errors_.size() - scope_.stored_from < options_.max_errors) {
+        if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
             errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
         ++count_;
     }
+    static constexpr std::size_t max_path_bytes = 64 * 1024;
 
     // Stops reading the document: what was reported so far is its answer (a container past its
     // bound, whose further elements must not be built).
     [[noreturn]] void stop() const { throw detail::Stopped{}; }
+    // How deep the path is: error_at() reports at such a depth from further down.
+    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
+    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
+    // being read), as error() would have there.
+    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+        const std::size_t here = path_size_;
+        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
+        error(code, message);
+        path_size_ = here;
+    }
     // Reports a problem with a member of the object being read.
     void member_error(std::string_view member, std::string_view code, std::string_view message) {
         push(member);
@@ -306,6 +323,28 @@ class Reader {
             }
         }
         return path;
+    }
+
+    // Whether the current path fits in what is left of max_path_bytes. The first error of a
+    // document or scope is always kept: its path is no longer than the document.
+    [[nodiscard]] bool path_fits() const noexcept {
+        if (errors_.size() == scope_.stored_from) return true;
+        std::size_t used = path_size_bound();
+        for (std::size_t i = scope_.stored_from; i < errors_.size(); ++i)
+            used += errors_[i].path.size();
+        return used <= max_path_bytes;
+    }
+
+    // At least current_path().size(), without building it: a key may double in the pointer
+    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    [[nodiscard]] std::size_t path_size_bound() const noexcept {
+        std::size_t bound = 0;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
+        }
+        return bound;
     }
 
     // Every member and element read is pushed and popped, so this stays inline and allocation

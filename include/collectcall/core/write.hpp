@@ -120,6 +120,9 @@ class Writer {
         return out_;
     }
 
+    // How many bytes were written, buffered or not.
+    [[nodiscard]] std::size_t size() const noexcept { return out_.size() + used_; }
+
     void raw(std::string_view text) { put(text.data(), text.size()); }
     void raw(char c) {
         if (used_ == capacity) [[unlikely]]
