@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 namespace collectcall::server {
 
@@ -28,6 +29,25 @@ std::optional<double> parse_scale(std::string_view text) {
         return std::nullopt;
     }
     return value;
+}
+
+// A number of bytes: plain ("536870912") or with a binary unit ("512MiB", "1GiB", "64KiB"),
+// from `min` to `max`.
+std::optional<std::size_t> parse_size(std::string_view text, std::size_t min, std::size_t max) {
+    std::size_t unit = 1;
+    for (const auto& [suffix, bytes] :
+         {std::pair<std::string_view, std::size_t>{"KiB", std::size_t{1} << 10},
+          {"MiB", std::size_t{1} << 20},
+          {"GiB", std::size_t{1} << 30}}) {
+        if (text.ends_with(suffix)) {
+            text.remove_suffix(suffix.size());
+            unit = bytes;
+            break;
+        }
+    }
+    const auto n = parse_integer<std::size_t>(text, 0, max / unit);
+    if (!n || *n * unit < min) return std::nullopt;
+    return *n * unit;
 }
 
 // HOST:PORT, HOST an IPv4 address, a name, or an IPv6 address in brackets.
@@ -125,6 +145,14 @@ serve
                              (default )";
     text += std::to_string(defaults.busy_timeout_ms);
     text += R"()
+  --memory-budget SIZE       memory for all clients' request heads, bodies and unsent answers,
+                             in bytes or with KiB, MiB, GiB (default )";
+    text += api::size_text(defaults.memory_budget);
+    text += R"(; at least 1 MiB);
+                             a body it cannot take now is answered 503 with Retry-After, and
+                             no account holds more than a 1/)";
+    text += std::to_string(api::memory_share_divisor);
+    text += R"( share of it)
   --quiet                    no access log on stderr
 
 openapi
@@ -290,6 +318,12 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             if (!n)
                 return fail("--webhook-timeout-ms needs a number of milliseconds (100 to 600000)");
             command.server.webhook_timeout = std::chrono::milliseconds{*n};
+        } else if (serve && option == "--memory-budget") {
+            const auto v = value();
+            const auto n =
+                v ? parse_size(*v, std::size_t{1} << 20, std::size_t{1} << 40) : std::nullopt;
+            if (!n) return fail("--memory-budget needs a size from 1MiB to 1024GiB (512MiB, 1GiB)");
+            command.server.memory_budget = *n;
         } else if (serve && option == "--busy-timeout-ms") {
             const auto v = value();
             const auto n = v ? parse_integer<int>(*v, 0, 600'000) : std::nullopt;

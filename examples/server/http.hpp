@@ -19,6 +19,7 @@ enum class BodyStatus {
     not_read,     // answered from the head alone (its key, its route, its Content-Length)
     too_large,    // a chunked body passed the route's limit: reading stopped
     bad_framing,  // Content-Length with Transfer-Encoding, two Content-Length, a broken chunk
+    no_memory,    // not read: the memory budget, or the account's share of it, is in use (503)
 };
 void set_body_status(BodyStatus status) noexcept;
 [[nodiscard]] BodyStatus body_status() noexcept;

@@ -78,6 +78,10 @@ class RequestReader {
     // Its head is in and its body was admitted: the body is being read.
     [[nodiscard]] bool reading_body() const noexcept { return phase_ == Phase::body; }
     [[nodiscard]] std::size_t capacity() const noexcept { return buffer_.capacity(); }
+    // The bytes buffered (of this request and any after it), and of them the head's once it is
+    // in (Step::admit, Step::request).
+    [[nodiscard]] std::size_t buffered() const noexcept { return buffer_.size(); }
+    [[nodiscard]] std::size_t head_size() const noexcept { return head_end_; }
 
     // The buffer kept between requests; larger ones are given back after the request that grew
     // them.
