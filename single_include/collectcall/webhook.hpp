@@ -1060,7 +1060,7 @@ class SilentWav {
     static constexpr std::size_t header_size = 44;
 
     explicit SilentWav(std::int64_t duration_ms) {
-        constexpr std::int64_t rate = 8000;
+        constexpr std::uint32_t rate = 8000;
         if (duration_ms < 0) duration_ms = 0;
         if (duration_ms > max_recording_ms) duration_ms = max_recording_ms;
         samples_ = static_cast<std::uint32_t>(duration_ms * rate / 1000);
@@ -1080,13 +1080,13 @@ class SilentWav {
         bytes("RIFF");
         u32(36 + samples_);
         bytes("WAVEfmt ");
-        u32(16);     // the size of the fmt chunk
-        u16(1);      // PCM
-        u16(1);      // mono
-        u32(8000);   // samples a second
-        u32(8000);   // bytes a second
-        u16(1);      // bytes a frame
-        u16(8);      // bits a sample
+        u32(16);    // the size of the fmt chunk
+        u16(1);     // PCM
+        u16(1);     // mono
+        u32(rate);  // samples a second
+        u32(rate);  // bytes a second
+        u16(1);     // bytes a frame
+        u16(8);     // bits a sample
         bytes("data");
         u32(samples_);
     }
