@@ -24,6 +24,7 @@
 
 #include "crypto.hpp"
 #include "http.hpp"
+#include "output.hpp"
 #include "sqlite.hpp"
 
 namespace collectcall::server {
@@ -370,6 +371,11 @@ void Api::dispatch(const httplib::Request& request, httplib::Response& response,
             return ctx.fail(error_code::bad_request,
                             "the request's framing is broken (a malformed chunk or trailer)");
         }
+        if (body_status == http::BodyStatus::no_memory) {
+            response.set_header("Retry-After", std::to_string(api::memory_retry_after.count()));
+            return ctx.fail(error_code::unavailable,
+                            "the server's memory for request bodies is in use; retry later");
+        }
 
         std::size_t header_bytes = 0;
         for (const auto& [name, value] : request.headers)
@@ -588,8 +594,11 @@ void Api::run_idempotent(Context& ctx, std::string_view header) {
 // --- Endpoints ---------------------------------------------------------------------------------
 
 void Api::openapi_document(Context& ctx) {
-    // Bare, like healthz: it is a document, not an API call. Built once, then the same bytes.
-    send_json(ctx.response, 200, collectcall::openapi());
+    // Bare, like healthz: it is a document, not an API call. Built once; every answer refers to
+    // the same bytes until its client has taken them.
+    static const std::shared_ptr<const http::BodySource> document =
+        http::shared_document(std::make_shared<const std::string>(collectcall::openapi()));
+    current().source = http::send_source(ctx.request, ctx.response, document, json_type);
 }
 
 void Api::health(Context& ctx) {
@@ -919,6 +928,25 @@ void Api::create_webhook_secret(Context& ctx) {
     answer(std::move(secret));
 }
 
+namespace {
+
+class RecordingSource final : public http::BodySource {
+  public:
+    explicit RecordingSource(std::int64_t duration_ms) : wav_(duration_ms) {}
+    [[nodiscard]] std::size_t size() const override { return wav_.size(); }
+    [[nodiscard]] std::string_view read(std::size_t offset,
+                                        std::span<char> scratch) const override {
+        const std::size_t n = std::min(scratch.size(), wav_.size() - offset);
+        wav_.copy(offset, scratch.data(), n);
+        return {scratch.data(), n};
+    }
+
+  private:
+    webhook::SilentWav wav_;
+};
+
+}  // namespace
+
 void Api::get_recording(Context& ctx) {
     // Bare (API.md section 1): the signed link is the credential, the answer is the audio.
     const auto id = ctx.path_id();
@@ -937,8 +965,9 @@ void Api::get_recording(Context& ctx) {
         case webhook::RecordingLink::ok:
             break;
     }
-    ctx.response.status = 200;
-    ctx.response.set_content(webhook::silent_wav(duration_ms), "audio/wav");
+    // Made as it is sent: a connection holds its place in the file, not the file.
+    current().source = http::send_source(ctx.request, ctx.response,
+                      std::make_shared<const RecordingSource>(duration_ms), "audio/wav");
 }
 
 }  // namespace collectcall::server

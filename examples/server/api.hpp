@@ -23,6 +23,7 @@
 #include "dialer.hpp"
 #include "http.hpp"
 #include "metrics.hpp"
+#include "output.hpp"
 #include "rate_limit.hpp"
 #include "store.hpp"
 #include "webhook_body.hpp"
@@ -67,6 +68,9 @@ struct RequestContext {
     std::optional<KeyRecord> admitted;
     // The API ends the connection after the answer.
     bool close = false;
+    // A body sent after the answer's head without passing through cpp-httplib (a shared
+    // document, a recording made as it is sent: output.hpp).
+    std::shared_ptr<const http::BodySource> source;
     // From the pre-routing hook to the access log.
     bool active = false;
     std::chrono::steady_clock::time_point start;

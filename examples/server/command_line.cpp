@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <sstream>
+#include <utility>
 
 namespace collectcall::server {
 
@@ -28,6 +29,25 @@ std::optional<double> parse_scale(std::string_view text) {
         return std::nullopt;
     }
     return value;
+}
+
+// A number of bytes: plain ("536870912") or with a binary unit ("512MiB", "1GiB", "64KiB"),
+// from `min` to `max`.
+std::optional<std::size_t> parse_size(std::string_view text, std::size_t min, std::size_t max) {
+    std::size_t unit = 1;
+    for (const auto& [suffix, bytes] :
+         {std::pair<std::string_view, std::size_t>{"KiB", std::size_t{1} << 10},
+          {"MiB", std::size_t{1} << 20},
+          {"GiB", std::size_t{1} << 30}}) {
+        if (text.ends_with(suffix)) {
+            text.remove_suffix(suffix.size());
+            unit = bytes;
+            break;
+        }
+    }
+    const auto n = parse_integer<std::size_t>(text, 0, max / unit);
+    if (!n || *n * unit < min) return std::nullopt;
+    return *n * unit;
 }
 
 // HOST:PORT, HOST an IPv4 address, a name, or an IPv6 address in brackets.
@@ -248,6 +268,22 @@ const OptionRow options[] = {
      [](Command& c, Value v) {
          return integer<int, 0, 600'000>(v, "--busy-timeout-ms needs a number of milliseconds",
                                          [&](int n) { c.server.busy_timeout_ms = n; });
+     }},
+    {"--memory-budget", Scope::serve, "SIZE",
+     [](const ServerOptions& d) {
+         return "memory for all clients' request heads, bodies and unsent answers,\nin bytes or "
+                "with KiB, MiB, GiB (default " +
+                api::size_text(d.memory_budget) +
+                "; at least 1 MiB);\na body it cannot take now is answered 503 with "
+                "Retry-After, and\nno account holds more than a 1/" +
+                std::to_string(api::memory_share_divisor) + " share of it";
+     },
+     [](Command& c, Value v) -> Problem {
+         const auto n =
+             v ? parse_size(*v, std::size_t{1} << 20, std::size_t{1} << 40) : std::nullopt;
+         if (!n) return "--memory-budget needs a size from 1MiB to 1024GiB (512MiB, 1GiB)";
+         c.server.memory_budget = *n;
+         return {};
      }},
     {"--quiet", Scope::serve, "",
      [](const ServerOptions&) -> std::string { return "no access log on stderr"; },

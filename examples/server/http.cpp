@@ -205,7 +205,9 @@ void access_log(const httplib::Request& request, const httplib::Response& respon
     w.raw(",\"remote\":");
     w.string(request.remote_addr);
     w.raw(",\"bytesOut\":");
-    w.integer(response.body.size());
+    // A body the server sends after the head (output.hpp, send_source) is not in `body`.
+    w.integer(response.body.empty() ? header_u64(response.headers, "Content-Length")
+                                    : response.body.size());
     w.raw("}\n");
     w.flush();
     // One fwrite per line: stdio locks the stream for the call, so lines of concurrent requests

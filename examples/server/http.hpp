@@ -20,6 +20,7 @@ enum class BodyStatus {
                   // the client stopped sending before the body was whole
     too_large,    // a chunked body passed the route's limit: reading stopped
     bad_framing,  // a broken chunk
+    no_memory,    // not read: the memory budget, or the account's share of it, is in use (503)
 };
 
 // A head refused by the parser: the status it is answered with (400, 414 or 431) and why.

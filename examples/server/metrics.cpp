@@ -43,6 +43,25 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                          .Help("Requests refused by the rate limit (429)")
                          .Register(*registry_)
                          .Add({});
+    abandoned_ = &BuildCounter()
+                      .Name("collectcall_requests_abandoned_total")
+                      .Help(
+                          "Requests not processed because their client had closed the "
+                          "connection before a worker took them")
+                      .Register(*registry_)
+                      .Add({});
+    memory_refused_ = &BuildCounter()
+                           .Name("collectcall_memory_refused_total")
+                           .Help(
+                               "Request bodies answered 503 because the memory budget, or the "
+                               "account's share of it, could not take them")
+                           .Register(*registry_)
+                           .Add({});
+    connection_memory_ = &BuildGauge()
+                              .Name("collectcall_connection_memory_bytes")
+                              .Help("Bytes connections hold of the memory budget")
+                              .Register(*registry_)
+                              .Add({});
     commits_ = &BuildCounter()
                     .Name("collectcall_store_commits_total")
                     .Help("Commits of the store's write transactions")
@@ -111,6 +130,19 @@ void Metrics::rate_limited() {
     rate_limited_->Increment();
 }
 
+void Metrics::abandoned() {
+    abandoned_->Increment();
+}
+
+void Metrics::memory_refused() {
+    memory_refused_->Increment();
+}
+
+void Metrics::set_connection_memory(std::function<std::size_t()> bytes) {
+    const std::lock_guard lock(mutex_);
+    connection_memory_bytes_ = std::move(bytes);
+}
+
 void Metrics::write(std::size_t items, std::chrono::nanoseconds duration) {
     write_seconds_->Observe(seconds(duration));
     write_items_->Observe(static_cast<double>(items));
@@ -145,10 +177,13 @@ void Metrics::set_outbox_depth(std::function<std::int64_t()> depth) {
 
 std::string Metrics::text() {
     std::function<std::int64_t()> depth;
+    std::function<std::size_t()> memory;
     {
         std::lock_guard lock(mutex_);
         depth = outbox_depth_;
+        memory = connection_memory_bytes_;
     }
+    if (memory) connection_memory_->Set(static_cast<double>(memory()));
     if (depth) {
         try {
             const std::int64_t pending = depth();

@@ -5,6 +5,13 @@
 //   collectcall_http_request_duration_seconds{method,route}  from the request's first byte read
 //                                                            to its answer, a histogram
 //   collectcall_rate_limited_total                           requests answered 429
+//   collectcall_requests_abandoned_total                     complete requests not processed:
+//                                                            their client had gone
+//   collectcall_memory_refused_total                         bodies answered 503: the memory
+//                                                            budget or the account's share of
+//                                                            it could not take them
+//   collectcall_connection_memory_bytes                      what connections hold of the
+//                                                            memory budget
 //   collectcall_store_write_seconds, collectcall_store_write_items
 //                                                            each write of a request, as its
 //                                                            request waited for it (items: the
@@ -58,6 +65,10 @@ class Metrics {
     void request(std::string_view method, std::string_view route, int status,
                  std::chrono::nanoseconds duration);
     void rate_limited();
+    void abandoned();
+    void memory_refused();
+    // Read at each scrape: the bytes connections hold of the memory budget.
+    void set_connection_memory(std::function<std::size_t()> bytes);
     void write(std::size_t items, std::chrono::nanoseconds duration);
     void commit(std::size_t writes, std::chrono::nanoseconds duration);
     void delivery(std::string_view outcome);  // "delivered", "retry" or "failed"
@@ -72,6 +83,9 @@ class Metrics {
     prometheus::Family<prometheus::Counter>* requests_;
     prometheus::Family<prometheus::Histogram>* durations_;
     prometheus::Counter* rate_limited_;
+    prometheus::Counter* abandoned_;
+    prometheus::Counter* memory_refused_;
+    prometheus::Gauge* connection_memory_;
     prometheus::Counter* commits_;
     prometheus::Histogram* commit_seconds_;
     prometheus::Histogram* commit_writes_;
@@ -87,6 +101,7 @@ class Metrics {
         request_histograms_;
     std::map<std::string, prometheus::Counter*, std::less<>> delivery_counters_;
     std::function<std::int64_t()> outbox_depth_;
+    std::function<std::size_t()> connection_memory_bytes_;
 };
 
 // A Store that times each write of another one into `metrics`.

@@ -171,6 +171,7 @@ RequestReader::Step RequestReader::head_step() {
         return refused(400, std::string(framing_reason));
     }
     if (ec) return refused(400, "the request could not be parsed (" + ec.message() + ")");
+    head_size_ = raw_size_;
 
     if (const Refusal refusal = validate_head(); refusal.status != 0) {
         return refused(refusal.status, std::string(refusal.reason));
@@ -421,6 +422,7 @@ void RequestReader::consume() {
     body_limit_ = 0;
     wire_ = 0;
     raw_size_ = 0;
+    head_size_ = 0;
     body_status_ = BodyStatus::complete;
     last_ = false;
 }

@@ -113,6 +113,13 @@ class RequestReader {
     [[nodiscard]] std::size_t capacity() const noexcept {
         return buffer_.capacity() + body_.capacity();
     }
+    // The bytes held for this request and any after it: those received and not yet parsed, and
+    // the body decoded so far.
+    [[nodiscard]] std::size_t buffered() const noexcept {
+        return buffer_.size() - parsed_ + body_.size();
+    }
+    // The bytes of the head as sent, once it is in (Step::admit, Step::request).
+    [[nodiscard]] std::size_t head_size() const noexcept { return head_size_; }
 
     // The buffer kept between requests; larger ones are given back after the request that grew
     // them.
@@ -151,6 +158,7 @@ class RequestReader {
     std::size_t body_limit_ = 0;  // the decoded bytes the body may have
     std::uint64_t wire_ = 0;      // the bytes the parser took for the body, framing included
     std::size_t raw_size_ = 0;    // the bytes the parser took for this request
+    std::size_t head_size_ = 0;   // of them, the head's
 
     BodyStatus body_status_ = BodyStatus::complete;
     bool last_ = false;

@@ -30,7 +30,10 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include <collectcall/api/limits.hpp>
+
 #include "http.hpp"
+#include "output.hpp"
 #include "postgres.hpp"
 #include "postgres_outbox.hpp"
 #include "postgres_rate_limits.hpp"
@@ -60,7 +63,8 @@ class BufferedStream final : public httplib::Stream {
         int local_port = 0;
     };
 
-    BufferedStream(socket_t sock, http::RequestBytes request, std::string& output, const Peer& peer)
+    BufferedStream(socket_t sock, http::RequestBytes request, http::Output& output,
+                   const Peer& peer)
         : sock_(sock), request_(request), output_(output), peer_(peer) {}
 
     bool is_readable() const override { return position_ < request_.size(); }
@@ -76,7 +80,7 @@ class BufferedStream final : public httplib::Stream {
         if (std::string_view(ptr, size).starts_with("HTTP/1.1 100 ")) {
             return static_cast<ssize_t>(size);
         }
-        output_.append(ptr, size);
+        output_.append(std::string_view(ptr, size));
         return static_cast<ssize_t>(size);
     }
     void get_remote_ip_and_port(std::string& ip, int& port) const override {
@@ -93,26 +97,11 @@ class BufferedStream final : public httplib::Stream {
     socket_t sock_;
     http::RequestBytes request_;
     std::size_t position_ = 0;
-    std::string& output_;
+    http::Output& output_;
     const Peer& peer_;
 };
 
-enum class Sent { all, some, failed };
-
-// Sends what the non-blocking socket takes now of output[sent...], advancing `sent`; never waits.
-Sent send_some(socket_t sock, const std::string& output, std::size_t& sent) {
-    while (sent < output.size()) {
-        const ssize_t n = ::send(sock, output.data() + sent, output.size() - sent, MSG_NOSIGNAL);
-        if (n > 0) {
-            sent += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Sent::some;
-        return Sent::failed;
-    }
-    return Sent::all;
-}
+using http::Sent;
 
 // A request of a connection whose client sent its bytes and then nothing more (serve_bytes);
 // what the server writes is collected.
@@ -154,11 +143,26 @@ bool expects_continue(const httplib::Request& head) {
     return expect != nullptr && http::iequals(*expect, "100-continue");
 }
 
-// Gives freed memory back to the system after a large request: glibc keeps the free pages of its
+// Gives freed memory back to the system after a large request, and after the memory held by
+// connections has fallen (a burst of heads or bodies is over): glibc keeps the free pages of its
 // arenas otherwise (API.md section 11: memory returns to its level after a burst).
 constexpr std::size_t give_back_after = std::size_t{1} << 20;  // request bytes
 void give_back_memory() {
     ::malloc_trim(0);
+}
+
+// Whether the client of `sock` has gone: it closed the connection (FIN; a client that only shut
+// its sending side looks the same until the server writes, and is taken as gone, as it is by
+// common proxies) or reset it. Bytes still waiting (a pipelined request) mean it has not.
+bool peer_gone(socket_t sock) {
+    char byte = 0;
+    while (true) {
+        const ssize_t n = ::recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n > 0) return false;
+        if (n == 0) return true;
+        if (errno == EINTR) continue;
+        return errno != EAGAIN && errno != EWOULDBLOCK;
+    }
 }
 
 // This server reads and parses the requests (request_reader.hpp); cpp-httplib answers them, on
@@ -176,9 +180,16 @@ class HttpServer final : public httplib::Server {
         std::chrono::milliseconds write_timeout{10'000};
         http::RequestReader::Limits limits;
         std::function<std::optional<Api::Admission>(const httplib::Request&)> admit;
+        // The memory all connections may hold (ServerOptions::memory_budget).
+        std::size_t memory_budget = api::default_memory_budget;
+        // Told of each request not processed because its client had gone, and of each body
+        // refused for want of memory.
+        std::function<void()> abandoned;
+        std::function<void()> memory_refused;
     };
 
-    explicit HttpServer(Options options) : options_(std::move(options)) {
+    explicit HttpServer(Options options)
+        : options_(std::move(options)), budget_(options_.memory_budget, account_share(options_)) {
         wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
         if (wake_ < 0) throw std::runtime_error("eventfd failed");
     }
@@ -212,7 +223,17 @@ class HttpServer final : public httplib::Server {
     std::vector<collectcall::server::Server::Exchange> serve_input(std::string_view bytes,
                                                                    std::size_t max_requests);
 
+    [[nodiscard]] std::size_t memory_held() const { return budget_.used(); }
+
   private:
+    // An account's share of the budget: a part of it, and at least one body of the largest
+    // size with its head (when the budget has that much).
+    static std::size_t account_share(const Options& options) {
+        const std::size_t one_body = options.limits.max_body + options.limits.max_head;
+        return std::min(options.memory_budget,
+                        std::max(options.memory_budget / api::memory_share_divisor, one_body));
+    }
+
     struct Connection {
         socket_t sock = INVALID_SOCKET;
         http::RequestReader reader;
@@ -226,15 +247,21 @@ class HttpServer final : public httplib::Server {
         SteadyClock::time_point deadline{};
         std::size_t served = 0;
         std::optional<KeyRecord> admitted;  // the key its request in reading was admitted with
-        std::string output;                 // answers not yet taken by the socket
-        std::size_t output_sent = 0;
+        http::Output output;                // answers not yet taken by the socket
         bool close_after_output = false;
+        // What it holds of the memory budget: its buffered bytes and unsent answers, and while a
+        // body is read, at least that body's size (reserved when it was admitted).
+        http::MemoryBudget::Holding holding;
+        std::size_t reserved = 0;
+        // The body of the request in reading was refused for want of memory: answered 503.
+        bool memory_refused = false;
 
         Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
     };
     // What a worker hands back: read on, or close; either after the event loop has sent the
     // output the socket did not take at once.
-    enum class Outcome { read_more, close, write_then_read, write_then_close };
+    // drop: the client has gone; the connection is closed at once.
+    enum class Outcome { read_more, close, drop, write_then_read, write_then_close };
 
     void accept_all();
     void on_readable(Connection& connection);
@@ -247,19 +274,32 @@ class HttpServer final : public httplib::Server {
     static Sent flush(Connection& connection);
     void linger(Connection& connection);
     void close_now(Connection& connection);
+    // What the connection holds now, charged to the budget (by whoever has the connection).
+    void charge(Connection& connection);
     void handle_returns();
     void sweep(SteadyClock::time_point now);
+    void shed_unread_answers();
+    void give_back_after_burst();
     void stop_listening();
     // On a worker thread: admits and answers the connection's requests while they are whole.
     void work(Connection& connection);
     void give_back(Connection& connection, Outcome outcome);
     // One request through cpp-httplib; false when the connection ends after it.
     // The last of `max_requests` is answered with Connection: close.
-    // `admitted`: the key the request's head was admitted with, if it was.
+    // `admitted`: the key the request's head was admitted with, if it was; `memory_refused`:
+    // its body was not read for want of memory (503). `source` gets a body the answer sends
+    // after its head (output.hpp), if any.
     bool answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
-                std::size_t max_requests, std::optional<KeyRecord> admitted);
+                std::size_t max_requests, std::optional<KeyRecord> admitted, bool memory_refused,
+                std::shared_ptr<const http::BodySource>& source);
 
     Options options_;
+    http::MemoryBudget budget_;
+    // The most connections held since memory was last given back to the system, and when.
+    std::size_t held_peak_ = 0;
+    SteadyClock::time_point last_trim_{};
+    // What the event loop receives into before a connection keeps it.
+    std::array<char, std::size_t{64} << 10> scratch_{};
     int wake_ = -1;
     int epoll_ = -1;
     std::atomic<bool> stopping_{false};
@@ -404,24 +444,21 @@ void HttpServer::arm_for_writing(Connection& connection) const {
 }
 
 Sent HttpServer::flush(Connection& connection) {
-    const Sent sent = send_some(connection.sock, connection.output, connection.output_sent);
-    if (sent == Sent::all) {
-        // Like the reader's buffer: an answer's worth of capacity is kept, a large one given back.
-        constexpr std::size_t kept = std::size_t{64} << 10;
-        if (connection.output.capacity() > kept) {
-            std::string().swap(connection.output);
-        } else {
-            connection.output.clear();
-        }
-        connection.output_sent = 0;
-    }
-    return sent;
+    return connection.output.send(connection.sock);
+}
+
+void HttpServer::charge(Connection& connection) {
+    budget_.set(
+        connection.holding, connection.holding.account,
+        std::max(connection.reserved, connection.reader.capacity()) + connection.output.held());
 }
 
 // While it is writing, a connection is not read: a client that sends requests without reading
 // the answers is held back by its own unread bytes (and TCP's), not by the server's memory.
 void HttpServer::on_writable(Connection& connection) {
-    switch (flush(connection)) {
+    const Sent sent = flush(connection);
+    charge(connection);
+    switch (sent) {
         case Sent::failed:
             return close_now(connection);
         case Sent::some:
@@ -437,7 +474,6 @@ void HttpServer::on_writable(Connection& connection) {
 
 void HttpServer::on_readable(Connection& connection) {
     constexpr std::size_t chunk = std::size_t{64} << 10;
-    constexpr std::size_t first_chunk = std::size_t{16} << 10;
     if (connection.state == Connection::State::lingering) {
         // Thrown away: the answer is sent, the client's side is only drained until it closes.
         std::array<char, 16384> sink{};
@@ -450,22 +486,36 @@ void HttpServer::on_readable(Connection& connection) {
         }
         return arm(connection);
     }
-    // At most a few reads per turn: one busy connection does not hold the loop. The first read
-    // takes a smaller piece (the room prepared is zero-filled first, and most requests are
-    // small); the reads after it, of a large request, take whole chunks.
+    // At most a few reads per turn: one busy connection does not hold the loop. A body admitted
+    // with a Content-Length is received into the room reserved for it (a read past it would
+    // double the buffer for its last bytes); anything else is received into the loop's scratch
+    // buffer and only what arrived is kept, so that a connection holds the bytes it was sent,
+    // not the room a read offered.
     for (int i = 0; i < 4 && !connection.reader.ended(); ++i) {
-        const std::size_t want = i == 0 ? first_chunk : chunk;
-        char* into = connection.reader.prepare(want);
-        const ssize_t n = ::recv(connection.sock, into, want, 0);
-        connection.reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
+        http::RequestReader& reader = connection.reader;
+        const std::size_t room = reader.reading_body() && reader.capacity() > reader.buffered()
+                                     ? std::min(chunk, reader.capacity() - reader.buffered())
+                                     : 0;
+        const std::size_t want = room > 0 ? room : scratch_.size();
+        ssize_t n = 0;
+        if (room > 0) {
+            char* into = reader.prepare(want);
+            n = ::recv(connection.sock, into, want, 0);
+            reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
+        } else {
+            n = ::recv(connection.sock, scratch_.data(), want, 0);
+            if (n > 0)
+                reader.append(std::string_view(scratch_.data(), static_cast<std::size_t>(n)));
+        }
         if (n > 0) {
             if (static_cast<std::size_t>(n) < want) break;
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-        connection.reader.end_of_input();  // closed, or reset
+        reader.end_of_input();  // closed, or reset
     }
+    charge(connection);
     advance(connection);
 }
 
@@ -484,6 +534,11 @@ void HttpServer::advance(Connection& connection) {
         case http::RequestReader::Step::more:
             break;
     }
+    // While the memory budget is spent, a head that is still coming and already larger than
+    // most requests' whole heads is cut off; small requests, such as health checks, go on.
+    if (!connection.reader.reading_body() &&
+        connection.reader.buffered() > api::spent_budget_head && budget_.spent())
+        return close_now(connection);
     // The deadline of what is awaited: the next request (keep-alive), the rest of a head, or
     // the rest of a body, each counted from when it began.
     const auto phase = connection.reader.idle()           ? Connection::Phase::idle
@@ -512,6 +567,7 @@ void HttpServer::linger(Connection& connection) {
 
 void HttpServer::close_now(Connection& connection) {
     ::close(connection.sock);  // also takes it out of the epoll set
+    budget_.set(connection.holding, {}, 0);
     connections_.erase(&connection);
 }
 
@@ -531,7 +587,11 @@ void HttpServer::handle_returns() {
         returned.swap(returns_);
     }
     for (const auto& [connection, outcome] : returned) {
+        charge(*connection);
         switch (outcome) {
+            case Outcome::drop:
+                close_now(*connection);
+                break;
             case Outcome::close:
                 linger(*connection);
                 break;
@@ -567,13 +627,48 @@ void HttpServer::sweep(SteadyClock::time_point now) {
     // A request that did not arrive in time is not answered: the client stopped sending.
     for (Connection* connection : expired)
         close_now(*connection);
+    shed_unread_answers();
+    give_back_after_burst();
+}
+
+// Over the budget because clients do not read their answers: the connections with the most
+// unsent bytes are closed until it is not.
+void HttpServer::shed_unread_answers() {
+    if (!budget_.over()) return;
+    std::vector<Connection*> writing;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state == Connection::State::writing && connection->output.held() > 0)
+            writing.push_back(key);
+    }
+    std::sort(writing.begin(), writing.end(), [](const Connection* a, const Connection* b) {
+        return a->output.held() > b->output.held();
+    });
+    for (Connection* connection : writing) {
+        if (!budget_.over()) break;
+        close_now(*connection);
+    }
+}
+
+// Once what connections hold has fallen well below its peak since the last time (a burst of
+// connections, heads or bodies is over), the heap's free pages go back to the system.
+void HttpServer::give_back_after_burst() {
+    constexpr std::size_t worth_it = std::size_t{4} << 20;
+    const std::size_t held = budget_.used();
+    held_peak_ = std::max(held_peak_, held);
+    const auto now = SteadyClock::now();
+    if (held_peak_ >= held + worth_it && now - last_trim_ >= std::chrono::seconds(1)) {
+        give_back_memory();
+        held_peak_ = held;
+        last_trim_ = now;
+    }
 }
 
 bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
-                        std::size_t max_requests, std::optional<KeyRecord> admitted) {
+                        std::size_t max_requests, std::optional<KeyRecord> admitted,
+                        bool memory_refused, std::shared_ptr<const http::BodySource>& source) {
     RequestContext context;
     context.refusal = reader.refusal();
-    context.body = reader.body();
+    context.body = memory_refused ? http::BodyStatus::no_memory : reader.body();
     context.admitted = std::move(admitted);
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
@@ -590,6 +685,7 @@ bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, st
             request.params = std::move(head.params);
             request.headers = std::move(head.headers);
         });
+    source = std::move(context.source);
     return written && !request_closes && !context.close && !last;
 }
 
@@ -608,6 +704,23 @@ void HttpServer::work(Connection& connection) {
                     reader.refuse();
                     continue;
                 }
+                // The body is reserved in the memory budget before it is read: its
+                // Content-Length, or for a chunked body its route's limit. When the budget, or
+                // the account's share of it, cannot take it now, it is not read: 503.
+                const std::size_t length = http::header_u64(head.headers, "Content-Length");
+                const std::size_t body = length > 0 ? length : admission->max_body;
+                const std::string account =
+                    admission->key ? std::string(admission->key->account_id.view()) : "";
+                const std::size_t reserve = reader.head_size() + body;
+                if (!budget_.try_set(connection.holding, account,
+                                     std::max(reserve, connection.reader.capacity()) +
+                                         connection.output.held())) {
+                    connection.memory_refused = true;
+                    if (options_.memory_refused) options_.memory_refused();
+                    reader.refuse();
+                    continue;
+                }
+                connection.reserved = reserve;
                 reader.admit(admission->max_body);
                 connection.admitted = std::move(admission->key);
                 if (expects_continue(head)) {
@@ -626,12 +739,21 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::request:
                 break;
         }
+        // A request whose client has gone is not processed (a handler that has begun finishes).
+        if (reader.ended() || peer_gone(connection.sock)) {
+            if (options_.abandoned) options_.abandoned();
+            return give_back(connection, Outcome::drop);
+        }
         const std::size_t size = reader.raw_size();
         BufferedStream stream(connection.sock, reader.request(), connection.output,
                               connection.peer);
+        std::shared_ptr<const http::BodySource> source;
         const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
-                                    std::exchange(connection.admitted, std::nullopt));
+                                    std::exchange(connection.admitted, std::nullopt),
+                                    std::exchange(connection.memory_refused, false), source);
+        if (source) connection.output.append(std::move(source));
         reader.consume();
+        connection.reserved = 0;
         if (size > give_back_after) give_back_memory();
         switch (flush(connection)) {
             case Sent::failed:
@@ -669,10 +791,14 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
             continue;
         }
         MemoryStream stream(reader.request());
+        std::shared_ptr<const http::BodySource> source;
         const bool goes_on =
             answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
-                   std::exchange(admitted, std::nullopt));
+                   std::exchange(admitted, std::nullopt), false, source);
         std::string response = stream.take_output();
+        http::Output body;
+        if (source) body.append(std::move(source));
+        response += body.take_all();
         if (!response.empty())
             exchanges.push_back(collectcall::server::Server::Exchange{
                 bytes.substr(start, reader.raw_size()), std::move(response)});
@@ -752,7 +878,8 @@ std::size_t worker_count(std::size_t requested) {
     return std::max(min_workers, workers_per_core * cores);
 }
 
-HttpServer::Options http_options(const ServerOptions& options, std::size_t threads, Api& api) {
+HttpServer::Options http_options(const ServerOptions& options, std::size_t threads, Api& api,
+                                 Metrics& metrics) {
     HttpServer::Options http;
     http.threads = threads;
     http.read_timeout = options.read_timeout;
@@ -763,6 +890,9 @@ HttpServer::Options http_options(const ServerOptions& options, std::size_t threa
     http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);
     http.limits.max_body = api::largest_body;
     http.admit = [&api](const httplib::Request& head) { return api.admit(head); };
+    http.memory_budget = options.memory_budget;
+    http.abandoned = [&metrics] { metrics.abandoned(); };
+    http.memory_refused = [&metrics] { metrics.memory_refused(); };
     return http;
 }
 
@@ -795,12 +925,14 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       api_(*store_, clock_, *dialer_, limiter_,
            with_recording(with_metrics(options_.api, *metrics_), recording_)),
       threads_(worker_count(options_.threads)),
-      http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_))) {
+      http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_, *metrics_))) {
     httplib::Server& http = *http_;
     http.set_keep_alive_max_count(1000);
     // cpp-httplib's own check; the event loop and the API enforce the real limits.
     http.set_payload_max_length(api::largest_body);
     api_.install(http);
+    metrics_->set_connection_memory(
+        [server = static_cast<HttpServer*>(http_.get())] { return server->memory_held(); });
 
     // Calls move and webhooks go out from here on, including what an earlier process left
     // pending.

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <collectcall/api/limits.hpp>
+
 #include "api.hpp"
 #include "clock.hpp"
 #include "dialer.hpp"
@@ -63,6 +65,9 @@ struct ServerOptions {
     // read it; then the connection is closed.
     std::chrono::seconds write_timeout{10};
     int busy_timeout_ms = 5000;
+    // The memory connections may hold in all: request heads and bodies being read, answers not
+    // yet taken (`serve --memory-budget`, API.md section 11).
+    std::size_t memory_budget = api::default_memory_budget;
     // PostgreSQL: how long a process's claim on a webhook message or a call in progress lasts
     // without renewal (API.md section 12); tests shorten it (serve --lease-ms, not documented).
     std::chrono::milliseconds lease{60'000};

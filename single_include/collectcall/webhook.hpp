@@ -1061,35 +1061,65 @@ inline RecordingLink check_recording_link(std::span<const unsigned char> key,
 }
 
 // A WAV file of `duration_ms` of silence (capped at max_recording_ms): the RIFF header of
-// 8 kHz 8-bit unsigned mono PCM, then one 0x80 byte per sample.
+// 8 kHz 8-bit unsigned mono PCM, then one 0x80 byte per sample. Any range of its bytes can be
+// made on its own, so that a server sends it as it makes it instead of holding it whole.
+class SilentWav {
+  public:
+    static constexpr std::size_t header_size = 44;
+
+    explicit SilentWav(std::int64_t duration_ms) {
+        constexpr std::uint32_t rate = 8000;
+        if (duration_ms < 0) duration_ms = 0;
+        if (duration_ms > max_recording_ms) duration_ms = max_recording_ms;
+        samples_ = static_cast<std::uint32_t>(duration_ms * rate / 1000);
+        std::size_t at = 0;
+        const auto bytes = [&](std::string_view text) {
+            for (char c : text)
+                header_[at++] = c;
+        };
+        const auto u32 = [&](std::uint32_t v) {
+            for (int i = 0; i < 4; ++i)
+                header_[at++] = static_cast<char>((v >> (8 * i)) & 0xff);
+        };
+        const auto u16 = [&](std::uint16_t v) {
+            header_[at++] = static_cast<char>(v & 0xff);
+            header_[at++] = static_cast<char>(v >> 8);
+        };
+        bytes("RIFF");
+        u32(36 + samples_);
+        bytes("WAVEfmt ");
+        u32(16);    // the size of the fmt chunk
+        u16(1);     // PCM
+        u16(1);     // mono
+        u32(rate);  // samples a second
+        u32(rate);  // bytes a second
+        u16(1);     // bytes a frame
+        u16(8);     // bits a sample
+        bytes("data");
+        u32(samples_);
+    }
+
+    [[nodiscard]] std::size_t size() const noexcept { return header_size + samples_; }
+
+    // Writes the bytes [offset, offset + n) of the file to `out` (n no more than what is left).
+    void copy(std::size_t offset, char* out, std::size_t n) const noexcept {
+        while (n > 0 && offset < header_size) {
+            *out++ = header_[offset++];
+            --n;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            out[i] = static_cast<char>(0x80);
+    }
+
+  private:
+    std::array<char, header_size> header_{};
+    std::uint32_t samples_ = 0;
+};
+
 inline std::string silent_wav(std::int64_t duration_ms) {
-    constexpr std::uint32_t rate = 8000;
-    if (duration_ms < 0) duration_ms = 0;
-    if (duration_ms > max_recording_ms) duration_ms = max_recording_ms;
-    const auto samples = static_cast<std::uint32_t>(duration_ms * rate / 1000);
-    std::string out;
-    out.reserve(44 + samples);
-    const auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i)
-            out += static_cast<char>((v >> (8 * i)) & 0xff);
-    };
-    const auto u16 = [&](std::uint16_t v) {
-        out += static_cast<char>(v & 0xff);
-        out += static_cast<char>(v >> 8);
-    };
-    out += "RIFF";
-    u32(36 + samples);
-    out += "WAVEfmt ";
-    u32(16);    // the size of the fmt chunk
-    u16(1);     // PCM
-    u16(1);     // mono
-    u32(rate);  // samples a second
-    u32(rate);  // bytes a second
-    u16(1);     // bytes a frame
-    u16(8);     // bits a sample
-    out += "data";
-    u32(samples);
-    out.append(samples, static_cast<char>(0x80));
+    const SilentWav wav(duration_ms);
+    std::string out(wav.size(), '\0');
+    wav.copy(0, out.data(), out.size());
     return out;
 }
 

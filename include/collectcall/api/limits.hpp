@@ -23,6 +23,20 @@ inline constexpr std::chrono::hours idempotency_retention{24};
 // The length of an Idempotency-Key, in printable ASCII characters (api/idempotency_key.hpp).
 inline constexpr std::size_t max_idempotency_key_length = 255;
 
+// The memory a server may hold for its clients' bytes: request heads and bodies being read and
+// answers not yet taken by the client (API.md section 11; `serve --memory-budget`). The default
+// suits a small machine.
+inline constexpr std::size_t default_memory_budget = std::size_t{512} << 20;
+// No account (API key's account) holds more than this part of the budget for its bodies and
+// answers, so that others keep being served; an account may always hold one body of the
+// largest size a route takes, when the budget has room for it.
+inline constexpr std::size_t memory_share_divisor = 4;
+// A request head still incomplete at this size is cut off (the connection closed unanswered)
+// while the budget is spent; smaller heads, such as a health check's, are read on.
+inline constexpr std::size_t spent_budget_head = std::size_t{16} << 10;
+// What a body that does not fit the budget now is answered: 503 with this Retry-After.
+inline constexpr std::chrono::seconds memory_retry_after{1};
+
 // "24 hours", as the documents write the retention.
 [[nodiscard]] inline std::string idempotency_retention_text() {
     return std::to_string(idempotency_retention.count()) + " hours";

@@ -1,0 +1,370 @@
+// No tenant can exhaust the server's memory or its workers (API.md section 11): a request whose
+// client has gone is not processed; one memory budget bounds what all connections hold (stalled
+// bodies, unread answers); documents many clients read are shared and the recording is made as
+// it is sent; memory comes back after a burst. Resident sizes are measured in a child server
+// against its own level before, in the same run.
+#include <catch2/catch.hpp>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <collectcall/webhook/recording.hpp>
+
+#include "harness.hpp"
+#include "hooked_store.hpp"
+
+using namespace test;
+using namespace collectcall::server;
+using namespace std::chrono_literals;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_sanitizer = true;
+#else
+constexpr bool address_sanitizer = false;
+#endif
+#else
+constexpr bool address_sanitizer = false;
+#endif
+
+constexpr long mib = 1024;  // in KiB, as /proc reports
+
+// A kilobyte figure of /proc/PID/status ("VmRSS", "VmHWM").
+long status_kib(int pid, const std::string& field) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
+    }
+    return -1;
+}
+
+// GET /healthz on a new connection; how long the answer took (an hour when it failed).
+std::chrono::milliseconds probe(int port) {
+    const auto start = std::chrono::steady_clock::now();
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(5);
+    client.set_read_timeout(5);
+    const auto result = client.Get("/healthz");
+    if (!result || result->status != 200) return std::chrono::hours(1);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start);
+}
+
+// A counter of GET /metrics (0 when it is not there).
+double metric(int port, const std::string& name) {
+    const Reply r = Client("127.0.0.1", port).get("/metrics");
+    const std::size_t at = r.body.find("\n" + name + " ");
+    if (at == std::string::npos) return 0;
+    return std::stod(r.body.substr(at + name.size() + 2));
+}
+
+std::string request_head(const std::string& method, const std::string& target,
+                         const std::string& key, const std::string& extra = {}) {
+    std::string text = method + " " + target + " HTTP/1.1\r\nHost: x\r\n";
+    if (!key.empty()) text += "Authorization: Bearer " + key + "\r\n";
+    return text + extra + "\r\n";
+}
+
+// Accounts created with `init` before the child server starts.
+std::vector<std::string> init_accounts(const std::string& db, int n) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; ++i) {
+        keys.push_back(
+            parse(run_binary({"init", "--db", db, "--account", "tenant-" + std::to_string(i)}).out)
+                .str("/apiKey"));
+    }
+    return keys;
+}
+
+// Waits until the child's resident size is within `margin` KiB of `level`, for at most
+// `timeout`; the last size read.
+long settle(int pid, long level, long margin, std::chrono::milliseconds timeout) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    long now = status_kib(pid, "VmRSS");
+    while (now - level > margin && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(100ms);
+        now = status_kib(pid, "VmRSS");
+    }
+    return now;
+}
+
+}  // namespace
+
+TEST_CASE("memory: requests whose clients closed before a worker took them are not processed",
+          "[memory][abandoned]") {
+    // Four workers; each customer insert takes 400 ms. Sixteen requests sent and closed at once
+    // held every worker for 1.6 s and more when each was processed.
+    std::atomic<int> inserts{0};
+    HookedStore* store = nullptr;
+    LocalServer server([](ServerOptions& o) { o.threads = 4; },
+                       [&store](const std::string& path) {
+                           auto hooked = std::make_unique<HookedStore>(path);
+                           store = hooked.get();
+                           return hooked;
+                       });
+    store->before_insert_customer = [&inserts] {
+        ++inserts;
+        std::this_thread::sleep_for(400ms);
+    };
+    const Account acme = server.create_account("acme");
+    const auto post = [&](int i) {
+        const std::string body = customer_json("gone-" + std::to_string(i));
+        return request_head("POST", "/api/v1/customers", acme.key,
+                            "Content-Type: application/json\r\nContent-Length: " +
+                                std::to_string(body.size()) + "\r\n") +
+               body;
+    };
+    for (int i = 0; i < 16; ++i) {
+        RawConnection connection(server.port());
+        REQUIRE(connection.send(post(i)));
+    }  // closed as soon as sent
+    const auto waited = probe(server.port());
+    CHECK(waited < 1000ms);
+    std::this_thread::sleep_for(1000ms);  // what a worker had begun has finished
+
+    // At most what the four workers had taken before the clients closed was processed, and what
+    // was processed is stored (durable, and found).
+    const int processed = inserts.load();
+    INFO("processed " << processed << " of 16; /healthz waited " << waited.count() << " ms");
+    CHECK(processed <= 4);
+    CHECK(metric(server.port(), "collectcall_requests_abandoned_total") >= 16 - processed);
+    int stored = 0;
+    for (int i = 0; i < 16; ++i) {
+        stored +=
+            static_cast<int>(server.client(acme)
+                                 .get("/api/v1/customers?externalId=gone-" + std::to_string(i))
+                                 .size("/data/customers"));
+    }
+    CHECK(stored == processed);
+
+    // A client that stays gets its answer, pipelined requests included.
+    RawConnection stays(server.port());
+    REQUIRE(stays.send(post(100) + post(101)));
+    const auto first = stays.receive(10s);
+    const auto second = stays.receive(10s);
+    REQUIRE(first);
+    REQUIRE(second);
+    CHECK(first->status == 200);
+    CHECK(second->status == 200);
+}
+
+TEST_CASE("memory: sixty stalled large bodies stay within the memory budget",
+          "[memory][budget][process]") {
+    if (address_sanitizer) {
+        WARN("skipped under AddressSanitizer: its allocator keeps freed memory");
+        return;
+    }
+    Database database;
+    const std::vector<std::string> keys = init_accounts(database.uri(), 5);
+    constexpr long budget = 64 * mib;
+    ChildServer server(database.uri(), {"--quiet", "--memory-budget", "64MiB"});
+    const int port = server.port();
+    for (int i = 0; i < 10; ++i)
+        REQUIRE(probe(port) < 1000ms);
+    const long before = status_kib(server.pid(), "VmRSS");
+
+    // Sixty clients of five accounts announce a 16 MiB bulk body, send 15 MiB of it and stall.
+    // A body the budget (or its account's share) cannot take is answered 503 at once.
+    constexpr std::size_t announced = std::size_t{16} << 20;
+    constexpr std::size_t sent = std::size_t{15} << 20;
+    const std::string piece(std::size_t{1} << 20, ' ');
+    std::vector<std::unique_ptr<RawConnection>> connections(60);
+    std::atomic<int> refused{0};
+    std::atomic<int> stalled{0};
+    std::atomic<int> retry_after{0};
+    std::vector<std::thread> clients;
+    for (int i = 0; i < 60; ++i) {
+        clients.emplace_back([&, i] {
+            auto& connection = connections[static_cast<std::size_t>(i)];
+            connection = std::make_unique<RawConnection>(port);
+            const std::string& key = keys[static_cast<std::size_t>(i) % keys.size()];
+            if (!connection->send(request_head("POST", "/api/v1/customers/bulk", key,
+                                               "Content-Type: application/json\r\n"
+                                               "Content-Length: " +
+                                                   std::to_string(announced) + "\r\n")))
+                return;
+            if (const auto answer = connection->receive(500ms)) {
+                if (answer->status == 503) ++refused;
+                if (answer->header("retry-after") == "1") ++retry_after;
+                return;
+            }
+            for (std::size_t at = 0; at < sent; at += piece.size()) {
+                if (!connection->send(piece)) return;
+            }
+            ++stalled;
+        });
+    }
+    long peak = before;
+    std::vector<std::chrono::milliseconds> probes;
+    const auto until = std::chrono::steady_clock::now() + 3s;
+    while (std::chrono::steady_clock::now() < until) {
+        probes.push_back(probe(port));
+        peak = std::max(peak, status_kib(server.pid(), "VmRSS"));
+        std::this_thread::sleep_for(100ms);
+    }
+    for (auto& client : clients)
+        client.join();
+    peak = std::max(peak, status_kib(server.pid(), "VmRSS"));
+    const long hwm = status_kib(server.pid(), "VmHWM");
+    INFO("VmRSS before " << before / mib << " MiB, peak " << peak / mib << " MiB, VmHWM "
+                         << hwm / mib << " MiB; " << stalled << " stalled, " << refused
+                         << " refused");
+    // The stalled bodies did take memory (the test measures something) ...
+    CHECK(stalled >= 3);
+    CHECK(peak - before > 30 * mib);
+    // ... within the budget: four 16 MiB bodies at most, of four accounts.
+    CHECK(stalled <= 4);
+    CHECK(refused == 60 - stalled);
+    CHECK(retry_after == refused);
+    CHECK(hwm - before < budget + 8 * mib);
+    for (const auto t : probes)
+        CHECK(t < 1000ms);
+    CHECK(metric(port, "collectcall_memory_refused_total") == refused);
+}
+
+TEST_CASE("memory: no account holds more than its share of the budget", "[budget]") {
+    // 64 MiB: each account may hold a quarter of it, and at least one 16 MiB bulk body.
+    LocalServer server([](ServerOptions& o) { o.memory_budget = std::size_t{64} << 20; });
+    const Account a = server.create_account("a");
+    const Account b = server.create_account("b");
+    const auto start_bulk = [&](const Account& account) {
+        auto connection = std::make_unique<RawConnection>(server.port());
+        REQUIRE(connection->send(request_head("POST", "/api/v1/customers/bulk", account.key,
+                                              "Content-Type: application/json\r\n"
+                                              "Content-Length: 16777216\r\n") +
+                                 std::string(std::size_t{1} << 20, ' ')));
+        return connection;
+    };
+    const auto first = start_bulk(a);
+    CHECK_FALSE(first->receive(300ms));  // read on: the account's share has room
+    const auto second = start_bulk(a);
+    const auto refused = second->receive(5s);
+    REQUIRE(refused);
+    CHECK(refused->status == 503);
+    CHECK(refused->header("retry-after") == "1");
+    CHECK(parse(refused->body).error_code() == "unavailable");
+    const auto other = start_bulk(b);
+    CHECK_FALSE(other->receive(300ms));  // another account's body is read
+    // Small requests of the same account go on.
+    CHECK(server.client(a).get("/api/v1/customers?externalId=x").status == 200);
+    CHECK(probe(server.port()) < 1000ms);
+    CHECK(metric(server.port(), "collectcall_memory_refused_total") == 1);
+    CHECK(metric(server.port(), "collectcall_connection_memory_bytes") >= 2 * (16 << 20));
+}
+
+TEST_CASE("memory: --memory-budget takes bytes or a binary unit, at least 1 MiB", "[budget]") {
+    for (const char* bad : {"12", "0MiB", "1.5GiB", "64MB", "-1", ""})
+        CHECK(run_binary({"serve", "--memory-budget", bad}).exit_code == 2);
+}
+
+TEST_CASE("memory: unread answers share the OpenAPI document and stream the recording",
+          "[memory][budget][process]") {
+    if (address_sanitizer) {
+        WARN("skipped under AddressSanitizer: its allocator keeps freed memory");
+        return;
+    }
+    Database database;
+    init_accounts(database.uri(), 1);
+    ChildServer server(database.uri(), {"--quiet"});
+    const int port = server.port();
+    // Warm up: the document is built once.
+    REQUIRE(Client("127.0.0.1", port).get("/api/v1/openapi.json").status == 200);
+    const std::string key = open_store(database.uri())->server_key("recording-links", "unused");
+    const auto key_bytes = std::span<const unsigned char>(
+        reinterpret_cast<const unsigned char*>(key.data()), key.size());
+    // A 575 s call: a 4.6 MB WAV.
+    const std::string recording = collectcall::webhook::recording_url(
+        key_bytes, "", "0190f3b2-7c4d-7a1e-9f00-000000000001", 575'000,
+        static_cast<std::int64_t>(std::time(nullptr)) + 600);
+    {
+        const Reply whole = Client("127.0.0.1", port).get(recording);
+        REQUIRE(whole.status == 200);
+        REQUIRE(whole.body.size() == 44 + 575 * 8000);
+        const bool same = whole.body == collectcall::webhook::silent_wav(575'000);
+        CHECK(same);
+    }
+
+    const auto unread = [&](const std::string& target, int n) {
+        std::vector<std::unique_ptr<RawConnection>> clients;
+        for (int i = 0; i < n; ++i) {
+            clients.push_back(std::make_unique<RawConnection>(port, 4096));
+            REQUIRE(clients.back()->send(request_head("GET", target, {})));
+        }
+        std::this_thread::sleep_for(1s);
+        REQUIRE(probe(port) < 1000ms);
+        return clients;
+    };
+    SECTION("3,000 unread OpenAPI documents") {
+        const long before = status_kib(server.pid(), "VmRSS");
+        const auto clients = unread("/api/v1/openapi.json", 3000);
+        const long during = status_kib(server.pid(), "VmRSS");
+        INFO("VmRSS before " << before / mib << " MiB, with 3,000 unread documents " << during / mib
+                             << " MiB");
+        // A copy each would be 3,000 x 140 KB = 410 MB.
+        CHECK(during - before < 24 * mib);
+    }
+    SECTION("100 unread 4.6 MB recordings") {
+        const long before = status_kib(server.pid(), "VmRSS");
+        const auto clients = unread(recording, 100);
+        const long during = status_kib(server.pid(), "VmRSS");
+        INFO("VmRSS before " << before / mib << " MiB, with 100 unread recordings " << during / mib
+                             << " MiB");
+        // A copy each would be 460 MB.
+        CHECK(during - before < 16 * mib);
+    }
+}
+
+TEST_CASE("memory: comes back after a burst of 3,000 unfinished heads", "[memory][process]") {
+    if (address_sanitizer) {
+        WARN("skipped under AddressSanitizer: its allocator keeps freed memory");
+        return;
+    }
+    Database database;
+    init_accounts(database.uri(), 1);
+    ChildServer server(database.uri(), {"--quiet"});
+    const int port = server.port();
+    for (int i = 0; i < 10; ++i)
+        REQUIRE(probe(port) < 1000ms);
+    std::this_thread::sleep_for(300ms);
+    const long before = status_kib(server.pid(), "VmRSS");
+
+    // 3,000 clients send a 77 KB head that never ends, then close.
+    const std::string head =
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: " + std::string(77'000, 'a');
+    std::vector<std::unique_ptr<RawConnection>> clients;
+    for (int i = 0; i < 3000; ++i) {
+        clients.push_back(std::make_unique<RawConnection>(port));
+        REQUIRE(clients.back()->send(head));
+    }
+    std::this_thread::sleep_for(500ms);
+    const long during = status_kib(server.pid(), "VmRSS");
+    clients.clear();
+    const auto closed = std::chrono::steady_clock::now();
+    const long after = settle(server.pid(), before, 4 * mib, 15s);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - closed);
+    INFO("VmRSS before " << before / mib << " MiB, during " << during / mib << " MiB, after "
+                         << after / mib << " MiB (" << took.count() << " ms after the close)");
+    CHECK(during - before > 100 * mib);  // the burst did take memory
+    CHECK(after - before <= 4 * mib);
+    CHECK(probe(port) < 1000ms);
+}

@@ -1,0 +1,59 @@
+// A Store that forwards to a test's store (SQLite or PostgreSQL), with hooks a test can use to
+// hold, slow or break an operation.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "forwarding_store.hpp"
+#include "postgres.hpp"
+#include "postgres_store.hpp"
+#include "sqlite.hpp"
+#include "sqlite_store.hpp"
+
+namespace test {
+
+using namespace collectcall::server;
+
+inline std::unique_ptr<Store> open_store(const std::string& db) {
+    if (pg::is_uri(db)) {
+        PostgresOptions options;
+        options.uri = db;
+        return std::make_unique<PostgresStore>(options);
+    }
+    return std::make_unique<SqliteStore>(SqliteOptions{db, 5000});
+}
+
+class HookedStore final : public ForwardingStore {
+  public:
+    explicit HookedStore(const std::string& db) : ForwardingStore(open_store(db)) {}
+
+    std::function<void()> before_insert_customer;
+    std::function<void()> before_find_customer;
+    std::function<void()> before_check;
+    std::atomic<int> key_lookups{0};
+
+    void check() override {
+        if (before_check) before_check();
+        ForwardingStore::check();
+    }
+    std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
+        ++key_lookups;
+        return ForwardingStore::find_api_key(key_id);
+    }
+    bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
+        if (before_insert_customer) before_insert_customer();
+        return ForwardingStore::insert_customer(a, c);
+    }
+    std::optional<StoredCustomer> find_customer(const collectcall::Uuid& a,
+                                                const collectcall::Uuid& id) override {
+        if (before_find_customer) before_find_customer();
+        return ForwardingStore::find_customer(a, id);
+    }
+};
+
+}  // namespace test
