@@ -739,8 +739,9 @@ void HttpServer::work(Connection& connection) {
             case http::RequestReader::Step::request:
                 break;
         }
-        // A request whose client has gone is not processed (a handler that has begun finishes).
-        if (reader.ended() || peer_gone(connection.sock)) {
+        // A request whose client has gone is not processed (a handler that has begun finishes);
+        // a head the parser refused is still answered, which costs nothing.
+        if (reader.refusal().status == 0 && (reader.ended() || peer_gone(connection.sock))) {
             if (options_.abandoned) options_.abandoned();
             return give_back(connection, Outcome::drop);
         }
