@@ -419,7 +419,11 @@ void HttpServer::accept_all() {
         };
         address_of(::getpeername, connection->peer.remote_ip, connection->peer.remote_port);
         address_of(::getsockname, connection->peer.local_ip, connection->peer.local_port);
-        connection->deadline = SteadyClock::now() + options_.keep_alive_timeout;
+        // A new connection has at least a second to begin its first request, whatever the
+        // keep-alive wait between requests (which may be 0: close once idle).
+        connection->deadline =
+            SteadyClock::now() + std::max<std::chrono::milliseconds>(options_.keep_alive_timeout,
+                                                                     std::chrono::seconds(1));
         Connection* key = connection.get();
         connections_.emplace(key, std::move(connection));
         epoll_event event{};
