@@ -24,18 +24,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool address_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool address_sanitizer = true;
-#else
-constexpr bool address_sanitizer = false;
-#endif
-#else
-constexpr bool address_sanitizer = false;
-#endif
-
 std::string head(const std::string& method, const std::string& target, const std::string& key,
                  const std::string& extra = {}) {
     std::string text = method + " " + target + " HTTP/1.1\r\nHost: x\r\n";

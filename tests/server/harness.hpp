@@ -21,6 +21,19 @@
 
 namespace test {
 
+// The build runs under AddressSanitizer, whose memory use and speed some tests allow for.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_sanitizer = true;
+#else
+constexpr bool address_sanitizer = false;
+#endif
+#else
+constexpr bool address_sanitizer = false;
+#endif
+
 namespace fs = std::filesystem;
 
 // A directory removed with everything in it at the end of the test.
