@@ -966,8 +966,9 @@ void Api::get_recording(Context& ctx) {
             break;
     }
     // Made as it is sent: a connection holds its place in the file, not the file.
-    current().source = http::send_source(ctx.request, ctx.response,
-                      std::make_shared<const RecordingSource>(duration_ms), "audio/wav");
+    current().source =
+        http::send_source(ctx.request, ctx.response,
+                          std::make_shared<const RecordingSource>(duration_ms), "audio/wav");
 }
 
 }  // namespace collectcall::server

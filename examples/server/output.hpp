@@ -38,10 +38,9 @@ std::shared_ptr<const BodySource> shared_document(std::shared_ptr<const std::str
 // is its size; a HEAD request gets the head alone). The body does not pass through cpp-httplib:
 // the source returned (none for HEAD) is kept in the request's context, and the server appends
 // it to the connection's output after the head.
-[[nodiscard]] std::shared_ptr<const BodySource> send_source(const httplib::Request& request,
-                                                            httplib::Response& response,
-                                                            std::shared_ptr<const BodySource> source,
-                                                            std::string_view content_type);
+[[nodiscard]] std::shared_ptr<const BodySource> send_source(
+    const httplib::Request& request, httplib::Response& response,
+    std::shared_ptr<const BodySource> source, std::string_view content_type);
 
 enum class Sent { all, some, failed };
 

@@ -19,7 +19,6 @@ using pg::Result;
 
 namespace {
 
-
 // The condition under which this process may take outbox row `alias`: nobody holds its lease,
 // this process does (parameter `$owner`), or the holder's lease has run out.
 std::string takeable(std::string_view alias, std::string_view owner) {

@@ -6159,8 +6159,7 @@ class JsonObject {
             const Sorted wanted{prefix_of(m.key), 0};
             const auto at = std::lower_bound(
                 by_key.begin(), by_key.end(), wanted, [&](const Sorted& a, const Sorted& b) {
-                    return a.prefix != b.prefix ? a.prefix < b.prefix
-                                                : result[a.index].key < m.key;
+                    return a.prefix != b.prefix ? a.prefix < b.prefix : result[a.index].key < m.key;
                 });
             const bool found = at != by_key.end() && result[at->index].key == m.key &&
                                result[at->index].value.data() != nullptr;
@@ -6240,7 +6239,7 @@ struct JsonCopy {
     Reader& reader;
     Writer writer;
     std::pmr::memory_resource* arena;
-    std::size_t member;     // the JsonObject's own path depth: where a bound is reported
+    std::size_t member;    // the JsonObject's own path depth: where a bound is reported
     bool stopped = false;  // a bound was passed: the rest is only checked
 
     void exceeded(std::string_view code, std::string_view message) {
@@ -6514,10 +6513,9 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
 inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    std::string_view message =
-        collections_conflict(members.present<&CustomerCreate::collections>(),
-                             members.given<&CustomerCreate::ssnLastFour>(),
-                             members.given<&CustomerCreate::dateOfBirth>());
+    std::string_view message = collections_conflict(members.present<&CustomerCreate::collections>(),
+                                                    members.given<&CustomerCreate::ssnLastFour>(),
+                                                    members.given<&CustomerCreate::dateOfBirth>());
     if (!message.empty()) {
         reader.member_error(member_name<&CustomerCreate::collections>, codes::conflict, message);
     }

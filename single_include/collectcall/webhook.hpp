@@ -50,10 +50,10 @@ enum class AddressClass {
     multicast,        // 224/4, ff00::/8
     unspecified,      // 0.0.0.0/8, :: (connecting to 0.0.0.0 reaches the local host on Linux)
     unique_local,     // fc00::/7
-    metadata,         // cloud metadata and credential endpoints (169.254.169.254, fd00:ec2::/32, ...)
-    reserved,         // everything else that is not global unicast: 240/4 and the broadcast
-                      // address, documentation and benchmarking ranges, IETF protocol
-                      // assignments, unallocated IPv6 space, non-IP address families
+    metadata,  // cloud metadata and credential endpoints (169.254.169.254, fd00:ec2::/32, ...)
+    reserved,  // everything else that is not global unicast: 240/4 and the broadcast
+               // address, documentation and benchmarking ranges, IETF protocol
+               // assignments, unallocated IPv6 space, non-IP address families
 };
 
 inline constexpr std::string_view describe(AddressClass c) noexcept {
@@ -131,10 +131,10 @@ constexpr AddressClass classify_ipv4(std::uint32_t address) noexcept {
     // is OCI's older one; 168.63.129.16 is Azure's WireServer, a public-looking address only
     // reachable from inside Azure, where it hands out VM configuration. Every other link-local
     // address is refused as link-local.
-    constexpr std::uint32_t metadata[] = {
-        ipv4(169, 254, 169, 254), ipv4(169, 254, 170, 2), ipv4(169, 254, 170, 23),
-        ipv4(169, 254, 0, 23),    ipv4(100, 100, 100, 200), ipv4(192, 0, 0, 192),
-        ipv4(168, 63, 129, 16)};
+    constexpr std::uint32_t metadata[] = {ipv4(169, 254, 169, 254), ipv4(169, 254, 170, 2),
+                                          ipv4(169, 254, 170, 23),  ipv4(169, 254, 0, 23),
+                                          ipv4(100, 100, 100, 200), ipv4(192, 0, 0, 192),
+                                          ipv4(168, 63, 129, 16)};
     for (std::uint32_t m : metadata) {
         if (address == m) return AddressClass::metadata;
     }

@@ -48,7 +48,7 @@ int main() {
     auto order = collectcall::read<shop::Order>(R"({"id":"o-1","refund":1.50})");
     auto patch = collectcall::read<shop::OrderPatch>(R"({"reason":"damaged"})");
     shop::Order merged{};
-    const auto errors = patch.ok() ? collectcall::merge_patch(merged, patch.value())
-                                   : collectcall::ErrorList{};
+    const auto errors =
+        patch.ok() ? collectcall::merge_patch(merged, patch.value()) : collectcall::ErrorList{};
     return order.ok() || !errors.empty() ? 1 : 0;
 }

@@ -336,8 +336,7 @@ TEST_CASE("deep nesting costs linear time", "[core][scaling]") {
 
 TEST_CASE("long strings and many escapes cost linear time", "[core][scaling]") {
     check_linear(
-        "long string", 64000,
-        [](std::size_t n) { return with_external_id(std::string(n, 'x')); },
+        "long string", 64000, [](std::size_t n) { return with_external_id(std::string(n, 'x')); },
         [](const std::string& doc) {
             REQUIRE(codes_of(collectcall::read<CustomerCreate>(doc).errors()) ==
                     "/externalId length;");
@@ -351,8 +350,7 @@ TEST_CASE("long strings and many escapes cost linear time", "[core][scaling]") {
             return with_external_id(escaped);
         },
         [](const std::string& doc) {
-            REQUIRE(collectcall::read<CustomerCreate>(doc).errors().front().path ==
-                    "/externalId");
+            REQUIRE(collectcall::read<CustomerCreate>(doc).errors().front().path == "/externalId");
         });
     check_linear(
         "escaped keys and strings in extensions", 250,
@@ -406,10 +404,11 @@ TEST_CASE("extensions past 64 KiB are copied no further than the bound", "[core]
                      << skipped_time * 1e3 << " ms; " << under.size() << " bytes "
                      << under_time * 1e3 << " ms");
     if (std::getenv("COLLECTCALL_SCALING_REPORT") != nullptr) {
-        std::printf("past the bound: %zu bytes %.3f ms, skipped %.3f ms (x%.2f); %zu bytes "
-                    "%.3f ms\n",
-                    over.size(), over_time * 1e3, skipped_time * 1e3, over_time / skipped_time,
-                    under.size(), under_time * 1e3);
+        std::printf(
+            "past the bound: %zu bytes %.3f ms, skipped %.3f ms (x%.2f); %zu bytes "
+            "%.3f ms\n",
+            over.size(), over_time * 1e3, skipped_time * 1e3, over_time / skipped_time,
+            under.size(), under_time * 1e3);
     }
     // What is past the bound costs what checking it as an unknown member does, on top of the
     // 64 KiB copied before it...

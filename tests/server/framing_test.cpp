@@ -298,7 +298,6 @@ TEST_CASE("every request of the fuzz corpus gets the same statuses whole and spl
         const std::size_t common = std::min(whole_statuses.size(), split_statuses.size());
         CHECK(std::equal(whole_statuses.begin(), whole_statuses.begin() + common,
                          split_statuses.begin()));
-
     }
 }
 

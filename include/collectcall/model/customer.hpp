@@ -94,10 +94,9 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
 inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
-    std::string_view message =
-        collections_conflict(members.present<&CustomerCreate::collections>(),
-                             members.given<&CustomerCreate::ssnLastFour>(),
-                             members.given<&CustomerCreate::dateOfBirth>());
+    std::string_view message = collections_conflict(members.present<&CustomerCreate::collections>(),
+                                                    members.given<&CustomerCreate::ssnLastFour>(),
+                                                    members.given<&CustomerCreate::dateOfBirth>());
     if (!message.empty()) {
         reader.member_error(member_name<&CustomerCreate::collections>, codes::conflict, message);
     }

@@ -152,8 +152,7 @@ class JsonObject {
             const Sorted wanted{prefix_of(m.key), 0};
             const auto at = std::lower_bound(
                 by_key.begin(), by_key.end(), wanted, [&](const Sorted& a, const Sorted& b) {
-                    return a.prefix != b.prefix ? a.prefix < b.prefix
-                                                : result[a.index].key < m.key;
+                    return a.prefix != b.prefix ? a.prefix < b.prefix : result[a.index].key < m.key;
                 });
             const bool found = at != by_key.end() && result[at->index].key == m.key &&
                                result[at->index].value.data() != nullptr;
@@ -233,7 +232,7 @@ struct JsonCopy {
     Reader& reader;
     Writer writer;
     std::pmr::memory_resource* arena;
-    std::size_t member;     // the JsonObject's own path depth: where a bound is reported
+    std::size_t member;    // the JsonObject's own path depth: where a bound is reported
     bool stopped = false;  // a bound was passed: the rest is only checked
 
     void exceeded(std::string_view code, std::string_view message) {
