@@ -186,17 +186,7 @@ RequestReader::Step RequestReader::head_step() {
         body_.reserve(static_cast<std::size_t>(content_length_));
     parser_->eager(true);
     if (chunked_) parser_->body_limit(body_limit_);
-    switch (parse_body()) {
-        case Parsed::complete:
-            return ready(BodyStatus::complete, false);
-        case Parsed::too_large:
-            return ready(BodyStatus::too_large, true);
-        case Parsed::invalid:
-            return ready(BodyStatus::bad_framing, true);
-        case Parsed::more:
-            break;
-    }
-    if (ended_) return ready(BodyStatus::not_read, true);  // cut short
+    if (const auto step = take_body()) return *step;
     phase_ = Phase::admitting;
     return Step::admit;
 }
@@ -267,6 +257,13 @@ void RequestReader::refuse() {
 RequestReader::Step RequestReader::body_step() {
     if (!chunked_ && content_length_ > body_limit_) return ready(BodyStatus::not_read, true);
     if (chunked_ && body_.size() > body_limit_) return ready(BodyStatus::too_large, true);
+    if (const auto step = take_body()) return *step;
+    return Step::more;
+}
+
+// Hands the parser what has arrived of the body: the request once the body is whole, too large,
+// broken or cut short by the end of the input; nullopt while more is to come.
+std::optional<RequestReader::Step> RequestReader::take_body() {
     switch (parse_body()) {
         case Parsed::complete:
             return ready(BodyStatus::complete, false);
@@ -277,9 +274,8 @@ RequestReader::Step RequestReader::body_step() {
         case Parsed::more:
             break;
     }
-    // Cut short: the body is not whole (400).
-    if (ended_) return ready(BodyStatus::not_read, true);
-    return Step::more;
+    if (ended_) return ready(BodyStatus::not_read, true);  // cut short: not whole (400)
+    return std::nullopt;
 }
 
 // Hands the parser the body bytes that have arrived.

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -134,6 +135,7 @@ class RequestReader {
     Step head_step();
     Step body_step();
     Parsed parse_body();
+    std::optional<Step> take_body();
     Step ready(BodyStatus body, bool last);
     Step refused(int status, std::string reason);
     Refusal validate_head();
