@@ -22,6 +22,7 @@
 #include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
+#include "api_context.hpp"
 #include "crypto.hpp"
 #include "http.hpp"
 #include "output.hpp"
@@ -33,7 +34,6 @@ namespace collectcall::server {
 // (collectcall/api/routes.hpp).
 using api::CustomerList;
 using api::HealthStatus;
-using api::Route;
 
 // What an Idempotency-Key replay of POST /webhook-secrets shows: the id, never the secret.
 struct SecretReplay {
@@ -85,11 +85,6 @@ std::string ensure_request_id(httplib::Response& response) {
     return id;
 }
 
-Uuid uuid_of(std::string_view text) {
-    auto parsed = Uuid::parse(text);
-    return parsed ? std::move(parsed).value() : new_uuid();
-}
-
 // The API serves whole documents. cpp-httplib 0.11 would cut any response, errors included, to
 // the byte ranges of a Range header (a 400 answered with two bytes of its JSON); RFC 9110
 // section 14.2 lets a server ignore Range, so the ranges cpp-httplib parsed are dropped before it
@@ -100,80 +95,7 @@ void serve_whole(const httplib::Request& request, httplib::Response& response) {
     if (!response.has_header("Accept-Ranges")) response.set_header("Accept-Ranges", "none");
 }
 
-void send_json(httplib::Response& response, int status, std::string body) {
-    response.status = status;
-    response.body = std::move(body);
-    // set_content would append a second Content-Type; replace the header instead.
-    response.headers.erase("Content-Type");
-    response.set_header("Content-Type", std::string(json_type));
-}
-
-// The error body (API.md section 3), the library's (collectcall/api/envelope.hpp), written.
-template <class T = null_t>
-std::string error_document(std::string_view request_id, const api::ErrorCode& error,
-                           std::string message, ErrorList details = {}, T data = {}) {
-    return write(api::error_envelope(uuid_of(request_id), error, std::move(message),
-                                     std::move(details), std::move(data)));
-}
-
 }  // namespace
-
-struct Api::Context {
-    const httplib::Request& request;
-    httplib::Response& response;
-    const Route& route;
-    std::string request_id;
-    std::string body;
-    std::string_view id_segment;  // the "{id}" of the path
-    Uuid account;
-    std::string key_id;
-    // What an Idempotency-Key replay answers when it must differ from the first answer (a
-    // secret is shown once).
-    std::optional<std::string> replay_body;
-
-    template <class T>
-    void reply(int status, T data) {
-        Envelope<T> envelope;
-        envelope.requestId = uuid_of(request_id);
-        envelope.data = std::move(data);
-        send_json(response, status, write(envelope));
-    }
-
-    template <class T = null_t>
-    void fail(const api::ErrorCode& error, std::string message, ErrorList details = {},
-              T data = {}) {
-        send_json(response, error.status,
-                  error_document(request_id, error, std::move(message), std::move(details),
-                                 std::move(data)));
-    }
-
-    // An error whose message is always the same: the table's (collectcall/api/errors.hpp).
-    void fail(const api::ErrorCode& error) { fail(error, std::string(error.example)); }
-
-    // A body that read<T> refused: malformed JSON, or the list of field errors.
-    void fail_read(ErrorList errors) {
-        if (errors.size() == 1 && errors.front().code == codes::malformed_json) {
-            std::string message = errors.front().message;
-            fail(error_code::malformed_json, std::move(message), std::move(errors));
-            return;
-        }
-        fail_validation(std::move(errors));
-    }
-
-    void fail_validation(ErrorList errors) {
-        std::string message = invalid_fields_message(error_total(errors));
-        fail(error_code::validation_failed, std::move(message), std::move(errors));
-    }
-
-    void not_found(std::string_view message) { fail(error_code::not_found, std::string(message)); }
-
-    // The "{id}" of the path as a UUID; nullopt (a 404, API.md section 2) when it is not one.
-    [[nodiscard]] std::optional<Uuid> path_id() const {
-        auto parsed = Uuid::parse(id_segment);
-        if (!parsed) return std::nullopt;
-        return std::move(parsed).value();
-    }
-};
 
 // --- The pipeline ------------------------------------------------------------------------------
 
@@ -215,6 +137,30 @@ void (Api::*Api::handler(api::Operation operation))(Context&) {
             return &Api::get_recording;
         case Operation::create_webhook_secret:
             return &Api::create_webhook_secret;
+        case Operation::create_calls:
+            return &Api::create_calls;
+        case Operation::get_signed_url:
+            return &Api::get_signed_url;
+        case Operation::list_clients:
+            return &Api::list_clients;
+        case Operation::create_client:
+            return &Api::create_client;
+        case Operation::import_sms:
+            return &Api::import_sms;
+        case Operation::import_sms_bulk:
+            return &Api::import_sms_bulk;
+        case Operation::import_email:
+            return &Api::import_email;
+        case Operation::import_email_bulk:
+            return &Api::import_email_bulk;
+        case Operation::generate_sms:
+            return &Api::generate_sms;
+        case Operation::generate_email:
+            return &Api::generate_email;
+        case Operation::list_interactions:
+            return &Api::list_interactions;
+        case Operation::analyze_interaction:
+            return &Api::analyze_interaction;
     }
     return nullptr;
 }
@@ -225,6 +171,7 @@ Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter,
 ReadOptions Api::read_options() const {
     ReadOptions options;
     options.today = std::chrono::floor<std::chrono::days>(clock_.now());
+    options.now = clock_.now();  // a message's timestamp may not be far after it
     options.max_bulk_items = config_.max_bulk_items;
     return options;
 }
@@ -637,6 +584,11 @@ StoredCustomer new_customer(CustomerCreate fields, Time now) {
     return stored;
 }
 
+// The detail of a clientId that names no client of the account.
+Error client_not_found() {
+    return Error{"/clientId", std::string(codes::not_found), "is not a client of this account"};
+}
+
 // The body of a POST that takes none: empty, or an empty object.
 bool read_no_body(Api::Context& ctx) {
     if (ctx.body.empty()) return true;
@@ -648,9 +600,17 @@ bool read_no_body(Api::Context& ctx) {
 
 }  // namespace
 
+std::optional<Error> Api::check_client(const Uuid& account, const CustomerCreate& customer) {
+    if (!customer.clientId || store_.has_client(account, *customer.clientId)) return std::nullopt;
+    return client_not_found();
+}
+
 void Api::create_customer(Context& ctx) {
     auto body = read<CustomerCreate>(ctx.body, read_options());
     if (!body) return ctx.fail_read(std::move(body).errors());
+    if (auto error = check_client(ctx.account, body.value())) {
+        return ctx.fail_validation(ErrorList{std::move(*error)});
+    }
     StoredCustomer stored = new_customer(std::move(body).value(), clock_.now());
     if (!store_.insert_customer(ctx.account, stored)) {
         return ctx.fail(error_code::duplicate_external_id,
@@ -715,6 +675,19 @@ void Api::create_customers(Context& ctx) {
     ErrorList errors = read_into(ctx.body, scratch.request, read_options());
     if (!errors.empty()) return ctx.fail_read(std::move(errors));
     std::vector<Validated<CustomerCreate>>& items = scratch.request.customers;
+
+    // A clientId must name a client of the account (API.md section 4): an item naming another
+    // fails alone.
+    std::optional<std::vector<Client>> clients;
+    for (Validated<CustomerCreate>& item : items) {
+        const auto& client = item.value().clientId;
+        if (!item.ok() || !client) continue;
+        if (!clients) clients = store_.list_clients(ctx.account);
+        if (std::none_of(clients->begin(), clients->end(),
+                         [&](const Client& c) { return c.id == *client; })) {
+            item.add_error(client_not_found());
+        }
+    }
 
     const Time now = clock_.now();
     std::vector<StoredCustomer>& valid = scratch.valid;
@@ -800,62 +773,68 @@ void Api::create_call(Context& ctx) {
 
     auto body = read<CallRequest>(ctx.body, read_options());
     if (!body) return ctx.fail_read(std::move(body).errors());
-    CallRequest& request = body.value();
-
-    if (request.webhook) {
-        ErrorList errors;
-        const Url& url = request.webhook->url;
-        const auto resolution =
-            resolver_.resolve(url.host(), url.port(), config_.allow_private_webhooks);
-        switch (resolution.status) {
-            case webhook::ResolveStatus::ok:
-                break;
-            case webhook::ResolveStatus::temporary_failure:
-                ctx.response.set_header("Retry-After", "5");
-                return ctx.fail(error_code::unavailable,
-                                "the webhook host could not be resolved now; retry later");
-            case webhook::ResolveStatus::invalid_host:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::format), resolution.message});
-                break;
-            case webhook::ResolveStatus::does_not_resolve:
-            case webhook::ResolveStatus::timed_out:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_found), resolution.message});
-                break;
-            case webhook::ResolveStatus::refused:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
-                break;
-        }
-        // Without a secretId the deliveries are unsigned (API.md section 9).
-        const auto& secret_id = request.webhook->secretId;
-        if (secret_id && !store_.find_webhook_secret(ctx.account, *secret_id)) {
-            errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
-                                   "is not a webhook secret of this account"});
-        }
-        if (!errors.empty()) return ctx.fail_validation(std::move(errors));
-    }
-
+    const CallRequest& request = body.value();
+    if (request.webhook && !check_webhook(ctx, *request.webhook)) return;
     if (!store_.agent_assigned(ctx.account, request.agentId.view())) {
         return ctx.fail(error_code::agent_not_assigned);
     }
 
-    const AccountSettings settings = store_.account_settings(ctx.account);
-    const Time now = clock_.now();
-    const auto plan = store_.place_call(
-        ctx.account, *id, now - config_.call_history,
+    const auto plan = place_call(ctx.account, *id, request.agentId.view(), request.webhook,
+                                 store_.account_settings(ctx.account), clock_.now());
+    if (!plan) return ctx.not_found(api::customer_not_found_message);
+    if (!plan->place) {
+        // Blocked: not placed, not counted; the data shows what would have been called.
+        return ctx.fail(error_code::compliance_failed,
+                        compliance::failure_message(plan->call.compliance), {}, plan->call);
+    }
+    ctx.reply(200, plan->call);
+}
+
+bool Api::check_webhook(Context& ctx, const Webhook& webhook) {
+    ErrorList errors;
+    const Url& url = webhook.url;
+    const auto resolution =
+        resolver_.resolve(url.host(), url.port(), config_.allow_private_webhooks);
+    switch (resolution.status) {
+        case webhook::ResolveStatus::ok:
+            break;
+        case webhook::ResolveStatus::temporary_failure:
+            ctx.response.set_header("Retry-After", "5");
+            ctx.fail(error_code::unavailable,
+                     "the webhook host could not be resolved now; retry later");
+            return false;
+        case webhook::ResolveStatus::invalid_host:
+            errors.push_back(Error{"/webhook/url", std::string(codes::format), resolution.message});
+            break;
+        case webhook::ResolveStatus::does_not_resolve:
+        case webhook::ResolveStatus::timed_out:
+            errors.push_back(
+                Error{"/webhook/url", std::string(codes::not_found), resolution.message});
+            break;
+        case webhook::ResolveStatus::refused:
+            errors.push_back(
+                Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
+            break;
+    }
+    // Without a secretId the deliveries are unsigned (API.md section 9).
+    if (webhook.secretId && !store_.find_webhook_secret(ctx.account, *webhook.secretId)) {
+        errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
+                               "is not a webhook secret of this account"});
+    }
+    if (errors.empty()) return true;
+    ctx.fail_validation(std::move(errors));
+    return false;
+}
+
+std::optional<CallPlan> Api::place_call(const Uuid& account, const Uuid& customer,
+                                        std::string_view agent_id,
+                                        const std::optional<Webhook>& webhook,
+                                        const AccountSettings& settings, Time now) {
+    auto plan = store_.place_call(
+        account, customer, now - config_.call_history,
         [&](const StoredCustomer& stored, std::span<const Time> placed) {
-            compliance::ComplianceInput input;
-            input.active = stored.active;
-            input.cease_and_desist = stored.cease_and_desist;
-            input.state = stored.customer.address.state ? stored.customer.address.state->view()
-                                                        : std::string_view{};
-            input.zip5 = stored.customer.address.zip.view();
+            compliance::ComplianceInput input = compliance_input(stored, settings, now);
             input.placed_calls = placed;
-            input.now = now;
-            input.window = settings.window;
-            input.max_calls_per_day = settings.max_calls_per_day;
 
             CallPlan plan;
             plan.call.id = new_uuid();
@@ -868,18 +847,12 @@ void Api::create_call(Context& ctx) {
             plan.call.compliance = compliance::evaluate(input);
             plan.call.createdAt = Timestamp::from_time(now);
             plan.place = plan.call.compliance.passed;
-            plan.agent_id = std::string(request.agentId.view());
-            plan.webhook = request.webhook;
+            plan.agent_id = std::string(agent_id);
+            plan.webhook = webhook;
             return plan;
         });
-    if (!plan) return ctx.not_found(api::customer_not_found_message);
-    if (!plan->place) {
-        // Blocked: not placed, not counted; the data shows what would have been called.
-        return ctx.fail(error_code::compliance_failed,
-                        compliance::failure_message(plan->call.compliance), {}, plan->call);
-    }
-    dialer_.placed(PlacedCall{ctx.account, *id, *plan});
-    ctx.reply(200, plan->call);
+    if (plan && plan->place) dialer_.placed(PlacedCall{account, customer, *plan});
+    return plan;
 }
 
 void Api::list_calls(Context& ctx) {

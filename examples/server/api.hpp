@@ -143,8 +143,35 @@ class Api {
     void get_call(Context& ctx);
     void get_recording(Context& ctx);
     void create_webhook_secret(Context& ctx);
+    void create_calls(Context& ctx);
+    void get_signed_url(Context& ctx);
+    void list_clients(Context& ctx);
+    void create_client(Context& ctx);
+    void import_sms(Context& ctx);
+    void import_sms_bulk(Context& ctx);
+    void import_email(Context& ctx);
+    void import_email_bulk(Context& ctx);
+    void generate_sms(Context& ctx);
+    void generate_email(Context& ctx);
+    void list_interactions(Context& ctx);
+    void analyze_interaction(Context& ctx);
 
     void set_customer_flag(Context& ctx, bool StoredCustomer::*flag, bool value);
+
+    // The webhook of a call request: its host resolves to an allowed address and its secretId is
+    // the account's (API.md section 9). False when it is not, and the request has been answered.
+    bool check_webhook(Context& ctx, const Webhook& webhook);
+    // One call to one customer, as POST /customers/{id}/calls and each customer of POST
+    // /calls/bulk make it: compliance decided on the customer's row in the store's transaction
+    // (the daily count holds however calls interleave), the call placed and handed to the dialer
+    // when it passes. nullopt: no such customer.
+    std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
+                                       std::string_view agent_id,
+                                       const std::optional<Webhook>& webhook,
+                                       const AccountSettings& settings, Time now);
+    // A customer's clientId names a client of the account (API.md section 4); the error when it
+    // does not.
+    std::optional<Error> check_client(const Uuid& account, const CustomerCreate& customer);
 
     Store& store_;
     const Clock& clock_;

@@ -309,6 +309,99 @@ inline OperationText operation_text(api::Operation operation) {
                 "another account's is 409). Its id is the secretId of a call request's webhook.";
             t.success = "The secret.";
             break;
+        case Operation::create_calls:
+            t.description =
+                "The whole request is checked first: the body (400; a repeated customer id is "
+                "400 `customerIds must not contain duplicates`), the agent (403), the webhook "
+                "(400). Then each customer in request order exactly as POST "
+                "/customers/{customerId}/calls would call it (the same compliance, the same daily "
+                "count however single and bulk calls interleave): placed, {customerId, success: "
+                "true, data: the call}; not, {customerId, success: false, error} with `Customer "
+                "not found` or the compliance message, and the blocked call's compliance.";
+            t.success = "Every customer was processed; see results[].success.";
+            t.request_examples = {{"two", x::bulk_call_request}};
+            break;
+        case Operation::get_signed_url:
+            t.description =
+                "The same signed link as the recordingUrl of the call's call-ended webhook, valid "
+                "30 minutes. 404 `Call not found` for an unknown call, another account's, and a "
+                "call without a recording (still in progress, or never answered).";
+            t.success = "The link.";
+            t.request_examples = {{"call", x::signed_url_request}};
+            break;
+        case Operation::list_clients:
+            t.description = "data is the array of clients itself, as the hosted service answers.";
+            t.success = "The clients, in the order they were created.";
+            t.answer_examples = {{"two", x::client_list}};
+            break;
+        case Operation::create_client:
+            t.description =
+                "Without id, a new client. With id (the client's id at the hosted service), the "
+                "client is kept under it; an id the account has already is renamed, another "
+                "account's is 409.";
+            t.success = "The client.";
+            t.request_examples = {{"new", x::client_create}};
+            break;
+        case Operation::import_sms:
+        case Operation::import_email:
+            t.description =
+                "Stored as a record of the customer's conversation (without threadId, the "
+                "customer's thread; an SMS without segments gets the count a carrier would make). "
+                "Interactions are kept for good: no retention sweeps them.";
+            t.success = "The stored interaction.";
+            if (operation == Operation::import_sms) {
+                t.request_examples = {{"inbound", x::sms_import}};
+                t.answer_examples = {{"stored", x::sms_interaction}};
+            } else {
+                t.request_examples = {{"inbound", x::email_import}};
+                t.answer_examples = {{"stored", x::email_interaction}};
+            }
+            break;
+        case Operation::import_sms_bulk:
+        case Operation::import_email_bulk:
+            t.description =
+                "1 to 100 items, each validated and stored on its own and reported in request "
+                "order: {success: true, interaction} or {success: false, index, error, details}.";
+            t.success = "Every item was processed; see results[].success.";
+            if (operation == Operation::import_sms_bulk)
+                t.answer_examples = {{"partial", x::sms_import_bulk_result}};
+            break;
+        case Operation::generate_sms:
+            t.description =
+                "Written from fixed templates (docs/interactions.md): the customer's first name "
+                "and an answer to the thread's last inbound message, one GSM-7 segment. With "
+                "persist (the default) the SMS is sent: `to` is required (422), the SMS "
+                "compliance checks must pass (422 `compliance_failed` with the compliance as "
+                "data), and it is stored as an outbound interaction of the thread.";
+            t.success = "The message; threadId when it was persisted.";
+            t.request_examples = {{"send", x::sms_generate_request}};
+            t.answer_examples = {{"sent", x::sms_generate_result}};
+            break;
+        case Operation::generate_email:
+            t.description =
+                "Written from fixed templates (docs/interactions.md) in plain text and HTML. "
+                "With persist (the default) it is stored as an outbound e-mail of the thread, to "
+                "the customer's address.";
+            t.success = "The message; threadId when it was persisted.";
+            break;
+        case Operation::list_interactions:
+            t.description =
+                "Every call, SMS and e-mail of the customer, newest first, each under the member "
+                "of its channel (a call with its transcript once it has ended).";
+            t.success = "The interactions.";
+            break;
+        case Operation::analyze_interaction:
+            t.description =
+                "The rule-based analyser (docs/interactions.md) on the customer's words: an "
+                "inbound SMS or e-mail, or a call's turns of the customer. Stored once: a second "
+                "analysis returns the first. With applyOutcomes (the default) its outcomes are "
+                "recorded on the customer: a stop request in writing is a cease-and-desist, in a "
+                "call it stops calls; attorney representation and a dispute are recorded. 400 "
+                "`Analysis was skipped.` when there are no such words (an outbound message, an "
+                "unanswered call).";
+            t.success = "The analysis.";
+            t.answer_examples = {{"analysed", x::analyze_result}};
+            break;
     }
     return t;
 }

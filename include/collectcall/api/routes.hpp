@@ -22,8 +22,12 @@
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/model/bulk.hpp"
+#include "collectcall/model/bulk_call.hpp"
 #include "collectcall/model/call.hpp"
+#include "collectcall/model/client.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/interaction.hpp"
+#include "collectcall/model/signed_url.hpp"
 #include "collectcall/model/webhook.hpp"
 
 namespace collectcall::api {
@@ -68,11 +72,26 @@ enum class Operation {
     get_call,
     get_call_recording,
     create_webhook_secret,
+    create_calls,
+    get_signed_url,
+    list_clients,
+    create_client,
+    import_sms,
+    import_sms_bulk,
+    import_email,
+    import_email_bulk,
+    generate_sms,
+    generate_email,
+    list_interactions,
+    analyze_interaction,
 };
 BOOST_DESCRIBE_ENUM(Operation, get_health, get_readiness, get_metrics, get_open_api,
                     create_customer, find_customers, create_customers, get_customer,
                     update_customer, create_call, list_calls, cease_and_desist, deactivate_customer,
-                    activate_customer, get_call, get_call_recording, create_webhook_secret)
+                    activate_customer, get_call, get_call_recording, create_webhook_secret,
+                    create_calls, get_signed_url, list_clients, create_client, import_sms,
+                    import_sms_bulk, import_email, import_email_bulk, generate_sms, generate_email,
+                    list_interactions, analyze_interaction)
 
 enum class Access {
     document,  // not an API call: no key, no envelope
@@ -224,6 +243,107 @@ inline constexpr std::array routes{
           Body::empty_or_json,
           max_body,
           {&errors::webhook_secret_taken}},
+    Route{Operation::create_calls,
+          "POST",
+          "/api/v1/calls/bulk",
+          "calls",
+          "Start agent calls to up to 100 customers, each as a single call",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::agent_not_assigned}},
+    Route{Operation::get_signed_url,
+          "POST",
+          "/api/v1/calls/get-signed-url",
+          "calls",
+          "A signed, time-limited link to a call's recording",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::not_found}},
+    Route{Operation::list_clients, "GET", "/api/v1/clients", "clients",
+          "List the account's clients"},
+    Route{Operation::create_client,
+          "POST",
+          "/api/v1/clients",
+          "clients",
+          "Create a client, or keep one under the id it has at the hosted service",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::client_taken}},
+    Route{Operation::import_sms,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/sms/import",
+          "interactions",
+          "Import an SMS of the customer's conversation",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::not_found}},
+    Route{Operation::import_sms_bulk,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/sms/import/bulk",
+          "interactions",
+          "Import up to 100 SMS at once",
+          Access::api_key,
+          Body::json,
+          max_bulk_body,
+          {&errors::not_found}},
+    Route{Operation::import_email,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/email/import",
+          "interactions",
+          "Import an e-mail of the customer's conversation",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::not_found}},
+    Route{Operation::import_email_bulk,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/email/import/bulk",
+          "interactions",
+          "Import up to 100 e-mails at once",
+          Access::api_key,
+          Body::json,
+          max_bulk_body,
+          {&errors::not_found}},
+    Route{Operation::generate_sms,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/sms/generate",
+          "interactions",
+          "Write the next SMS to the customer, and send it (persist)",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::not_found, &errors::recipient_required, &errors::compliance_failed}},
+    Route{Operation::generate_email,
+          "POST",
+          "/api/v1/customers/{customerId}/interactions/email/generate",
+          "interactions",
+          "Write the next e-mail to the customer, and send it (persist)",
+          Access::api_key,
+          Body::json,
+          max_body,
+          {&errors::not_found}},
+    Route{Operation::list_interactions,
+          "GET",
+          "/api/v1/customers/{customerId}/interactions",
+          "interactions",
+          "List the customer's calls, SMS and e-mails, newest first",
+          Access::api_key,
+          Body::none,
+          max_body,
+          {&errors::not_found}},
+    Route{Operation::analyze_interaction,
+          "POST",
+          "/api/v1/interactions/{interactionId}/analyze",
+          "interactions",
+          "Analyse an SMS, an e-mail or a call, and apply its outcomes",
+          Access::api_key,
+          Body::empty_or_json,
+          max_body,
+          {&errors::not_found, &errors::analysis_skipped}},
 };
 
 static_assert(
@@ -352,6 +472,67 @@ template <>
 struct operation_types<Operation::create_webhook_secret> {
     using body = WebhookSecretImport;  // or no body, or {}: a new secret
     using data = WebhookSecret;
+};
+
+template <>
+struct operation_types<Operation::create_calls> {
+    using body = BulkCallRequest;
+    using data = BulkCallResult;
+};
+template <>
+struct operation_types<Operation::get_signed_url> {
+    using body = SignedUrlRequest;
+    using data = SignedUrl;
+};
+template <>
+struct operation_types<Operation::list_clients> {
+    using body = null_t;
+    using data = ClientList;
+};
+template <>
+struct operation_types<Operation::create_client> {
+    using body = ClientCreate;
+    using data = Client;
+};
+template <>
+struct operation_types<Operation::import_sms> {
+    using body = SmsImportRequest;
+    using data = SmsInteractionData;
+};
+template <>
+struct operation_types<Operation::import_sms_bulk> {
+    using body = SmsImportBulkRequest;
+    using data = SmsImportBulkResult;
+};
+template <>
+struct operation_types<Operation::import_email> {
+    using body = EmailImportRequest;
+    using data = EmailInteractionData;
+};
+template <>
+struct operation_types<Operation::import_email_bulk> {
+    using body = EmailImportBulkRequest;
+    using data = EmailImportBulkResult;
+};
+template <>
+struct operation_types<Operation::generate_sms> {
+    using body = SmsGenerateRequest;
+    using data = SmsGenerateResult;
+};
+template <>
+struct operation_types<Operation::generate_email> {
+    using body = EmailGenerateRequest;
+    using data = EmailGenerateResult;
+};
+template <>
+struct operation_types<Operation::list_interactions> {
+    using body = null_t;
+    using data = InteractionList;
+};
+template <>
+struct operation_types<Operation::analyze_interaction> {
+    using body = AnalyzeInteractionRequest;  // or no body: applyOutcomes true
+    using data = AnalyzeInteractionResult;
 };
 
 // Matching a request's path against the routes.
