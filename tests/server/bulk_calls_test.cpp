@@ -35,13 +35,22 @@ std::string bulk_body(const Account& account, const std::vector<std::string>& id
 
 constexpr const char* nobody = "0f8fad5b-d9cb-469f-a165-70867728950e";
 
+// A server at 09:00 in Chicago, an account, and its customer `a`.
+struct Fixture {
+    LocalServer server{frozen()};
+    Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    std::string a = client.post("/api/v1/customers", customer_json("a")).str("/data/id");
+};
+
 }  // namespace
 
 TEST_CASE("bulk calls: each customer as a single call, results in order", "[calls][bulk-calls]") {
-    LocalServer server(frozen());
-    const Account acme = server.create_account("acme");
-    Client client = server.client(acme);
-    const std::string a = client.post("/api/v1/customers", customer_json("a")).str("/data/id");
+    Fixture f;
+    LocalServer& server = f.server;
+    const Account& acme = f.acme;
+    Client& client = f.client;
+    const std::string& a = f.a;
     const std::string b = client.post("/api/v1/customers", customer_json("b")).str("/data/id");
     client.post("/api/v1/customers/" + b + "/cease-and-desist", "");
 
@@ -74,10 +83,11 @@ TEST_CASE("bulk calls: each customer as a single call, results in order", "[call
 
 TEST_CASE("bulk calls: the whole request is checked first: body, agent, webhook",
           "[calls][bulk-calls]") {
-    LocalServer server(frozen());
-    const Account acme = server.create_account("acme");
-    Client client = server.client(acme);
-    const std::string a = client.post("/api/v1/customers", customer_json("a")).str("/data/id");
+    Fixture f;
+    LocalServer& server = f.server;
+    const Account& acme = f.acme;
+    Client& client = f.client;
+    const std::string& a = f.a;
     std::string upper = a;
     for (char& c : upper)
         c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -155,10 +165,11 @@ TEST_CASE("bulk calls racing single calls place at most 4 a day", "[calls][bulk-
 }
 
 TEST_CASE("bulk calls replay under an Idempotency-Key and place once", "[calls][bulk-calls]") {
-    LocalServer server(frozen());
-    const Account acme = server.create_account("acme");
-    Client client = server.client(acme);
-    const std::string a = client.post("/api/v1/customers", customer_json("a")).str("/data/id");
+    Fixture f;
+    LocalServer& server = f.server;
+    const Account& acme = f.acme;
+    Client& client = f.client;
+    const std::string& a = f.a;
     const httplib::Headers key{{"Idempotency-Key", "bulk-1"}};
     const Reply first =
         client.post("/api/v1/calls/bulk", bulk_body(acme, {a}), "application/json", key);
@@ -171,11 +182,11 @@ TEST_CASE("bulk calls replay under an Idempotency-Key and place once", "[calls][
 
 TEST_CASE("get-signed-url: the recording link of an answered call, 404 otherwise",
           "[calls][recording]") {
-    LocalServer server(frozen());
-    const Account acme = server.create_account("acme");
-    Client client = server.client(acme);
-    const std::string customer =
-        client.post("/api/v1/customers", customer_json("a")).str("/data/id");
+    Fixture f;
+    LocalServer& server = f.server;
+    const Account& acme = f.acme;
+    Client& client = f.client;
+    const std::string& customer = f.a;
     const auto place = [&] {
         return client
             .post("/api/v1/customers/" + customer + "/calls",

@@ -281,7 +281,14 @@ TEST_CASE("SMS generate: deterministic, persisted as outbound, 422 without a rec
     REQUIRE(no_to.status == 422);
     CHECK(no_to.error_code() == "recipient_required");
     CHECK(no_to.str("/publicFacingMessage") == "The 'to' field is required when persist is true");
-    CHECK(f.client.post(path, R"({"from":"555","to":"x"})").status == 400);
+    const Reply invalid =
+        f.client.post(path, R"({"from":"555","to":"x","persist":1,"threadId":2})");
+    REQUIRE(invalid.status == 400);
+    REQUIRE(invalid.size("/error/details") == 4);
+    CHECK(invalid.str("/error/details/0/path") == "/from");
+    CHECK(invalid.str("/error/details/1/path") == "/to");
+    CHECK(invalid.str("/error/details/2/path") == "/persist");
+    CHECK(invalid.str("/error/details/3/path") == "/threadId");
 
     // The thread's last inbound message chooses the reply.
     f.client.post(f.base + "/interactions/sms/import", sms_json("Can I speak to a person?"));
