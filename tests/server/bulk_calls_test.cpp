@@ -47,7 +47,6 @@ struct Fixture {
 
 TEST_CASE("bulk calls: each customer as a single call, results in order", "[calls][bulk-calls]") {
     Fixture f;
-    LocalServer& server = f.server;
     const Account& acme = f.acme;
     Client& client = f.client;
     const std::string& a = f.a;
@@ -166,7 +165,6 @@ TEST_CASE("bulk calls racing single calls place at most 4 a day", "[calls][bulk-
 
 TEST_CASE("bulk calls replay under an Idempotency-Key and place once", "[calls][bulk-calls]") {
     Fixture f;
-    LocalServer& server = f.server;
     const Account& acme = f.acme;
     Client& client = f.client;
     const std::string& a = f.a;

@@ -208,204 +208,6 @@ inline std::vector<std::pair<int, std::vector<const ErrorCase*>>> route_errors(
     return by_status;
 }
 
-// What the table does not say about an operation: its longer description and its examples.
-struct OperationText {
-    std::string description;
-    std::string_view success = "OK.";
-    std::vector<std::pair<std::string_view, std::string_view>> request_examples;
-    std::vector<std::pair<std::string_view, std::string_view>> answer_examples;  // the data
-};
-
-inline OperationText operation_text(api::Operation operation) {
-    namespace x = openapi_examples;
-    using api::Operation;
-    OperationText t;
-    switch (operation) {
-        case Operation::get_health:
-            t.description = "Not an API call: no key, no envelope. Liveness: the process answers.";
-            t.success = "The server is up.";
-            t.answer_examples = {{"ok", R"({"status":"ok"})"}};
-            break;
-        case Operation::get_readiness:
-            t.description =
-                "Not an API call: no key, no envelope. 503 {\"status\":\"unavailable\"} while "
-                "the storage does not answer.";
-            t.success = "The server can serve.";
-            t.answer_examples = {{"ready", R"({"status":"ready"})"}};
-            break;
-        case Operation::get_metrics:
-            t.description = "Not an API call: no key, no envelope. 404 when metrics are off.";
-            t.success = "The metrics.";
-            break;
-        case Operation::get_open_api:
-            t.description = "Not an API call: no key, no envelope.";
-            t.success = "The OpenAPI 3.1 document of the API.";
-            break;
-        case Operation::create_customer:
-            t.success = "The customer was created.";
-            t.request_examples = {{"minimal", x::customer_create_minimal},
-                                  {"collections", x::customer_create_collections}};
-            t.answer_examples = {{"created", x::customer}};
-            break;
-        case Operation::find_customers:
-            t.success = "The matching customers (0 or 1).";
-            break;
-        case Operation::create_customers:
-            t.description =
-                "Each item is validated and stored on its own, and reported in request order: "
-                "a failed item (invalid, or a duplicate externalId) does not fail the others, and "
-                "the response is 200 even when every item failed. 0 items or more than " +
-                std::to_string(api::max_bulk_items) + " is 400.";
-            t.success = "Every item was processed; see results[].success.";
-            t.request_examples = {{"two", x::bulk_request}};
-            t.answer_examples = {{"partial", x::bulk_result}};
-            break;
-        case Operation::get_customer:
-            t.success = "The customer.";
-            break;
-        case Operation::update_customer:
-            t.description =
-                "RFC 7396 applied to the stored customer, then the merged customer is validated "
-                "as a whole: null on a required member is `not_allowed`, clearing ssnLastFour or "
-                "dateOfBirth of a customer with collections is a `conflict`. An empty object "
-                "returns the customer unchanged. Error paths point into the merged customer.";
-            t.success = "The updated customer.";
-            t.request_examples = {{"change", x::customer_patch}};
-            break;
-        case Operation::create_call:
-            t.description =
-                "In order: the customer must exist (404), the body be valid (400), the agent be "
-                "the account's (403); then every compliance check is evaluated. All pass: 200 and "
-                "the call is placed. Any fails: 422 `compliance_failed` with the call object (not "
-                "stored) as data.";
-            t.success = "The call was placed.";
-            t.request_examples = {{"with webhook", x::call_request}};
-            t.answer_examples = {{"placed", x::call}};
-            break;
-        case Operation::list_calls:
-            t.success = "The calls.";
-            break;
-        case Operation::cease_and_desist:
-        case Operation::deactivate_customer:
-        case Operation::activate_customer:
-            t.success = "The customer.";
-            break;
-        case Operation::get_call:
-            t.success = "The call.";
-            break;
-        case Operation::get_call_recording:
-            t.description =
-                "The signed, time-limited recordingUrl of a call-ended webhook (valid 30 minutes): "
-                "no key, no envelope. The audio is silence as long as the call (WAV, 8 kHz 8-bit "
-                "mono). A signature that does not match is 404; a genuine link past its expiry is "
-                "403.";
-            t.success = "The recording.";
-            break;
-        case Operation::create_webhook_secret:
-            t.description =
-                "With no body (or {}), a new secret (whsec_ and the base64 of 32 random bytes), "
-                "shown only in this response. With {id, secret}, a secret brought from the hosted "
-                "service is kept under its own id (an id the account has gets the new text; "
-                "another account's is 409). Its id is the secretId of a call request's webhook.";
-            t.success = "The secret.";
-            break;
-        case Operation::create_calls:
-            t.description =
-                "The whole request is checked first: the body (400; a repeated customer id is "
-                "400 `customerIds must not contain duplicates`), the agent (403), the webhook "
-                "(400). Then each customer in request order exactly as POST "
-                "/customers/{customerId}/calls would call it (the same compliance, the same daily "
-                "count however single and bulk calls interleave): placed, {customerId, success: "
-                "true, data: the call}; not, {customerId, success: false, error} with `Customer "
-                "not found` or the compliance message, and the blocked call's compliance.";
-            t.success = "Every customer was processed; see results[].success.";
-            t.request_examples = {{"two", x::bulk_call_request}};
-            break;
-        case Operation::get_signed_url:
-            t.description =
-                "The same signed link as the recordingUrl of the call's call-ended webhook, valid "
-                "30 minutes. 404 `Call not found` for an unknown call, another account's, and a "
-                "call without a recording (still in progress, or never answered).";
-            t.success = "The link.";
-            t.request_examples = {{"call", x::signed_url_request}};
-            break;
-        case Operation::list_clients:
-            t.description = "data is the array of clients itself, as the hosted service answers.";
-            t.success = "The clients, in the order they were created.";
-            t.answer_examples = {{"two", x::client_list}};
-            break;
-        case Operation::create_client:
-            t.description =
-                "Without id, a new client. With id (the client's id at the hosted service), the "
-                "client is kept under it; an id the account has already is renamed, another "
-                "account's is 409.";
-            t.success = "The client.";
-            t.request_examples = {{"new", x::client_create}};
-            break;
-        case Operation::import_sms:
-        case Operation::import_email:
-            t.description =
-                "Stored as a record of the customer's conversation (without threadId, the "
-                "customer's thread; an SMS without segments gets the count a carrier would make). "
-                "Interactions are kept for good: no retention sweeps them.";
-            t.success = "The stored interaction.";
-            if (operation == Operation::import_sms) {
-                t.request_examples = {{"inbound", x::sms_import}};
-                t.answer_examples = {{"stored", x::sms_interaction}};
-            } else {
-                t.request_examples = {{"inbound", x::email_import}};
-                t.answer_examples = {{"stored", x::email_interaction}};
-            }
-            break;
-        case Operation::import_sms_bulk:
-        case Operation::import_email_bulk:
-            t.description =
-                "1 to 100 items, each validated and stored on its own and reported in request "
-                "order: {success: true, interaction} or {success: false, index, error, details}.";
-            t.success = "Every item was processed; see results[].success.";
-            if (operation == Operation::import_sms_bulk)
-                t.answer_examples = {{"partial", x::sms_import_bulk_result}};
-            break;
-        case Operation::generate_sms:
-            t.description =
-                "Written from fixed templates (docs/interactions.md): the customer's first name "
-                "and an answer to the thread's last inbound message, one GSM-7 segment. With "
-                "persist (the default) the SMS is sent: `to` is required (422), the SMS "
-                "compliance checks must pass (422 `compliance_failed` with the compliance as "
-                "data), and it is stored as an outbound interaction of the thread.";
-            t.success = "The message; threadId when it was persisted.";
-            t.request_examples = {{"send", x::sms_generate_request}};
-            t.answer_examples = {{"sent", x::sms_generate_result}};
-            break;
-        case Operation::generate_email:
-            t.description =
-                "Written from fixed templates (docs/interactions.md) in plain text and HTML. "
-                "With persist (the default) it is stored as an outbound e-mail of the thread, to "
-                "the customer's address.";
-            t.success = "The message; threadId when it was persisted.";
-            break;
-        case Operation::list_interactions:
-            t.description =
-                "Every call, SMS and e-mail of the customer, newest first, each under the member "
-                "of its channel (a call with its transcript once it has ended).";
-            t.success = "The interactions.";
-            break;
-        case Operation::analyze_interaction:
-            t.description =
-                "The rule-based analyser (docs/interactions.md) on the customer's words: an "
-                "inbound SMS or e-mail, or a call's turns of the customer. Stored once: a second "
-                "analysis returns the first. With applyOutcomes (the default) its outcomes are "
-                "recorded on the customer: a stop request in writing is a cease-and-desist, in a "
-                "call it stops calls; attorney representation and a dispute are recorded. 400 "
-                "`Analysis was skipped.` when there are no such words (an outbound message, an "
-                "unanswered call).";
-            t.success = "The analysis.";
-            t.answer_examples = {{"analysed", x::analyze_result}};
-            break;
-    }
-    return t;
-}
-
 inline std::string envelope_example(std::string_view data) {
     std::string out =
         R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)";
@@ -414,12 +216,12 @@ inline std::string envelope_example(std::string_view data) {
     return out;
 }
 
-// The operation object of one route, from the table and the types of its operation.
-template <class Types, class B>
+// The operation object of one endpoint (api/endpoints.hpp): its route, its types and its text.
+template <class Endpoint, class B>
 Json describe_operation(B& b, const api::Route& route) {
-    using Body = typename Types::body;
-    using Data = typename Types::data;
-    const OperationText text = operation_text(route.operation);
+    using Body = typename Endpoint::body;
+    using Data = typename Endpoint::data;
+    const api::OperationText text = Endpoint::text();
     Json op = Json::object();
     op["operationId"] = api::operation_id(route.operation);
     op["tags"] = Json::array({route.tag});
@@ -568,8 +370,8 @@ Json openapi_value() {
     for (const api::Route& route : api::routes) {
         boost::mp11::mp_with_index<api::routes.size()>(
             static_cast<std::size_t>(route.operation), [&](auto I) {
-                using Types = api::operation_types<static_cast<api::Operation>(I())>;
-                Json op = describe_operation<Types>(b, route);
+                using Endpoint = api::endpoint<static_cast<api::Operation>(I())>;
+                Json op = describe_operation<Endpoint>(b, route);
                 std::string method(route.method);
                 for (char& c : method)
                     c = static_cast<char>(c - 'A' + 'a');

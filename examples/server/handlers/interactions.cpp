@@ -1,48 +1,52 @@
 // SMS and e-mail interactions (API.md section 13): imports one at a time and in bulk, the
 // customer's interactions, generated messages, and the analysis of an interaction.
+#include "handlers/interactions.hpp"
+
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include <collectcall/compliance/engine.hpp>
+#include <collectcall/core/read.hpp>
 
-#include "api.hpp"
-#include "api_context.hpp"
+#include "crypto.hpp"
+#include "handlers/calls.hpp"
 #include "rows.hpp"
 
-namespace collectcall::server {
+namespace collectcall::server::handlers {
 
 namespace {
 
 // The customer of a /customers/{id}/... path; nullopt, and the request answered 404, when there
 // is none.
-std::optional<StoredCustomer> path_customer(Api::Context& ctx, Store& store) {
-    const auto id = ctx.path_id();
-    auto customer = id ? store.find_customer(ctx.account, *id) : std::nullopt;
-    if (!customer) ctx.not_found(api::customer_not_found_message);
+std::optional<StoredCustomer> path_customer(Exchange& x, Store& store) {
+    const auto id = x.path_id();
+    auto customer = id ? store.find_customer(x.account, *id) : std::nullopt;
+    if (!customer) x.not_found(api::customer_not_found_message);
     return customer;
 }
 
 template <class Request, class Make>
-void import_one(Api::Context& ctx, Store& store, const ReadOptions& options, Time now, Make make) {
-    const auto customer = path_customer(ctx, store);
+void import_one(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
+    const auto customer = path_customer(x, store);
     if (!customer) return;
-    auto body = read<Request>(ctx.body, options);
-    if (!body) return ctx.fail_read(std::move(body).errors());
+    auto body = read<Request>(x.body, options);
+    if (!body) return x.fail_read(std::move(body).errors());
     const Uuid& id = customer->customer.id;
     auto record =
         make(body.value(), new_uuid(), id, customer->thread_id, Timestamp::from_time(now));
-    store.insert_interactions(ctx.account, id, std::vector<InteractionRecord>{record});
-    ctx.reply(200, std::move(record));
+    store.insert_interactions(x.account, id, std::vector<InteractionRecord>{record});
+    x.reply(200, std::move(record));
 }
 
 template <class Request, class Data, class Make>
-void import_bulk(Api::Context& ctx, Store& store, const ReadOptions& options, Time now, Make make) {
-    const auto customer = path_customer(ctx, store);
+void import_bulk(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
+    const auto customer = path_customer(x, store);
     if (!customer) return;
-    auto body = read<ImportBulkRequest<Request>>(ctx.body, options);
-    if (!body) return ctx.fail_read(std::move(body).errors());
+    auto body = read<ImportBulkRequest<Request>>(x.body, options);
+    if (!body) return x.fail_read(std::move(body).errors());
     const Uuid& id = customer->customer.id;
     const Timestamp created = Timestamp::from_time(now);
     ImportBulkResult<Data> result;
@@ -58,8 +62,8 @@ void import_bulk(Api::Context& ctx, Store& store, const ReadOptions& options, Ti
         result.add_imported(std::move(record));
     }
     // Every valid item, in one write: a failure of the store fails the request, not some items.
-    if (!records.empty()) store.insert_interactions(ctx.account, id, records);
-    ctx.reply(200, std::move(result));
+    if (!records.empty()) store.insert_interactions(x.account, id, records);
+    x.reply(200, std::move(result));
 }
 
 std::vector<std::string_view> words_of(const InteractionRecord& record) {
@@ -101,63 +105,63 @@ bool record_outcomes(StoredCustomer& customer, const CustomerOutcomes& outcomes,
 
 }  // namespace
 
-void Api::import_sms(Context& ctx) {
-    import_one<SmsImportRequest>(ctx, store_, read_options(), clock_.now(), &sms_interaction);
+void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s) {
+    import_one<SmsImportRequest>(x, s.store, s.read_options(), s.clock.now(), &sms_interaction);
 }
 
-void Api::import_email(Context& ctx) {
-    import_one<EmailImportRequest>(ctx, store_, read_options(), clock_.now(), &email_interaction);
+void handle(endpoint<Operation::import_email>, Exchange& x, Services& s) {
+    import_one<EmailImportRequest>(x, s.store, s.read_options(), s.clock.now(), &email_interaction);
 }
 
-void Api::import_sms_bulk(Context& ctx) {
-    import_bulk<SmsImportRequest, SmsInteractionData>(ctx, store_, read_options(), clock_.now(),
+void handle(endpoint<Operation::import_sms_bulk>, Exchange& x, Services& s) {
+    import_bulk<SmsImportRequest, SmsInteractionData>(x, s.store, s.read_options(), s.clock.now(),
                                                       &sms_interaction);
 }
 
-void Api::import_email_bulk(Context& ctx) {
-    import_bulk<EmailImportRequest, EmailInteractionData>(ctx, store_, read_options(), clock_.now(),
-                                                          &email_interaction);
+void handle(endpoint<Operation::import_email_bulk>, Exchange& x, Services& s) {
+    import_bulk<EmailImportRequest, EmailInteractionData>(x, s.store, s.read_options(),
+                                                          s.clock.now(), &email_interaction);
 }
 
-void Api::list_interactions(Context& ctx) {
-    const auto customer = path_customer(ctx, store_);
+void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
     if (!customer) return;
     const Uuid& id = customer->customer.id;
     InteractionList list;
-    for (InteractionRecord& record : store_.list_interactions(ctx.account, id))
+    for (InteractionRecord& record : s.store.list_interactions(x.account, id))
         std::visit([&](auto& r) { list.add(std::move(r)); }, record);
-    for (CallDetails& call : store_.list_calls(ctx.account, id)) {
+    for (CallDetails& call : s.store.list_calls(x.account, id)) {
         std::optional<std::vector<TranscriptMessage>> transcript;
         if (call.status != CallStatus::in_progress) {
-            if (const auto stored = store_.find_call_transcript(ctx.account, call.id))
+            if (const auto stored = s.store.find_call_transcript(x.account, call.id))
                 transcript = transcript_of(*stored);
         }
         list.add(std::move(call), std::move(transcript));
     }
     list.sort_newest_first();
-    ctx.reply(200, std::move(list));
+    x.reply(200, std::move(list));
 }
 
-void Api::generate_sms(Context& ctx) {
-    const auto customer = path_customer(ctx, store_);
+void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
     if (!customer) return;
-    auto body = read<SmsGenerateRequest>(ctx.body, read_options());
-    if (!body) return ctx.fail_read(std::move(body).errors());
+    auto body = read<SmsGenerateRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
     const SmsGenerateRequest& request = body.value();
-    if (lacks_recipient(request)) return ctx.fail(api::errors::recipient_required);
+    if (lacks_recipient(request)) return x.fail(api::errors::recipient_required);
 
     const Uuid& id = customer->customer.id;
     const Uuid thread = request.threadId.value_or(customer->thread_id);
-    const std::string message = write_sms(message_facts(customer->customer),
-                                          last_inbound_text(store_, ctx.account, thread));
-    if (!request.persists()) return ctx.reply(200, SmsGenerateResult{message, {}});
+    const std::string message =
+        write_sms(message_facts(customer->customer), last_inbound_text(s.store, x.account, thread));
+    if (!request.persists()) return x.reply(200, SmsGenerateResult{message, {}});
 
     // Sending it is a communication: the SMS checks of API.md section 14 decide, on the
     // customer's row as it is when the message is stored.
-    const AccountSettings settings = store_.account_settings(ctx.account);
-    const Time now = clock_.now();
-    const auto plan = store_.record_interaction(
-        ctx.account, id, now - config_.call_history,
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    const auto plan = s.store.record_interaction(
+        x.account, id, now - s.config.call_history,
         [&](const StoredCustomer& stored, std::span<const Time> calls, std::span<const Time>) {
             compliance::ComplianceInput input = compliance_input(stored, settings, now);
             input.channel = ContactChannel::sms;
@@ -169,44 +173,44 @@ void Api::generate_sms(Context& ctx) {
                                                     Timestamp::from_time(now));
             return plan;
         });
-    if (!plan) return ctx.not_found(api::customer_not_found_message);
+    if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->store) {
-        return ctx.fail(api::errors::compliance_failed,
-                        compliance::failure_message(*plan->compliance, ContactChannel::sms), {},
-                        SmsGenerateBlocked{message, *plan->compliance});
+        return x.fail(api::errors::compliance_failed,
+                      compliance::failure_message(*plan->compliance, ContactChannel::sms), {},
+                      SmsGenerateBlocked{message, *plan->compliance});
     }
-    ctx.reply(200, SmsGenerateResult{message, thread});
+    x.reply(200, SmsGenerateResult{message, thread});
 }
 
-void Api::generate_email(Context& ctx) {
-    const auto customer = path_customer(ctx, store_);
+void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
     if (!customer) return;
-    auto body = read<EmailGenerateRequest>(ctx.body, read_options());
-    if (!body) return ctx.fail_read(std::move(body).errors());
+    auto body = read<EmailGenerateRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
     const EmailGenerateRequest& request = body.value();
 
     const Uuid& id = customer->customer.id;
     const Uuid thread = request.threadId.value_or(customer->thread_id);
     EmailDraft draft = write_email(message_facts(customer->customer),
-                                   last_inbound_text(store_, ctx.account, thread));
+                                   last_inbound_text(s.store, x.account, thread));
     EmailGenerateResult result{draft.htmlBody, draft.plainTextBody, {}};
     if (request.persists()) {
-        store_.insert_interactions(ctx.account, id,
-                                   std::vector<InteractionRecord>{generated_email_interaction(
-                                       draft, customer->customer.email, new_uuid(), id, thread,
-                                       Timestamp::from_time(clock_.now()))});
+        s.store.insert_interactions(x.account, id,
+                                    std::vector<InteractionRecord>{generated_email_interaction(
+                                        draft, customer->customer.email, new_uuid(), id, thread,
+                                        Timestamp::from_time(s.clock.now()))});
         result.threadId = thread;
     }
-    ctx.reply(200, std::move(result));
+    x.reply(200, std::move(result));
 }
 
-void Api::analyze_interaction(Context& ctx) {
-    const auto id = ctx.path_id();
-    if (!id) return ctx.not_found(interaction_not_found_message);
+void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) {
+    const auto id = x.path_id();
+    if (!id) return x.not_found(interaction_not_found_message);
     AnalyzeInteractionRequest request;
-    if (!ctx.body.empty()) {
-        auto body = read<AnalyzeInteractionRequest>(ctx.body, read_options());
-        if (!body) return ctx.fail_read(std::move(body).errors());
+    if (!x.body.empty()) {
+        auto body = read<AnalyzeInteractionRequest>(x.body, s.read_options());
+        if (!body) return x.fail_read(std::move(body).errors());
         request = body.value();
     }
 
@@ -214,26 +218,26 @@ void Api::analyze_interaction(Context& ctx) {
     // transcript).
     StoredAnalysis analysis;
     analysis.interaction_id = *id;
-    analysis.analysed_at = clock_.now();
+    analysis.analysed_at = s.clock.now();
     std::vector<std::string_view> words;
     std::vector<TranscriptMessage> transcript;  // the call's, which `words` point into
-    const auto record = store_.find_interaction(ctx.account, *id);
+    const auto record = s.store.find_interaction(x.account, *id);
     if (record) {
         analysis.channel =
             std::holds_alternative<SmsInteractionData>(*record) ? Channel::sms : Channel::email;
         analysis.customer_id = std::visit([](const auto& r) { return r.customerId; }, *record);
         words = words_of(*record);
-    } else if (const auto call = store_.find_call(ctx.account, *id)) {
+    } else if (const auto call = s.store.find_call(x.account, *id)) {
         analysis.channel = Channel::voice;
         analysis.customer_id = call->customerId;
-        if (const auto stored = store_.find_call_transcript(ctx.account, *id)) {
+        if (const auto stored = s.store.find_call_transcript(x.account, *id)) {
             transcript = transcript_of(*stored);
             words = customer_words(transcript);
         }
     } else {
-        return ctx.not_found(interaction_not_found_message);
+        return x.not_found(interaction_not_found_message);
     }
-    if (words.empty()) return ctx.fail(api::errors::analysis_skipped);
+    if (words.empty()) return x.fail(api::errors::analysis_skipped);
     analysis.variables = analyse(words, analysis.channel);
 
     OutcomeApplier apply;
@@ -243,9 +247,8 @@ void Api::analyze_interaction(Context& ctx) {
                                    analysis.analysed_at);
         };
     }
-    const StoredAnalysis stored = store_.save_analysis(ctx.account, analysis, apply);
-    ctx.reply(200,
-              AnalyzeInteractionResult{stored.interaction_id, stored.channel, stored.variables});
+    const StoredAnalysis stored = s.store.save_analysis(x.account, analysis, apply);
+    x.reply(200, AnalyzeInteractionResult{stored.interaction_id, stored.channel, stored.variables});
 }
 
-}  // namespace collectcall::server
+}  // namespace collectcall::server::handlers
