@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include <collectcall/api/webhook_target.hpp>
+#include <collectcall/compliance/call_input.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/core/read.hpp>
 #include <collectcall/webhook/recording.hpp>
@@ -31,37 +33,21 @@ void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
     CallRequest& request = body.value();
 
     if (request.webhook) {
-        ErrorList errors;
         const Url& url = request.webhook->url;
         const auto resolution =
             s.resolver.resolve(url.host(), url.port(), s.config.allow_private_webhooks);
-        switch (resolution.status) {
-            case webhook::ResolveStatus::ok:
-                break;
-            case webhook::ResolveStatus::temporary_failure:
-                x.response.set_header("Retry-After", "5");
-                return x.fail(api::errors::unavailable,
-                              "the webhook host could not be resolved now; retry later");
-            case webhook::ResolveStatus::invalid_host:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::format), resolution.message});
-                break;
-            case webhook::ResolveStatus::does_not_resolve:
-            case webhook::ResolveStatus::timed_out:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_found), resolution.message});
-                break;
-            case webhook::ResolveStatus::refused:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
-                break;
+        if (api::retry_webhook_lookup(resolution.status)) {
+            x.response.set_header("Retry-After",
+                                  std::to_string(api::webhook_lookup_retry_after.count()));
+            return x.fail(api::errors::unavailable,
+                          std::string(api::webhook_lookup_unavailable_message));
         }
-        // Without a secretId the deliveries are unsigned (API.md section 9).
+        ErrorList errors;
+        if (auto error = api::webhook_url_error(resolution, "/webhook/url"))
+            errors.push_back(std::move(*error));
         const auto& secret_id = request.webhook->secretId;
-        if (secret_id && !s.store.find_webhook_secret(x.account, *secret_id)) {
-            errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
-                                   "is not a webhook secret of this account"});
-        }
+        if (secret_id && !s.store.find_webhook_secret(x.account, *secret_id))
+            errors.push_back(api::unknown_webhook_secret("/webhook/secretId"));
         if (!errors.empty()) return x.fail_validation(std::move(errors));
     }
 
@@ -74,16 +60,9 @@ void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
     const auto plan = s.store.place_call(
         x.account, *id, now - s.config.call_history,
         [&](const StoredCustomer& stored, std::span<const Time> placed) {
-            compliance::ComplianceInput input;
-            input.active = stored.active;
-            input.cease_and_desist = stored.cease_and_desist;
-            input.state = stored.customer.address.state ? stored.customer.address.state->view()
-                                                        : std::string_view{};
-            input.zip5 = stored.customer.address.zip.view();
-            input.placed_calls = placed;
-            input.now = now;
-            input.window = settings.window;
-            input.max_calls_per_day = settings.max_calls_per_day;
+            const compliance::ComplianceInput input =
+                compliance::call_input(stored.customer, {stored.active, stored.cease_and_desist},
+                                       placed, now, {settings.window, settings.max_calls_per_day});
 
             CallPlan plan;
             plan.call.id = new_uuid();
