@@ -14,7 +14,7 @@
 #include "crypto.hpp"
 #include "handlers/handlers.hpp"
 #include "http.hpp"
-#include "sqlite.hpp"  // StoreError
+#include "store_error.hpp"
 
 namespace collectcall::server {
 
