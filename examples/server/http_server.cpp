@@ -170,6 +170,38 @@ struct HttpServer::Connection {
     Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
 };
 
+// cpp-httplib's request processing (process_request reads the canonical bytes of one request,
+// runs the hooks and handlers the API installed, and writes the answer) on a server object of
+// its own, with the context of the request it processes: its hooks find the context here, in
+// the object, and nowhere else. One request at a time.
+class HttpServer::Responder final : public httplib::Server {
+  public:
+    using httplib::Server::process_request;
+    RequestContext* current = nullptr;
+};
+
+std::unique_ptr<HttpServer::Responder> HttpServer::borrow_responder() {
+    {
+        std::lock_guard lock(responders_mutex_);
+        if (!idle_responders_.empty()) {
+            auto responder = std::move(idle_responders_.back());
+            idle_responders_.pop_back();
+            return responder;
+        }
+    }
+    auto responder = std::make_unique<Responder>();
+    // cpp-httplib's own check; the event loop and the API enforce the real limits.
+    responder->set_payload_max_length(options_.limits.max_body);
+    options_.install(*responder, responder->current);
+    return responder;
+}
+
+void HttpServer::return_responder(std::unique_ptr<Responder> responder) {
+    responder->current = nullptr;
+    std::lock_guard lock(responders_mutex_);
+    idle_responders_.push_back(std::move(responder));
+}
+
 HttpServer::HttpServer(Options options)
     : options_(std::move(options)), budget_(options_.memory_budget, account_share(options_)) {
     wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -563,13 +595,18 @@ bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, st
     context.admitted = std::move(admitted);
     const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
     bool request_closes = false;
-    const Api::Serving serving(context);
+    struct Borrowed {
+        HttpServer& server;
+        std::unique_ptr<Responder> responder;
+        ~Borrowed() { server.return_responder(std::move(responder)); }
+    } borrowed{*this, borrow_responder()};
+    borrowed.responder->current = &context;
     httplib::Request& head = reader.head();
     // cpp-httplib reads the canonical bytes of the request (its method, Connection and Range
     // fields and body: request_reader.hpp); what the API sees of the request is the reader's
     // parse, taken from the reader, which is consumed after the answer.
-    const bool written =
-        process_request(stream, last, request_closes, [&head](httplib::Request& request) {
+    const bool written = borrowed.responder->process_request(
+        stream, last, request_closes, [&head](httplib::Request& request) {
             request.method = head.method;
             request.target = std::move(head.target);
             request.path = std::move(head.path);

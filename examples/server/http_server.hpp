@@ -44,6 +44,9 @@ class HttpServer final : public httplib::Server {
         std::chrono::milliseconds write_timeout{10'000};
         http::RequestReader::Limits limits;
         std::function<std::optional<Api::Admission>(const httplib::Request&)> admit;
+        // Registers the API's routes and hooks on a responder (Api::install): `current` points
+        // to the context of the request the responder processes.
+        std::function<void(httplib::Server& responder, RequestContext* const& current)> install;
         // The memory all connections may hold (ServerOptions::memory_budget).
         std::size_t memory_budget = api::default_memory_budget;
         // Told of each request not processed because its client had gone, and of each body
@@ -86,6 +89,12 @@ class HttpServer final : public httplib::Server {
 
     // One client's connection: its reader, its unsent answers, what it holds of the budget.
     struct Connection;
+    // What processes one request through cpp-httplib and the API's hooks (http_server.cpp).
+    class Responder;
+    // A responder for one request: an idle one, or a new one when every one is busy (at most
+    // as many as requests are processed at once: the workers, and serve_bytes' callers).
+    std::unique_ptr<Responder> borrow_responder();
+    void return_responder(std::unique_ptr<Responder> responder);
     // What a worker hands back: read on, or close; either after the event loop has sent the
     // output the socket did not take at once.
     // drop: the client has gone; the connection is closed at once.
@@ -135,6 +144,8 @@ class HttpServer final : public httplib::Server {
     std::chrono::steady_clock::time_point listen_paused_until_{};
     std::unordered_map<Connection*, std::unique_ptr<Connection>> connections_;
     std::unique_ptr<httplib::ThreadPool> workers_;
+    std::mutex responders_mutex_;
+    std::vector<std::unique_ptr<Responder>> idle_responders_;
     std::mutex returns_mutex_;
     std::vector<std::pair<Connection*, Outcome>> returns_;
     char listen_tag_ = 0;

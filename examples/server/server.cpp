@@ -112,6 +112,9 @@ HttpServer::Options http_options(const ServerOptions& options, std::size_t threa
     http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);
     http.limits.max_body = api::largest_body;
     http.admit = [&api](const httplib::Request& head) { return api.admit(head); };
+    http.install = [&api](httplib::Server& responder, RequestContext* const& current) {
+        api.install(responder, current);
+    };
     http.memory_budget = options.memory_budget;
     http.abandoned = [&metrics] { metrics.abandoned(); };
     http.memory_refused = [&metrics] { metrics.memory_refused(); };
@@ -150,9 +153,6 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_, *metrics_))) {
     httplib::Server& http = *http_;
     http.set_keep_alive_max_count(1000);
-    // cpp-httplib's own check; the event loop and the API enforce the real limits.
-    http.set_payload_max_length(api::largest_body);
-    api_.install(http);
     metrics_->set_connection_memory(
         [server = static_cast<HttpServer*>(http_.get())] { return server->memory_held(); });
 

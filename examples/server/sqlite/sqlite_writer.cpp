@@ -31,7 +31,8 @@ struct SqliteWriter::RequestTransaction {
 
 namespace {
 // The Idempotency-Key request this thread is serving, between begin_idempotent and its finish or
-// abandon (a thread serves one request at a time).
+// abandon (a thread serves one request at a time). The Store's methods take no request, so its
+// writes find their request's transaction by their thread.
 thread_local std::unique_ptr<SqliteWriter::RequestTransaction> this_request;
 }  // namespace
 
