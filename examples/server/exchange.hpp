@@ -58,7 +58,7 @@ struct ApiConfig {
 // One request on its way from the reader to its answer: what the server's reader decided of it
 // before cpp-httplib hands it to the API (the refusal of its head, its body, the key it was
 // admitted with), and what the API decides for its connection and its metrics. The server makes
-// one per request and names it for the time cpp-httplib handles the request (Api::Serving).
+// one per request and hands it to the responder that processes the request (http_server.cpp).
 struct RequestContext {
     http::Refusal refusal;
     http::BodyStatus body = http::BodyStatus::complete;

@@ -17,9 +17,9 @@
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"
-#include "postgres.hpp"
-#include "postgres_store.hpp"
-#include "sqlite_store.hpp"
+#include "postgres/postgres.hpp"
+#include "postgres/postgres_store.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 namespace {
 

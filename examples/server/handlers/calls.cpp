@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include <collectcall/api/webhook_target.hpp>
+#include <collectcall/compliance/call_input.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/core/read.hpp>
 #include <collectcall/webhook/recording.hpp>
@@ -22,18 +24,12 @@ namespace collectcall::server::handlers {
 
 compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
                                              const AccountSettings& settings, Time now) {
-    compliance::ComplianceInput input;
-    input.active = stored.active;
-    input.cease_and_desist = stored.cease_and_desist;
-    input.state =
-        stored.customer.address.state ? stored.customer.address.state->view() : std::string_view{};
-    input.zip5 = stored.customer.address.zip.view();
-    input.now = now;
-    input.window = settings.window;
-    input.max_calls_per_day = settings.max_calls_per_day;
-    input.asked_not_to_call = stored.do_not_call;
-    input.attorney_represented = stored.attorney_represented;
-    return input;
+    return compliance::call_input(stored.customer,
+                                  {.active = stored.active,
+                                   .cease_and_desist = stored.cease_and_desist,
+                                   .asked_not_to_call = stored.do_not_call,
+                                   .attorney_represented = stored.attorney_represented},
+                                  {}, now, {settings.window, settings.max_calls_per_day});
 }
 
 namespace {
@@ -41,36 +37,21 @@ namespace {
 // The webhook of a call request: its host resolves to an allowed address and its secretId is the
 // account's (API.md section 9). False when it is not, and the request has been answered.
 bool check_webhook(const Webhook& webhook, Exchange& x, Services& s) {
-    ErrorList errors;
     const Url& url = webhook.url;
     const auto resolution =
         s.resolver.resolve(url.host(), url.port(), s.config.allow_private_webhooks);
-    switch (resolution.status) {
-        case webhook::ResolveStatus::ok:
-            break;
-        case webhook::ResolveStatus::temporary_failure:
-            x.response.set_header("Retry-After", "5");
-            x.fail(api::errors::unavailable,
-                   "the webhook host could not be resolved now; retry later");
-            return false;
-        case webhook::ResolveStatus::invalid_host:
-            errors.push_back(Error{"/webhook/url", std::string(codes::format), resolution.message});
-            break;
-        case webhook::ResolveStatus::does_not_resolve:
-        case webhook::ResolveStatus::timed_out:
-            errors.push_back(
-                Error{"/webhook/url", std::string(codes::not_found), resolution.message});
-            break;
-        case webhook::ResolveStatus::refused:
-            errors.push_back(
-                Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
-            break;
+    if (api::retry_webhook_lookup(resolution.status)) {
+        x.response.set_header("Retry-After",
+                              std::to_string(api::webhook_lookup_retry_after.count()));
+        x.fail(api::errors::unavailable, std::string(api::webhook_lookup_unavailable_message));
+        return false;
     }
+    ErrorList errors;
+    if (auto error = api::webhook_url_error(resolution, "/webhook/url"))
+        errors.push_back(std::move(*error));
     // Without a secretId the deliveries are unsigned (API.md section 9).
-    if (webhook.secretId && !s.store.find_webhook_secret(x.account, *webhook.secretId)) {
-        errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
-                               "is not a webhook secret of this account"});
-    }
+    if (webhook.secretId && !s.store.find_webhook_secret(x.account, *webhook.secretId))
+        errors.push_back(api::unknown_webhook_secret("/webhook/secretId"));
     if (errors.empty()) return true;
     x.fail_validation(std::move(errors));
     return false;
