@@ -85,12 +85,11 @@ TEST_CASE("read hook: the example type of the docs") {
     auto bad = collectcall::read<example::Payment>(
         R"({"amount":"1.5","split":{"checking":60,"cash":101,"sav~ings":"40","checking":40}})");
     REQUIRE_FALSE(bad.ok());
-    CHECK(describe(bad.errors()) == std::vector<std::string>{"/amount type",
-                                                             "/split/cash range",
+    CHECK(describe(bad.errors()) == std::vector<std::string>{"/amount type", "/split/cash range",
                                                              "/split/sav~0ings type",
                                                              "/split/checking duplicate_field"});
-    auto sum = collectcall::read<example::Payment>(
-        R"({"amount":1,"split":{"checking":60,"savings":30}})");
+    auto sum =
+        collectcall::read<example::Payment>(R"({"amount":1,"split":{"checking":60,"savings":30}})");
     CHECK(describe(sum.errors()) == std::vector<std::string>{"/split range"});
     auto wrong = collectcall::read<example::Payment>(R"({"amount":1,"split":[100]})");
     CHECK(describe(wrong.errors()) == std::vector<std::string>{"/split type"});
