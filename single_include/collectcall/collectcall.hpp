@@ -1033,7 +1033,8 @@ consteval ReadKind read_kind() {
                       "(collectcall/core/read/hook.hpp)");
         static_assert(sizeof(T) == 0,
                       "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
-                      "meet StringValue/NumberValue, or provide collectcall_read found by ADL");
+                      "meet StringValue/NumberValue, or write bool "
+                      "collectcall_read(collectcall::ValueReader&, T&) found by ADL");
         return ReadKind::object;
     }
 }
@@ -1099,6 +1100,7 @@ inline constexpr bool covers_every_kind = [] {
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -1298,6 +1300,20 @@ struct Unfilled {
         return value;
     }
 };
+
+// The value of an optional to read into, made in place when there is none (no temporary to move
+// from, and no stall reloading it): a described struct Unfilled, anything else by default.
+template <class T>
+COLLECTCALL_HOT T& in_place_value(std::optional<T>& out) {
+    if (!out.has_value()) {
+        if constexpr (Described<T>) {
+            out.emplace(Unfilled{});
+        } else {
+            out.emplace();
+        }
+    }
+    return *out;
+}
 
 // Empties a member the document does not have, keeping the storage a string or vector owns.
 template <class T>
@@ -2667,14 +2683,7 @@ bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
         out.reset();
         return true;
     }
-    if (!out.has_value()) {
-        if constexpr (Described<typename T::value_type>) {
-            out.emplace(Unfilled{});
-        } else {
-            out.emplace();
-        }
-    }
-    return value(*out);
+    return value(in_place_value(out));
 }
 
 template <class T>
@@ -2841,7 +2850,7 @@ bool FastReader::array(std::vector<T>& out) {
 // on; malformed JSON ends the document and unwinds through the function.
 //
 // A type read through the hook is read by the full pass (read.hpp): a document holding one is not
-// taken by the fast pass. docs/library.md shows a type written against the hook.
+// taken by the fast pass. docs/read-hook.md shows a type written against the hook.
 
 #include <cstddef>
 #include <optional>
@@ -2869,8 +2878,10 @@ class ValueReader {
     ValueReader(const ValueReader&) = delete;
     ValueReader& operator=(const ValueReader&) = delete;
 
-    // The JSON type of the value, without reading it.
+    // The JSON type of the value, without reading it (asked before it is read).
     [[nodiscard]] JsonType type() {
+        if (consumed_)
+            throw std::logic_error("a ValueReader's type is asked before its value is read");
         switch (reader_->type_of(*value_)) {
             case ondemand::json_type::object:
                 return JsonType::object;
@@ -3331,15 +3342,7 @@ bool read_as(kind_tag<ReadKind::optional>, Reader& reader, ondemand::value& valu
         out.reset();
         return true;
     }
-    // Read in place: no temporary to move from (and no stall reloading it).
-    if (!out.has_value()) {
-        if constexpr (Described<typename T::value_type>) {
-            out.emplace(Unfilled{});
-        } else {
-            out.emplace();
-        }
-    }
-    if (read_value(reader, value, *out)) return true;
+    if (read_value(reader, value, in_place_value(out))) return true;
     out.reset();
     return false;
 }

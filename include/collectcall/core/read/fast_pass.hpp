@@ -319,14 +319,7 @@ bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
         out.reset();
         return true;
     }
-    if (!out.has_value()) {
-        if constexpr (Described<typename T::value_type>) {
-            out.emplace(Unfilled{});
-        } else {
-            out.emplace();
-        }
-    }
-    return value(*out);
+    return value(in_place_value(out));
 }
 
 template <class T>

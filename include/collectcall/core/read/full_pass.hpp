@@ -314,15 +314,7 @@ bool read_as(kind_tag<ReadKind::optional>, Reader& reader, ondemand::value& valu
         out.reset();
         return true;
     }
-    // Read in place: no temporary to move from (and no stall reloading it).
-    if (!out.has_value()) {
-        if constexpr (Described<typename T::value_type>) {
-            out.emplace(Unfilled{});
-        } else {
-            out.emplace();
-        }
-    }
-    if (read_value(reader, value, *out)) return true;
+    if (read_value(reader, value, in_place_value(out))) return true;
     out.reset();
     return false;
 }

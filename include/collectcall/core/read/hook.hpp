@@ -11,7 +11,7 @@
 // on; malformed JSON ends the document and unwinds through the function.
 //
 // A type read through the hook is read by the full pass (read.hpp): a document holding one is not
-// taken by the fast pass. docs/library.md shows a type written against the hook.
+// taken by the fast pass. docs/read-hook.md shows a type written against the hook.
 #pragma once
 
 #include <cstddef>
@@ -43,8 +43,10 @@ class ValueReader {
     ValueReader(const ValueReader&) = delete;
     ValueReader& operator=(const ValueReader&) = delete;
 
-    // The JSON type of the value, without reading it.
+    // The JSON type of the value, without reading it (asked before it is read).
     [[nodiscard]] JsonType type() {
+        if (consumed_)
+            throw std::logic_error("a ValueReader's type is asked before its value is read");
         switch (reader_->type_of(*value_)) {
             case ondemand::json_type::object:
                 return JsonType::object;

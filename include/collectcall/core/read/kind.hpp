@@ -100,7 +100,8 @@ consteval ReadKind read_kind() {
                       "(collectcall/core/read/hook.hpp)");
         static_assert(sizeof(T) == 0,
                       "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
-                      "meet StringValue/NumberValue, or provide collectcall_read found by ADL");
+                      "meet StringValue/NumberValue, or write bool "
+                      "collectcall_read(collectcall::ValueReader&, T&) found by ADL");
         return ReadKind::object;
     }
 }

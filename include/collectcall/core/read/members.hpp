@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -108,6 +109,20 @@ struct Unfilled {
         return value;
     }
 };
+
+// The value of an optional to read into, made in place when there is none (no temporary to move
+// from, and no stall reloading it): a described struct Unfilled, anything else by default.
+template <class T>
+COLLECTCALL_HOT T& in_place_value(std::optional<T>& out) {
+    if (!out.has_value()) {
+        if constexpr (Described<T>) {
+            out.emplace(Unfilled{});
+        } else {
+            out.emplace();
+        }
+    }
+    return *out;
+}
 
 // Empties a member the document does not have, keeping the storage a string or vector owns.
 template <class T>
