@@ -2162,10 +2162,14 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 namespace collectcall::compliance {
 
 // What a customer's record says of whether they may be called, beyond their fields: the API
-// deactivates and activates a customer, and records a cease-and-desist request (final).
+// deactivates and activates a customer, records a cease-and-desist request (final), and an
+// analysis records a request not to be called and an attorney's representation (API.md
+// sections 13 and 14).
 struct CustomerStanding {
     bool active = true;
     bool cease_and_desist = false;
+    bool asked_not_to_call = false;
+    bool attorney_represented = false;
 };
 
 // The rules an account sets for its calls: the local hours in which a customer may be called,
@@ -2184,6 +2188,8 @@ struct CallRules {
     ComplianceInput input;
     input.active = standing.active;
     input.cease_and_desist = standing.cease_and_desist;
+    input.asked_not_to_call = standing.asked_not_to_call;
+    input.attorney_represented = standing.attorney_represented;
     input.state = customer.address.state ? customer.address.state->view() : std::string_view{};
     input.zip5 = customer.address.zip.view();
     input.placed_calls = placed_calls;
