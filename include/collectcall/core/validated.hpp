@@ -7,6 +7,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
 
 namespace collectcall {
@@ -56,5 +57,11 @@ class Validated {
     T value_{};
     ErrorList errors_;
 };
+
+// An item read on its own has the schema of the item: a client sends only valid items.
+template <class T, class Schema>
+void collectcall_schema(schema_tag<Validated<T>>, Schema& s) {
+    s.schema() = s.template schema_of<T>();
+}
 
 }  // namespace collectcall

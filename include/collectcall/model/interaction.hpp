@@ -21,10 +21,12 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/interaction/analysis.hpp"
 #include "collectcall/interaction/sms_segments.hpp"
 #include "collectcall/model/bulk.hpp"
+#include "collectcall/model/detail/item_result_schema.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/email.hpp"
 #include "collectcall/types/message.hpp"
@@ -47,6 +49,17 @@ BOOST_DESCRIBE_ENUM(EmailChannel, email)
 inline constexpr std::size_t max_import_items = 100;
 // Addresses in each of an e-mail's to, cc and bcc.
 inline constexpr std::size_t max_email_recipients = 50;
+
+namespace detail {
+
+// A member of an object schema defaults to `value` when absent (or null).
+inline void member_default(SchemaBuilder& s, std::string_view member, Json value) {
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* schema = properties->find(member)) (*schema)["default"] = std::move(value);
+    }
+}
+
+}  // namespace detail
 
 // ---- SMS ---------------------------------------------------------------------------------------
 
@@ -86,6 +99,12 @@ struct SmsInteractionData {
 BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
                       (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
                        body, segments))
+
+inline void collectcall_schema(schema_tag<SmsInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored SMS: the hosted SmsInteractionData, and (extension) from, to, body and "
+        "segments.";
+}
 
 // The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
 // segments or else the count a carrier would make of the body.
@@ -159,6 +178,24 @@ inline void collectcall_check(const EmailImportRequest& email, const MemberState
     }
 }
 
+inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "An e-mail to import. At least one of plainTextBody and htmlBody must have content, a "
+        "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
+        "null are empty lists.";
+    Json any = Json::array();
+    for (const char* body : {"plainTextBody", "htmlBody"}) {
+        Json one = Json::object();
+        one["required"] = Json::array({body});
+        one["properties"][body]["type"] = "string";
+        one["properties"][body]["pattern"] = schema_patterns::text_visible;
+        any.push_back(std::move(one));
+    }
+    s["anyOf"] = std::move(any);
+    detail::member_default(s, "cc", Json::array());
+    detail::member_default(s, "bcc", Json::array());
+}
+
 // A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
 // there is none), then the addresses, subject and bodies (extension; a body left out when there
 // is none).
@@ -184,6 +221,12 @@ struct EmailInteractionData {
 BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
                       (id, messageId, threadId, channel, direction, customerId, timestamp,
                        createdAt, from, to, cc, bcc, subject, plainTextBody, htmlBody))
+
+inline void collectcall_schema(schema_tag<EmailInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored e-mail: the hosted EmailInteractionData, and (extension) its addresses, subject "
+        "and bodies. messageId and a body without a value are left out.";
+}
 
 // The record of an imported e-mail: the request's threadId or else `customer_thread`.
 [[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
@@ -220,6 +263,12 @@ struct ImportBulkRequest {
 };
 using SmsImportBulkRequest = ImportBulkRequest<SmsImportRequest>;
 using EmailImportBulkRequest = ImportBulkRequest<EmailImportRequest>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkRequest>) {
+    return "SmsImportBulkRequest";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkRequest>) {
+    return "EmailImportBulkRequest";
+}
 
 // Imported: {success: true, interaction}. Failed: {success: false, index, error, details}, where
 // error is the summary of the item's errors (validation_failure_summary) and details (extension)
@@ -236,6 +285,17 @@ struct ImportItemResult {
     BOOST_DESCRIBE_CLASS(ImportItemResult, (), (success, interaction, index, error, details), (),
                          ())
 };
+
+template <class Data>
+void collectcall_schema(schema_tag<ImportItemResult<Data>>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"interaction"}, {"index", "error"});
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<SmsInteractionData>>) {
+    return "SmsImportItemResult";
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<EmailInteractionData>>) {
+    return "EmailImportItemResult";
+}
 
 // {summary: {total, succeeded, failed}, results}, in request order.
 template <class Data>
@@ -272,6 +332,12 @@ struct ImportBulkResult {
 };
 using SmsImportBulkResult = ImportBulkResult<SmsInteractionData>;
 using EmailImportBulkResult = ImportBulkResult<EmailInteractionData>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkResult>) {
+    return "SmsImportBulkResult";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkResult>) {
+    return "EmailImportBulkResult";
+}
 
 // ---- Generated messages ------------------------------------------------------------------------
 
@@ -288,6 +354,13 @@ struct SmsGenerateRequest {
     friend bool operator==(const SmsGenerateRequest&, const SmsGenerateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateRequest, (), (from, to, persist, threadId))
+
+inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
+        "is required (422 otherwise).";
+    detail::member_default(s, "persist", true);
+}
 
 inline constexpr std::string_view sms_to_required_message =
     "The 'to' field is required when persist is true";
@@ -308,6 +381,12 @@ struct EmailGenerateRequest {
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
 
+inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated e-mail as an outbound interaction.";
+    detail::member_default(s, "persist", true);
+}
+
 // The answers: threadId only when the message was persisted.
 struct SmsGenerateResult {
     std::string message;
@@ -317,6 +396,10 @@ struct SmsGenerateResult {
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateResult, (), (message, threadId))
 
+inline void collectcall_schema(schema_tag<SmsGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the message was persisted.";
+}
+
 struct EmailGenerateResult {
     std::string htmlBody;
     std::string plainTextBody;
@@ -325,6 +408,10 @@ struct EmailGenerateResult {
     friend bool operator==(const EmailGenerateResult&, const EmailGenerateResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
+
+inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the e-mail was persisted.";
+}
 
 // ---- Analysis ----------------------------------------------------------------------------------
 
@@ -338,6 +425,13 @@ struct AnalyzeInteractionRequest {
                            const AnalyzeInteractionRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
+
+inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
+        "request sets cease-and-desist, and so on (docs/interactions.md).";
+    detail::member_default(s, "applyOutcomes", true);
+}
 
 // The hosted text of an interaction with nothing to analyse (an unanswered call).
 inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
