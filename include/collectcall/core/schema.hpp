@@ -49,7 +49,6 @@
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
 #include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
 
@@ -286,6 +285,23 @@ inline constexpr char type_key = 0;
 
 }  // namespace detail
 
+// What a cross-field check (collectcall_check, core/read.hpp) is given; only named here, so that
+// the schema engine needs neither the reader nor simdjson.
+class MemberStates;
+class Reader;
+
+namespace detail {
+
+// The described members of T, its bases' first: the same list read<T> and write() walk.
+template <class T>
+using schema_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                                boost::describe::mod_inherited>;
+
+template <class T>
+concept SchemaDescribed = boost::describe::has_describe_members<T>::value;
+
+}  // namespace detail
+
 // A described struct with a rule that its member types do not show.
 template <class T>
 concept HasCrossFieldCheck = requires(const T& value, const MemberStates& members, Reader& reader) {
@@ -295,7 +311,7 @@ concept HasCrossFieldCheck = requires(const T& value, const MemberStates& member
 template <class T>
 inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
     return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
-}(described_members<T>{});
+}(detail::schema_members<T>{});
 
 // Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
 // document's components/schemas) of the described structs it refers to.
@@ -442,9 +458,9 @@ template <class Target>
 void SchemaBuilder::patch_of() {
     Json* properties = schema().find("properties");
     if (properties == nullptr) return;
-    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
+    boost::mp11::mp_for_each<detail::schema_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (is_required_member_v<M>) {
+        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
             if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
         }
     });
@@ -471,7 +487,7 @@ std::string SchemaBuilder::define() {
 
 template <class T>
 Json SchemaBuilder::schema_of() {
-    if constexpr (Described<T> || DescribedEnum<T>) {
+    if constexpr (detail::SchemaDescribed<T> || DescribedEnum<T>) {
         Json ref = Json::object();
         ref["$ref"] = this->ref(define<T>());
         return ref;
@@ -482,7 +498,7 @@ Json SchemaBuilder::schema_of() {
 
 template <class T>
 Json SchemaBuilder::inline_schema_of() {
-    if constexpr (Described<T> || DescribedEnum<T>) {
+    if constexpr (detail::SchemaDescribed<T> || DescribedEnum<T>) {
         return build_named<T>();
     } else {
         return build_other<T>();
@@ -495,7 +511,7 @@ Json SchemaBuilder::build_object() {
     object["type"] = "object";
     Json properties = Json::object();
     Json required = Json::array();
-    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
+    boost::mp11::mp_for_each<detail::schema_members<T>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<T&>().*D.pointer)>;
         if constexpr (std::is_same_v<M, NotAllowed>) {
             Json never = Json::object();
@@ -589,7 +605,8 @@ Json json_schema_value() {
     Json body = builder.inline_schema_of<T>();
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
+    if constexpr (detail::SchemaDescribed<T> || DescribedEnum<T>)
+        document["title"] = schema_name<T>();
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);

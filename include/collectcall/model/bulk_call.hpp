@@ -69,7 +69,9 @@ inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
         "1 to 100 distinct customer ids (a repeated id is a `conflict` with the text "
         "\"customerIds must not contain duplicates\"), each called as a single call would be.";
     if (Json* properties = s.schema().find("properties")) {
-        if (Json* ids = properties->find("customerIds")) (*ids)["uniqueItems"] = true;
+        if (Json* ids = properties->find(member_name<&BulkCallRequest::customerIds>)) {
+            (*ids)["uniqueItems"] = true;
+        }
     }
 }
 

@@ -124,15 +124,19 @@ inline Json not_null() {
     return schema;
 }
 
-// API.md section 4: a customer with collections must have ssnLastFour and dateOfBirth.
+// API.md section 4, the rule of collectcall_check above: a customer with collections must have
+// ssnLastFour and dateOfBirth.
 inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+    constexpr std::string_view collections = member_name<&CustomerCreate::collections>;
+    constexpr std::string_view ssn_last_four = member_name<&CustomerCreate::ssnLastFour>;
+    constexpr std::string_view date_of_birth = member_name<&CustomerCreate::dateOfBirth>;
     Json condition = Json::object();
-    condition["properties"]["collections"]["type"] = "object";
-    condition["required"] = Json::array({"collections"});
+    condition["properties"][collections]["type"] = "object";
+    condition["required"] = Json::array({collections});
     Json consequence = Json::object();
-    consequence["properties"]["ssnLastFour"] = not_null();
-    consequence["properties"]["dateOfBirth"] = not_null();
-    if (require_members) consequence["required"] = Json::array({"ssnLastFour", "dateOfBirth"});
+    consequence["properties"][ssn_last_four] = not_null();
+    consequence["properties"][date_of_birth] = not_null();
+    if (require_members) consequence["required"] = Json::array({ssn_last_four, date_of_birth});
     s["if"] = std::move(condition);
     s["then"] = std::move(consequence);
 }

@@ -184,7 +184,8 @@ inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s)
         "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
         "null are empty lists.";
     Json any = Json::array();
-    for (const char* body : {"plainTextBody", "htmlBody"}) {
+    for (std::string_view body : {member_name<&EmailImportRequest::plainTextBody>,
+                                  member_name<&EmailImportRequest::htmlBody>}) {
         Json one = Json::object();
         one["required"] = Json::array({body});
         one["properties"][body]["type"] = "string";
@@ -192,8 +193,8 @@ inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s)
         any.push_back(std::move(one));
     }
     s["anyOf"] = std::move(any);
-    detail::member_default(s, "cc", Json::array());
-    detail::member_default(s, "bcc", Json::array());
+    detail::member_default(s, member_name<&EmailImportRequest::cc>, Json::array());
+    detail::member_default(s, member_name<&EmailImportRequest::bcc>, Json::array());
 }
 
 // A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
@@ -359,7 +360,7 @@ inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s)
     s["description"] =
         "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
         "is required (422 otherwise).";
-    detail::member_default(s, "persist", true);
+    detail::member_default(s, member_name<&SmsGenerateRequest::persist>, true);
 }
 
 inline constexpr std::string_view sms_to_required_message =
@@ -384,7 +385,7 @@ BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
 inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
     s["description"] =
         "persist (default true) stores the generated e-mail as an outbound interaction.";
-    detail::member_default(s, "persist", true);
+    detail::member_default(s, member_name<&EmailGenerateRequest::persist>, true);
 }
 
 // The answers: threadId only when the message was persisted.
@@ -430,7 +431,7 @@ inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuil
     s["description"] =
         "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
         "request sets cease-and-desist, and so on (docs/interactions.md).";
-    detail::member_default(s, "applyOutcomes", true);
+    detail::member_default(s, member_name<&AnalyzeInteractionRequest::applyOutcomes>, true);
 }
 
 // The hosted text of an interaction with nothing to analyse (an unanswered call).
