@@ -19,6 +19,9 @@ rounds; the ratios are between medians of the same run.
   include/collectcall              umbrella.cpp: only #include "collectcall/collectcall.hpp"
   include/nlohmann                 include_nlohmann.cpp: only #include <nlohmann/json.hpp>
   src/collectcall                  a file that includes collectcall/src.hpp
+
+With --baseline DIR, the collectcall programs are also built against the headers under DIR (an
+older checkout's include/) in the same rounds, for a before/after comparison of one run.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
     src = scratch / "collectcall_src.cpp"
     src.write_text('#include "collectcall/src.hpp"\n')
     inc = [f"-I{include_dir}"]
-    return {
+    result = {
         "read_write/collectcall": inc + [str(HERE / "read_write_collectcall.cpp")],
         "read_write/collectcall_separate": inc + ["-DCOLLECTCALL_SEPARATE_COMPILATION",
                                                   str(HERE / "read_write_collectcall.cpp")],
@@ -52,6 +55,10 @@ def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
         "include/nlohmann": [str(HERE / "include_nlohmann.cpp")],
         "src/collectcall": inc + ["-DCOLLECTCALL_SEPARATE_COMPILATION", str(src)],
     }
+    if not (include_dir / "collectcall" / "src.hpp").is_file():
+        # Headers from before the separately compiled mode (--include of an older tree).
+        del result["read_write/collectcall_separate"], result["src/collectcall"]
+    return result
 
 
 def timed(command: list[str]) -> float:
@@ -73,6 +80,9 @@ def main() -> int:
     parser.add_argument("--cxx", default=os.environ.get("CXX", "g++-12"))
     parser.add_argument("--include", type=Path, default=ROOT / "include",
                         help="the collectcall headers to measure (default: include/)")
+    parser.add_argument("--baseline", type=Path,
+                        help="another include/ (an older checkout) whose collectcall programs "
+                             "take turns with the others, as NAME@baseline")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args()
     if shutil.which(args.cxx) is None:
@@ -82,10 +92,16 @@ def main() -> int:
         scratch = Path(tmp)
         commands = {name: [args.cxx, *FLAGS, *rest, "-c", "-o", str(scratch / "out.o")]
                     for name, rest in programs(args.include.resolve(), scratch).items()}
+        if args.baseline:
+            for name, rest in programs(args.baseline.resolve(), scratch).items():
+                if "collectcall" in name and name != "src/collectcall":
+                    commands[f"{name}@baseline"] = [args.cxx, *FLAGS, *rest, "-c", "-o",
+                                                    str(scratch / "out.o")]
         load_before = os.getloadavg()
         samples: dict[str, list[float]] = {name: [] for name in commands}
         # The separately compiled translation unit once (it is built once per project).
-        samples["src/collectcall"].append(timed(commands["src/collectcall"]))
+        if "src/collectcall" in commands:
+            samples["src/collectcall"].append(timed(commands["src/collectcall"]))
         rotating = [name for name in commands if name != "src/collectcall"]
         for run in range(args.runs):
             # A different program first in each round, so that none always follows another.
@@ -111,14 +127,16 @@ def main() -> int:
         "samples_s": samples,
         "ratios": {
             "header_only_vs_nlohmann": medians["read_write/collectcall"] / nlohmann,
-            "separate_vs_nlohmann": medians["read_write/collectcall_separate"] / nlohmann,
             "include_collectcall_vs_include_nlohmann":
                 medians["include/collectcall"] / medians["include/nlohmann"],
             "include_collectcall_vs_nlohmann": medians["include/collectcall"] / nlohmann,
         },
     }
+    if "read_write/collectcall_separate" in medians:
+        result["ratios"]["separate_vs_nlohmann"] = (medians["read_write/collectcall_separate"] /
+                                                    nlohmann)
     for name, value in medians.items():
-        print(f"{name:34} {value:6.2f} s")
+        print(f"{name:44} {value:6.2f} s")
     for name, value in result["ratios"].items():
         print(f"{name:42} {value:5.2f}x")
     if args.out:
