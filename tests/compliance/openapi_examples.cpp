@@ -59,10 +59,10 @@ struct Counts {
     std::size_t errors = 0;
 };
 
-template <class Types>
+template <class Endpoint>
 void check_operation(const api::Route& route, simdjson::dom::element op, Counts& counts) {
-    using Body = typename Types::body;
-    using Data = typename Types::data;
+    using Body = typename Endpoint::body;
+    using Data = typename Endpoint::data;
     const std::string where = std::string(route.method) + " " + std::string(route.path);
     if constexpr (!std::is_same_v<Body, null_t> && !std::is_same_v<Body, EmptyObject>) {
         for (const auto& [name, json] :
@@ -132,8 +132,7 @@ TEST_CASE("openapi examples: every example is what the library reads, writes and
         REQUIRE(doc["paths"][route.path][method].get(op) == simdjson::SUCCESS);
         boost::mp11::mp_with_index<api::routes.size()>(
             static_cast<std::size_t>(route.operation), [&](auto I) {
-                check_operation<api::operation_types<static_cast<api::Operation>(I())>>(route, op,
-                                                                                        counts);
+                check_operation<api::endpoint<static_cast<api::Operation>(I())>>(route, op, counts);
             });
     }
     // Not vacuous: the document shows request, answer and error examples.
