@@ -268,7 +268,7 @@ def markdown(context, medians, server, compile_time, plot_name: str | None,
       "need no padding, read a `std::string`; `read/customer*/collectcall_copy` reads the "
       "`std::string` too (a copy into a padded buffer first).")
     w("")
-    w("Reproduce with one command (about 10 minutes on two cores, build included):")
+    w("Reproduce with one command (about 13 minutes on two cores, build included):")
     w("")
     w("```sh")
     w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark")
