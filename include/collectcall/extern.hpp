@@ -63,6 +63,7 @@
     X(CallWebhookEvent)                   \
     X(SmsInteractionData)                 \
     X(EmailInteractionData)               \
+    X(InteractionList)                    \
     X(SmsImportBulkResult)                \
     X(EmailImportBulkResult)              \
     X(SmsGenerateResult)                  \
