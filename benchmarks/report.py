@@ -3,12 +3,16 @@
 docs/benchmarks.md and an SVG plot of the ratios.
 
     benchmarks/report.py --library results/library.json [--server results/server.json]
+                         [--compile-time results/compile_time.json]
                          [--markdown docs/benchmarks.md] [--plot docs/benchmarks-ratios.svg]
+    benchmarks/report.py --compile-time-section results/compile_time.json
+                         --markdown docs/benchmarks.md
 
 library.json is Google Benchmark's --benchmark_out (JSON, with repetitions and aggregates);
-server.json is what benchmarks/server/run.sh writes. Ratios use the median CPU time of each
+server.json is what benchmarks/server/run.sh writes; compile_time.json is what
+benchmarks/compile_time/run.py writes. Ratios use the median CPU time of each
 benchmark: on a shared machine it is less disturbed than wall time by other processes.
-Nothing here is typed by hand: every figure in the Markdown comes from the two files. The plot is
+Nothing here is typed by hand: every figure in the Markdown comes from these files. The plot is
 SVG written here, with the standard library only (matplotlib cannot be installed next to
 libboost1.81-dev on Debian 12).
 """
@@ -243,7 +247,8 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
     return checks
 
 
-def markdown(context, medians, server, plot_name: str | None, run_note: str) -> str:
+def markdown(context, medians, server, compile_time, plot_name: str | None,
+             run_note: str) -> str:
     model, cores = cpu_model()
     compiler = context.get("compiler", "unknown")
     out: list[str] = []
@@ -263,7 +268,7 @@ def markdown(context, medians, server, plot_name: str | None, run_note: str) -> 
       "need no padding, read a `std::string`; `read/customer*/collectcall_copy` reads the "
       "`std::string` too (a copy into a padded buffer first).")
     w("")
-    w("Reproduce with one command (about 10 minutes on two cores, build included):")
+    w("Reproduce with one command (about 13 minutes on two cores, build included):")
     w("")
     w("```sh")
     w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark")
@@ -342,6 +347,10 @@ def markdown(context, medians, server, plot_name: str | None, run_note: str) -> 
         w(f"| `{name}` | {fmt_time(ns(b))} | {fmt_time(ns(b, 'real_time'))} | {allocs_text} | "
           f"{throughput} |")
     w("")
+    w(COMPILE_TIME_HEADING)
+    w("")
+    w(compile_time_markdown(compile_time))
+    w("")
     w("## The server under load")
     w("")
     w(server_markdown(server))
@@ -390,26 +399,106 @@ settings on the same two cores as the server processes and wrk; with two server 
 wrk's connections are split between them and the figures add up their requests."""
 
 SERVER_HEADING = "## The server under load"
+COMPILE_TIME_HEADING = "## Compile time"
+
+# (label, numerator, denominator, target): a compile-time ratio must be at most its target.
+COMPILE_TIME_TARGETS = [
+    ("read+write a CustomerCreate, header-only: collectcall / nlohmann",
+     "read_write/collectcall", "read_write/nlohmann", 1.0),
+    ("read+write a CustomerCreate, umbrella header and the separately compiled models: "
+     "collectcall / nlohmann", "read_write/collectcall_separate", "read_write/nlohmann", 0.5),
+]
+COMPILE_TIME_OTHER = [
+    ("a file that only includes the umbrella header / the nlohmann read+write program",
+     "include/collectcall", "read_write/nlohmann"),
+    ("a file that only includes the umbrella header / one that only includes nlohmann/json.hpp",
+     "include/collectcall", "include/nlohmann"),
+    ("read+write a CustomerCreate: header-only / separately compiled",
+     "read_write/collectcall", "read_write/collectcall_separate"),
+]
+COMPILE_TIME_PROGRAMS = [
+    ("read_write/collectcall", "read and write a CustomerCreate, header-only "
+     "(`benchmarks/compile_time/read_write_collectcall.cpp`)"),
+    ("read_write/collectcall_separate", "the same file with `COLLECTCALL_SEPARATE_COMPILATION`"),
+    ("read_write/nlohmann", "the same program with nlohmann/json 3.11 "
+     "(`read_write_nlohmann.cpp`)"),
+    ("include/collectcall", "only `#include \"collectcall/collectcall.hpp\"`"),
+    ("include/nlohmann", "only `#include <nlohmann/json.hpp>`"),
+    ("src/collectcall", "`collectcall/src.hpp`, the separately compiled models (once per "
+     "project; once per run)"),
+]
 
 
-def replace_server_section(text: str, section: str) -> str:
-    """`text` with the body of its server section replaced by `section` (appended if absent)."""
-    start = text.find(SERVER_HEADING)
+def compile_time_markdown(ct: dict | None) -> str:
+    if not ct:
+        return ("Not measured in this run: `benchmarks/compile_time/run.py --out FILE`, then "
+                "`benchmarks/report.py --compile-time-section FILE --markdown docs/benchmarks.md`.")
+    medians = ct["medians_s"]
+    load_before = ", ".join(f"{x:.2f}" for x in ct.get("load_avg_before", []))
+    load_after = ", ".join(f"{x:.2f}" for x in ct.get("load_avg_after", []))
+    lines = [
+        f"`benchmarks/compile_time/run.py` ({ct.get('date', '?')}): each program is one "
+        f"translation unit compiled to an object file by {ct.get('compiler', '?')} with "
+        f"`{ct.get('flags', '?')}`; the figure is the compiler's CPU time (user + system), the "
+        f"median of {ct.get('runs', '?')} rounds in which the programs take turns. Load average "
+        f"{load_before} when the run started and {load_after} when it ended, on "
+        f"{ct.get('cores', '?')} cores: a load above the number of cores means other work shared "
+        "the machine, which stretches every figure alike and the ratios less.",
+        "",
+        "| ratio | measured | target | result |",
+        "|---|---:|---:|---|",
+    ]
+    for label, num, den, target in COMPILE_TIME_TARGETS:
+        if num in medians and den in medians:
+            r = medians[num] / medians[den]
+            result = "met" if r <= target else "**missed**"
+            lines.append(f"| {label} | {r:.2f}x | <= {target:g}x | {result} |")
+    lines += ["", "| other ratio | measured |", "|---|---:|"]
+    for label, num, den in COMPILE_TIME_OTHER:
+        if num in medians and den in medians:
+            lines.append(f"| {label} | {medians[num] / medians[den]:.2f}x |")
+    lines += ["", "| program | CPU time (median) | fastest | slowest |", "|---|---:|---:|---:|"]
+    samples = ct.get("samples_s", {})
+    for name, description in COMPILE_TIME_PROGRAMS:
+        if name in medians:
+            values = samples.get(name, [medians[name]])
+            lines.append(f"| {description} | {medians[name]:.2f} s | {min(values):.2f} s | "
+                         f"{max(values):.2f} s |")
+    return "\n".join(lines)
+
+
+def replace_section(text: str, heading: str, section: str, before: str | None = None) -> str:
+    """`text` with the body of its `heading` section replaced by `section`; a section that is
+    not there yet goes before the `before` heading, or at the end."""
+    start = text.find(heading)
     if start < 0:
-        return text.rstrip("\n") + "\n\n" + SERVER_HEADING + "\n\n" + section + "\n"
-    body = start + len(SERVER_HEADING)
+        new = heading + "\n\n" + section + "\n"
+        at = text.find(before) if before else -1
+        if at < 0:
+            return text.rstrip("\n") + "\n\n" + new
+        return text[:at] + new + "\n" + text[at:]
+    body = start + len(heading)
     end = text.find("\n## ", body)
     rest = text[end:] if end >= 0 else "\n"
     return text[:body] + "\n\n" + section + "\n" + rest
 
 
-def server_section_of(text: str) -> str | None:
-    start = text.find(SERVER_HEADING)
+def section_of(text: str, heading: str) -> str | None:
+    start = text.find(heading)
     if start < 0:
         return None
-    body = start + len(SERVER_HEADING)
+    body = start + len(heading)
     end = text.find("\n## ", body)
     return text[body:end if end >= 0 else len(text)].strip("\n")
+
+
+def replace_server_section(text: str, section: str) -> str:
+    """`text` with the body of its server section replaced by `section` (appended if absent)."""
+    return replace_section(text, SERVER_HEADING, section)
+
+
+def server_section_of(text: str) -> str | None:
+    return section_of(text, SERVER_HEADING)
 
 
 PEER_NOTES = """## What each peer checks
@@ -523,6 +612,11 @@ def main() -> int:
     parser.add_argument("--server", type=Path)
     parser.add_argument("--server-section", type=Path,
                         help="server.json: rewrite only the server section of --markdown")
+    parser.add_argument("--compile-time", type=Path,
+                        help="compile_time.json of benchmarks/compile_time/run.py")
+    parser.add_argument("--compile-time-section", type=Path,
+                        help="compile_time.json: rewrite only the compile-time section of "
+                             "--markdown")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--plot", type=Path)
     parser.add_argument("--note", default="Repetitions as recorded in the JSON output.")
@@ -538,25 +632,42 @@ def main() -> int:
         args.markdown.write_text(replace_server_section(text, server_markdown(server)))
         print(f"wrote the server section of {args.markdown}")
         return 0
+    if args.compile_time_section:
+        if not args.markdown:
+            parser.error("--compile-time-section needs --markdown")
+        ct = json.loads(args.compile_time_section.read_text())
+        text = args.markdown.read_text() if args.markdown.exists() else "# Benchmarks\n"
+        args.markdown.write_text(replace_section(text, COMPILE_TIME_HEADING,
+                                                 compile_time_markdown(ct), SERVER_HEADING))
+        print(f"wrote the compile-time section of {args.markdown}")
+        return 0
     if not args.library:
         parser.error("--library is required")
     context, medians = load_library(args.library)
     server = None
     if args.server and args.server.exists():
         server = json.loads(args.server.read_text())
+    compile_time = None
+    if args.compile_time and args.compile_time.exists():
+        compile_time = json.loads(args.compile_time.read_text())
     print_table(medians, server)
     plot_name = None
     if args.plot and plot(medians, args.plot):
         plot_name = os.path.relpath(args.plot, args.markdown.parent) if args.markdown else str(args.plot)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        text = markdown(context, medians, server, plot_name, args.note)
+        text = markdown(context, medians, server, compile_time, plot_name, args.note)
         # Without new server figures, the server section written earlier (by a full run or by
         # benchmarks/server/run.sh --write-docs) is kept rather than replaced by "not measured".
         if server is None and args.markdown.exists():
             previous = server_section_of(args.markdown.read_text())
             if previous:
                 text = replace_server_section(text, previous)
+        # Likewise the compile-time section.
+        if compile_time is None and args.markdown.exists():
+            previous = section_of(args.markdown.read_text(), COMPILE_TIME_HEADING)
+            if previous:
+                text = replace_section(text, COMPILE_TIME_HEADING, previous)
         args.markdown.write_text(text)
         print(f"wrote {args.markdown}" + (f" and {args.plot}" if plot_name else ""))
     return 0

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The benchmark suite in one command: builds Release with -O3 -march=native, checks that the peers
 # are fair (the fairness test), runs every library benchmark with repetitions into JSON, drives
-# the example server with wrk, prints the table of median ratios against the targets and
-# regenerates docs/benchmarks.md and docs/benchmarks-ratios.svg.
+# the example server with wrk, times the compilation of one program written with collectcall and
+# with nlohmann/json (benchmarks/compile_time/run.py), prints the table of median ratios against
+# the targets and regenerates docs/benchmarks.md and docs/benchmarks-ratios.svg.
 #
-#   benchmarks/run.sh                 everything (about 10 minutes on two cores, build included)
+#   benchmarks/run.sh                 everything (about 13 minutes on two cores, build included)
 #   benchmarks/run.sh --quick         fewer repetitions and shorter runs, for a first look
-#   benchmarks/run.sh --no-server     the library benchmarks only
+#   benchmarks/run.sh --no-server     no server under load
+#   benchmarks/run.sh --no-compile-time   no compile-time benchmark (benchmarks/compile_time)
 #   benchmarks/run.sh --report-only   redo the table, docs and plot from the last results
 #
 # Environment: COLLECTCALL_BENCH_BUILD (build directory, default build-bench), JOBS (parallel
@@ -19,14 +21,17 @@ jobs=${JOBS:-2}
 repetitions=10
 min_time=0.5
 server=1
+compile_time=1
+compile_runs=9
 report_only=0
 quick=""
 for arg in "$@"; do
   case "$arg" in
-    --quick) repetitions=3; min_time=0.1; quick=1 ;;
+    --quick) repetitions=3; min_time=0.1; compile_runs=3; quick=1 ;;
     --no-server) server=0 ;;
+    --no-compile-time) compile_time=0 ;;
     --report-only) report_only=1 ;;
-    *) echo "usage: $0 [--quick] [--no-server] [--report-only]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--no-server] [--no-compile-time] [--report-only]" >&2; exit 2 ;;
   esac
 done
 results="$build/benchmarks/results"
@@ -63,11 +68,19 @@ if [[ $report_only == 0 ]]; then
     echo "== the example server under load"
     benchmarks/server/run.sh "$build" "$results/server.json" ${quick:+--quick}
   fi
+
+  if [[ $compile_time == 1 ]]; then
+    echo "== compile time: the same program with collectcall and with nlohmann/json"
+    rm -f "$results/compile_time.json"
+    "$python" benchmarks/compile_time/run.py --runs "$compile_runs" --cxx "${CXX:-g++-12}" \
+      --out "$results/compile_time.json"
+  fi
 fi
 
 note="$repetitions repetitions per benchmark, each of at least ${min_time} s; medians reported."
 [[ $report_only == 1 ]] && note="Repetitions as recorded in the JSON output; medians reported."
 server_args=()
 [[ -f "$results/server.json" ]] && server_args=(--server "$results/server.json")
+[[ -f "$results/compile_time.json" ]] && server_args+=(--compile-time "$results/compile_time.json")
 "$python" benchmarks/report.py --library "$results/library.json" "${server_args[@]}" \
   --markdown docs/benchmarks.md --plot docs/benchmarks-ratios.svg --note "$note"

@@ -12,6 +12,8 @@ Outputs (in single_include/collectcall/):
                    that directory exists.
   compliance.hpp   every header under collectcall/compliance/ (needs date/tz), when that
                    directory exists.
+  src.hpp          collectcall/src.hpp: the one translation unit of the separately compiled
+                   mode (COLLECTCALL_SEPARATE_COMPILATION, collectcall/extern.hpp).
 
 A component file never repeats a header of collectcall.hpp: it includes "collectcall.hpp"
 instead, so any set of the single headers can be included together.
@@ -44,6 +46,7 @@ CMAKE_VERSION = re.compile(
 )
 
 UMBRELLA = "collectcall/collectcall.hpp"
+SEPARATE_SOURCE = "collectcall/src.hpp"
 VERSION_HEADER = "collectcall/version.hpp"
 # (output file, directory of include/ whose headers it holds, what it needs besides the core)
 COMPONENTS = [
@@ -183,6 +186,17 @@ def generate(root: Path, version: tuple[int, int, int]) -> dict[str, str]:
         extra = ", collectcall.hpp next to this file" if component.included_umbrella else ""
         outputs[output] = "".join(
             banner(output, version, f"every header under {directory}/", needs + extra) + body
+        )
+
+    if (include_dir / SEPARATE_SOURCE).is_file():
+        source = Expansion(include_dir, provided_elsewhere=frozenset(core.inlined))
+        body = []
+        source.expand(SEPARATE_SOURCE, body)
+        outputs["src.hpp"] = "".join(
+            banner("src.hpp", version,
+                   f"{SEPARATE_SOURCE}, the separately compiled models",
+                   "what collectcall.hpp needs, collectcall.hpp next to this file")
+            + body
         )
     return outputs
 

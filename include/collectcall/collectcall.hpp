@@ -47,3 +47,7 @@
 #include "collectcall/interaction/analysis.hpp"
 #include "collectcall/interaction/message_writer.hpp"
 #include "collectcall/interaction/sms_segments.hpp"
+
+// Last: with COLLECTCALL_SEPARATE_COMPILATION, the models' reading and writing are declared
+// compiled elsewhere (collectcall/src.hpp), and not compiled in this translation unit.
+#include "collectcall/extern.hpp"

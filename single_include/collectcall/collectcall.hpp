@@ -1959,6 +1959,33 @@ inline bool is_utf8(std::string_view text) noexcept {
 #include <string>
 #include <utility>
 
+// ---- begin collectcall/core/schema_tag.hpp ----
+// schema_tag<T>: selects the schema of T in the collectcall_schema customisation point of
+// core/schema.hpp. A header of its own, so that a type can declare its schema beside its
+// definition without including the schema engine (the builder is then a template parameter):
+//
+//     template <class Schema>
+//     void collectcall_schema(collectcall::schema_tag<MyType>, Schema& s) {
+//         s["type"] = "string";
+//         s["pattern"] = "^[A-Z]{3}$";
+//     }
+//
+// The patterns of the library's types (collectcall::schema_patterns, each beside its type) are
+// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
+// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
+// the string; Python's re, Java and .NET also let it match before a final newline, so the types
+// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
+// for them in every engine.
+
+namespace collectcall {
+
+template <class T>
+struct schema_tag {
+    using type = T;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/schema_tag.hpp ----
 // ---- begin collectcall/core/write.hpp ----
 // write(value): any supported value -> compact RFC 8259 JSON.
 //
@@ -2409,6 +2436,12 @@ struct ValidatedAccess {
 };
 
 }  // namespace detail
+
+// An item read on its own has the schema of the item: a client sends only valid items.
+template <class T, class Schema>
+void collectcall_schema(schema_tag<Validated<T>>, Schema& s) {
+    s.schema() = s.template schema_of<T>();
+}
 
 }  // namespace collectcall
 // ---- end collectcall/core/validated.hpp ----
@@ -4022,6 +4055,36 @@ class PastDate {
     Date date_;
 };
 
+namespace schema_patterns {
+
+// Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
+// 1900-02-29 and 2100-02-29 no).
+inline constexpr std::string_view date =
+    "^(?:(?:19[0-9]{2}|20[0-9]{2}|2100)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    "|(?:19|20)(?:0[48]|[2468][048]|[13579][26])-02-29|2000-02-29)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Date>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "date";
+    s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
+    s["minLength"] = 10;
+    s["maxLength"] = 10;
+    s["pattern"] = schema_patterns::date;
+    s["examples"].push_back("1985-04-12");
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<PastDate>, Schema& s) {
+    collectcall_schema(schema_tag<Date>{}, s);
+    s["description"] =
+        "A real calendar date YYYY-MM-DD in the years 1900-2100, not after today (UTC)";
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/date.hpp ----
 // ---- begin collectcall/types/digits.hpp ----
@@ -4031,6 +4094,7 @@ class PastDate {
 #include <cstddef>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <string_view>
 
 
@@ -4120,6 +4184,16 @@ class Digits {
 
     std::array<char, N> data_{};
 };
+
+// JSON Schema (core/schema.hpp).
+template <std::size_t N, class Schema>
+void collectcall_schema(schema_tag<Digits<N>>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "Exactly " + std::to_string(N) + " ASCII digits";
+    s["minLength"] = N;
+    s["maxLength"] = N;
+    s["pattern"] = "^[0-9]{" + std::to_string(N) + "}$";
+}
 
 }  // namespace collectcall
 // ---- end collectcall/types/digits.hpp ----
@@ -4211,6 +4285,23 @@ class E164 {
     std::array<char, max_size> data_{};
     std::uint8_t size_ = 0;
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<E164>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "E.164 phone number: + then 2 to 15 digits, the first 1-9";
+    s["minLength"] = 3;
+    s["maxLength"] = 16;
+    s["pattern"] = schema_patterns::e164;
+    s["examples"].push_back("+12025550123");
+}
 
 }  // namespace collectcall
 // ---- end collectcall/types/e164.hpp ----
@@ -4418,6 +4509,26 @@ class Email {
     detail::InlineString<40> text_;
 };
 
+namespace schema_patterns {
+
+// The WHATWG HTML "valid e-mail address" (the pattern its specification gives).
+inline constexpr std::string_view email =
+    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Email>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "email";
+    s["description"] = "E-mail address per the WHATWG HTML grammar, at most 254 characters";
+    s["maxLength"] = static_cast<std::int64_t>(Email::max_size);
+    s["pattern"] = schema_patterns::email;
+    s["examples"].push_back("ann.lee@example.com");
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/email.hpp ----
 // ---- begin collectcall/types/message.hpp ----
@@ -4612,6 +4723,34 @@ class Text {
     detail::InlineString<32> text_;
 };
 
+namespace schema_patterns {
+
+// Text: a character that is neither white space (Unicode White_Space) nor a control character
+// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
+// is anchored, so they mean the same in every regex engine, including those where `$` also
+// matches before a final newline.
+inline constexpr std::string_view text_visible =
+    "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
+    "\\u3000]";
+
+inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Text>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 200 characters after trimming white space (stored as sent), no control characters";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
+    s["pattern"] = schema_patterns::text_visible;
+    // "type" inside, so that the `not` does not refuse null where the member is nullable.
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::control;
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/text.hpp ----
 
@@ -4770,6 +4909,49 @@ class SegmentCount {
     std::uint32_t value_ = 0;
 };
 
+namespace schema_patterns {
+
+// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
+// feed, form feed and carriage return.
+inline constexpr std::string_view message_control =
+    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<SmsBody>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
+        "carriage return";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<EmailBody>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
+        "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<SegmentCount>, Schema& s) {
+    s["type"] = "integer";
+    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
+    s["minimum"] = 1;
+    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/message.hpp ----
 // ---- begin collectcall/types/money.hpp ----
@@ -4782,6 +4964,7 @@ class SegmentCount {
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 
 namespace collectcall {
@@ -4981,6 +5164,19 @@ class Money {
     unsigned scale_ = 0;
 };
 
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Money>, Schema& s) {
+    using Json = std::remove_cvref_t<decltype(s.schema())>;
+    s["type"] = "number";
+    s["description"] =
+        "Exact decimal amount >= 0, at most 2^53, at most 19 significant digits and 19 decimal "
+        "places; echoed in plain notation without trailing zeros";
+    s["minimum"] = 0;
+    s["maximum"] = static_cast<std::int64_t>(Money::max_value);
+    s["examples"].push_back(Json::number("1234.56"));
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/money.hpp ----
 // ---- begin collectcall/types/timestamp.hpp ----
@@ -5169,6 +5365,32 @@ class PastTimestamp {
   private:
     Timestamp timestamp_;
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view timestamp =
+    "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:"
+    "[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Timestamp>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "date-time";
+    s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
+    s["pattern"] = schema_patterns::timestamp;
+    s["examples"].push_back("2026-11-20T15:00:00.000Z");
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<PastTimestamp>, Schema& s) {
+    collectcall_schema(schema_tag<Timestamp>{}, s);
+    s["description"] =
+        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
+        "milliseconds";
+}
 
 }  // namespace collectcall
 // ---- end collectcall/types/timestamp.hpp ----
@@ -5433,6 +5655,65 @@ class Url {
     bool https_ = false;
 };
 
+namespace schema_patterns {
+
+// Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
+// address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
+inline std::string url() {
+    const std::string h = "[0-9A-Fa-f]{1,4}";
+    const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+    const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
+    auto repeat = [](const std::string& what, int lo, int hi) {
+        return "(?:" + what + "){" + std::to_string(lo) +
+               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
+    };
+    // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
+    // ending in a dotted quad (two groups).
+    std::string ipv6 = "(?:" + repeat(h + ":", 7, 7) + h + "|" + repeat(h + ":", 6, 6) + ipv4;
+    for (int left = 0; left <= 7; ++left) {
+        const int right = 7 - left;
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::";
+        if (right > 0) {
+            ipv6 += "(?:" + h + (right > 1 ? repeat(":" + h, 0, right - 1) : "") + ")?";
+        }
+    }
+    for (int left = 0; left <= 5; ++left) {
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::" + repeat(h + ":", 0, 5 - left) + ipv4;
+    }
+    ipv6 += ')';
+    const std::string end = "(?:[:/?#]|$)";
+    const std::string label = "[A-Za-z0-9_-]{1,63}";
+    // At most 253 characters before an optional final dot; a last label that is all digits or
+    // starts with 0x is allowed only in a dotted quad.
+    const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
+                                  "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
+    const std::string port =
+        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
+        ")";
+    const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
+    return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
+           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
+}
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Url>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "uri";
+    s["description"] =
+        "Absolute http:// or https:// URL without user information; other characters "
+        "percent-encoded";
+    s["maxLength"] = static_cast<std::int64_t>(Url::max_size);
+    s["pattern"] = schema_patterns::url();
+    s["examples"].push_back("https://hooks.example.com/calls");
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/url.hpp ----
 // ---- begin collectcall/types/us_state.hpp ----
@@ -5441,7 +5722,9 @@ class Url {
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 
 
 namespace collectcall {
@@ -5511,6 +5794,31 @@ class UsState {
 
     std::array<char, 2> data_{};
 };
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<UsState>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
+        "or a military state";
+    // Every listed code with each letter in either case: "[Nn][Yy]".
+    std::string pattern = "^(?:";
+    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
+        if (i != 0) pattern += '|';
+        for (std::size_t j = i; j < i + 2; ++j) {
+            const char upper = UsState::all_codes[j];
+            pattern += '[';
+            pattern += upper;
+            pattern += static_cast<char>(upper - 'A' + 'a');
+            pattern += ']';
+        }
+    }
+    pattern += ")$";
+    s["minLength"] = 2;
+    s["maxLength"] = 2;
+    s["pattern"] = std::move(pattern);
+}
 
 }  // namespace collectcall
 // ---- end collectcall/types/us_state.hpp ----
@@ -5618,6 +5926,24 @@ class Uuid {
     std::array<char, text_size> text_{};
 };
 
+namespace schema_patterns {
+
+inline constexpr std::string_view uuid =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Uuid>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "uuid";
+    s["minLength"] = 36;
+    s["maxLength"] = 36;
+    s["pattern"] = schema_patterns::uuid;
+    s["examples"].push_back("3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11");
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/uuid.hpp ----
 // ---- begin collectcall/types/zip.hpp ----
@@ -5690,6 +6016,22 @@ class Zip {
     std::uint8_t size_ = 0;
 };
 
+namespace schema_patterns {
+
+inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Zip>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "US ZIP Code: 12345 or 12345-1234";
+    s["pattern"] = schema_patterns::zip;
+    s["examples"].push_back("78701");
+    s["examples"].push_back("78701-1234");
+}
+
 }  // namespace collectcall
 // ---- end collectcall/types/zip.hpp ----
 
@@ -5700,93 +6042,6 @@ class Zip {
 #include <optional>
 
 #include <boost/describe/class.hpp>
-
-
-namespace collectcall {
-
-struct Address {
-    std::optional<Text> line1;
-    std::optional<Text> line2;
-    std::optional<Text> city;
-    std::optional<UsState> state;
-    Zip zip;
-
-    friend bool operator==(const Address&, const Address&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Address, (), (line1, line2, city, state, zip))
-
-// The address member of a PATCH body: merged member by member into the stored address.
-struct AddressPatch {
-    Patch<Text> line1;
-    Patch<Text> line2;
-    Patch<Text> city;
-    Patch<UsState> state;
-    Patch<Zip> zip;
-
-    friend bool operator==(const AddressPatch&, const AddressPatch&) = default;
-};
-BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
-
-}  // namespace collectcall
-// ---- end collectcall/model/address.hpp ----
-// ---- begin collectcall/model/bulk.hpp ----
-// POST /customers/bulk (SPEC.md 4.2, API.md section 7): the request, whose items are validated
-// one by one, and the per-item result.
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <functional>
-#include <span>
-#include <stdexcept>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-
-// ---- begin collectcall/model/customer.hpp ----
-// Customer (SPEC.md 2.2): the body of POST /customers, the stored and returned customer, and the
-// body of PATCH /customers/{id}.
-
-#include <optional>
-#include <string_view>
-#include <utility>
-
-#include <boost/describe/class.hpp>
-
-// ---- begin collectcall/model/collections.hpp ----
-// Collections (SPEC.md 2.4): the debt. totalBalance is required, every other member optional
-// and nullable (API.md section 4). Amounts are exact decimals >= 0.
-
-#include <optional>
-
-#include <boost/describe/class.hpp>
-
-// ---- begin collectcall/types/json_object.hpp ----
-// JsonObject: any JSON object, bounded (64 KiB, nested 16 deep), kept member for member. The
-// hosted service's `collections.extensions` (API.md section 4): organisation-specific fields
-// the service does not interpret but must echo exactly.
-//
-// It is read into a compact text of its own (insignificant white space dropped, strings
-// re-escaped the way write() escapes, numbers kept as their exact text), written back as that
-// text, merged by RFC 7396 (collectcall_merge, which merge_patch calls for it) and published in
-// the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <forward_list>
-#include <memory>
-#include <memory_resource>
-#include <optional>
-#include <set>
-#include <span>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
 
 // ---- begin collectcall/core/schema.hpp ----
 // json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
@@ -5808,14 +6063,16 @@ BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 // schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
 // A described struct that has a cross-field
 // rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
-// add"), so that a rule the schema cannot see never goes unmentioned by accident; the library's
-// models have theirs in collectcall/model/openapi.hpp. The `$defs` name of a described struct
-// is its unqualified name (template arguments joined by '_'); to choose another, declare
+// add"), so that a rule the schema cannot see never goes unmentioned by accident. The `$defs`
+// name of a described struct is its unqualified name (template arguments joined by '_'); to
+// choose another, declare
 //
 //     std::string collectcall_schema_name(collectcall::schema_tag<T>);
 //
-// The schema knowledge of the library's value types (E164, Zip, Date, ...) lives here, so that
-// the types themselves stay lean.
+// Every type of the library declares its schema beside its reading and writing, in its own
+// header: the value types (E164, Zip, Date, ...) with the builder as a template parameter, so
+// that they need only core/schema_tag.hpp and not this engine; the models and JsonObject with a
+// SchemaBuilder. This header knows no type of the library beyond core/.
 
 #include <array>
 #include <charconv>
@@ -5998,12 +6255,6 @@ class Json {
     std::vector<Json> values_;       // object member values, or array items
 };
 
-// Selects the schema of T in collectcall_schema overloads.
-template <class T>
-struct schema_tag {
-    using type = T;
-};
-
 namespace detail {
 
 // The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
@@ -6052,7 +6303,8 @@ inline std::string schema_name_from(std::string_view spelled) {
         const char c = qualified[i];
         if (c == ':') {
             word.clear();  // drop the namespace or enclosing class qualifier
-        } else if (is_alnum(c) || c == '_') {
+        } else if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                   c == '_') {
             word += c;
         } else {
             flush();
@@ -6063,15 +6315,17 @@ inline std::string schema_name_from(std::string_view spelled) {
 }
 
 template <class T>
-struct is_validated : std::false_type {};
-template <class T>
-struct is_validated<Validated<T>> : std::true_type {};
 
 // One address per type, without RTTI.
 template <class T>
 inline constexpr char type_key = 0;
 
 }  // namespace detail
+
+// What a cross-field check (collectcall_check, core/read.hpp) is given; only named here, so that
+// the schema engine needs neither the reader nor simdjson.
+class MemberStates;
+class Reader;
 
 // A described struct with a rule that its member types do not show.
 template <class T>
@@ -6162,255 +6416,6 @@ class SchemaBuilder {
     Json* current_ = &scratch_;
 };
 
-// ---- The library's value types ----------------------------------------------------------------
-
-namespace schema_patterns {
-
-// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
-// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
-// the string; Python's re, Java and .NET also let it match before a final newline, so the types
-// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
-// for them in every engine.
-inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
-inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
-// Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
-// 1900-02-29 and 2100-02-29 no).
-inline constexpr std::string_view date =
-    "^(?:(?:19[0-9]{2}|20[0-9]{2}|2100)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
-    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
-    "|(?:19|20)(?:0[48]|[2468][048]|[13579][26])-02-29|2000-02-29)$";
-inline constexpr std::string_view timestamp =
-    "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:"
-    "[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$";
-inline constexpr std::string_view uuid =
-    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-// The WHATWG HTML "valid e-mail address" (the pattern its specification gives).
-inline constexpr std::string_view email =
-    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-    "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
-// Text: a character that is neither white space (Unicode White_Space) nor a control character
-// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
-// is anchored, so they mean the same in every regex engine, including those where `$` also
-// matches before a final newline.
-inline constexpr std::string_view text_visible =
-    "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
-    "\\u3000]";
-inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
-// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
-// feed, form feed and carriage return.
-inline constexpr std::string_view message_control =
-    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
-
-// Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
-// address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
-inline std::string url() {
-    const std::string h = "[0-9A-Fa-f]{1,4}";
-    const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
-    const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
-    auto repeat = [](const std::string& what, int lo, int hi) {
-        return "(?:" + what + "){" + std::to_string(lo) +
-               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
-    };
-    // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
-    // ending in a dotted quad (two groups).
-    std::string ipv6 = "(?:" + repeat(h + ":", 7, 7) + h + "|" + repeat(h + ":", 6, 6) + ipv4;
-    for (int left = 0; left <= 7; ++left) {
-        const int right = 7 - left;
-        ipv6 += '|';
-        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
-        ipv6 += "::";
-        if (right > 0) {
-            ipv6 += "(?:" + h + (right > 1 ? repeat(":" + h, 0, right - 1) : "") + ")?";
-        }
-    }
-    for (int left = 0; left <= 5; ++left) {
-        ipv6 += '|';
-        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
-        ipv6 += "::" + repeat(h + ":", 0, 5 - left) + ipv4;
-    }
-    ipv6 += ')';
-    const std::string end = "(?:[:/?#]|$)";
-    const std::string label = "[A-Za-z0-9_-]{1,63}";
-    // At most 253 characters before an optional final dot; a last label that is all digits or
-    // starts with 0x is allowed only in a dotted quad.
-    const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
-                                  "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
-    const std::string port =
-        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
-        ")";
-    const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
-    return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
-           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
-}
-
-}  // namespace schema_patterns
-
-inline void collectcall_schema(schema_tag<E164>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "E.164 phone number: + then 2 to 15 digits, the first 1-9";
-    s["minLength"] = 3;
-    s["maxLength"] = 16;
-    s["pattern"] = schema_patterns::e164;
-    s["examples"] = Json::array({"+12025550123"});
-}
-
-inline void collectcall_schema(schema_tag<Zip>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "US ZIP Code: 12345 or 12345-1234";
-    s["pattern"] = schema_patterns::zip;
-    s["examples"] = Json::array({"78701", "78701-1234"});
-}
-
-inline void collectcall_schema(schema_tag<Date>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "date";
-    s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
-    s["minLength"] = 10;
-    s["maxLength"] = 10;
-    s["pattern"] = schema_patterns::date;
-    s["examples"] = Json::array({"1985-04-12"});
-}
-
-inline void collectcall_schema(schema_tag<PastDate>, SchemaBuilder& s) {
-    collectcall_schema(schema_tag<Date>{}, s);
-    s["description"] =
-        "A real calendar date YYYY-MM-DD in the years 1900-2100, not after today (UTC)";
-}
-
-inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "date-time";
-    s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
-    s["pattern"] = schema_patterns::timestamp;
-    s["examples"] = Json::array({"2026-11-20T15:00:00.000Z"});
-}
-
-inline void collectcall_schema(schema_tag<PastTimestamp>, SchemaBuilder& s) {
-    collectcall_schema(schema_tag<Timestamp>{}, s);
-    s["description"] =
-        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
-        "milliseconds";
-}
-
-inline void collectcall_schema(schema_tag<SmsBody>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
-        "carriage return";
-    s["minLength"] = 1;
-    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::message_control;
-}
-
-inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
-        "and carriage return";
-    // A bound in characters: every body within 256 KiB has at most that many, but a body of
-    // characters of several bytes can have fewer and still be too long.
-    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::message_control;
-}
-
-inline void collectcall_schema(schema_tag<SegmentCount>, SchemaBuilder& s) {
-    s["type"] = "integer";
-    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
-    s["minimum"] = 1;
-    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
-}
-
-inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "uuid";
-    s["minLength"] = 36;
-    s["maxLength"] = 36;
-    s["pattern"] = schema_patterns::uuid;
-    s["examples"] = Json::array({"3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11"});
-}
-
-inline void collectcall_schema(schema_tag<Email>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "email";
-    s["description"] = "E-mail address per the WHATWG HTML grammar, at most 254 characters";
-    s["maxLength"] = static_cast<std::int64_t>(Email::max_size);
-    s["pattern"] = schema_patterns::email;
-    s["examples"] = Json::array({"ann.lee@example.com"});
-}
-
-inline void collectcall_schema(schema_tag<Money>, SchemaBuilder& s) {
-    s["type"] = "number";
-    s["description"] =
-        "Exact decimal amount >= 0, at most 2^53, at most 19 significant digits and 19 decimal "
-        "places; echoed in plain notation without trailing zeros";
-    s["minimum"] = 0;
-    s["maximum"] = static_cast<std::int64_t>(Money::max_value);
-    s["examples"] = Json::array({Json::number("1234.56")});
-}
-
-inline void collectcall_schema(schema_tag<Text>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "1 to 200 characters after trimming white space (stored as sent), no control characters";
-    s["minLength"] = 1;
-    s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
-    s["pattern"] = schema_patterns::text_visible;
-    // "type" inside, so that the `not` does not refuse null where the member is nullable.
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::control;
-}
-
-template <std::size_t N>
-void collectcall_schema(schema_tag<Digits<N>>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "Exactly " + std::to_string(N) + " ASCII digits";
-    s["minLength"] = N;
-    s["maxLength"] = N;
-    s["pattern"] = "^[0-9]{" + std::to_string(N) + "}$";
-}
-
-inline void collectcall_schema(schema_tag<UsState>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
-        "or a military state";
-    // Every listed code with each letter in either case: "[Nn][Yy]".
-    std::string pattern = "^(?:";
-    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
-        if (i != 0) pattern += '|';
-        for (std::size_t j = i; j < i + 2; ++j) {
-            const char upper = UsState::all_codes[j];
-            pattern += '[';
-            pattern += upper;
-            pattern += static_cast<char>(upper - 'A' + 'a');
-            pattern += ']';
-        }
-    }
-    pattern += ")$";
-    s["minLength"] = 2;
-    s["maxLength"] = 2;
-    s["pattern"] = std::move(pattern);
-}
-
-inline void collectcall_schema(schema_tag<Url>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "uri";
-    s["description"] =
-        "Absolute http:// or https:// URL without user information; other characters "
-        "percent-encoded";
-    s["maxLength"] = static_cast<std::int64_t>(Url::max_size);
-    s["pattern"] = schema_patterns::url();
-    s["examples"] = Json::array({"https://hooks.example.com/calls"});
-}
-
-// An item read on its own has the schema of the item: a client sends only valid items.
-template <class T>
-void collectcall_schema(schema_tag<Validated<T>>, SchemaBuilder& s) {
-    s.schema() = s.schema_of<T>();
-}
-
 // ---- SchemaBuilder ----------------------------------------------------------------------------
 
 template <class T>
@@ -6480,7 +6485,7 @@ void SchemaBuilder::patch_of() {
     if (properties == nullptr) return;
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (is_required_member_v<M>) {
+        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
             if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
         }
     });
@@ -6556,8 +6561,7 @@ Json SchemaBuilder::build_object() {
         static_assert(!HasCrossFieldCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
-                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it (for the "
-                      "library's models, include collectcall/model/openapi.hpp)");
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
     }
     return object;
 }
@@ -6626,7 +6630,8 @@ Json json_schema_value() {
     Json body = builder.inline_schema_of<T>();
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
+    if constexpr (Described<T> || DescribedEnum<T>)
+        document["title"] = schema_name<T>();
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);
@@ -6645,6 +6650,100 @@ std::string json_schema() {
 
 }  // namespace collectcall
 // ---- end collectcall/core/schema.hpp ----
+
+namespace collectcall {
+
+struct Address {
+    std::optional<Text> line1;
+    std::optional<Text> line2;
+    std::optional<Text> city;
+    std::optional<UsState> state;
+    Zip zip;
+
+    friend bool operator==(const Address&, const Address&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Address, (), (line1, line2, city, state, zip))
+
+// The address member of a PATCH body: merged member by member into the stored address.
+struct AddressPatch {
+    Patch<Text> line1;
+    Patch<Text> line2;
+    Patch<Text> city;
+    Patch<UsState> state;
+    Patch<Zip> zip;
+
+    friend bool operator==(const AddressPatch&, const AddressPatch&) = default;
+};
+BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
+
+inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "Members of the address to change; line1, city, state and zip cannot be "
+        "cleared.";
+    s.patch_of<Address>();
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/address.hpp ----
+// ---- begin collectcall/model/bulk.hpp ----
+// POST /customers/bulk (SPEC.md 4.2, API.md section 7): the request, whose items are validated
+// one by one, and the per-item result.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+
+// ---- begin collectcall/model/customer.hpp ----
+// Customer (SPEC.md 2.2): the body of POST /customers, the stored and returned customer, and the
+// body of PATCH /customers/{id}.
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <boost/describe/class.hpp>
+
+// ---- begin collectcall/model/collections.hpp ----
+// Collections (SPEC.md 2.4): the debt. totalBalance is required, every other member optional
+// and nullable (API.md section 4). Amounts are exact decimals >= 0.
+
+#include <optional>
+
+#include <boost/describe/class.hpp>
+
+// ---- begin collectcall/types/json_object.hpp ----
+// JsonObject: any JSON object, bounded (64 KiB, nested 16 deep), kept member for member. The
+// hosted service's `collections.extensions` (API.md section 4): organisation-specific fields
+// the service does not interpret but must echo exactly.
+//
+// It is read into a compact text of its own (insignificant white space dropped, strings
+// re-escaped the way write() escapes, numbers kept as their exact text), written back as that
+// text, merged by RFC 7396 (collectcall_merge, which merge_patch calls for it) and published in
+// the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <forward_list>
+#include <memory>
+#include <memory_resource>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 
 namespace collectcall {
 
@@ -7013,6 +7112,13 @@ BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
                        postItemizationFees, postItemizationCredits, postItemizationPayments,
                        productType, originalProductType, extensions))
 
+inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "Members of the collections block to change. For a customer without collections this "
+        "is the whole new block, and then totalBalance is required.";
+    s.patch_of<Collections>();
+}
+
 }  // namespace collectcall
 // ---- end collectcall/model/collections.hpp ----
 
@@ -7108,6 +7214,60 @@ inline ErrorList validate(const CustomerCreate& customer) {
     return errors;
 }
 
+namespace detail {
+
+inline Json not_null() {
+    Json schema = Json::object();
+    schema["not"] = Json::object();
+    schema["not"]["type"] = "null";
+    return schema;
+}
+
+// API.md section 4, the rule of collectcall_check above: a customer with collections must have
+// ssnLastFour and dateOfBirth.
+inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+    constexpr std::string_view collections = member_name<&CustomerCreate::collections>;
+    constexpr std::string_view ssn_last_four = member_name<&CustomerCreate::ssnLastFour>;
+    constexpr std::string_view date_of_birth = member_name<&CustomerCreate::dateOfBirth>;
+    Json condition = Json::object();
+    condition["properties"][collections]["type"] = "object";
+    condition["required"] = Json::array({collections});
+    Json consequence = Json::object();
+    consequence["properties"][ssn_last_four] = not_null();
+    consequence["properties"][date_of_birth] = not_null();
+    if (require_members) consequence["required"] = Json::array({ssn_last_four, date_of_birth});
+    s["if"] = std::move(condition);
+    s["then"] = std::move(consequence);
+}
+
+}  // namespace detail
+
+inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
+    s["description"] =
+        "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
+        "are required too (a `conflict` error at /collections otherwise).";
+    detail::collections_requires_identity(s, true);
+}
+
+inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
+    s["description"] = "A stored customer as the API returns it.";
+    detail::collections_requires_identity(s, true);
+}
+
+// What a merge patch may clear depends on the stored customer only through the collections rule:
+// members the customer requires can never be null, and a patch that sets collections cannot
+// also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
+// its collections, collections without totalBalance for a customer that has none) needs the
+// stored customer, and is checked by the server after merging.
+inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
+        "optional member, address and collections merge member by member. The merged customer "
+        "is validated as a whole.";
+    s.patch_of<CustomerCreate>();
+    detail::collections_requires_identity(s, false);
+}
+
 // A customer with a PATCH applied (API.md section 6), and whether that changed anything.
 struct PatchedCustomer {
     CustomerCreate customer;
@@ -7134,6 +7294,35 @@ struct PatchedCustomer {
 
 }  // namespace collectcall
 // ---- end collectcall/model/customer.hpp ----
+// ---- begin collectcall/model/detail/item_result_schema.hpp ----
+// The schema of a bulk operation's item result: {"success": true, ...} or {"success": false, ...},
+// each with its own required members (model/bulk.hpp, bulk_call.hpp, interaction.hpp).
+
+#include <initializer_list>
+#include <utility>
+
+
+namespace collectcall::detail {
+
+// A oneOf of the success and failure shapes of a bulk item: `success` true with `ok` required,
+// or false with `failed` required.
+inline void success_or_failure(SchemaBuilder& s, std::initializer_list<const char*> ok,
+                               std::initializer_list<const char*> failed) {
+    Json succeeded = Json::object();
+    succeeded["properties"]["success"]["const"] = true;
+    succeeded["required"] = Json::array({"success"});
+    for (const char* name : ok)
+        succeeded["required"].push_back(name);
+    Json not_succeeded = Json::object();
+    not_succeeded["properties"]["success"]["const"] = false;
+    not_succeeded["required"] = Json::array({"success"});
+    for (const char* name : failed)
+        not_succeeded["required"].push_back(name);
+    s["oneOf"] = Json::array({std::move(succeeded), std::move(not_succeeded)});
+}
+
+}  // namespace collectcall::detail
+// ---- end collectcall/model/detail/item_result_schema.hpp ----
 
 namespace collectcall {
 
@@ -7145,6 +7334,12 @@ struct BulkCreateRequest {
     friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
+
+inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "Each item is validated and created on its own: the response reports every item, and "
+        "an invalid item does not fail the others.";
+}
 
 struct BulkSummary {
     std::int64_t total = 0;
@@ -7166,6 +7361,10 @@ struct BulkItemResult {
     friend bool operator==(const BulkItemResult&, const BulkItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkItemResult, (), (externalId, success, customer, error, details))
+
+inline void collectcall_schema(schema_tag<BulkItemResult>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"customer"}, {"error"});
+}
 
 struct BulkResult {
     BulkSummary summary;
@@ -7628,6 +7827,17 @@ inline void collectcall_check(const BulkCallRequest& request, const MemberStates
     }
 }
 
+inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "1 to 100 distinct customer ids (a repeated id is a `conflict` with the text "
+        "\"customerIds must not contain duplicates\"), each called as a single call would be.";
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* ids = properties->find(member_name<&BulkCallRequest::customerIds>)) {
+            (*ids)["uniqueItems"] = true;
+        }
+    }
+}
+
 // Whether `errors` (of a BulkCallRequest) include a repeated id: the 400 then answers with the
 // hosted text as its message.
 [[nodiscard]] inline bool has_duplicate_customer_ids(const ErrorList& errors) noexcept {
@@ -7650,6 +7860,10 @@ struct BulkCallItemResult {
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+
+inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"data"}, {"error"});
+}
 
 // The hosted names: `successful`, not the `succeeded` of the other bulk answers.
 struct BulkCallSummary {
@@ -8970,6 +9184,13 @@ BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
                       (type, id, name, customerId, threadId, status, createdAt, callCreated,
                        callEnded))
 
+inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
+    s["description"] =
+        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
+        "callCreated is present on call-created events only, callEnded on call-ended events "
+        "only.";
+}
+
 inline constexpr std::string_view call_event_name = "Outbound call";
 
 // The call as its events describe it.
@@ -9052,6 +9273,17 @@ inline constexpr std::size_t max_import_items = 100;
 // Addresses in each of an e-mail's to, cc and bcc.
 inline constexpr std::size_t max_email_recipients = 50;
 
+namespace detail {
+
+// A member of an object schema defaults to `value` when absent (or null).
+inline void member_default(SchemaBuilder& s, std::string_view member, Json value) {
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* schema = properties->find(member)) (*schema)["default"] = std::move(value);
+    }
+}
+
+}  // namespace detail
+
 // ---- SMS ---------------------------------------------------------------------------------------
 
 // POST /customers/{id}/interactions/sms/import. Without threadId the SMS joins the customer's
@@ -9090,6 +9322,12 @@ struct SmsInteractionData {
 BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
                       (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
                        body, segments))
+
+inline void collectcall_schema(schema_tag<SmsInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored SMS: the hosted SmsInteractionData, and (extension) from, to, body and "
+        "segments.";
+}
 
 // The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
 // segments or else the count a carrier would make of the body.
@@ -9163,6 +9401,25 @@ inline void collectcall_check(const EmailImportRequest& email, const MemberState
     }
 }
 
+inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "An e-mail to import. At least one of plainTextBody and htmlBody must have content, a "
+        "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
+        "null are empty lists.";
+    Json any = Json::array();
+    for (std::string_view body : {member_name<&EmailImportRequest::plainTextBody>,
+                                  member_name<&EmailImportRequest::htmlBody>}) {
+        Json one = Json::object();
+        one["required"] = Json::array({body});
+        one["properties"][body]["type"] = "string";
+        one["properties"][body]["pattern"] = schema_patterns::text_visible;
+        any.push_back(std::move(one));
+    }
+    s["anyOf"] = std::move(any);
+    detail::member_default(s, member_name<&EmailImportRequest::cc>, Json::array());
+    detail::member_default(s, member_name<&EmailImportRequest::bcc>, Json::array());
+}
+
 // A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
 // there is none), then the addresses, subject and bodies (extension; a body left out when there
 // is none).
@@ -9188,6 +9445,12 @@ struct EmailInteractionData {
 BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
                       (id, messageId, threadId, channel, direction, customerId, timestamp,
                        createdAt, from, to, cc, bcc, subject, plainTextBody, htmlBody))
+
+inline void collectcall_schema(schema_tag<EmailInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored e-mail: the hosted EmailInteractionData, and (extension) its addresses, subject "
+        "and bodies. messageId and a body without a value are left out.";
+}
 
 // The record of an imported e-mail: the request's threadId or else `customer_thread`.
 [[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
@@ -9224,6 +9487,12 @@ struct ImportBulkRequest {
 };
 using SmsImportBulkRequest = ImportBulkRequest<SmsImportRequest>;
 using EmailImportBulkRequest = ImportBulkRequest<EmailImportRequest>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkRequest>) {
+    return "SmsImportBulkRequest";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkRequest>) {
+    return "EmailImportBulkRequest";
+}
 
 // Imported: {success: true, interaction}. Failed: {success: false, index, error, details}, where
 // error is the summary of the item's errors (validation_failure_summary) and details (extension)
@@ -9240,6 +9509,17 @@ struct ImportItemResult {
     BOOST_DESCRIBE_CLASS(ImportItemResult, (), (success, interaction, index, error, details), (),
                          ())
 };
+
+template <class Data>
+void collectcall_schema(schema_tag<ImportItemResult<Data>>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"interaction"}, {"index", "error"});
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<SmsInteractionData>>) {
+    return "SmsImportItemResult";
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<EmailInteractionData>>) {
+    return "EmailImportItemResult";
+}
 
 // {summary: {total, succeeded, failed}, results}, in request order.
 template <class Data>
@@ -9276,6 +9556,12 @@ struct ImportBulkResult {
 };
 using SmsImportBulkResult = ImportBulkResult<SmsInteractionData>;
 using EmailImportBulkResult = ImportBulkResult<EmailInteractionData>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkResult>) {
+    return "SmsImportBulkResult";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkResult>) {
+    return "EmailImportBulkResult";
+}
 
 // ---- Generated messages ------------------------------------------------------------------------
 
@@ -9292,6 +9578,13 @@ struct SmsGenerateRequest {
     friend bool operator==(const SmsGenerateRequest&, const SmsGenerateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateRequest, (), (from, to, persist, threadId))
+
+inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
+        "is required (422 otherwise).";
+    detail::member_default(s, member_name<&SmsGenerateRequest::persist>, true);
+}
 
 inline constexpr std::string_view sms_to_required_message =
     "The 'to' field is required when persist is true";
@@ -9312,6 +9605,12 @@ struct EmailGenerateRequest {
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
 
+inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated e-mail as an outbound interaction.";
+    detail::member_default(s, member_name<&EmailGenerateRequest::persist>, true);
+}
+
 // The answers: threadId only when the message was persisted.
 struct SmsGenerateResult {
     std::string message;
@@ -9321,6 +9620,10 @@ struct SmsGenerateResult {
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateResult, (), (message, threadId))
 
+inline void collectcall_schema(schema_tag<SmsGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the message was persisted.";
+}
+
 struct EmailGenerateResult {
     std::string htmlBody;
     std::string plainTextBody;
@@ -9329,6 +9632,10 @@ struct EmailGenerateResult {
     friend bool operator==(const EmailGenerateResult&, const EmailGenerateResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
+
+inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the e-mail was persisted.";
+}
 
 // The data of a 422 compliance_failed of a generated SMS that was to be sent: the message that
 // was written, and the compliance that kept it from being sent (extension).
@@ -9387,6 +9694,13 @@ struct AnalyzeInteractionRequest {
                            const AnalyzeInteractionRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
+
+inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
+        "request sets cease-and-desist, and so on (docs/interactions.md).";
+    detail::member_default(s, member_name<&AnalyzeInteractionRequest::applyOutcomes>, true);
+}
 
 // The hosted text of an interaction with nothing to analyse (an unanswered call).
 inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
@@ -9468,6 +9782,13 @@ struct CustomerInteraction {
 };
 BOOST_DESCRIBE_STRUCT(CustomerInteraction, (), (channel, timestamp, sms, email, call, transcript))
 
+inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s) {
+    s["description"] =
+        "One interaction of the customer: its channel, when it happened, and its record under "
+        "the member of that channel (sms, email, or call with the call's transcript once it "
+        "has ended); the other members are left out.";
+}
+
 // Every interaction of a customer (calls, SMS, e-mail), newest first.
 struct InteractionList {
     std::vector<CustomerInteraction> interactions;
@@ -9506,25 +9827,11 @@ BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions))
 }  // namespace collectcall
 // ---- end collectcall/model/interaction.hpp ----
 // ---- begin collectcall/model/openapi.hpp ----
-// The schema rules of the models that their descriptions alone do not tell (cross-field rules,
-// what a PATCH may clear), and the example documents of the OpenAPI document
-// (collectcall/api/openapi.hpp builds it).
-//
-// It lives with the models because it is about them: core/schema.hpp knows how to turn any
-// described struct into a schema, this header knows what the service's structs mean. Include it
-// (or collectcall/collectcall.hpp) before asking for json_schema<T>() of a model that has such
-// a rule; without it that call does not compile, rather than publish a schema that misses one.
+// The example documents of the OpenAPI document (collectcall/api/openapi.hpp builds it), and the
+// models it describes. Each model's schema notes (what its descriptions alone do not tell: a
+// cross-field rule, what a PATCH may clear) live beside the model, in its own header.
 
-#include <cstddef>
-#include <cstdint>
-#include <initializer_list>
-#include <string>
 #include <string_view>
-#include <tuple>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/class.hpp>
 
 // ---- begin collectcall/model/signed_url.hpp ----
 // POST /calls/get-signed-url (API.md section 13): a call's id in, the signed, time-limited link to
@@ -9564,227 +9871,6 @@ BOOST_DESCRIBE_STRUCT(SignedUrl, (), (callId, signedUrl))
 // ---- end collectcall/model/signed_url.hpp ----
 
 namespace collectcall {
-
-// ---- Schema rules of the models ---------------------------------------------------------------
-
-namespace detail {
-
-inline Json not_null() {
-    Json schema = Json::object();
-    schema["not"] = Json::object();
-    schema["not"]["type"] = "null";
-    return schema;
-}
-
-// API.md section 4: a customer with collections must have ssnLastFour and dateOfBirth.
-inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
-    Json condition = Json::object();
-    condition["properties"]["collections"]["type"] = "object";
-    condition["required"] = Json::array({"collections"});
-    Json consequence = Json::object();
-    consequence["properties"]["ssnLastFour"] = not_null();
-    consequence["properties"]["dateOfBirth"] = not_null();
-    if (require_members) consequence["required"] = Json::array({"ssnLastFour", "dateOfBirth"});
-    s["if"] = std::move(condition);
-    s["then"] = std::move(consequence);
-}
-
-}  // namespace detail
-
-inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
-    s["description"] =
-        "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
-        "are required too (a `conflict` error at /collections otherwise).";
-    detail::collections_requires_identity(s, true);
-}
-
-inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
-    s["description"] = "A stored customer as the API returns it.";
-    detail::collections_requires_identity(s, true);
-}
-
-// What a merge patch may clear depends on the stored customer only through the collections rule:
-// members the customer requires can never be null, and a patch that sets collections cannot
-// also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
-// its collections, collections without totalBalance for a customer that has none) needs the
-// stored customer, and is checked by the server after merging.
-inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
-    s["description"] =
-        "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
-        "optional member, address and collections merge member by member. The merged customer "
-        "is validated as a whole.";
-    s.patch_of<CustomerCreate>();
-    detail::collections_requires_identity(s, false);
-}
-
-inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
-    s["description"] =
-        "Members of the address to change; line1, city, state and zip cannot be "
-        "cleared.";
-    s.patch_of<Address>();
-}
-
-inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
-    s["description"] =
-        "Members of the collections block to change. For a customer without collections this "
-        "is the whole new block, and then totalBalance is required.";
-    s.patch_of<Collections>();
-}
-
-inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "Each item is validated and created on its own: the response reports every item, and "
-        "an invalid item does not fail the others.";
-}
-
-inline void collectcall_schema(schema_tag<BulkItemResult>, SchemaBuilder& s) {
-    Json created = Json::object();
-    created["properties"]["success"]["const"] = true;
-    created["required"] = Json::array({"success", "customer"});
-    Json failed = Json::object();
-    failed["properties"]["success"]["const"] = false;
-    failed["required"] = Json::array({"success", "error"});
-    s["oneOf"] = Json::array({std::move(created), std::move(failed)});
-}
-
-inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
-    s["description"] =
-        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
-        "callCreated is present on call-created events only, callEnded on call-ended events "
-        "only.";
-}
-
-// ---- Interactions, clients, bulk calls (API.md section 13) -------------------------------------
-
-namespace detail {
-
-// A oneOf of the success and failure shapes of a bulk item: `success` true with `ok` required,
-// or false with `failed` required.
-inline void success_or_failure(SchemaBuilder& s, std::initializer_list<const char*> ok,
-                               std::initializer_list<const char*> failed) {
-    Json succeeded = Json::object();
-    succeeded["properties"]["success"]["const"] = true;
-    succeeded["required"] = Json::array({"success"});
-    for (const char* name : ok)
-        succeeded["required"].push_back(name);
-    Json not_succeeded = Json::object();
-    not_succeeded["properties"]["success"]["const"] = false;
-    not_succeeded["required"] = Json::array({"success"});
-    for (const char* name : failed)
-        not_succeeded["required"].push_back(name);
-    s["oneOf"] = Json::array({std::move(succeeded), std::move(not_succeeded)});
-}
-
-// A member of an object schema defaults to `value` when absent (or null).
-inline void member_default(SchemaBuilder& s, std::string_view member, Json value) {
-    if (Json* properties = s.schema().find("properties")) {
-        if (Json* schema = properties->find(member)) (*schema)["default"] = std::move(value);
-    }
-}
-
-}  // namespace detail
-
-inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "An e-mail to import. At least one of plainTextBody and htmlBody must have content, a "
-        "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
-        "null are empty lists.";
-    Json any = Json::array();
-    for (const char* body : {"plainTextBody", "htmlBody"}) {
-        Json one = Json::object();
-        one["required"] = Json::array({body});
-        one["properties"][body]["type"] = "string";
-        one["properties"][body]["pattern"] = schema_patterns::text_visible;
-        any.push_back(std::move(one));
-    }
-    s["anyOf"] = std::move(any);
-    detail::member_default(s, "cc", Json::array());
-    detail::member_default(s, "bcc", Json::array());
-}
-
-inline void collectcall_schema(schema_tag<EmailInteractionData>, SchemaBuilder& s) {
-    s["description"] =
-        "A stored e-mail: the hosted EmailInteractionData, and (extension) its addresses, subject "
-        "and bodies. messageId and a body without a value are left out.";
-}
-
-inline void collectcall_schema(schema_tag<SmsInteractionData>, SchemaBuilder& s) {
-    s["description"] =
-        "A stored SMS: the hosted SmsInteractionData, and (extension) from, to, body and "
-        "segments.";
-}
-
-template <class Data>
-void collectcall_schema(schema_tag<ImportItemResult<Data>>, SchemaBuilder& s) {
-    detail::success_or_failure(s, {"interaction"}, {"index", "error"});
-}
-
-inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
-        "is required (422 otherwise).";
-    detail::member_default(s, "persist", true);
-}
-
-inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "persist (default true) stores the generated e-mail as an outbound interaction.";
-    detail::member_default(s, "persist", true);
-}
-
-inline void collectcall_schema(schema_tag<SmsGenerateResult>, SchemaBuilder& s) {
-    s["description"] = "threadId is present only when the message was persisted.";
-}
-
-inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s) {
-    s["description"] = "threadId is present only when the e-mail was persisted.";
-}
-
-inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
-        "request sets cease-and-desist, and so on (docs/interactions.md).";
-    detail::member_default(s, "applyOutcomes", true);
-}
-
-inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
-    s["description"] =
-        "1 to 100 distinct customer ids (a repeated id is a `conflict` with the text "
-        "\"customerIds must not contain duplicates\"), each called as a single call would be.";
-    if (Json* properties = s.schema().find("properties")) {
-        if (Json* ids = properties->find("customerIds")) (*ids)["uniqueItems"] = true;
-    }
-}
-
-inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s) {
-    s["description"] =
-        "One interaction of the customer: its channel, when it happened, and its record under "
-        "the member of that channel (sms, email, or call with the call's transcript once it "
-        "has ended); the other members are left out.";
-}
-
-inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
-    detail::success_or_failure(s, {"data"}, {"error"});
-}
-
-inline std::string collectcall_schema_name(schema_tag<SmsImportBulkRequest>) {
-    return "SmsImportBulkRequest";
-}
-inline std::string collectcall_schema_name(schema_tag<EmailImportBulkRequest>) {
-    return "EmailImportBulkRequest";
-}
-inline std::string collectcall_schema_name(schema_tag<SmsImportBulkResult>) {
-    return "SmsImportBulkResult";
-}
-inline std::string collectcall_schema_name(schema_tag<EmailImportBulkResult>) {
-    return "EmailImportBulkResult";
-}
-inline std::string collectcall_schema_name(schema_tag<ImportItemResult<SmsInteractionData>>) {
-    return "SmsImportItemResult";
-}
-inline std::string collectcall_schema_name(schema_tag<ImportItemResult<EmailInteractionData>>) {
-    return "EmailImportItemResult";
-}
 
 // ---- Examples ---------------------------------------------------------------------------------
 
@@ -9945,4 +10031,95 @@ inline constexpr std::string_view validation_failed =
 }  // namespace collectcall
 // ---- end collectcall/model/openapi.hpp ----
 
+
+// Last: with COLLECTCALL_SEPARATE_COMPILATION, the models' reading and writing are declared
+// compiled elsewhere (collectcall/src.hpp), and not compiled in this translation unit.
+// ---- begin collectcall/extern.hpp ----
+// The separately compiled mode, in the manner of Boost.JSON's src.hpp: with
+// COLLECTCALL_SEPARATE_COMPILATION defined (for the whole project), a translation unit that
+// includes collectcall/collectcall.hpp does not compile the reading and writing of the models
+// below: it calls them, and one translation unit of the project compiles them once by including
+// collectcall/src.hpp. Without the macro nothing changes (header-only).
+//
+// What is compiled once: read<T> and read_into<T> (every overload) of each request body, and
+// write<T> and write_value<T> of each body and each document the API answers with, so that an
+// Envelope<T> or a list around one calls the separately compiled writer of T. Any other type is
+// compiled where it is used, as in the header-only mode. The compiler still inlines everything
+// inside each of these functions; a call across the translation units costs one call per
+// document (read) or per model object (write).
+
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+
+// The request bodies: read and written.
+#define COLLECTCALL_SEPARATE_BODIES(X) \
+    X(CustomerCreate)                  \
+    X(CustomerPatch)                   \
+    X(BulkCreateRequest)               \
+    X(CallRequest)                     \
+    X(BulkCallRequest)                 \
+    X(ClientCreate)                    \
+    X(SignedUrlRequest)                \
+    X(WebhookSecretImport)             \
+    X(SmsImportRequest)                \
+    X(EmailImportRequest)              \
+    X(SmsImportBulkRequest)            \
+    X(EmailImportBulkRequest)          \
+    X(SmsGenerateRequest)              \
+    X(EmailGenerateRequest)            \
+    X(AnalyzeInteractionRequest)
+
+// The documents the API answers with (and sends to webhooks): written.
+#define COLLECTCALL_SEPARATE_DOCUMENTS(X) \
+    X(Customer)                           \
+    X(BulkResult)                         \
+    X(Call)                               \
+    X(CallDetails)                        \
+    X(CallList)                           \
+    X(BulkCallResult)                     \
+    X(ComplianceResult)                   \
+    X(Client)                             \
+    X(SignedUrl)                          \
+    X(WebhookSecret)                      \
+    X(CallWebhookEvent)                   \
+    X(SmsInteractionData)                 \
+    X(EmailInteractionData)               \
+    X(InteractionList)                    \
+    X(SmsImportBulkResult)                \
+    X(EmailImportBulkResult)              \
+    X(SmsGenerateResult)                  \
+    X(EmailGenerateResult)                \
+    X(AnalyzeInteractionResult)
+
+// Explicit instantiations of the reading and the writing of T: declarations with `extern`,
+// definitions (collectcall/src.hpp) without.
+#define COLLECTCALL_DETAIL_INSTANTIATE_READ(prefix, T)                                            \
+    prefix template Result<T> read<T>(std::string_view, const ReadOptions&);                      \
+    prefix template Result<T> read<T>(simdjson::padded_string_view, const ReadOptions&);          \
+    prefix template Result<T> read<T>(const simdjson::padded_string&, const ReadOptions&);        \
+    prefix template Result<T> read<T, std::string>(const std::string&, const ReadOptions&);       \
+    prefix template ErrorList read_into<T>(std::string_view, T&, const ReadOptions&);             \
+    prefix template ErrorList read_into<T>(simdjson::padded_string_view, T&, const ReadOptions&); \
+    prefix template ErrorList read_into<T>(const simdjson::padded_string&, T&,                    \
+                                           const ReadOptions&);                                   \
+    prefix template ErrorList read_into<T, std::string>(const std::string&, T&, const ReadOptions&);
+#define COLLECTCALL_DETAIL_INSTANTIATE_WRITE(prefix, T)     \
+    prefix template void write_value<T>(Writer&, const T&); \
+    prefix template std::string write<T>(const T&);
+
+#if defined(COLLECTCALL_SEPARATE_COMPILATION)
+#define COLLECTCALL_DETAIL_EXTERN_BODY(T)          \
+    COLLECTCALL_DETAIL_INSTANTIATE_READ(extern, T) \
+    COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
+#define COLLECTCALL_DETAIL_EXTERN_DOCUMENT(T) COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
+
+namespace collectcall {
+COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_EXTERN_BODY)
+COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_EXTERN_DOCUMENT)
+}  // namespace collectcall
+#endif
+// ---- end collectcall/extern.hpp ----
 // ---- end collectcall/collectcall.hpp ----

@@ -1,5 +1,6 @@
 // What the compiler refuses: a patch struct without a member for one of its target's members,
-// and a cross-field rule that names a member that does not exist. Built once as it is (it must
+// a cross-field rule that names a member that does not exist, and the schema of a struct whose
+// cross-field rule has no schema note beside it. Built once as it is (it must
 // compile: the control) and once with each mistake defined (it must not, with the message the
 // CMake test expects).
 #include <collectcall/collectcall.hpp>
@@ -37,7 +38,9 @@ inline void collectcall_check(const Order&, const collectcall::MemberStates& mem
         reader.member_error(collectcall::member_name<&Order::reason>, "required", "is required");
 }
 
+#ifndef COLLECTCALL_FORGET_SCHEMA_NOTE
 inline void collectcall_schema(collectcall::schema_tag<Order>, collectcall::SchemaBuilder&) {}
+#endif
 inline void collectcall_schema(collectcall::schema_tag<OrderPatch>, collectcall::SchemaBuilder& s) {
     s.patch_of<Order>();
 }
@@ -50,5 +53,6 @@ int main() {
     shop::Order merged{};
     const auto errors =
         patch.ok() ? collectcall::merge_patch(merged, patch.value()) : collectcall::ErrorList{};
-    return order.ok() || !errors.empty() ? 1 : 0;
+    const std::string schema = collectcall::json_schema<shop::Order>();
+    return order.ok() || !errors.empty() || schema.empty() ? 1 : 0;
 }

@@ -17,14 +17,16 @@
 // schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
 // A described struct that has a cross-field
 // rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
-// add"), so that a rule the schema cannot see never goes unmentioned by accident; the library's
-// models have theirs in collectcall/model/openapi.hpp. The `$defs` name of a described struct
-// is its unqualified name (template arguments joined by '_'); to choose another, declare
+// add"), so that a rule the schema cannot see never goes unmentioned by accident. The `$defs`
+// name of a described struct is its unqualified name (template arguments joined by '_'); to
+// choose another, declare
 //
 //     std::string collectcall_schema_name(collectcall::schema_tag<T>);
 //
-// The schema knowledge of the library's value types (E164, Zip, Date, ...) lives here, so that
-// the types themselves stay lean.
+// Every type of the library declares its schema beside its reading and writing, in its own
+// header: the value types (E164, Zip, Date, ...) with the builder as a template parameter, so
+// that they need only core/schema_tag.hpp and not this engine; the models and JsonObject with a
+// SchemaBuilder. This header knows no type of the library beyond core/.
 #pragma once
 
 #include <array>
@@ -47,24 +49,9 @@
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/enum.hpp"
-#include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
-#include "collectcall/core/validated.hpp"
-#include "collectcall/core/value_type.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
-#include "collectcall/types/date.hpp"
-#include "collectcall/types/digits.hpp"
-#include "collectcall/types/e164.hpp"
-#include "collectcall/types/email.hpp"
-#include "collectcall/types/message.hpp"
-#include "collectcall/types/money.hpp"
-#include "collectcall/types/text.hpp"
-#include "collectcall/types/timestamp.hpp"
-#include "collectcall/types/url.hpp"
-#include "collectcall/types/us_state.hpp"
-#include "collectcall/types/uuid.hpp"
-#include "collectcall/types/zip.hpp"
 
 namespace collectcall {
 
@@ -229,12 +216,6 @@ class Json {
     std::vector<Json> values_;       // object member values, or array items
 };
 
-// Selects the schema of T in collectcall_schema overloads.
-template <class T>
-struct schema_tag {
-    using type = T;
-};
-
 namespace detail {
 
 // The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
@@ -283,7 +264,8 @@ inline std::string schema_name_from(std::string_view spelled) {
         const char c = qualified[i];
         if (c == ':') {
             word.clear();  // drop the namespace or enclosing class qualifier
-        } else if (is_alnum(c) || c == '_') {
+        } else if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                   c == '_') {
             word += c;
         } else {
             flush();
@@ -294,15 +276,17 @@ inline std::string schema_name_from(std::string_view spelled) {
 }
 
 template <class T>
-struct is_validated : std::false_type {};
-template <class T>
-struct is_validated<Validated<T>> : std::true_type {};
 
 // One address per type, without RTTI.
 template <class T>
 inline constexpr char type_key = 0;
 
 }  // namespace detail
+
+// What a cross-field check (collectcall_check, core/read.hpp) is given; only named here, so that
+// the schema engine needs neither the reader nor simdjson.
+class MemberStates;
+class Reader;
 
 // A described struct with a rule that its member types do not show.
 template <class T>
@@ -393,255 +377,6 @@ class SchemaBuilder {
     Json* current_ = &scratch_;
 };
 
-// ---- The library's value types ----------------------------------------------------------------
-
-namespace schema_patterns {
-
-// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
-// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
-// the string; Python's re, Java and .NET also let it match before a final newline, so the types
-// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
-// for them in every engine.
-inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
-inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
-// Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
-// 1900-02-29 and 2100-02-29 no).
-inline constexpr std::string_view date =
-    "^(?:(?:19[0-9]{2}|20[0-9]{2}|2100)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
-    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
-    "|(?:19|20)(?:0[48]|[2468][048]|[13579][26])-02-29|2000-02-29)$";
-inline constexpr std::string_view timestamp =
-    "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:"
-    "[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$";
-inline constexpr std::string_view uuid =
-    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-// The WHATWG HTML "valid e-mail address" (the pattern its specification gives).
-inline constexpr std::string_view email =
-    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-    "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
-// Text: a character that is neither white space (Unicode White_Space) nor a control character
-// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
-// is anchored, so they mean the same in every regex engine, including those where `$` also
-// matches before a final newline.
-inline constexpr std::string_view text_visible =
-    "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
-    "\\u3000]";
-inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
-// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
-// feed, form feed and carriage return.
-inline constexpr std::string_view message_control =
-    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
-
-// Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
-// address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
-inline std::string url() {
-    const std::string h = "[0-9A-Fa-f]{1,4}";
-    const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
-    const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
-    auto repeat = [](const std::string& what, int lo, int hi) {
-        return "(?:" + what + "){" + std::to_string(lo) +
-               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
-    };
-    // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
-    // ending in a dotted quad (two groups).
-    std::string ipv6 = "(?:" + repeat(h + ":", 7, 7) + h + "|" + repeat(h + ":", 6, 6) + ipv4;
-    for (int left = 0; left <= 7; ++left) {
-        const int right = 7 - left;
-        ipv6 += '|';
-        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
-        ipv6 += "::";
-        if (right > 0) {
-            ipv6 += "(?:" + h + (right > 1 ? repeat(":" + h, 0, right - 1) : "") + ")?";
-        }
-    }
-    for (int left = 0; left <= 5; ++left) {
-        ipv6 += '|';
-        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
-        ipv6 += "::" + repeat(h + ":", 0, 5 - left) + ipv4;
-    }
-    ipv6 += ')';
-    const std::string end = "(?:[:/?#]|$)";
-    const std::string label = "[A-Za-z0-9_-]{1,63}";
-    // At most 253 characters before an optional final dot; a last label that is all digits or
-    // starts with 0x is allowed only in a dotted quad.
-    const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
-                                  "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
-    const std::string port =
-        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
-        ")";
-    const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
-    return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
-           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
-}
-
-}  // namespace schema_patterns
-
-inline void collectcall_schema(schema_tag<E164>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "E.164 phone number: + then 2 to 15 digits, the first 1-9";
-    s["minLength"] = 3;
-    s["maxLength"] = 16;
-    s["pattern"] = schema_patterns::e164;
-    s["examples"] = Json::array({"+12025550123"});
-}
-
-inline void collectcall_schema(schema_tag<Zip>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "US ZIP Code: 12345 or 12345-1234";
-    s["pattern"] = schema_patterns::zip;
-    s["examples"] = Json::array({"78701", "78701-1234"});
-}
-
-inline void collectcall_schema(schema_tag<Date>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "date";
-    s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
-    s["minLength"] = 10;
-    s["maxLength"] = 10;
-    s["pattern"] = schema_patterns::date;
-    s["examples"] = Json::array({"1985-04-12"});
-}
-
-inline void collectcall_schema(schema_tag<PastDate>, SchemaBuilder& s) {
-    collectcall_schema(schema_tag<Date>{}, s);
-    s["description"] =
-        "A real calendar date YYYY-MM-DD in the years 1900-2100, not after today (UTC)";
-}
-
-inline void collectcall_schema(schema_tag<Timestamp>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "date-time";
-    s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
-    s["pattern"] = schema_patterns::timestamp;
-    s["examples"] = Json::array({"2026-11-20T15:00:00.000Z"});
-}
-
-inline void collectcall_schema(schema_tag<PastTimestamp>, SchemaBuilder& s) {
-    collectcall_schema(schema_tag<Timestamp>{}, s);
-    s["description"] =
-        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
-        "milliseconds";
-}
-
-inline void collectcall_schema(schema_tag<SmsBody>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
-        "carriage return";
-    s["minLength"] = 1;
-    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::message_control;
-}
-
-inline void collectcall_schema(schema_tag<EmailBody>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
-        "and carriage return";
-    // A bound in characters: every body within 256 KiB has at most that many, but a body of
-    // characters of several bytes can have fewer and still be too long.
-    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::message_control;
-}
-
-inline void collectcall_schema(schema_tag<SegmentCount>, SchemaBuilder& s) {
-    s["type"] = "integer";
-    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
-    s["minimum"] = 1;
-    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
-}
-
-inline void collectcall_schema(schema_tag<Uuid>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "uuid";
-    s["minLength"] = 36;
-    s["maxLength"] = 36;
-    s["pattern"] = schema_patterns::uuid;
-    s["examples"] = Json::array({"3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11"});
-}
-
-inline void collectcall_schema(schema_tag<Email>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "email";
-    s["description"] = "E-mail address per the WHATWG HTML grammar, at most 254 characters";
-    s["maxLength"] = static_cast<std::int64_t>(Email::max_size);
-    s["pattern"] = schema_patterns::email;
-    s["examples"] = Json::array({"ann.lee@example.com"});
-}
-
-inline void collectcall_schema(schema_tag<Money>, SchemaBuilder& s) {
-    s["type"] = "number";
-    s["description"] =
-        "Exact decimal amount >= 0, at most 2^53, at most 19 significant digits and 19 decimal "
-        "places; echoed in plain notation without trailing zeros";
-    s["minimum"] = 0;
-    s["maximum"] = static_cast<std::int64_t>(Money::max_value);
-    s["examples"] = Json::array({Json::number("1234.56")});
-}
-
-inline void collectcall_schema(schema_tag<Text>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "1 to 200 characters after trimming white space (stored as sent), no control characters";
-    s["minLength"] = 1;
-    s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
-    s["pattern"] = schema_patterns::text_visible;
-    // "type" inside, so that the `not` does not refuse null where the member is nullable.
-    s["not"]["type"] = "string";
-    s["not"]["pattern"] = schema_patterns::control;
-}
-
-template <std::size_t N>
-void collectcall_schema(schema_tag<Digits<N>>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "Exactly " + std::to_string(N) + " ASCII digits";
-    s["minLength"] = N;
-    s["maxLength"] = N;
-    s["pattern"] = "^[0-9]{" + std::to_string(N) + "}$";
-}
-
-inline void collectcall_schema(schema_tag<UsState>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
-        "or a military state";
-    // Every listed code with each letter in either case: "[Nn][Yy]".
-    std::string pattern = "^(?:";
-    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
-        if (i != 0) pattern += '|';
-        for (std::size_t j = i; j < i + 2; ++j) {
-            const char upper = UsState::all_codes[j];
-            pattern += '[';
-            pattern += upper;
-            pattern += static_cast<char>(upper - 'A' + 'a');
-            pattern += ']';
-        }
-    }
-    pattern += ")$";
-    s["minLength"] = 2;
-    s["maxLength"] = 2;
-    s["pattern"] = std::move(pattern);
-}
-
-inline void collectcall_schema(schema_tag<Url>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["format"] = "uri";
-    s["description"] =
-        "Absolute http:// or https:// URL without user information; other characters "
-        "percent-encoded";
-    s["maxLength"] = static_cast<std::int64_t>(Url::max_size);
-    s["pattern"] = schema_patterns::url();
-    s["examples"] = Json::array({"https://hooks.example.com/calls"});
-}
-
-// An item read on its own has the schema of the item: a client sends only valid items.
-template <class T>
-void collectcall_schema(schema_tag<Validated<T>>, SchemaBuilder& s) {
-    s.schema() = s.schema_of<T>();
-}
-
 // ---- SchemaBuilder ----------------------------------------------------------------------------
 
 template <class T>
@@ -711,7 +446,7 @@ void SchemaBuilder::patch_of() {
     if (properties == nullptr) return;
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (is_required_member_v<M>) {
+        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
             if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
         }
     });
@@ -787,8 +522,7 @@ Json SchemaBuilder::build_object() {
         static_assert(!HasCrossFieldCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
-                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it (for the "
-                      "library's models, include collectcall/model/openapi.hpp)");
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
     }
     return object;
 }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
 
 namespace collectcall {
@@ -60,5 +61,11 @@ struct ValidatedAccess {
 };
 
 }  // namespace detail
+
+// An item read on its own has the schema of the item: a client sends only valid items.
+template <class T, class Schema>
+void collectcall_schema(schema_tag<Validated<T>>, Schema& s) {
+    s.schema() = s.template schema_of<T>();
+}
 
 }  // namespace collectcall

@@ -7,6 +7,7 @@
 #include <boost/describe/class.hpp>
 
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/types/text.hpp"
 #include "collectcall/types/us_state.hpp"
 #include "collectcall/types/zip.hpp"
@@ -35,5 +36,12 @@ struct AddressPatch {
     friend bool operator==(const AddressPatch&, const AddressPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
+
+inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "Members of the address to change; line1, city, state and zip cannot be "
+        "cleared.";
+    s.patch_of<Address>();
+}
 
 }  // namespace collectcall

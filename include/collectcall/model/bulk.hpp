@@ -19,8 +19,10 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/detail/item_result_schema.hpp"
 
 namespace collectcall {
 
@@ -32,6 +34,12 @@ struct BulkCreateRequest {
     friend bool operator==(const BulkCreateRequest&, const BulkCreateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCreateRequest, (), (customers))
+
+inline void collectcall_schema(schema_tag<BulkCreateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "Each item is validated and created on its own: the response reports every item, and "
+        "an invalid item does not fail the others.";
+}
 
 struct BulkSummary {
     std::int64_t total = 0;
@@ -53,6 +61,10 @@ struct BulkItemResult {
     friend bool operator==(const BulkItemResult&, const BulkItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkItemResult, (), (externalId, success, customer, error, details))
+
+inline void collectcall_schema(schema_tag<BulkItemResult>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"customer"}, {"error"});
+}
 
 struct BulkResult {
     BulkSummary summary;

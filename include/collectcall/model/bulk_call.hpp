@@ -17,8 +17,10 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/compliance.hpp"
+#include "collectcall/model/detail/item_result_schema.hpp"
 #include "collectcall/types/text.hpp"
 #include "collectcall/types/uuid.hpp"
 
@@ -62,6 +64,17 @@ inline void collectcall_check(const BulkCallRequest& request, const MemberStates
     }
 }
 
+inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "1 to 100 distinct customer ids (a repeated id is a `conflict` with the text "
+        "\"customerIds must not contain duplicates\"), each called as a single call would be.";
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* ids = properties->find(member_name<&BulkCallRequest::customerIds>)) {
+            (*ids)["uniqueItems"] = true;
+        }
+    }
+}
+
 // Whether `errors` (of a BulkCallRequest) include a repeated id: the 400 then answers with the
 // hosted text as its message.
 [[nodiscard]] inline bool has_duplicate_customer_ids(const ErrorList& errors) noexcept {
@@ -84,6 +97,10 @@ struct BulkCallItemResult {
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+
+inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"data"}, {"error"});
+}
 
 // The hosted names: `successful`, not the `succeeded` of the other bulk answers.
 struct BulkCallSummary {

@@ -12,6 +12,7 @@
 #include "collectcall/core/merge_patch.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/model/address.hpp"
 #include "collectcall/model/collections.hpp"
 #include "collectcall/types/date.hpp"
@@ -112,6 +113,60 @@ inline ErrorList validate(const CustomerCreate& customer) {
         errors.push_back(Error{"/collections", std::string(codes::conflict), std::string(message)});
     }
     return errors;
+}
+
+namespace detail {
+
+inline Json not_null() {
+    Json schema = Json::object();
+    schema["not"] = Json::object();
+    schema["not"]["type"] = "null";
+    return schema;
+}
+
+// API.md section 4, the rule of collectcall_check above: a customer with collections must have
+// ssnLastFour and dateOfBirth.
+inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+    constexpr std::string_view collections = member_name<&CustomerCreate::collections>;
+    constexpr std::string_view ssn_last_four = member_name<&CustomerCreate::ssnLastFour>;
+    constexpr std::string_view date_of_birth = member_name<&CustomerCreate::dateOfBirth>;
+    Json condition = Json::object();
+    condition["properties"][collections]["type"] = "object";
+    condition["required"] = Json::array({collections});
+    Json consequence = Json::object();
+    consequence["properties"][ssn_last_four] = not_null();
+    consequence["properties"][date_of_birth] = not_null();
+    if (require_members) consequence["required"] = Json::array({ssn_last_four, date_of_birth});
+    s["if"] = std::move(condition);
+    s["then"] = std::move(consequence);
+}
+
+}  // namespace detail
+
+inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
+    s["description"] =
+        "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
+        "are required too (a `conflict` error at /collections otherwise).";
+    detail::collections_requires_identity(s, true);
+}
+
+inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
+    s["description"] = "A stored customer as the API returns it.";
+    detail::collections_requires_identity(s, true);
+}
+
+// What a merge patch may clear depends on the stored customer only through the collections rule:
+// members the customer requires can never be null, and a patch that sets collections cannot
+// also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
+// its collections, collections without totalBalance for a customer that has none) needs the
+// stored customer, and is checked by the server after merging.
+inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
+    s["description"] =
+        "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
+        "optional member, address and collections merge member by member. The merged customer "
+        "is validated as a whole.";
+    s.patch_of<CustomerCreate>();
+    detail::collections_requires_identity(s, false);
 }
 
 // A customer with a PATCH applied (API.md section 6), and whether that changed anything.

@@ -22,6 +22,7 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/interaction/analysis.hpp"
 #include "collectcall/interaction/message_writer.hpp"
@@ -29,6 +30,7 @@
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/compliance.hpp"
+#include "collectcall/model/detail/item_result_schema.hpp"
 #include "collectcall/model/webhook.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/email.hpp"
@@ -52,6 +54,17 @@ BOOST_DESCRIBE_ENUM(EmailChannel, email)
 inline constexpr std::size_t max_import_items = 100;
 // Addresses in each of an e-mail's to, cc and bcc.
 inline constexpr std::size_t max_email_recipients = 50;
+
+namespace detail {
+
+// A member of an object schema defaults to `value` when absent (or null).
+inline void member_default(SchemaBuilder& s, std::string_view member, Json value) {
+    if (Json* properties = s.schema().find("properties")) {
+        if (Json* schema = properties->find(member)) (*schema)["default"] = std::move(value);
+    }
+}
+
+}  // namespace detail
 
 // ---- SMS ---------------------------------------------------------------------------------------
 
@@ -91,6 +104,12 @@ struct SmsInteractionData {
 BOOST_DESCRIBE_STRUCT(SmsInteractionData, (),
                       (id, threadId, channel, direction, customerId, timestamp, createdAt, from, to,
                        body, segments))
+
+inline void collectcall_schema(schema_tag<SmsInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored SMS: the hosted SmsInteractionData, and (extension) from, to, body and "
+        "segments.";
+}
 
 // The record of an imported SMS: the request's threadId or else `customer_thread`, the request's
 // segments or else the count a carrier would make of the body.
@@ -164,6 +183,25 @@ inline void collectcall_check(const EmailImportRequest& email, const MemberState
     }
 }
 
+inline void collectcall_schema(schema_tag<EmailImportRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "An e-mail to import. At least one of plainTextBody and htmlBody must have content, a "
+        "character that is not white space (a `conflict` error otherwise). cc and bcc absent or "
+        "null are empty lists.";
+    Json any = Json::array();
+    for (std::string_view body : {member_name<&EmailImportRequest::plainTextBody>,
+                                  member_name<&EmailImportRequest::htmlBody>}) {
+        Json one = Json::object();
+        one["required"] = Json::array({body});
+        one["properties"][body]["type"] = "string";
+        one["properties"][body]["pattern"] = schema_patterns::text_visible;
+        any.push_back(std::move(one));
+    }
+    s["anyOf"] = std::move(any);
+    detail::member_default(s, member_name<&EmailImportRequest::cc>, Json::array());
+    detail::member_default(s, member_name<&EmailImportRequest::bcc>, Json::array());
+}
+
 // A stored e-mail as the API returns it: the hosted EmailInteractionData (messageId left out when
 // there is none), then the addresses, subject and bodies (extension; a body left out when there
 // is none).
@@ -189,6 +227,12 @@ struct EmailInteractionData {
 BOOST_DESCRIBE_STRUCT(EmailInteractionData, (),
                       (id, messageId, threadId, channel, direction, customerId, timestamp,
                        createdAt, from, to, cc, bcc, subject, plainTextBody, htmlBody))
+
+inline void collectcall_schema(schema_tag<EmailInteractionData>, SchemaBuilder& s) {
+    s["description"] =
+        "A stored e-mail: the hosted EmailInteractionData, and (extension) its addresses, subject "
+        "and bodies. messageId and a body without a value are left out.";
+}
 
 // The record of an imported e-mail: the request's threadId or else `customer_thread`.
 [[nodiscard]] inline EmailInteractionData email_interaction(const EmailImportRequest& request,
@@ -225,6 +269,12 @@ struct ImportBulkRequest {
 };
 using SmsImportBulkRequest = ImportBulkRequest<SmsImportRequest>;
 using EmailImportBulkRequest = ImportBulkRequest<EmailImportRequest>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkRequest>) {
+    return "SmsImportBulkRequest";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkRequest>) {
+    return "EmailImportBulkRequest";
+}
 
 // Imported: {success: true, interaction}. Failed: {success: false, index, error, details}, where
 // error is the summary of the item's errors (validation_failure_summary) and details (extension)
@@ -241,6 +291,17 @@ struct ImportItemResult {
     BOOST_DESCRIBE_CLASS(ImportItemResult, (), (success, interaction, index, error, details), (),
                          ())
 };
+
+template <class Data>
+void collectcall_schema(schema_tag<ImportItemResult<Data>>, SchemaBuilder& s) {
+    detail::success_or_failure(s, {"interaction"}, {"index", "error"});
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<SmsInteractionData>>) {
+    return "SmsImportItemResult";
+}
+inline std::string collectcall_schema_name(schema_tag<ImportItemResult<EmailInteractionData>>) {
+    return "EmailImportItemResult";
+}
 
 // {summary: {total, succeeded, failed}, results}, in request order.
 template <class Data>
@@ -277,6 +338,12 @@ struct ImportBulkResult {
 };
 using SmsImportBulkResult = ImportBulkResult<SmsInteractionData>;
 using EmailImportBulkResult = ImportBulkResult<EmailInteractionData>;
+inline std::string collectcall_schema_name(schema_tag<SmsImportBulkResult>) {
+    return "SmsImportBulkResult";
+}
+inline std::string collectcall_schema_name(schema_tag<EmailImportBulkResult>) {
+    return "EmailImportBulkResult";
+}
 
 // ---- Generated messages ------------------------------------------------------------------------
 
@@ -293,6 +360,13 @@ struct SmsGenerateRequest {
     friend bool operator==(const SmsGenerateRequest&, const SmsGenerateRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateRequest, (), (from, to, persist, threadId))
+
+inline void collectcall_schema(schema_tag<SmsGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated SMS as an outbound interaction; then `to` "
+        "is required (422 otherwise).";
+    detail::member_default(s, member_name<&SmsGenerateRequest::persist>, true);
+}
 
 inline constexpr std::string_view sms_to_required_message =
     "The 'to' field is required when persist is true";
@@ -313,6 +387,12 @@ struct EmailGenerateRequest {
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateRequest, (), (persist, threadId))
 
+inline void collectcall_schema(schema_tag<EmailGenerateRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "persist (default true) stores the generated e-mail as an outbound interaction.";
+    detail::member_default(s, member_name<&EmailGenerateRequest::persist>, true);
+}
+
 // The answers: threadId only when the message was persisted.
 struct SmsGenerateResult {
     std::string message;
@@ -322,6 +402,10 @@ struct SmsGenerateResult {
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateResult, (), (message, threadId))
 
+inline void collectcall_schema(schema_tag<SmsGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the message was persisted.";
+}
+
 struct EmailGenerateResult {
     std::string htmlBody;
     std::string plainTextBody;
@@ -330,6 +414,10 @@ struct EmailGenerateResult {
     friend bool operator==(const EmailGenerateResult&, const EmailGenerateResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
+
+inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s) {
+    s["description"] = "threadId is present only when the e-mail was persisted.";
+}
 
 // The data of a 422 compliance_failed of a generated SMS that was to be sent: the message that
 // was written, and the compliance that kept it from being sent (extension).
@@ -388,6 +476,13 @@ struct AnalyzeInteractionRequest {
                            const AnalyzeInteractionRequest&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
+
+inline void collectcall_schema(schema_tag<AnalyzeInteractionRequest>, SchemaBuilder& s) {
+    s["description"] =
+        "applyOutcomes (default true) applies the outcomes to the customer: a written stop "
+        "request sets cease-and-desist, and so on (docs/interactions.md).";
+    detail::member_default(s, member_name<&AnalyzeInteractionRequest::applyOutcomes>, true);
+}
 
 // The hosted text of an interaction with nothing to analyse (an unanswered call).
 inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
@@ -468,6 +563,13 @@ struct CustomerInteraction {
     friend bool operator==(const CustomerInteraction&, const CustomerInteraction&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerInteraction, (), (channel, timestamp, sms, email, call, transcript))
+
+inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s) {
+    s["description"] =
+        "One interaction of the customer: its channel, when it happened, and its record under "
+        "the member of that channel (sms, email, or call with the call's transcript once it "
+        "has ended); the other members are left out.";
+}
 
 // Every interaction of a customer (calls, SMS, e-mail), newest first.
 struct InteractionList {

@@ -236,6 +236,13 @@ BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
                       (type, id, name, customerId, threadId, status, createdAt, callCreated,
                        callEnded))
 
+inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
+    s["description"] =
+        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
+        "callCreated is present on call-created events only, callEnded on call-ended events "
+        "only.";
+}
+
 inline constexpr std::string_view call_event_name = "Outbound call";
 
 // The call as its events describe it.

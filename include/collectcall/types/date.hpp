@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/value_type.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
@@ -213,5 +214,35 @@ class PastDate {
 
     Date date_;
 };
+
+namespace schema_patterns {
+
+// Real calendar dates of the years 1900-2100, leap days included (2000-02-29 yes,
+// 1900-02-29 and 2100-02-29 no).
+inline constexpr std::string_view date =
+    "^(?:(?:19[0-9]{2}|20[0-9]{2}|2100)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    "|(?:19|20)(?:0[48]|[2468][048]|[13579][26])-02-29|2000-02-29)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Date>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "date";
+    s["description"] = "A real calendar date YYYY-MM-DD in the years 1900-2100";
+    s["minLength"] = 10;
+    s["maxLength"] = 10;
+    s["pattern"] = schema_patterns::date;
+    s["examples"].push_back("1985-04-12");
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<PastDate>, Schema& s) {
+    collectcall_schema(schema_tag<Date>{}, s);
+    s["description"] =
+        "A real calendar date YYYY-MM-DD in the years 1900-2100, not after today (UTC)";
+}
 
 }  // namespace collectcall

@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -96,5 +98,15 @@ class Digits {
 
     std::array<char, N> data_{};
 };
+
+// JSON Schema (core/schema.hpp).
+template <std::size_t N, class Schema>
+void collectcall_schema(schema_tag<Digits<N>>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "Exactly " + std::to_string(N) + " ASCII digits";
+    s["minLength"] = N;
+    s["maxLength"] = N;
+    s["pattern"] = "^[0-9]{" + std::to_string(N) + "}$";
+}
 
 }  // namespace collectcall

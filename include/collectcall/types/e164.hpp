@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -88,5 +89,22 @@ class E164 {
     std::array<char, max_size> data_{};
     std::uint8_t size_ = 0;
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view e164 = "^\\+[1-9][0-9]{1,14}$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<E164>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "E.164 phone number: + then 2 to 15 digits, the first 1-9";
+    s["minLength"] = 3;
+    s["maxLength"] = 16;
+    s["pattern"] = schema_patterns::e164;
+    s["examples"].push_back("+12025550123");
+}
 
 }  // namespace collectcall

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/detail/inline_string.hpp"
 
@@ -108,5 +109,25 @@ class Email {
 
     detail::InlineString<40> text_;
 };
+
+namespace schema_patterns {
+
+// The WHATWG HTML "valid e-mail address" (the pattern its specification gives).
+inline constexpr std::string_view email =
+    "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    "(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Email>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "email";
+    s["description"] = "E-mail address per the WHATWG HTML grammar, at most 254 characters";
+    s["maxLength"] = static_cast<std::int64_t>(Email::max_size);
+    s["pattern"] = schema_patterns::email;
+    s["examples"].push_back("ann.lee@example.com");
+}
 
 }  // namespace collectcall

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/utf8.hpp"
 #include "collectcall/types/text.hpp"
 
@@ -166,5 +167,48 @@ class SegmentCount {
 
     std::uint32_t value_ = 0;
 };
+
+namespace schema_patterns {
+
+// The control characters a message (an SMS or e-mail body) may not hold: all but tab, line
+// feed, form feed and carriage return.
+inline constexpr std::string_view message_control =
+    "[\\u0000-\\u0008\\u000B\\u000E-\\u001F\\u007F]";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<SmsBody>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 1600 characters; no control characters other than tab, line feed, form feed and "
+        "carriage return";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(SmsBody::max_characters);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<EmailBody>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "At most 256 KiB of UTF-8; no control characters other than tab, line feed, form feed "
+        "and carriage return";
+    // A bound in characters: every body within 256 KiB has at most that many, but a body of
+    // characters of several bytes can have fewer and still be too long.
+    s["maxLength"] = static_cast<std::int64_t>(EmailBody::max_bytes);
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::message_control;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<SegmentCount>, Schema& s) {
+    s["type"] = "integer";
+    s["description"] = "SMS segments, 1 to 255; computed from the body when absent";
+    s["minimum"] = 1;
+    s["maximum"] = static_cast<std::int64_t>(SegmentCount::max_value);
+}
 
 }  // namespace collectcall

@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -208,5 +210,18 @@ class Money {
     std::uint64_t significand_ = 0;
     unsigned scale_ = 0;
 };
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Money>, Schema& s) {
+    using Json = std::remove_cvref_t<decltype(s.schema())>;
+    s["type"] = "number";
+    s["description"] =
+        "Exact decimal amount >= 0, at most 2^53, at most 19 significant digits and 19 decimal "
+        "places; echoed in plain notation without trailing zeros";
+    s["minimum"] = 0;
+    s["maximum"] = static_cast<std::int64_t>(Money::max_value);
+    s["examples"].push_back(Json::number("1234.56"));
+}
 
 }  // namespace collectcall

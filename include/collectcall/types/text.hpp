@@ -10,6 +10,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/detail/inline_string.hpp"
 
@@ -183,5 +184,33 @@ class Text {
 
     detail::InlineString<32> text_;
 };
+
+namespace schema_patterns {
+
+// Text: a character that is neither white space (Unicode White_Space) nor a control character
+// somewhere, and (under "not") no control character (U+0000-U+001F, U+007F) anywhere. Neither
+// is anchored, so they mean the same in every regex engine, including those where `$` also
+// matches before a final newline.
+inline constexpr std::string_view text_visible =
+    "[^\\u0000-\\u0020\\u007F\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
+    "\\u3000]";
+
+inline constexpr std::string_view control = "[\\u0000-\\u001F\\u007F]";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Text>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "1 to 200 characters after trimming white space (stored as sent), no control characters";
+    s["minLength"] = 1;
+    s["maxLength"] = static_cast<std::int64_t>(Text::max_code_points);
+    s["pattern"] = schema_patterns::text_visible;
+    // "type" inside, so that the `not` does not refuse null where the member is nullable.
+    s["not"]["type"] = "string";
+    s["not"]["pattern"] = schema_patterns::control;
+}
 
 }  // namespace collectcall

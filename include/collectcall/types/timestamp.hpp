@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/value_type.hpp"
 #include "collectcall/types/date.hpp"
 #include "collectcall/types/detail/ascii.hpp"
@@ -188,5 +189,31 @@ class PastTimestamp {
   private:
     Timestamp timestamp_;
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view timestamp =
+    "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:"
+    "[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Timestamp>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "date-time";
+    s["description"] = "RFC 3339 timestamp; the service writes UTC with milliseconds";
+    s["pattern"] = schema_patterns::timestamp;
+    s["examples"].push_back("2026-11-20T15:00:00.000Z");
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<PastTimestamp>, Schema& s) {
+    collectcall_schema(schema_tag<Timestamp>{}, s);
+    s["description"] =
+        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
+        "milliseconds";
+}
 
 }  // namespace collectcall

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -260,5 +261,64 @@ class Url {
     std::uint16_t port_ = 0;
     bool https_ = false;
 };
+
+namespace schema_patterns {
+
+// Url: what Url::parse accepts, http(s) with a host name, dotted quad or bracketed IPv6
+// address, an optional port 1-65535, and RFC 3986 characters or percent-encodings after it.
+inline std::string url() {
+    const std::string h = "[0-9A-Fa-f]{1,4}";
+    const std::string dec = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+    const std::string ipv4 = dec + "(?:\\." + dec + "){3}";
+    auto repeat = [](const std::string& what, int lo, int hi) {
+        return "(?:" + what + "){" + std::to_string(lo) +
+               (lo == hi ? "" : "," + std::to_string(hi)) + "}";
+    };
+    // RFC 4291 2.2: eight groups, or "::" standing for at least one zero group, optionally
+    // ending in a dotted quad (two groups).
+    std::string ipv6 = "(?:" + repeat(h + ":", 7, 7) + h + "|" + repeat(h + ":", 6, 6) + ipv4;
+    for (int left = 0; left <= 7; ++left) {
+        const int right = 7 - left;
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::";
+        if (right > 0) {
+            ipv6 += "(?:" + h + (right > 1 ? repeat(":" + h, 0, right - 1) : "") + ")?";
+        }
+    }
+    for (int left = 0; left <= 5; ++left) {
+        ipv6 += '|';
+        if (left > 0) ipv6 += (left > 1 ? repeat(h + ":", left - 1, left - 1) : "") + h;
+        ipv6 += "::" + repeat(h + ":", 0, 5 - left) + ipv4;
+    }
+    ipv6 += ')';
+    const std::string end = "(?:[:/?#]|$)";
+    const std::string label = "[A-Za-z0-9_-]{1,63}";
+    // At most 253 characters before an optional final dot; a last label that is all digits or
+    // starts with 0x is allowed only in a dotted quad.
+    const std::string host_name = "(?=[^:/?#]{1,253}\\.?" + end + ")(?:" + label +
+                                  "\\.)*(?![0-9]+\\.?" + end + ")(?!0[xX])" + label + "\\.?";
+    const std::string port =
+        "0*(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
+        ")";
+    const std::string rest_char = "(?:[-A-Za-z0-9._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})";
+    return "^[Hh][Tt][Tt][Pp][Ss]?://(?:\\[" + ipv6 + "\\]|" + ipv4 + "\\.?(?=" + end + ")|" +
+           host_name + ")(?::" + port + ")?(?=[/?#]|$)" + rest_char + "*(?:#" + rest_char + "*)?$";
+}
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Url>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "uri";
+    s["description"] =
+        "Absolute http:// or https:// URL without user information; other characters "
+        "percent-encoded";
+    s["maxLength"] = static_cast<std::int64_t>(Url::max_size);
+    s["pattern"] = schema_patterns::url();
+    s["examples"].push_back("https://hooks.example.com/calls");
+}
 
 }  // namespace collectcall

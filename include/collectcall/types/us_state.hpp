@@ -4,9 +4,12 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -76,5 +79,30 @@ class UsState {
 
     std::array<char, 2> data_{};
 };
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<UsState>, Schema& s) {
+    s["type"] = "string";
+    s["description"] =
+        "USPS two-letter code, in any letter case (stored upper case): a state, DC, a territory "
+        "or a military state";
+    // Every listed code with each letter in either case: "[Nn][Yy]".
+    std::string pattern = "^(?:";
+    for (std::size_t i = 0; i < UsState::all_codes.size(); i += 2) {
+        if (i != 0) pattern += '|';
+        for (std::size_t j = i; j < i + 2; ++j) {
+            const char upper = UsState::all_codes[j];
+            pattern += '[';
+            pattern += upper;
+            pattern += static_cast<char>(upper - 'A' + 'a');
+            pattern += ']';
+        }
+    }
+    pattern += ")$";
+    s["minLength"] = 2;
+    s["maxLength"] = 2;
+    s["pattern"] = std::move(pattern);
+}
 
 }  // namespace collectcall

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -103,5 +104,23 @@ class Uuid {
     Bytes bytes_{};
     std::array<char, text_size> text_{};
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view uuid =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Uuid>, Schema& s) {
+    s["type"] = "string";
+    s["format"] = "uuid";
+    s["minLength"] = 36;
+    s["maxLength"] = 36;
+    s["pattern"] = schema_patterns::uuid;
+    s["examples"].push_back("3f0c8a4e-6f1d-4c55-9a53-2b1f6f0e9c11");
+}
 
 }  // namespace collectcall

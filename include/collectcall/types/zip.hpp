@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 
 namespace collectcall {
@@ -69,5 +70,21 @@ class Zip {
     std::array<char, max_size> data_{};
     std::uint8_t size_ = 0;
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view zip = "^[0-9]{5}(?:-[0-9]{4})?$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<Zip>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "US ZIP Code: 12345 or 12345-1234";
+    s["pattern"] = schema_patterns::zip;
+    s["examples"].push_back("78701");
+    s["examples"].push_back("78701-1234");
+}
 
 }  // namespace collectcall
