@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -174,6 +175,34 @@ constexpr std::string_view path_parameter(std::string_view path) {
     if (open == std::string_view::npos) return {};
     return path.substr(open + 1, path.find('}', open) - open - 1);
 }
+
+// The path parameters of the routes, each a UUID: a route's "{name}" without its description
+// here does not compile.
+struct PathParameter {
+    std::string_view name;
+    std::string_view description;
+};
+inline constexpr std::array path_parameters{
+    PathParameter{"customerId",
+                  "The service-assigned customer id. Anything that is not a UUID is 404, like an "
+                  "unknown id."},
+    PathParameter{"callId", "The call id. Anything that is not a UUID is 404, like an unknown id."},
+    PathParameter{"interactionId",
+                  "The id of an SMS, an e-mail or a call (a call's id is an interaction id). "
+                  "Anything that is not a UUID is 404, like an unknown id."},
+};
+static_assert(
+    [] {
+        for (const api::Route& route : api::routes) {
+            const std::string_view name = path_parameter(route.path);
+            if (name.empty()) continue;
+            if (std::none_of(path_parameters.begin(), path_parameters.end(),
+                             [&](const PathParameter& p) { return p.name == name; }))
+                return false;
+        }
+        return true;
+    }(),
+    "every path parameter of a route has its description in path_parameters");
 
 // The errors a route can answer with, grouped by status in the order of api::all_errors: those
 // of its kind (a key, a body, an Idempotency-Key) and its own.
@@ -396,39 +425,7 @@ Json openapi_value() {
             "\".\" + timestamp + \".\" + body)> (Standard Webhooks). Without a secretId, unsigned; "
             "webhook-id is always sent. A non-2xx answer or a timeout (10 s) is retried.";
         Json parameters = Json::array();
-        for (auto [name, description] :
-             std::initializer_list<std::pair<std::string_view, std::string_view>>{
-                 {"X-Webhook-Timestamp", "Unix time in seconds of the delivery"},
-                 {"X-Webhook-Signature", "sha256= and the hex HMAC-SHA256 of timestamp.body"},
-                 {"webhook-id", "Unique per message: the key to drop duplicate deliveries"},
-                 {"webhook-timestamp", "Unix time in seconds of the delivery"},
-                 {"webhook-signature", "v1, and the base64 HMAC-SHA256 of id.timestamp.body"}}) {
-            Json p = Json::object();
-            p["name"] = name;
-            p["in"] = "header";
-            p["required"] = name == "webhook-id";
-            p["description"] = description;
-            p["schema"]["type"] = "string";
-            parameters.push_back(std::move(p));
-        }
-        post["parameters"] = std::move(parameters);
-        post["requestBody"]["required"] = true;
-        post["requestBody"]["content"]["application/json"]["schema"] = b.schema<CallWebhookEvent>();
-        post["responses"]["2XX"]["description"] = "Delivered; any other answer is retried.";
-        doc["webhooks"]["callEvent"]["post"] = std::move(post);
-    }
-
-    Json& components = doc["components"];
-    components["schemas"] = b.definitions();
-    {
-        Json& parameters = components["parameters"];
-        for (auto [name, description] :
-             std::initializer_list<std::pair<std::string_view, std::string_view>>{
-                 {"customerId",
-                  "The service-assigned customer id. Anything that is not a UUID is "
-                  "404, like an unknown id."},
-                 {"callId",
-                  "The call id. Anything that is not a UUID is 404, like an unknown id."}}) {
+        for (const auto& [name, description] : path_parameters) {
             Json& p = parameters[name];
             p["name"] = name;
             p["in"] = "path";
