@@ -6314,8 +6314,6 @@ inline std::string schema_name_from(std::string_view spelled) {
     return name.empty() ? std::string("Object") : name;
 }
 
-template <class T>
-
 // One address per type, without RTTI.
 template <class T>
 inline constexpr char type_key = 0;
@@ -6630,8 +6628,7 @@ Json json_schema_value() {
     Json body = builder.inline_schema_of<T>();
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T> || DescribedEnum<T>)
-        document["title"] = schema_name<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);

@@ -275,8 +275,6 @@ inline std::string schema_name_from(std::string_view spelled) {
     return name.empty() ? std::string("Object") : name;
 }
 
-template <class T>
-
 // One address per type, without RTTI.
 template <class T>
 inline constexpr char type_key = 0;
