@@ -170,13 +170,15 @@ TEST_CASE("schema: CustomerCreate", "[schema]") {
                                                                        "lastName", "email",
                                                                        "primaryPhone", "address"});
     CHECK(member(doc, "title").text() == "CustomerCreate");
-    CHECK(member(doc, "properties").keys().size() == 12);
+    CHECK(member(doc, "properties").keys().size() == 13);
     CHECK(type_of(property(doc, "clientId")) == "string|null");
+    CHECK(type_of(property(doc, "inconvenientTimes")) == "array|null");
 
     SECTION("nested structs are definitions") {
         CHECK(is_ref_to(property(doc, "address"), "Address"));
         CHECK(is_nullable_ref_to(property(doc, "collections"), "Collections"));
-        CHECK(member(doc, "$defs").keys() == std::vector<std::string>{"Address", "Collections"});
+        CHECK(member(doc, "$defs").keys() ==
+              std::vector<std::string>{"Address", "Collections", "InconvenientTime", "Weekday"});
         const Json& collections = definition(doc, "Collections");
         CHECK(strings(member(collections, "required")) == std::vector<std::string>{"totalBalance"});
         CHECK_FALSE(member(collections, "additionalProperties").boolean());

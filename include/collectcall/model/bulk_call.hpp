@@ -20,6 +20,7 @@
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/types/text.hpp"
+#include "collectcall/types/timestamp.hpp"
 #include "collectcall/types/uuid.hpp"
 
 namespace collectcall {
@@ -80,10 +81,14 @@ struct BulkCallItemResult {
     Patch<Call> data;
     Patch<std::string> error;
     Patch<ComplianceResult> compliance;
+    // A blocked call's next eligible time (extension, as a single call's 422 carries it): null
+    // when no time will do. Absent on a placed call and an unknown customer.
+    Patch<Timestamp> nextEligibleAt;
 
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
-BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (),
+                      (customerId, success, data, error, compliance, nextEligibleAt))
 
 // The hosted names: `successful`, not the `succeeded` of the other bulk answers.
 struct BulkCallSummary {
@@ -118,6 +123,18 @@ struct BulkCallResult {
         if (compliance) item.compliance = std::move(*compliance);
         ++summary.failed;
         summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next customer's call was blocked by compliance: the 422's message, its compliance and
+    // its next eligible time (nullopt: no time will do).
+    void add_blocked(const Uuid& customer_id, std::string error, ComplianceResult compliance,
+                     std::optional<Timestamp> next_eligible_at) {
+        add_failed(customer_id, std::move(error), std::move(compliance));
+        BulkCallItemResult& item = results.back();
+        if (next_eligible_at) {
+            item.nextEligibleAt = *next_eligible_at;
+        } else {
+            item.nextEligibleAt = null;
+        }
     }
 
     friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;
