@@ -22,6 +22,7 @@
 #include <collectcall/webhook/resolver.hpp>
 #include <collectcall/webhook/signature.hpp>
 
+#include "compliance_input.hpp"
 #include "crypto.hpp"
 #include "http.hpp"
 #include "output.hpp"
@@ -845,19 +846,11 @@ void Api::create_call(Context& ctx) {
     const Time now = clock_.now();
     const auto plan = store_.place_call(
         ctx.account, *id, now - config_.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> placed) {
-            compliance::ComplianceInput input;
-            input.active = stored.active;
-            input.cease_and_desist = stored.cease_and_desist;
-            input.state = stored.customer.address.state ? stored.customer.address.state->view()
-                                                        : std::string_view{};
-            input.zip5 = stored.customer.address.zip.view();
-            input.placed_calls = placed;
-            input.now = now;
-            input.window = settings.window;
-            input.max_calls_per_day = settings.max_calls_per_day;
-
+        [&](const StoredCustomer& stored, const ContactHistory& history) {
             CallPlan plan;
+            plan.decision = compliance::decide(
+                compliance_input(stored, settings, history, now, ContactChannel::call),
+                ComplianceOperation::call);
             plan.call.id = new_uuid();
             plan.call.threadId = stored.thread_id;
             plan.call.toPhoneNumber = stored.customer.primaryPhone;
@@ -865,21 +858,23 @@ void Api::create_call(Context& ctx) {
             // init gives every account a number: an empty pool is a broken store.
             if (!from) throw std::runtime_error("the account has no caller number");
             plan.call.fromPhoneNumber = *from;
-            plan.call.compliance = compliance::evaluate(input);
+            plan.call.compliance = plan.decision.compliance;
             plan.call.createdAt = Timestamp::from_time(now);
             plan.place = plan.call.compliance.passed;
+            if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
             plan.agent_id = std::string(request.agentId.view());
             plan.webhook = request.webhook;
             return plan;
         });
     if (!plan) return ctx.not_found(api::customer_not_found_message);
     if (!plan->place) {
-        // Blocked: not placed, not counted; the data shows what would have been called.
+        // Blocked: not placed, not counted; the data shows what would have been called, and
+        // when it could be.
         return ctx.fail(error_code::compliance_failed,
                         compliance::failure_message(plan->call.compliance), {}, plan->call);
     }
     dialer_.placed(PlacedCall{ctx.account, *id, *plan});
-    ctx.reply(200, plan->call);
+    ctx.reply(200, static_cast<const Call&>(plan->call));
 }
 
 void Api::list_calls(Context& ctx) {

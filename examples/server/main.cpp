@@ -50,8 +50,10 @@ int init(const Command& command) {
     const std::unique_ptr<Store> opened = open_for_init(command.server);
     Store& store = *opened;
     const Clock clock;
-    const Credentials credentials = store.create_credentials(
-        setup_for(command.account, command.caller_numbers, command.window), clock.now());
+    AccountSetup setup = setup_for(command.account, command.caller_numbers, command.window);
+    setup.policy = command.policy;
+    setup.campaigns = command.campaigns;
+    const Credentials credentials = store.create_credentials(setup, clock.now());
     std::cout << collectcall::write(credentials) << std::endl;
     return 0;
 }

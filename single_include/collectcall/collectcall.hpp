@@ -6159,6 +6159,14 @@ BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
                        compliance, nextEligibleAt))
 
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
 }  // namespace collectcall
 // ---- end collectcall/model/compliance.hpp ----
 // ---- begin collectcall/model/drip_campaign.hpp ----
@@ -6309,6 +6317,7 @@ BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -6630,6 +6639,15 @@ struct TranscriptMessage {
 };
 BOOST_DESCRIBE_STRUCT(TranscriptMessage, (),
                       (role, message, startedAt, endedAt, endTime, secondsFromStart, duration))
+
+// Whether a call was a telephone conversation with the customer (12 CFR 1006.14(b)(2)(i)(B);
+// API.md section 14): its transcript has a turn of the customer's.
+[[nodiscard]] inline bool is_conversation(std::span<const TranscriptMessage> transcript) noexcept {
+    for (const TranscriptMessage& turn : transcript) {
+        if (turn.role == MessageRole::user) return true;
+    }
+    return false;
+}
 
 // An object without members (`{}`): the variables given to the simulated agent, and the body of
 // the POSTs that take none. A member is `unknown_field`, as anywhere else.

@@ -142,4 +142,12 @@ BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
                        compliance, nextEligibleAt))
 
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
 }  // namespace collectcall
