@@ -32,6 +32,8 @@ namespace collectcall::server {
     in.conversations = history.conversations;
     in.sent_texts = history.texts;
     if (customer.inconvenientTimes.has_value()) in.inconvenient_times = *customer.inconvenientTimes;
+    in.asked_not_to_call = stored.do_not_call;
+    in.attorney_represented = stored.attorney_represented;
     return in;
 }
 

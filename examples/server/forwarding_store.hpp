@@ -73,6 +73,44 @@ class ForwardingStore : public Store {
                                                               std::size_t limit) override {
         return inner_->list_compliance_decisions(account, customer, limit);
     }
+    ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
+        return inner_->insert_client(account, client, now);
+    }
+    std::vector<Client> list_clients(const Uuid& account) override {
+        return inner_->list_clients(account);
+    }
+    bool has_client(const Uuid& account, const Uuid& id) override {
+        return inner_->has_client(account, id);
+    }
+    void insert_interactions(const Uuid& account, const Uuid& customer,
+                             std::span<const InteractionRecord> records) override {
+        inner_->insert_interactions(account, customer, records);
+    }
+    std::optional<InteractionRecord> find_interaction(const Uuid& account,
+                                                      const Uuid& id) override {
+        return inner_->find_interaction(account, id);
+    }
+    std::vector<InteractionRecord> list_interactions(const Uuid& account,
+                                                     const Uuid& customer) override {
+        return inner_->list_interactions(account, customer);
+    }
+    std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,
+                                                              const Uuid& thread) override {
+        return inner_->last_inbound_interaction(account, thread);
+    }
+    std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
+                                                      Time since,
+                                                      const InteractionDecider& decide) override {
+        return inner_->record_interaction(account, customer, since, decide);
+    }
+    std::optional<std::string> find_call_transcript(const Uuid& account,
+                                                    const Uuid& call) override {
+        return inner_->find_call_transcript(account, call);
+    }
+    StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                 const OutcomeApplier& apply) override {
+        return inner_->save_analysis(account, analysis, apply);
+    }
     SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                        Time now) override {
         return inner_->insert_webhook_secret(account, id, secret, now);

@@ -251,6 +251,29 @@ class MeteredStore final : public ForwardingStore {
                                              transcript, at);
         });
     }
+    ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
+        return timed(metrics_, batched_, 1,
+                     [&] { return ForwardingStore::insert_client(account, client, now); });
+    }
+    void insert_interactions(const Uuid& account, const Uuid& customer,
+                             std::span<const InteractionRecord> records) override {
+        timed(metrics_, batched_, records.size(), [&] {
+            ForwardingStore::insert_interactions(account, customer, records);
+            return 0;
+        });
+    }
+    std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
+                                                      Time since,
+                                                      const InteractionDecider& decide) override {
+        return timed(metrics_, batched_, 1, [&] {
+            return ForwardingStore::record_interaction(account, customer, since, decide);
+        });
+    }
+    StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                 const OutcomeApplier& apply) override {
+        return timed(metrics_, batched_, 1,
+                     [&] { return ForwardingStore::save_analysis(account, analysis, apply); });
+    }
     SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                        Time now) override {
         return timed(metrics_, batched_, 1, [&] {

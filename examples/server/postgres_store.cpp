@@ -150,8 +150,44 @@ CREATE TABLE server_keys (
     key TEXT NOT NULL
 );
 )sql",
-    // 4 -> 5: the rest of the hosted API (placeholder until that migration is merged).
-    "SELECT 1;",
+    // 4 -> 5: clients, SMS and e-mail interactions, their analyses, and what an analysis
+    // records on the customer (API.md section 13).
+    R"sql(
+CREATE TABLE clients (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX clients_by_account ON clients (account_id, seq);
+CREATE TABLE interactions (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    thread_id TEXT NOT NULL,
+    channel TEXT NOT NULL CHECK (channel IN ('sms', 'email')),
+    direction TEXT NOT NULL CHECK (direction IN ('inbound', 'outbound')),
+    timestamp_ms BIGINT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX interactions_by_customer ON interactions (account_id, customer_id, timestamp_ms);
+CREATE INDEX interactions_by_thread ON interactions (account_id, thread_id, timestamp_ms);
+CREATE TABLE analyses (
+    interaction_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    channel TEXT NOT NULL,
+    variables TEXT NOT NULL,
+    outcomes_applied BOOLEAN NOT NULL DEFAULT FALSE,
+    created_at TEXT NOT NULL
+);
+ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
+    ADD COLUMN attorney_represented BOOLEAN NOT NULL DEFAULT FALSE,
+    ADD COLUMN disputed BOOLEAN NOT NULL DEFAULT FALSE;
+)sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
     // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
     // and sweeps them).
@@ -220,6 +256,85 @@ void insert_event(Connection& db, std::string_view call_id, CallEventType type, 
         "INSERT INTO webhook_outbox (message_id, call_id, event_seq) "
         "SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), id, $2::integer "
         "FROM calls WHERE id = $1 AND webhook_url IS NOT NULL");
+}
+
+// The customer's row, locked until the transaction ends (FOR UPDATE): a concurrent call or
+// message to the same customer, in this process or another, waits for it. nullopt: no customer.
+std::optional<StoredCustomer> customer_for_update(Connection& db, const Uuid& account,
+                                                  const Uuid& id) {
+    db.params().add(id.view()).add(account.view());
+    const Result r = db.query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                              " FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
+    if (r.empty()) return std::nullopt;
+    return customer_from_row(r.row(0));
+}
+
+// Everything of a stored customer that a change may touch.
+void update_customer_row(Connection& db, const Uuid& account, const StoredCustomer& stored) {
+    db.params()
+        .add(write(static_cast<const CustomerCreate&>(stored.customer)))
+        .add(bool_text(stored.active))
+        .add(bool_text(stored.cease_and_desist))
+        .add(stored.customer.updatedAt.view())
+        .add(bool_text(stored.do_not_call))
+        .add(bool_text(stored.attorney_represented))
+        .add(bool_text(stored.disputed))
+        .add(stored.customer.id.view())
+        .add(account.view());
+    db.query(
+        "UPDATE customers SET body = $1, active = $2, cease_and_desist = $3, updated_at = $4, "
+        "do_not_call = $5, attorney_represented = $6, disputed = $7 WHERE id = $8 AND "
+        "account_id = $9");
+}
+
+void insert_interaction(Connection& db, const Uuid& account, const Uuid& customer,
+                        const InteractionRecord& record) {
+    std::visit(
+        [&](const auto& r) {
+            db.params()
+                .add(r.id.view())
+                .add(account.view())
+                .add(customer.view())
+                .add(r.threadId.view())
+                .add(interaction_channel(record))
+                .add(interaction_direction(record))
+                .add(to_ms(r.timestamp.time()))
+                .add(interaction_data(record))
+                .add(r.createdAt.view());
+            db.query("INSERT INTO interactions (" COLLECTCALL_INTERACTION_INSERT_COLUMNS
+                     ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)");
+        },
+        record);
+}
+
+// The times of a customer's rows in `sql` ($1 account, $2 customer, $3 since), oldest first.
+std::vector<Time> times_since(Connection& db, const char* sql, const Uuid& account,
+                              const Uuid& customer, Time since) {
+    db.params().add(account.view()).add(customer.view()).add(to_ms(since));
+    const Result r = db.query(sql);
+    std::vector<Time> times;
+    for (int i = 0; i < r.rows(); ++i)
+        times.push_back(Time{std::chrono::milliseconds{r.integer(i, 0)}});
+    return times;
+}
+
+constexpr const char* placed_calls_sql =
+    "SELECT created_ms FROM calls WHERE account_id = $1 AND customer_id = $2 AND "
+    "created_ms >= $3 ORDER BY created_ms";
+constexpr const char* sent_texts_sql =
+    "SELECT timestamp_ms FROM interactions WHERE account_id = $1 AND customer_id = $2 AND "
+    "timestamp_ms >= $3 AND channel = 'sms' AND direction = 'outbound' ORDER BY timestamp_ms";
+
+void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
+                     const ComplianceDecision& decision) {
+    db.params()
+        .add(account.view())
+        .add(customer.view())
+        .add(to_ms(decision.at.time()))
+        .add(write(decision));
+    db.query(
+        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
+        "VALUES ($1, $2, $3, $4)");
 }
 
 }  // namespace
@@ -562,23 +677,9 @@ std::optional<StoredCustomer> PostgresStore::find_customer_by_external_id(
 std::optional<StoredCustomer> PostgresStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
     return pool_.transaction([&](Connection& db) -> std::optional<StoredCustomer> {
-        db.params().add(id.view()).add(account.view());
-        const Result r = db.query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                                  " FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
-        if (r.empty()) return std::nullopt;
-        StoredCustomer stored = customer_from_row(r.row(0));
-        if (change(stored)) {
-            db.params()
-                .add(write(static_cast<const CustomerCreate&>(stored.customer)))
-                .add(bool_text(stored.active))
-                .add(bool_text(stored.cease_and_desist))
-                .add(stored.customer.updatedAt.view())
-                .add(id.view())
-                .add(account.view());
-            db.query(
-                "UPDATE customers SET body = $1, active = $2, cease_and_desist = $3, "
-                "updated_at = $4 WHERE id = $5 AND account_id = $6");
-        }
+        std::optional<StoredCustomer> stored = customer_for_update(db, account, id);
+        if (!stored) return std::nullopt;
+        if (change(*stored)) update_customer_row(db, account, *stored);
         return stored;
     });
 }
@@ -590,12 +691,8 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
     return pool_.transaction([&](Connection& db) -> std::optional<CallPlan> {
         // The customer's row stays locked until the commit: a concurrent call to the same
         // customer, in this process or another, waits here and then counts this one.
-        db.params().add(customer.view()).add(account.view());
-        const Result r = db.query("SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                                  " FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE");
-        if (r.empty()) return std::nullopt;
-        const StoredCustomer stored = customer_from_row(r.row(0));
-
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
         ContactHistory history;
         db.params().add(account.view()).add(customer.view()).add(to_ms(since));
         const Result calls = db.query(
@@ -603,15 +700,9 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
             "AND created_ms >= $3 ORDER BY created_ms");
         for (int i = 0; i < calls.rows(); ++i)
             add_call_to_history(history, calls.row(i));
-        CallPlan plan = decide(stored, history);
-        db.params()
-            .add(account.view())
-            .add(customer.view())
-            .add(to_ms(plan.decision.at.time()))
-            .add(write(plan.decision));
-        db.query(
-            "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
-            "VALUES ($1, $2, $3, $4)");
+        history.texts = times_since(db, sent_texts_sql, account, customer, since);
+        CallPlan plan = decide(*stored, history);
+        insert_decision(db, account, customer, plan.decision);
         if (!plan.place) return plan;  // the decision alone is committed
 
         const Call& call = plan.call;
@@ -724,6 +815,150 @@ std::vector<CallInProgress> PostgresStore::take_over_calls() {
         "$2::interval))) ORDER BY c.seq LIMIT 10000 FOR UPDATE SKIP LOCKED) "
         "RETURNING account_id, id");
     return calls_of(r);
+}
+
+// --- Clients, interactions, analyses ----------------------------------------------------------
+
+ClientInsert PostgresStore::insert_client(const Uuid& account, const Client& client, Time now) {
+    auto db = pool_.lease();
+    db->params()
+        .add(client.id.view())
+        .add(account.view())
+        .add(client.name.view())
+        .add(timestamp_text(now));
+    // One statement, as for webhook secrets: new (xmax = 0), the account's own and renamed, or
+    // another account's and untouched (no row).
+    const Result r = db->query(
+        "INSERT INTO clients (id, account_id, name, created_at) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name "
+        "WHERE clients.account_id = EXCLUDED.account_id RETURNING (xmax = 0)::integer");
+    if (r.empty()) return ClientInsert::taken;
+    return r.integer(0, 0) == 1 ? ClientInsert::inserted : ClientInsert::renamed;
+}
+
+std::vector<Client> PostgresStore::list_clients(const Uuid& account) {
+    auto db = pool_.lease();
+    db->params().add(account.view());
+    const Result r = db->query("SELECT id, name FROM clients WHERE account_id = $1 ORDER BY seq");
+    std::vector<Client> clients;
+    for (int i = 0; i < r.rows(); ++i)
+        clients.push_back(client_from_row(r.row(i)));
+    return clients;
+}
+
+bool PostgresStore::has_client(const Uuid& account, const Uuid& id) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view());
+    return !db->query("SELECT 1 FROM clients WHERE id = $1 AND account_id = $2").empty();
+}
+
+void PostgresStore::insert_interactions(const Uuid& account, const Uuid& customer,
+                                        std::span<const InteractionRecord> records) {
+    pool_.transaction([&](Connection& db) {
+        for (const InteractionRecord& record : records)
+            insert_interaction(db, account, customer, record);
+        return true;
+    });
+}
+
+namespace {
+
+std::vector<InteractionRecord> interactions_of(const Result& r) {
+    std::vector<InteractionRecord> records;
+    for (int i = 0; i < r.rows(); ++i)
+        records.push_back(interaction_from_row(r.row(i)));
+    return records;
+}
+
+}  // namespace
+
+std::optional<InteractionRecord> PostgresStore::find_interaction(const Uuid& account,
+                                                                 const Uuid& id) {
+    auto db = pool_.lease();
+    db->params().add(id.view()).add(account.view());
+    const Result r = db->query("SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                               " FROM interactions WHERE id = $1 AND account_id = $2");
+    if (r.empty()) return std::nullopt;
+    return interaction_from_row(r.row(0));
+}
+
+std::vector<InteractionRecord> PostgresStore::list_interactions(const Uuid& account,
+                                                                const Uuid& customer) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(customer.view());
+    return interactions_of(db->query("SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                                     " FROM interactions WHERE account_id = $1 AND "
+                                     "customer_id = $2 ORDER BY timestamp_ms DESC, seq DESC"));
+}
+
+std::optional<InteractionRecord> PostgresStore::last_inbound_interaction(const Uuid& account,
+                                                                         const Uuid& thread) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(thread.view());
+    const Result r = db->query("SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                               " FROM interactions WHERE account_id = $1 AND thread_id = $2 AND "
+                               "direction = 'inbound' ORDER BY timestamp_ms DESC, seq DESC "
+                               "LIMIT 1");
+    if (r.empty()) return std::nullopt;
+    return interaction_from_row(r.row(0));
+}
+
+std::optional<InteractionPlan> PostgresStore::record_interaction(const Uuid& account,
+                                                                 const Uuid& customer, Time since,
+                                                                 const InteractionDecider& decide) {
+    return pool_.transaction([&](Connection& db) -> std::optional<InteractionPlan> {
+        // As place_call: the customer's row stays locked from the counts to the commit.
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        const std::vector<Time> calls = times_since(db, placed_calls_sql, account, customer, since);
+        const std::vector<Time> texts = times_since(db, sent_texts_sql, account, customer, since);
+        InteractionPlan plan = decide(*stored, calls, texts);
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
+        if (plan.store) insert_interaction(db, account, customer, plan.record);
+        return plan;
+    });
+}
+
+std::optional<std::string> PostgresStore::find_call_transcript(const Uuid& account,
+                                                               const Uuid& call) {
+    auto db = pool_.lease();
+    db->params().add(call.view()).add(account.view());
+    const Result r = db->query("SELECT transcript FROM calls WHERE id = $1 AND account_id = $2");
+    if (r.empty() || r.is_null(0, 0)) return std::nullopt;
+    return std::string(r.text(0, 0));
+}
+
+StoredAnalysis PostgresStore::save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                            const OutcomeApplier& apply) {
+    return pool_.transaction([&](Connection& db) {
+        db.params()
+            .add(analysis.interaction_id.view())
+            .add(account.view())
+            .add(analysis.customer_id.view())
+            .add(enum_name(analysis.channel))
+            .add(write(analysis.variables))
+            .add(timestamp_text(analysis.analysed_at));
+        db.query(
+            "INSERT INTO analyses (interaction_id, account_id, customer_id, channel, variables, "
+            "created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING");
+        // Locked: two processes analysing one interaction apply its outcomes once.
+        db.params().add(analysis.interaction_id.view()).add(account.view());
+        const Result r = db.query("SELECT " COLLECTCALL_ANALYSIS_COLUMNS
+                                  " FROM analyses WHERE interaction_id = $1 AND account_id = $2 "
+                                  "FOR UPDATE");
+        if (r.empty()) throw StoreError("analysis missing after insert", false);
+        StoredAnalysis stored = analysis_from_row(r.row(0));
+        if (apply && !stored.outcomes_applied) {
+            std::optional<StoredCustomer> customer =
+                customer_for_update(db, account, stored.customer_id);
+            if (customer && apply(*customer, stored.variables))
+                update_customer_row(db, account, *customer);
+            db.params().add(stored.interaction_id.view());
+            db.query("UPDATE analyses SET outcomes_applied = TRUE WHERE interaction_id = $1");
+            stored.outcomes_applied = true;
+        }
+        return stored;
+    });
 }
 
 // --- Webhook secrets -------------------------------------------------------------------------

@@ -87,6 +87,23 @@ class PostgresStore final : public Store {
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 
+    ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override;
+    std::vector<Client> list_clients(const Uuid& account) override;
+    bool has_client(const Uuid& account, const Uuid& id) override;
+    void insert_interactions(const Uuid& account, const Uuid& customer,
+                             std::span<const InteractionRecord> records) override;
+    std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
+    std::vector<InteractionRecord> list_interactions(const Uuid& account,
+                                                     const Uuid& customer) override;
+    std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,
+                                                              const Uuid& thread) override;
+    std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
+                                                      Time since,
+                                                      const InteractionDecider& decide) override;
+    std::optional<std::string> find_call_transcript(const Uuid& account, const Uuid& call) override;
+    StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                 const OutcomeApplier& apply) override;
+
     SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
                                        Time now) override;
     std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override;

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include <collectcall/collectcall.hpp>
 
@@ -18,8 +20,9 @@
 // The columns of a customer row, for `SELECT ` COLLECTCALL_CUSTOMER_COLUMNS ` FROM customers`.
 // Macros, so that a statement stays one string literal (SQLite's statement cache is keyed by its
 // address).
-#define COLLECTCALL_CUSTOMER_COLUMNS \
-    "id, body, thread_id, active, cease_and_desist, created_at, updated_at"
+#define COLLECTCALL_CUSTOMER_COLUMNS                                                       \
+    "id, body, thread_id, active, cease_and_desist, created_at, updated_at, do_not_call, " \
+    "attorney_represented, disputed"
 // The columns of a call row (its events are another table's).
 #define COLLECTCALL_CALL_COLUMNS                                                           \
     "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, " \
@@ -27,6 +30,15 @@
 // The columns of an account's settings (AccountSettings, but the caller numbers).
 #define COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS \
     "window_start_minutes, window_end_minutes, max_calls_per_day, compliance_policy"
+// The columns of an SMS or e-mail interaction row.
+#define COLLECTCALL_INTERACTION_COLUMNS "channel, data"
+// The columns an interaction is inserted with, in the order each backend binds them.
+#define COLLECTCALL_INTERACTION_INSERT_COLUMNS                                         \
+    "id, account_id, customer_id, thread_id, channel, direction, timestamp_ms, data, " \
+    "created_at"
+// The columns of an analysis row.
+#define COLLECTCALL_ANALYSIS_COLUMNS \
+    "interaction_id, customer_id, channel, variables, outcomes_applied, created_at"
 // The columns a customer is inserted with, in the order each backend binds them.
 #define COLLECTCALL_CUSTOMER_INSERT_COLUMNS                                                \
     "id, account_id, external_id, thread_id, active, cease_and_desist, body, created_at, " \
@@ -70,6 +82,9 @@ StoredCustomer customer_from_row(const Row& row) {
     stored.cease_and_desist = row.boolean(4);
     stored.customer.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
     stored.customer.updatedAt = parse_column<Timestamp>(row.text(6), "updatedAt");
+    stored.do_not_call = row.boolean(7);
+    stored.attorney_represented = row.boolean(8);
+    stored.disputed = row.boolean(9);
     return stored;
 }
 
@@ -129,6 +144,38 @@ void add_call_to_history(ContactHistory& history, const Row& row) {
         history.conversations.push_back(at);
 }
 
+// The channel column of an interaction row: its data's `channel`.
+[[nodiscard]] inline std::string_view interaction_channel(const InteractionRecord& record) {
+    return std::holds_alternative<SmsInteractionData>(record) ? enum_name(SmsChannel::sms)
+                                                              : enum_name(EmailChannel::email);
+}
+
+// The direction column of an interaction row.
+[[nodiscard]] inline std::string_view interaction_direction(const InteractionRecord& record) {
+    return std::visit([](const auto& r) { return enum_name(r.direction); }, record);
+}
+
+// The data column of an interaction row: the record as the API shows it.
+[[nodiscard]] inline std::string interaction_data(const InteractionRecord& record) {
+    return std::visit([](const auto& r) { return write(r); }, record);
+}
+
+// A row selected with COLLECTCALL_INTERACTION_COLUMNS.
+template <class Row>
+InteractionRecord interaction_from_row(const Row& row) {
+    const auto data = [&]<class Data>(std::type_identity<Data>) -> InteractionRecord {
+        auto parsed = read<Data>(row.text(1), stored_read_options());
+        if (!parsed) corrupt("interaction");
+        return std::move(parsed).value();
+    };
+    if (row.text(0) == enum_name(SmsChannel::sms))
+        return data(std::type_identity<SmsInteractionData>{});
+    if (row.text(0) == enum_name(EmailChannel::email)) {
+        return data(std::type_identity<EmailInteractionData>{});
+    }
+    corrupt("interaction channel");
+}
+
 // A row selected with COLLECTCALL_CALL_COLUMNS; the caller adds the call's events.
 template <class Row>
 CallDetails call_from_row(const Row& row) {
@@ -146,6 +193,28 @@ CallDetails call_from_row(const Row& row) {
     if (!row.is_null(8)) call.endedReason = parse_column<EndedReason>(row.text(8), "endedReason");
     if (!row.is_null(9)) call.durationMs = row.integer(9);
     return call;
+}
+
+// A row of `SELECT id, name FROM clients`.
+template <class Row>
+Client client_from_row(const Row& row) {
+    return Client{parse_column<Uuid>(row.text(0), "client id"),
+                  parse_column<Text>(row.text(1), "client name")};
+}
+
+// A row selected with COLLECTCALL_ANALYSIS_COLUMNS.
+template <class Row>
+StoredAnalysis analysis_from_row(const Row& row) {
+    StoredAnalysis analysis;
+    analysis.interaction_id = parse_column<Uuid>(row.text(0), "interaction id");
+    analysis.customer_id = parse_column<Uuid>(row.text(1), "customer id");
+    analysis.channel = parse_column<Channel>(row.text(2), "analysis channel");
+    auto variables = read<OutputVariables>(row.text(3), stored_read_options());
+    if (!variables) corrupt("analysis");
+    analysis.variables = variables.value();
+    analysis.outcomes_applied = row.boolean(4);
+    analysis.analysed_at = parse_column<Timestamp>(row.text(5), "analysis createdAt").time();
+    return analysis;
 }
 
 // A row of `SELECT type, created_at FROM call_events`.

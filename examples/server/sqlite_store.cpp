@@ -153,8 +153,44 @@ CREATE TABLE server_keys (
     key TEXT NOT NULL
 ) STRICT;
 )sql",
-    // 4 -> 5: the rest of the hosted API (placeholder until that migration is merged).
-    "SELECT 1;",
+    // 4 -> 5: clients, SMS and e-mail interactions, their analyses, and what an analysis
+    // records on the customer (API.md section 13).
+    R"sql(
+CREATE TABLE clients (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX clients_by_account ON clients (account_id, seq);
+CREATE TABLE interactions (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    thread_id TEXT NOT NULL,
+    channel TEXT NOT NULL CHECK (channel IN ('sms', 'email')),
+    direction TEXT NOT NULL CHECK (direction IN ('inbound', 'outbound')),
+    timestamp_ms INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX interactions_by_customer ON interactions (account_id, customer_id, timestamp_ms);
+CREATE INDEX interactions_by_thread ON interactions (account_id, thread_id, timestamp_ms);
+CREATE TABLE analyses (
+    interaction_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    channel TEXT NOT NULL,
+    variables TEXT NOT NULL,
+    outcomes_applied INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+) STRICT;
+ALTER TABLE customers ADD COLUMN do_not_call INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE customers ADD COLUMN attorney_represented INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
+)sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
     // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
     // and sweeps them).
@@ -277,6 +313,84 @@ void insert_event(Connection& db, std::string_view call_id, CallEventType type, 
         .bind(1, call_id)
         .bind(2, enum_name(type))
         .bind(3, timestamp_text(at))
+        .run();
+}
+
+// The customer's row locked for this write (SQLite: the writer's transaction), or nullopt.
+std::optional<StoredCustomer> customer_for_update(Connection& db, const Uuid& account,
+                                                  const Uuid& id) {
+    Query q(db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
+                " FROM customers WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    if (!q.step()) return std::nullopt;
+    return customer_from_row(q);
+}
+
+// Everything of a stored customer that a change may touch.
+void update_customer_row(Connection& db, const Uuid& account, const StoredCustomer& stored) {
+    Query(db,
+          "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ?, "
+          "do_not_call = ?, attorney_represented = ?, disputed = ? WHERE id = ? AND "
+          "account_id = ?")
+        .bind(1, write(static_cast<const CustomerCreate&>(stored.customer)))
+        .bind(2, std::int64_t{stored.active})
+        .bind(3, std::int64_t{stored.cease_and_desist})
+        .bind(4, stored.customer.updatedAt.view())
+        .bind(5, std::int64_t{stored.do_not_call})
+        .bind(6, std::int64_t{stored.attorney_represented})
+        .bind(7, std::int64_t{stored.disputed})
+        .bind(8, stored.customer.id.view())
+        .bind(9, account.view())
+        .run();
+}
+
+void insert_interaction(Connection& db, const Uuid& account, const Uuid& customer,
+                        const InteractionRecord& record) {
+    std::visit(
+        [&](const auto& r) {
+            Query(db, "INSERT INTO interactions (" COLLECTCALL_INTERACTION_INSERT_COLUMNS
+                      ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                .bind(1, r.id.view())
+                .bind(2, account.view())
+                .bind(3, customer.view())
+                .bind(4, r.threadId.view())
+                .bind(5, interaction_channel(record))
+                .bind(6, interaction_direction(record))
+                .bind(7, to_ms(r.timestamp.time()))
+                .bind(8, interaction_data(record))
+                .bind(9, r.createdAt.view())
+                .run();
+        },
+        record);
+}
+
+// The times of a customer's rows in `sql` (account, customer, since), oldest first.
+std::vector<Time> times_since(Connection& db, const char* sql, const Uuid& account,
+                              const Uuid& customer, Time since) {
+    std::vector<Time> times;
+    Query q(db, sql);
+    q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
+    while (q.step())
+        times.push_back(Time{std::chrono::milliseconds{q.integer(0)}});
+    return times;
+}
+
+constexpr const char* placed_calls_sql =
+    "SELECT created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND created_ms >= ? "
+    "ORDER BY created_ms";
+constexpr const char* sent_texts_sql =
+    "SELECT timestamp_ms FROM interactions WHERE account_id = ? AND customer_id = ? AND "
+    "timestamp_ms >= ? AND channel = 'sms' AND direction = 'outbound' ORDER BY timestamp_ms";
+
+void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
+                     const ComplianceDecision& decision) {
+    Query(db,
+          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
+          "VALUES (?, ?, ?, ?)")
+        .bind(1, account.view())
+        .bind(2, customer.view())
+        .bind(3, to_ms(decision.at.time()))
+        .bind(4, write(decision))
         .run();
 }
 
@@ -804,28 +918,12 @@ std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
 
 std::optional<StoredCustomer> SqliteStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
-    return batched([&](Connection& connection) -> std::optional<StoredCustomer> {
-        Connection* db = &connection;
-        Transaction tx(*db);
-        std::optional<StoredCustomer> stored;
-        {
-            Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                         " FROM customers WHERE id = ? AND account_id = ?");
-            q.bind(1, id.view()).bind(2, account.view());
-            if (!q.step()) return std::nullopt;
-            stored = customer_from_row(q);
-        }
+    return batched([&](Connection& db) -> std::optional<StoredCustomer> {
+        Transaction tx(db);
+        std::optional<StoredCustomer> stored = customer_for_update(db, account, id);
+        if (!stored) return std::nullopt;
         if (change(*stored)) {
-            Query(*db,
-                  "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ? "
-                  "WHERE id = ? AND account_id = ?")
-                .bind(1, write(static_cast<const CustomerCreate&>(stored->customer)))
-                .bind(2, std::int64_t{stored->active})
-                .bind(3, std::int64_t{stored->cease_and_desist})
-                .bind(4, stored->customer.updatedAt.view())
-                .bind(5, id.view())
-                .bind(6, account.view())
-                .run();
+            update_customer_row(db, account, *stored);
             tx.commit();
         }
         return stored;
@@ -841,14 +939,8 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         // The write lock is held from the count to the insert: concurrent calls to one customer are
         // decided one after the other, so the daily limit cannot be overrun by a race.
         Transaction tx(*db);
-        std::optional<StoredCustomer> stored;
-        {
-            Query q(*db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                         " FROM customers WHERE id = ? AND account_id = ?");
-            q.bind(1, customer.view()).bind(2, account.view());
-            if (!q.step()) return std::nullopt;
-            stored = customer_from_row(q);
-        }
+        const std::optional<StoredCustomer> stored = customer_for_update(*db, account, customer);
+        if (!stored) return std::nullopt;
         ContactHistory history;
         {
             Query q(*db,
@@ -858,15 +950,9 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
             while (q.step())
                 add_call_to_history(history, q);
         }
+        history.texts = times_since(*db, sent_texts_sql, account, customer, since);
         CallPlan plan = decide(*stored, history);
-        Query(*db,
-              "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
-              "VALUES (?, ?, ?, ?)")
-            .bind(1, account.view())
-            .bind(2, customer.view())
-            .bind(3, to_ms(plan.decision.at.time()))
-            .bind(4, write(plan.decision))
-            .run();
+        insert_decision(*db, account, customer, plan.decision);
         if (!plan.place) {
             tx.commit();  // the decision alone
             return plan;
@@ -951,6 +1037,156 @@ std::vector<CallInProgress> SqliteStore::calls_in_progress() {
                                        parse_column<Uuid>(q.text(1), "call id")});
     }
     return calls;
+}
+
+// --- Clients, interactions, analyses ----------------------------------------------------------
+
+ClientInsert SqliteStore::insert_client(const Uuid& account, const Client& client, Time now) {
+    return batched([&](Connection& db) {
+        Query owner(db, "SELECT account_id FROM clients WHERE id = ?");
+        owner.bind(1, client.id.view());
+        if (owner.step()) {
+            if (owner.text(0) != account.view()) return ClientInsert::taken;
+            Query(db, "UPDATE clients SET name = ? WHERE id = ?")
+                .bind(1, client.name.view())
+                .bind(2, client.id.view())
+                .run();
+            return ClientInsert::renamed;
+        }
+        Query(db, "INSERT INTO clients (id, account_id, name, created_at) VALUES (?, ?, ?, ?)")
+            .bind(1, client.id.view())
+            .bind(2, account.view())
+            .bind(3, client.name.view())
+            .bind(4, timestamp_text(now))
+            .run();
+        return ClientInsert::inserted;
+    });
+}
+
+std::vector<Client> SqliteStore::list_clients(const Uuid& account) {
+    auto db = lease();
+    std::vector<Client> clients;
+    Query q(*db, "SELECT id, name FROM clients WHERE account_id = ? ORDER BY seq");
+    q.bind(1, account.view());
+    while (q.step())
+        clients.push_back(client_from_row(q));
+    return clients;
+}
+
+bool SqliteStore::has_client(const Uuid& account, const Uuid& id) {
+    auto db = lease();
+    Query q(*db, "SELECT 1 FROM clients WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    return q.step();
+}
+
+void SqliteStore::insert_interactions(const Uuid& account, const Uuid& customer,
+                                      std::span<const InteractionRecord> records) {
+    batched([&](Connection& db) {
+        Transaction tx(db);
+        for (const InteractionRecord& record : records)
+            insert_interaction(db, account, customer, record);
+        tx.commit();
+    });
+}
+
+std::optional<InteractionRecord> SqliteStore::find_interaction(const Uuid& account,
+                                                               const Uuid& id) {
+    auto db = lease();
+    Query q(*db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                 " FROM interactions WHERE id = ? AND account_id = ?");
+    q.bind(1, id.view()).bind(2, account.view());
+    if (!q.step()) return std::nullopt;
+    return interaction_from_row(q);
+}
+
+std::vector<InteractionRecord> SqliteStore::list_interactions(const Uuid& account,
+                                                              const Uuid& customer) {
+    auto db = lease();
+    std::vector<InteractionRecord> records;
+    Query q(*db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                 " FROM interactions WHERE account_id = ? AND customer_id = ? "
+                 "ORDER BY timestamp_ms DESC, seq DESC");
+    q.bind(1, account.view()).bind(2, customer.view());
+    while (q.step())
+        records.push_back(interaction_from_row(q));
+    return records;
+}
+
+std::optional<InteractionRecord> SqliteStore::last_inbound_interaction(const Uuid& account,
+                                                                       const Uuid& thread) {
+    auto db = lease();
+    Query q(*db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
+                 " FROM interactions WHERE account_id = ? AND thread_id = ? AND "
+                 "direction = 'inbound' ORDER BY timestamp_ms DESC, seq DESC LIMIT 1");
+    q.bind(1, account.view()).bind(2, thread.view());
+    if (!q.step()) return std::nullopt;
+    return interaction_from_row(q);
+}
+
+std::optional<InteractionPlan> SqliteStore::record_interaction(const Uuid& account,
+                                                               const Uuid& customer, Time since,
+                                                               const InteractionDecider& decide) {
+    return batched([&](Connection& db) -> std::optional<InteractionPlan> {
+        // As place_call: the write lock is held from the counts to the insert.
+        Transaction tx(db);
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        const std::vector<Time> calls = times_since(db, placed_calls_sql, account, customer, since);
+        const std::vector<Time> texts = times_since(db, sent_texts_sql, account, customer, since);
+        InteractionPlan plan = decide(*stored, calls, texts);
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
+        if (!plan.store) {
+            if (plan.decision) tx.commit();  // the decision alone
+            return plan;
+        }
+        insert_interaction(db, account, customer, plan.record);
+        tx.commit();
+        return plan;
+    });
+}
+
+std::optional<std::string> SqliteStore::find_call_transcript(const Uuid& account,
+                                                             const Uuid& call) {
+    auto db = lease();
+    Query q(*db, "SELECT transcript FROM calls WHERE id = ? AND account_id = ?");
+    q.bind(1, call.view()).bind(2, account.view());
+    if (!q.step() || q.is_null(0)) return std::nullopt;
+    return std::string(q.text(0));
+}
+
+StoredAnalysis SqliteStore::save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                          const OutcomeApplier& apply) {
+    return batched([&](Connection& db) {
+        Transaction tx(db);
+        Query(db,
+              "INSERT INTO analyses (interaction_id, account_id, customer_id, channel, variables, "
+              "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+            .bind(1, analysis.interaction_id.view())
+            .bind(2, account.view())
+            .bind(3, analysis.customer_id.view())
+            .bind(4, enum_name(analysis.channel))
+            .bind(5, write(analysis.variables))
+            .bind(6, timestamp_text(analysis.analysed_at))
+            .run();
+        Query q(db, "SELECT " COLLECTCALL_ANALYSIS_COLUMNS
+                    " FROM analyses WHERE interaction_id = ? AND account_id = ?");
+        q.bind(1, analysis.interaction_id.view()).bind(2, account.view());
+        if (!q.step()) throw StoreError("analysis missing after insert", false);
+        StoredAnalysis stored = analysis_from_row(q);
+        if (apply && !stored.outcomes_applied) {
+            std::optional<StoredCustomer> customer =
+                customer_for_update(db, account, stored.customer_id);
+            if (customer && apply(*customer, stored.variables))
+                update_customer_row(db, account, *customer);
+            Query(db, "UPDATE analyses SET outcomes_applied = 1 WHERE interaction_id = ?")
+                .bind(1, stored.interaction_id.view())
+                .run();
+            stored.outcomes_applied = true;
+        }
+        tx.commit();
+        return stored;
+    });
 }
 
 // --- Webhook secrets -------------------------------------------------------------------------

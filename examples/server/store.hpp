@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <collectcall/api/limits.hpp>
@@ -78,6 +79,12 @@ struct StoredCustomer {
     Uuid thread_id;  // one conversation thread per customer, shared by all its calls
     bool active = true;
     bool cease_and_desist = false;
+    // What the customer said, as an analysis with applyOutcomes recorded it (API.md section 13)
+    // and the compliance of section 14 reads it: no more calls (12 CFR 1006.14(h)), represented
+    // by an attorney about the debt (15 U.S.C. 1692c(a)(2)), the debt disputed.
+    bool do_not_call = false;
+    bool attorney_represented = false;
+    bool disputed = false;
 };
 
 // --- Calls -----------------------------------------------------------------------------------
@@ -113,6 +120,55 @@ struct ContactHistory {
 // are counted one after the other.
 using CallDecider =
     std::function<CallPlan(const StoredCustomer& customer, const ContactHistory& history)>;
+
+// --- Clients, interactions, analyses --------------------------------------------------------
+
+enum class ClientInsert {
+    inserted,  // a new id
+    renamed,   // the account's own id: its name is set
+    taken,     // another account's id: nothing changed
+};
+
+// An SMS or an e-mail of a customer's thread, as the API shows it.
+using InteractionRecord = std::variant<SmsInteractionData, EmailInteractionData>;
+
+[[nodiscard]] inline const Uuid& interaction_id(const InteractionRecord& record) {
+    return std::visit([](const auto& r) -> const Uuid& { return r.id; }, record);
+}
+[[nodiscard]] inline const Timestamp& interaction_time(const InteractionRecord& record) {
+    return std::visit([](const auto& r) -> const Timestamp& { return r.timestamp; }, record);
+}
+
+// What the handler of a generated message decided inside the store's transaction: the message
+// to store when `store`, and the compliance that decided it (an SMS is a communication).
+struct InteractionPlan {
+    InteractionRecord record;
+    bool store = false;
+    std::optional<ComplianceResult> compliance;
+    // The record of the compliance evaluation, when one was made: stored whether the message is
+    // or not (API.md section 14).
+    std::optional<ComplianceDecision> decision;
+};
+
+// Decides a message from the customer as stored now (its row locked: a call or another message
+// to the customer waits) and the times of the calls placed and the SMS sent to it since the
+// `since` given to record_interaction.
+using InteractionDecider = std::function<InteractionPlan(
+    const StoredCustomer& customer, std::span<const Time> calls, std::span<const Time> texts)>;
+
+// The analysis of one interaction (an SMS, an e-mail or a call), stored once.
+struct StoredAnalysis {
+    Uuid interaction_id;
+    Uuid customer_id;
+    Channel channel = Channel::sms;
+    OutputVariables variables;
+    bool outcomes_applied = false;
+    Time analysed_at{};
+};
+
+// Applies an analysis's outcomes to its customer (section 13's applyOutcomes); true to store what
+// it left in the customer.
+using OutcomeApplier = std::function<bool(StoredCustomer& customer, const OutputVariables&)>;
 
 // --- Idempotency -----------------------------------------------------------------------------
 
@@ -212,6 +268,40 @@ class Store {
     // The records of the compliance decisions about a customer, newest first, at most `limit`.
     [[nodiscard]] virtual std::vector<ComplianceDecision> list_compliance_decisions(
         const Uuid& account, const Uuid& customer, std::size_t limit) = 0;
+
+    // Clients (API.md section 13). A new id is inserted, an id the account has already gets the
+    // new name, an id of another account is left alone (taken).
+    virtual ClientInsert insert_client(const Uuid& account, const Client& client, Time now) = 0;
+    // In the order they were created.
+    [[nodiscard]] virtual std::vector<Client> list_clients(const Uuid& account) = 0;
+    [[nodiscard]] virtual bool has_client(const Uuid& account, const Uuid& id) = 0;
+
+    // SMS and e-mail interactions of `customer` (which the caller found), all in one
+    // transaction. Interactions are the customer's record: no retention sweeps them.
+    virtual void insert_interactions(const Uuid& account, const Uuid& customer,
+                                     std::span<const InteractionRecord> records) = 0;
+    [[nodiscard]] virtual std::optional<InteractionRecord> find_interaction(const Uuid& account,
+                                                                            const Uuid& id) = 0;
+    // The customer's SMS and e-mails, newest first (by their timestamp).
+    [[nodiscard]] virtual std::vector<InteractionRecord> list_interactions(
+        const Uuid& account, const Uuid& customer) = 0;
+    // The latest inbound SMS or e-mail of a thread (by its timestamp).
+    [[nodiscard]] virtual std::optional<InteractionRecord> last_inbound_interaction(
+        const Uuid& account, const Uuid& thread) = 0;
+    // nullopt when there is no such customer. Otherwise the plan `decide` returned; when
+    // `plan.store` its record is stored, in the transaction that decided it.
+    virtual std::optional<InteractionPlan> record_interaction(const Uuid& account,
+                                                              const Uuid& customer, Time since,
+                                                              const InteractionDecider& decide) = 0;
+    // A call's transcript (a JSON array of TranscriptMessage); nullopt when the account has no
+    // such call or the call has none (it has not ended).
+    [[nodiscard]] virtual std::optional<std::string> find_call_transcript(const Uuid& account,
+                                                                          const Uuid& call) = 0;
+    // Stores `analysis` unless its interaction has one already, and returns the stored one
+    // (analyses are idempotent). With `apply` set, and the stored analysis's outcomes not yet
+    // applied, runs it on the customer and marks them applied, in the same transaction.
+    virtual StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
+                                         const OutcomeApplier& apply) = 0;
 
     // Keeps a secret under `id` for `account`: a new id is inserted, an id the account has
     // already gets the new text (a secret imported again after its rotation elsewhere), and an

@@ -14,6 +14,7 @@
 
 #include "collectcall/api/openapi.hpp"
 #include "collectcall/compliance/engine.hpp"
+#include "collectcall/compliance/next_eligible.hpp"
 
 using namespace collectcall;
 
@@ -59,10 +60,10 @@ struct Counts {
     std::size_t errors = 0;
 };
 
-template <class Types>
+template <class Endpoint>
 void check_operation(const api::Route& route, simdjson::dom::element op, Counts& counts) {
-    using Body = typename Types::body;
-    using Data = typename Types::data;
+    using Body = typename Endpoint::body;
+    using Data = typename Endpoint::data;
     const std::string where = std::string(route.method) + " " + std::string(route.path);
     if constexpr (!std::is_same_v<Body, null_t> && !std::is_same_v<Body, EmptyObject>) {
         for (const auto& [name, json] :
@@ -107,14 +108,18 @@ void check_operation(const api::Route& route, simdjson::dom::element op, Counts&
 }
 
 // The compliance of the example customer (Austin, 78701) called at `now` with no earlier calls.
-ComplianceResult austin_at(int utc_hour) {
+compliance::ComplianceInput austin_input(int utc_hour) {
     compliance::ComplianceInput in;
     in.active = true;
     in.state = "TX";
     in.zip5 = "78701";
     in.now = compliance::CallTime{std::chrono::sys_days{std::chrono::year{2026} / 11 / 20}} +
              std::chrono::hours{utc_hour};
-    return compliance::evaluate(in);
+    return in;
+}
+
+ComplianceResult austin_at(int utc_hour) {
+    return compliance::evaluate(austin_input(utc_hour));
 }
 
 }  // namespace
@@ -132,8 +137,7 @@ TEST_CASE("openapi examples: every example is what the library reads, writes and
         REQUIRE(doc["paths"][route.path][method].get(op) == simdjson::SUCCESS);
         boost::mp11::mp_with_index<api::routes.size()>(
             static_cast<std::size_t>(route.operation), [&](auto I) {
-                check_operation<api::operation_types<static_cast<api::Operation>(I())>>(route, op,
-                                                                                        counts);
+                check_operation<api::endpoint<static_cast<api::Operation>(I())>>(route, op, counts);
             });
     }
     // Not vacuous: the document shows request, answer and error examples.
@@ -150,10 +154,13 @@ TEST_CASE("openapi examples: the calls' compliance is what the engine decides") 
     CHECK(placed.value().createdAt.view() == "2026-11-20T15:00:00.000Z");
 
     // The blocked call: 13:00 UTC is 07:00 in Austin, and its error message is the engine's.
-    auto blocked = read<Call>(openapi_examples::blocked_call);
+    // Its next eligible time is the engine's: 08:00 in Austin.
+    auto blocked = read<BlockedCall>(openapi_examples::blocked_call);
     REQUIRE(blocked);
     CHECK(blocked.value().compliance == austin_at(13));
     CHECK(blocked.value().createdAt.view() == "2026-11-20T13:00:00.000Z");
+    REQUIRE(blocked.value().nextEligibleAt);
+    CHECK(blocked.value().nextEligibleAt->time() == compliance::next_eligible(austin_input(13)));
     CHECK(api::errors::compliance_failed.example ==
           compliance::failure_message(blocked.value().compliance));
 }

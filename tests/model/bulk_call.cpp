@@ -85,7 +85,7 @@ TEST_CASE("BulkCallRequest: 1 to 100 distinct customer ids") {
 
 TEST_CASE("BulkCallResult: the hosted shape, placed and failed items in order") {
     auto call = read<Call>(openapi_examples::call);
-    auto blocked = read<Call>(openapi_examples::blocked_call);
+    auto blocked = read<BlockedCall>(openapi_examples::blocked_call);
     REQUIRE(call.ok());
     REQUIRE(blocked.ok());
     const Uuid first = Uuid::parse(a).value();

@@ -146,7 +146,7 @@ int main() {
     // Bulk calls: placed, blocked (with its compliance), unknown customer.
     BulkCallResult calls;
     calls.add_placed(customer, must_read<Call>(x::call));
-    const Call blocked = must_read<Call>(x::blocked_call);
+    const Call blocked = must_read<BlockedCall>(x::blocked_call);
     calls.add_failed(thread,
                      "Customer not eligible for call. Failed rules: Respectful Hours Check "
                      "(Customer local time is 07:00 (outside respectful hours 8am-8:50pm))",

@@ -102,7 +102,7 @@ class Builder {
         Json& media = response["content"]["application/json"];
         if (call_data) {
             media["schema"]["oneOf"] =
-                Json::array({schema<ErrorEnvelope<Call>>(), schema<ErrorEnvelope<>>()});
+                Json::array({schema<ErrorEnvelope<BlockedCall>>(), schema<ErrorEnvelope<>>()});
         } else {
             media["schema"] = schema<ErrorEnvelope<>>();
         }
@@ -208,111 +208,6 @@ inline std::vector<std::pair<int, std::vector<const ErrorCase*>>> route_errors(
     return by_status;
 }
 
-// What the table does not say about an operation: its longer description and its examples.
-struct OperationText {
-    std::string description;
-    std::string_view success = "OK.";
-    std::vector<std::pair<std::string_view, std::string_view>> request_examples;
-    std::vector<std::pair<std::string_view, std::string_view>> answer_examples;  // the data
-};
-
-inline OperationText operation_text(api::Operation operation) {
-    namespace x = openapi_examples;
-    using api::Operation;
-    OperationText t;
-    switch (operation) {
-        case Operation::get_health:
-            t.description = "Not an API call: no key, no envelope. Liveness: the process answers.";
-            t.success = "The server is up.";
-            t.answer_examples = {{"ok", R"({"status":"ok"})"}};
-            break;
-        case Operation::get_readiness:
-            t.description =
-                "Not an API call: no key, no envelope. 503 {\"status\":\"unavailable\"} while "
-                "the storage does not answer.";
-            t.success = "The server can serve.";
-            t.answer_examples = {{"ready", R"({"status":"ready"})"}};
-            break;
-        case Operation::get_metrics:
-            t.description = "Not an API call: no key, no envelope. 404 when metrics are off.";
-            t.success = "The metrics.";
-            break;
-        case Operation::get_open_api:
-            t.description = "Not an API call: no key, no envelope.";
-            t.success = "The OpenAPI 3.1 document of the API.";
-            break;
-        case Operation::create_customer:
-            t.success = "The customer was created.";
-            t.request_examples = {{"minimal", x::customer_create_minimal},
-                                  {"collections", x::customer_create_collections}};
-            t.answer_examples = {{"created", x::customer}};
-            break;
-        case Operation::find_customers:
-            t.success = "The matching customers (0 or 1).";
-            break;
-        case Operation::create_customers:
-            t.description =
-                "Each item is validated and stored on its own, and reported in request order: "
-                "a failed item (invalid, or a duplicate externalId) does not fail the others, and "
-                "the response is 200 even when every item failed. 0 items or more than " +
-                std::to_string(api::max_bulk_items) + " is 400.";
-            t.success = "Every item was processed; see results[].success.";
-            t.request_examples = {{"two", x::bulk_request}};
-            t.answer_examples = {{"partial", x::bulk_result}};
-            break;
-        case Operation::get_customer:
-            t.success = "The customer.";
-            break;
-        case Operation::update_customer:
-            t.description =
-                "RFC 7396 applied to the stored customer, then the merged customer is validated "
-                "as a whole: null on a required member is `not_allowed`, clearing ssnLastFour or "
-                "dateOfBirth of a customer with collections is a `conflict`. An empty object "
-                "returns the customer unchanged. Error paths point into the merged customer.";
-            t.success = "The updated customer.";
-            t.request_examples = {{"change", x::customer_patch}};
-            break;
-        case Operation::create_call:
-            t.description =
-                "In order: the customer must exist (404), the body be valid (400), the agent be "
-                "the account's (403); then every compliance check is evaluated. All pass: 200 and "
-                "the call is placed. Any fails: 422 `compliance_failed` with the call object (not "
-                "stored) as data.";
-            t.success = "The call was placed.";
-            t.request_examples = {{"with webhook", x::call_request}};
-            t.answer_examples = {{"placed", x::call}};
-            break;
-        case Operation::list_calls:
-            t.success = "The calls.";
-            break;
-        case Operation::cease_and_desist:
-        case Operation::deactivate_customer:
-        case Operation::activate_customer:
-            t.success = "The customer.";
-            break;
-        case Operation::get_call:
-            t.success = "The call.";
-            break;
-        case Operation::get_call_recording:
-            t.description =
-                "The signed, time-limited recordingUrl of a call-ended webhook (valid 30 minutes): "
-                "no key, no envelope. The audio is silence as long as the call (WAV, 8 kHz 8-bit "
-                "mono). A signature that does not match is 404; a genuine link past its expiry is "
-                "403.";
-            t.success = "The recording.";
-            break;
-        case Operation::create_webhook_secret:
-            t.description =
-                "With no body (or {}), a new secret (whsec_ and the base64 of 32 random bytes), "
-                "shown only in this response. With {id, secret}, a secret brought from the hosted "
-                "service is kept under its own id (an id the account has gets the new text; "
-                "another account's is 409). Its id is the secretId of a call request's webhook.";
-            t.success = "The secret.";
-            break;
-    }
-    return t;
-}
-
 inline std::string envelope_example(std::string_view data) {
     std::string out =
         R"({"requestId":"9f1e2d3c-4b5a-4697-8877-665544332211","success":true,"data":)";
@@ -321,12 +216,12 @@ inline std::string envelope_example(std::string_view data) {
     return out;
 }
 
-// The operation object of one route, from the table and the types of its operation.
-template <class Types, class B>
+// The operation object of one endpoint (api/endpoints.hpp): its route, its types and its text.
+template <class Endpoint, class B>
 Json describe_operation(B& b, const api::Route& route) {
-    using Body = typename Types::body;
-    using Data = typename Types::data;
-    const OperationText text = operation_text(route.operation);
+    using Body = typename Endpoint::body;
+    using Data = typename Endpoint::data;
+    const api::OperationText text = Endpoint::text();
     Json op = Json::object();
     op["operationId"] = api::operation_id(route.operation);
     op["tags"] = Json::array({route.tag});
@@ -463,6 +358,9 @@ Json openapi_value() {
              {"customers", "Customer records: create one or many, read, update"},
              {"calls", "Agent calls and their compliance checks"},
              {"webhooks", "Secrets that sign call-event deliveries"},
+             {"compliance",
+              "The account's compliance policy, requests not to be called, and the record of "
+              "every compliance decision"},
              {"service", "Documents that are not API calls (no envelope, no key)"}}) {
         Json tag = Json::object();
         tag["name"] = name;
@@ -475,8 +373,8 @@ Json openapi_value() {
     for (const api::Route& route : api::routes) {
         boost::mp11::mp_with_index<api::routes.size()>(
             static_cast<std::size_t>(route.operation), [&](auto I) {
-                using Types = api::operation_types<static_cast<api::Operation>(I())>;
-                Json op = describe_operation<Types>(b, route);
+                using Endpoint = api::endpoint<static_cast<api::Operation>(I())>;
+                Json op = describe_operation<Endpoint>(b, route);
                 std::string method(route.method);
                 for (char& c : method)
                     c = static_cast<char>(c - 'A' + 'a');

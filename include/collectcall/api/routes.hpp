@@ -1,6 +1,5 @@
-// The routes of the HTTP API as data (SPEC.md section 4, API.md sections 1, 2, 5 and 10): each
-// with its method, path, whether it needs the bearer key and takes an Idempotency-Key, what body
-// it reads (and up to what size), and the types of its body and its answer. The example server
+// The route table of the HTTP API: one row for each endpoint of api/endpoints.hpp, in the order
+// of `Operation`, and the matching of a request's method and path against it. The example server
 // routes by this table and the OpenAPI document (api/openapi.hpp) is generated from it, so the
 // two cannot disagree.
 //
@@ -12,229 +11,31 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
 
-#include "collectcall/api/errors.hpp"
-#include "collectcall/api/limits.hpp"
+#include "collectcall/api/endpoints.hpp"
+#include "collectcall/api/route.hpp"
 #include "collectcall/core/enum.hpp"
-#include "collectcall/core/presence.hpp"
-#include "collectcall/model/bulk.hpp"
-#include "collectcall/model/call.hpp"
-#include "collectcall/model/customer.hpp"
-#include "collectcall/model/webhook.hpp"
 
 namespace collectcall::api {
 
-// ---- Shapes that exist only on the wire of the API --------------------------------------------
+namespace detail {
 
-// GET /customers?externalId=X: 0 or 1 customers.
-struct CustomerList {
-    std::vector<Customer> customers;
+template <template <class...> class L, class... D>
+constexpr std::array<Route, sizeof...(D)> route_table(L<D...>) {
+    const auto row = [](Operation operation, Route route) {
+        route.operation = operation;
+        return route;
+    };
+    return {row(D::value, endpoint<D::value>::route)...};
+}
 
-    friend bool operator==(const CustomerList&, const CustomerList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CustomerList, (), (customers))
+}  // namespace detail
 
-// GET /healthz and GET /readyz.
-struct HealthStatus {
-    std::string status;
-
-    friend bool operator==(const HealthStatus&, const HealthStatus&) = default;
-};
-BOOST_DESCRIBE_STRUCT(HealthStatus, (), (status))
-
-// ---- The routes -------------------------------------------------------------------------------
-
-// Every operation; its OpenAPI operationId is its name in camel case (create_customer ->
-// createCustomer).
-enum class Operation {
-    get_health,
-    get_readiness,
-    get_metrics,
-    get_open_api,
-    create_customer,
-    find_customers,
-    create_customers,
-    get_customer,
-    update_customer,
-    create_call,
-    list_calls,
-    cease_and_desist,
-    deactivate_customer,
-    activate_customer,
-    get_call,
-    get_call_recording,
-    create_webhook_secret,
-};
-BOOST_DESCRIBE_ENUM(Operation, get_health, get_readiness, get_metrics, get_open_api,
-                    create_customer, find_customers, create_customers, get_customer,
-                    update_customer, create_call, list_calls, cease_and_desist, deactivate_customer,
-                    activate_customer, get_call, get_call_recording, create_webhook_secret)
-
-enum class Access {
-    document,  // not an API call: no key, no envelope
-    api_key,   // Authorization: Bearer <key>, answered in the envelope
-};
-
-enum class Body {
-    none,           // nothing is read (GET)
-    json,           // a JSON document, Content-Type application/json
-    merge_patch,    // a JSON document, application/json or application/merge-patch+json
-    empty_or_json,  // no body at all (and then no Content-Type), or a JSON document
-};
-
-struct Route {
-    Operation operation;
-    std::string_view method;
-    // "{name}" is one path segment; the name is the OpenAPI path parameter's.
-    std::string_view path;
-    std::string_view tag;
-    std::string_view summary;
-    Access access = Access::api_key;
-    Body body = Body::none;
-    std::size_t max_body = api::max_body;
-    // The errors of this route beyond those every route of its kind can give (see
-    // common_errors); a compliance_failed answer carries the call as data.
-    std::array<const ErrorCode*, 3> errors{};
-
-    // POSTs take an Idempotency-Key: the same key and body within 24 h replay the answer.
-    [[nodiscard]] constexpr bool idempotent() const noexcept { return method == "POST"; }
-    [[nodiscard]] constexpr bool has_body() const noexcept { return body != Body::none; }
-};
-
-inline constexpr std::array routes{
-    Route{Operation::get_health, "GET", "/healthz", "service", "Liveness of the server",
-          Access::document},
-    Route{Operation::get_readiness, "GET", "/readyz", "service",
-          "Readiness: the storage answers (503 when it does not)", Access::document},
-    Route{Operation::get_metrics, "GET", "/metrics", "service",
-          "Metrics in the Prometheus text format", Access::document},
-    Route{Operation::get_open_api, "GET", "/api/v1/openapi.json", "service", "This document",
-          Access::document},
-    Route{Operation::create_customer,
-          "POST",
-          "/api/v1/customers",
-          "customers",
-          "Create a customer",
-          Access::api_key,
-          Body::json,
-          max_body,
-          {&errors::duplicate_external_id}},
-    Route{Operation::find_customers,
-          "GET",
-          "/api/v1/customers",
-          "customers",
-          "Find the customer with an externalId",
-          Access::api_key,
-          Body::none,
-          max_body,
-          {&errors::validation_failed}},
-    Route{Operation::create_customers, "POST", "/api/v1/customers/bulk", "customers",
-          "Create many customers at once", Access::api_key, Body::json, max_bulk_body},
-    Route{Operation::get_customer,
-          "GET",
-          "/api/v1/customers/{customerId}",
-          "customers",
-          "Read a customer",
-          Access::api_key,
-          Body::none,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::update_customer,
-          "PATCH",
-          "/api/v1/customers/{customerId}",
-          "customers",
-          "Update a customer (JSON Merge Patch)",
-          Access::api_key,
-          Body::merge_patch,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::create_call,
-          "POST",
-          "/api/v1/customers/{customerId}/calls",
-          "calls",
-          "Start an agent call to a customer",
-          Access::api_key,
-          Body::json,
-          max_body,
-          {&errors::not_found, &errors::agent_not_assigned, &errors::compliance_failed}},
-    Route{Operation::list_calls,
-          "GET",
-          "/api/v1/customers/{customerId}/calls",
-          "calls",
-          "List a customer's calls, newest first",
-          Access::api_key,
-          Body::none,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::cease_and_desist,
-          "POST",
-          "/api/v1/customers/{customerId}/cease-and-desist",
-          "customers",
-          "Record a cease-and-desist request: the customer is not called any more (idempotent)",
-          Access::api_key,
-          Body::empty_or_json,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::deactivate_customer,
-          "POST",
-          "/api/v1/customers/{customerId}/deactivate",
-          "customers",
-          "Deactivate a customer: calls fail is-active",
-          Access::api_key,
-          Body::empty_or_json,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::activate_customer,
-          "POST",
-          "/api/v1/customers/{customerId}/activate",
-          "customers",
-          "Activate a customer again",
-          Access::api_key,
-          Body::empty_or_json,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::get_call,
-          "GET",
-          "/api/v1/calls/{callId}",
-          "calls",
-          "Read a call with its status and events",
-          Access::api_key,
-          Body::none,
-          max_body,
-          {&errors::not_found}},
-    Route{Operation::get_call_recording,
-          "GET",
-          "/api/v1/calls/{callId}/recording",
-          "calls",
-          "Download a call's recording",
-          Access::document,
-          Body::none,
-          max_body,
-          {&errors::not_found, &errors::link_expired}},
-    Route{Operation::create_webhook_secret,
-          "POST",
-          "/api/v1/webhook-secrets",
-          "webhooks",
-          "Create or import a webhook signing secret",
-          Access::api_key,
-          Body::empty_or_json,
-          max_body,
-          {&errors::webhook_secret_taken}},
-};
-
-static_assert(
-    [] {
-        if (routes.size() != enum_values<Operation>.size()) return false;
-        for (std::size_t i = 0; i < routes.size(); ++i) {
-            if (routes[i].operation != enum_values<Operation>[i]) return false;
-        }
-        return true;
-    }(),
-    "routes lists every Operation once, in the order of the enum");
+// Every endpoint's route, indexed by its Operation.
+inline constexpr std::array routes =
+    detail::route_table(boost::describe::describe_enumerators<Operation>{});
 
 // The largest body any route reads.
 inline constexpr std::size_t largest_body = [] {
@@ -247,6 +48,15 @@ inline constexpr std::size_t largest_body = [] {
 [[nodiscard]] constexpr const Route& route(Operation operation) noexcept {
     return routes[static_cast<std::size_t>(operation)];
 }
+
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            if (static_cast<std::size_t>(enum_values<Operation>[i]) != i) return false;
+        }
+        return true;
+    }(),
+    "Operation's values are 0, 1, 2, ...: the route table is indexed by them");
 
 // The OpenAPI operationId: the operation's name in camel case.
 [[nodiscard]] inline std::string operation_id(Operation operation) {
@@ -262,97 +72,6 @@ inline constexpr std::size_t largest_body = [] {
     }
     return out;
 }
-
-// The types of an operation: `body`, what it reads (null_t: nothing), and `data`, what it
-// answers with (inside the envelope for an API call).
-template <Operation>
-struct operation_types;
-
-template <>
-struct operation_types<Operation::get_health> {
-    using body = null_t;
-    using data = HealthStatus;
-};
-template <>
-struct operation_types<Operation::get_readiness> {
-    using body = null_t;
-    using data = HealthStatus;
-};
-template <>
-struct operation_types<Operation::get_metrics> {
-    using body = null_t;
-    using data = std::string;  // text/plain; version=0.0.4
-};
-template <>
-struct operation_types<Operation::get_open_api> {
-    using body = null_t;
-    using data = std::string;  // this document
-};
-template <>
-struct operation_types<Operation::create_customer> {
-    using body = CustomerCreate;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::find_customers> {
-    using body = null_t;
-    using data = CustomerList;
-};
-template <>
-struct operation_types<Operation::create_customers> {
-    using body = BulkCreateRequest;
-    using data = BulkResult;
-};
-template <>
-struct operation_types<Operation::get_customer> {
-    using body = null_t;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::update_customer> {
-    using body = CustomerPatch;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::create_call> {
-    using body = CallRequest;
-    using data = Call;
-};
-template <>
-struct operation_types<Operation::list_calls> {
-    using body = null_t;
-    using data = CallList;
-};
-template <>
-struct operation_types<Operation::cease_and_desist> {
-    using body = EmptyObject;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::deactivate_customer> {
-    using body = EmptyObject;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::activate_customer> {
-    using body = EmptyObject;
-    using data = Customer;
-};
-template <>
-struct operation_types<Operation::get_call> {
-    using body = null_t;
-    using data = CallDetails;
-};
-template <>
-struct operation_types<Operation::get_call_recording> {
-    using body = null_t;
-    using data = std::string;  // audio/wav
-};
-template <>
-struct operation_types<Operation::create_webhook_secret> {
-    using body = WebhookSecretImport;  // or no body, or {}: a new secret
-    using data = WebhookSecret;
-};
 
 // Matching a request's path against the routes.
 struct RouteMatch {

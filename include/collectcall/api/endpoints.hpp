@@ -1,0 +1,418 @@
+// The endpoints of the HTTP API (SPEC.md section 4, API.md sections 1, 2, 5 and 10), one
+// `endpoint<Operation>` each: its route (method, path, access, body and its limit, its own
+// errors), the types of its body and its answer, and the text of its OpenAPI operation. The
+// route table (api/routes.hpp), the example server's dispatch and the OpenAPI document
+// (api/openapi.hpp) are all made from these, so they cannot disagree.
+//
+// Adding an endpoint: its name in `Operation`, its `endpoint<>` below, and one handler in the
+// server (examples/server/handlers/), which the build demands.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+#include "collectcall/api/errors.hpp"
+#include "collectcall/api/limits.hpp"
+#include "collectcall/api/route.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/model/account.hpp"
+#include "collectcall/model/bulk.hpp"
+#include "collectcall/model/call.hpp"
+#include "collectcall/model/compliance.hpp"
+#include "collectcall/model/customer.hpp"
+#include "collectcall/model/openapi.hpp"
+#include "collectcall/model/webhook.hpp"
+
+namespace collectcall::api {
+
+// ---- Shapes that exist only on the wire of the API --------------------------------------------
+
+// GET /customers?externalId=X: 0 or 1 customers.
+struct CustomerList {
+    std::vector<Customer> customers;
+
+    friend bool operator==(const CustomerList&, const CustomerList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerList, (), (customers))
+
+// GET /healthz and GET /readyz.
+struct HealthStatus {
+    std::string status;
+
+    friend bool operator==(const HealthStatus&, const HealthStatus&) = default;
+};
+BOOST_DESCRIBE_STRUCT(HealthStatus, (), (status))
+
+// ---- The endpoints ----------------------------------------------------------------------------
+
+// Every operation, in the order of the route table and the OpenAPI document; its operationId
+// is its name in camel case (create_customer -> createCustomer).
+BOOST_DEFINE_ENUM_CLASS(Operation, get_health, get_readiness, get_metrics, get_open_api,
+                        create_customer, find_customers, create_customers, get_customer,
+                        update_customer, create_call, list_calls, cease_and_desist,
+                        deactivate_customer, activate_customer, get_call, get_call_recording,
+                        create_webhook_secret, get_account, do_not_call, list_compliance_decisions)
+
+// One endpoint: `static constexpr Route route`, `using body` (what it reads; null_t: nothing),
+// `using data` (what it answers with, inside the envelope for an API call) and
+// `static OperationText text()`.
+template <Operation>
+struct endpoint;
+
+// -- service: documents that are not API calls
+
+template <>
+struct endpoint<Operation::get_health> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/healthz",
+                                 .tag = "service",
+                                 .summary = "Liveness of the server",
+                                 .access = Access::document};
+    using body = null_t;
+    using data = HealthStatus;
+    static OperationText text() {
+        return {
+            .description = "Not an API call: no key, no envelope. Liveness: the process answers.",
+            .success = "The server is up.",
+            .answer_examples = {{"ok", R"({"status":"ok"})"}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::get_readiness> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/readyz",
+                                 .tag = "service",
+                                 .summary = "Readiness: the storage answers (503 when it does not)",
+                                 .access = Access::document};
+    using body = null_t;
+    using data = HealthStatus;
+    static OperationText text() {
+        return {.description =
+                    "Not an API call: no key, no envelope. 503 "
+                    "{\"status\":\"unavailable\"} while the storage does not answer.",
+                .success = "The server can serve.",
+                .answer_examples = {{"ready", R"({"status":"ready"})"}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::get_metrics> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/metrics",
+                                 .tag = "service",
+                                 .summary = "Metrics in the Prometheus text format",
+                                 .access = Access::document};
+    using body = null_t;
+    using data = std::string;  // text/plain; version=0.0.4
+    static OperationText text() {
+        return {.description = "Not an API call: no key, no envelope. 404 when metrics are off.",
+                .success = "The metrics."};
+    }
+};
+
+template <>
+struct endpoint<Operation::get_open_api> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/openapi.json",
+                                 .tag = "service",
+                                 .summary = "This document",
+                                 .access = Access::document};
+    using body = null_t;
+    using data = std::string;  // this document
+    static OperationText text() {
+        return {.description = "Not an API call: no key, no envelope.",
+                .success = "The OpenAPI 3.1 document of the API."};
+    }
+};
+
+// -- customers
+
+template <>
+struct endpoint<Operation::create_customer> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers",
+                                 .tag = "customers",
+                                 .summary = "Create a customer",
+                                 .body = Body::json,
+                                 .errors = {&errors::duplicate_external_id}};
+    using body = CustomerCreate;
+    using data = Customer;
+    static OperationText text() {
+        return {
+            .success = "The customer was created.",
+            .request_examples = {{"minimal", openapi_examples::customer_create_minimal},
+                                 {"collections", openapi_examples::customer_create_collections}},
+            .answer_examples = {{"created", openapi_examples::customer}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::find_customers> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/customers",
+                                 .tag = "customers",
+                                 .summary = "Find the customer with an externalId",
+                                 .errors = {&errors::validation_failed}};
+    using body = null_t;
+    using data = CustomerList;
+    static OperationText text() { return {.success = "The matching customers (0 or 1)."}; }
+};
+
+template <>
+struct endpoint<Operation::create_customers> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers/bulk",
+                                 .tag = "customers",
+                                 .summary = "Create many customers at once",
+                                 .body = Body::json,
+                                 .max_body = max_bulk_body};
+    using body = BulkCreateRequest;
+    using data = BulkResult;
+    static OperationText text() {
+        return {.description =
+                    "Each item is validated and stored on its own, and reported in request order: "
+                    "a failed item (invalid, or a duplicate externalId) does not fail the others, "
+                    "and the response is 200 even when every item failed. 0 items or more than " +
+                    std::to_string(max_bulk_items) + " is 400.",
+                .success = "Every item was processed; see results[].success.",
+                .request_examples = {{"two", openapi_examples::bulk_request}},
+                .answer_examples = {{"partial", openapi_examples::bulk_result}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::get_customer> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/customers/{customerId}",
+                                 .tag = "customers",
+                                 .summary = "Read a customer",
+                                 .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = Customer;
+    static OperationText text() { return {.success = "The customer."}; }
+};
+
+template <>
+struct endpoint<Operation::update_customer> {
+    static constexpr Route route{.method = "PATCH",
+                                 .path = "/api/v1/customers/{customerId}",
+                                 .tag = "customers",
+                                 .summary = "Update a customer (JSON Merge Patch)",
+                                 .body = Body::merge_patch,
+                                 .errors = {&errors::not_found}};
+    using body = CustomerPatch;
+    using data = Customer;
+    static OperationText text() {
+        return {.description =
+                    "RFC 7396 applied to the stored customer, then the merged customer is "
+                    "validated as a whole: null on a required member is `not_allowed`, clearing "
+                    "ssnLastFour or dateOfBirth of a customer with collections is a `conflict`. "
+                    "An empty object returns the customer unchanged. Error paths point into the "
+                    "merged customer.",
+                .success = "The updated customer.",
+                .request_examples = {{"change", openapi_examples::customer_patch}}};
+    }
+};
+
+// -- calls
+
+template <>
+struct endpoint<Operation::create_call> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/calls",
+        .tag = "calls",
+        .summary = "Start an agent call to a customer",
+        .body = Body::json,
+        .errors = {&errors::not_found, &errors::agent_not_assigned, &errors::compliance_failed}};
+    using body = CallRequest;
+    using data = Call;
+    static OperationText text() {
+        return {.description =
+                    "In order: the customer must exist (404), the body be valid (400), the agent "
+                    "be the account's (403); then every compliance check is evaluated. All pass: "
+                    "200 and the call is placed. Any fails: 422 `compliance_failed` with the call "
+                    "object (not stored) as data.",
+                .success = "The call was placed.",
+                .request_examples = {{"with webhook", openapi_examples::call_request}},
+                .answer_examples = {{"placed", openapi_examples::call}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::list_calls> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/customers/{customerId}/calls",
+                                 .tag = "calls",
+                                 .summary = "List a customer's calls, newest first",
+                                 .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = CallList;
+    static OperationText text() { return {.success = "The calls."}; }
+};
+
+// -- customers: the flags that decide whether a customer is called
+
+template <>
+struct endpoint<Operation::cease_and_desist> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/cease-and-desist",
+        .tag = "customers",
+        .summary =
+            "Record a cease-and-desist request: the customer is not called any more (idempotent)",
+        .body = Body::empty_or_json,
+        .errors = {&errors::not_found}};
+    using body = EmptyObject;
+    using data = Customer;
+    static OperationText text() { return {.success = "The customer."}; }
+};
+
+template <>
+struct endpoint<Operation::deactivate_customer> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers/{customerId}/deactivate",
+                                 .tag = "customers",
+                                 .summary = "Deactivate a customer: calls fail is-active",
+                                 .body = Body::empty_or_json,
+                                 .errors = {&errors::not_found}};
+    using body = EmptyObject;
+    using data = Customer;
+    static OperationText text() { return {.success = "The customer."}; }
+};
+
+template <>
+struct endpoint<Operation::activate_customer> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers/{customerId}/activate",
+                                 .tag = "customers",
+                                 .summary = "Activate a customer again",
+                                 .body = Body::empty_or_json,
+                                 .errors = {&errors::not_found}};
+    using body = EmptyObject;
+    using data = Customer;
+    static OperationText text() { return {.success = "The customer."}; }
+};
+
+// -- calls: reading them
+
+template <>
+struct endpoint<Operation::get_call> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/calls/{callId}",
+                                 .tag = "calls",
+                                 .summary = "Read a call with its status and events",
+                                 .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = CallDetails;
+    static OperationText text() { return {.success = "The call."}; }
+};
+
+template <>
+struct endpoint<Operation::get_call_recording> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/calls/{callId}/recording",
+                                 .tag = "calls",
+                                 .summary = "Download a call's recording",
+                                 .access = Access::document,
+                                 .errors = {&errors::not_found, &errors::link_expired}};
+    using body = null_t;
+    using data = std::string;  // audio/wav
+    static OperationText text() {
+        return {.description =
+                    "The signed, time-limited recordingUrl of a call-ended webhook (valid 30 "
+                    "minutes): no key, no envelope. The audio is silence as long as the call (WAV, "
+                    "8 kHz 8-bit mono). A signature that does not match is 404; a genuine link "
+                    "past its expiry is 403.",
+                .success = "The recording."};
+    }
+};
+
+// -- webhooks
+
+template <>
+struct endpoint<Operation::create_webhook_secret> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/webhook-secrets",
+                                 .tag = "webhooks",
+                                 .summary = "Create or import a webhook signing secret",
+                                 .body = Body::empty_or_json,
+                                 .errors = {&errors::webhook_secret_taken}};
+    using body = WebhookSecretImport;  // or no body, or {}: a new secret
+    using data = WebhookSecret;
+    static OperationText text() {
+        return {.description =
+                    "With no body (or {}), a new secret (whsec_ and the base64 of 32 random "
+                    "bytes), shown only in this response. With {id, secret}, a secret brought "
+                    "from the hosted service is kept under its own id (an id the account has gets "
+                    "the new text; another account's is 409). Its id is the secretId of a call "
+                    "request's webhook.",
+                .success = "The secret."};
+    }
+};
+
+// -- compliance (API.md section 14): the account's policy, a request not to be called, and the
+// record of decisions
+
+template <>
+struct endpoint<Operation::get_account> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/account",
+                                 .tag = "compliance",
+                                 .summary = "Read the caller's account and its settings"};
+    using body = null_t;
+    using data = Account;
+    static OperationText text() {
+        return {.description =
+                    "Extension. The settings init gave the account: its compliance policy "
+                    "(hosted or regulation-f), the respectful-hours window, the daily call limit, "
+                    "the caller-number pool and the drip campaigns.",
+                .success = "The account."};
+    }
+};
+
+template <>
+struct endpoint<Operation::do_not_call> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/do-not-call",
+        .tag = "compliance",
+        .summary = "Record the customer's request not to be called (idempotent)",
+        .body = Body::empty_or_json,
+        .errors = {&errors::not_found}};
+    using body = EmptyObject;
+    using data = Customer;
+    static OperationText text() {
+        return {.description =
+                    "Extension. Under the regulation-f policy the customer is not called any more "
+                    "(medium-restriction, 12 CFR 1006.14(h)); text messages are another medium. "
+                    "The hosted policy does not read it.",
+                .success = "The customer."};
+    }
+};
+
+template <>
+struct endpoint<Operation::list_compliance_decisions> {
+    static constexpr Route route{
+        .method = "GET",
+        .path = "/api/v1/customers/{customerId}/compliance-decisions",
+        .tag = "compliance",
+        .summary = "List the compliance decisions about a customer, newest first",
+        .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = ComplianceDecisionList;
+    static OperationText text() {
+        return {.description =
+                    "Extension. Every evaluation (a call, a bulk call's item, a drip campaign's "
+                    "step, an SMS) with its instant, operation, policy, candidate zones and their "
+                    "local times, counts, every check with its reason, the outcome and the next "
+                    "eligible time; the 1000 newest. Kept 3 years (12 CFR 1006.100).",
+                .success = "The decisions."};
+    }
+};
+
+}  // namespace collectcall::api

@@ -1,0 +1,290 @@
+// The store's clients, interactions and analyses (schema version 5), on the suite's backend
+// (SQLite, or PostgreSQL when the suite runs there), and the migration from version 4.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "harness.hpp"
+#include "hooked_store.hpp"
+
+using namespace test;
+using collectcall::Channel;
+using ClientRow = collectcall::Client;
+using collectcall::E164;
+using collectcall::InteractionDirection;
+using collectcall::SmsInteractionData;
+using collectcall::Text;
+using collectcall::Timestamp;
+using collectcall::Uuid;
+
+namespace {
+
+Credentials account(Store& store, const std::string& name) {
+    AccountSetup setup;
+    setup.name = name;
+    setup.fallback_caller_number = E164::parse("+12025550100").value();
+    return store.create_credentials(setup, frozen_time());
+}
+
+StoredCustomer customer(std::string_view external_id) {
+    StoredCustomer stored;
+    auto body = collectcall::read<collectcall::CustomerCreate>(customer_json(external_id));
+    REQUIRE(body.ok());
+    static_cast<collectcall::CustomerCreate&>(stored.customer) = std::move(body).value();
+    stored.customer.id = new_uuid();
+    stored.customer.createdAt = Timestamp::from_time(frozen_time());
+    stored.customer.updatedAt = stored.customer.createdAt;
+    stored.thread_id = new_uuid();
+    return stored;
+}
+
+SmsInteractionData sms(const StoredCustomer& c, std::string_view body, std::string_view at,
+                       InteractionDirection direction = InteractionDirection::inbound) {
+    SmsInteractionData s;
+    s.id = new_uuid();
+    s.threadId = c.thread_id;
+    s.direction = direction;
+    s.customerId = c.customer.id;
+    s.timestamp = Timestamp::parse(at).value();
+    s.createdAt = Timestamp::from_time(frozen_time());
+    s.from = E164::parse("+13125550123").value();
+    s.to = E164::parse("+12025550100").value();
+    s.body = collectcall::SmsBody::parse(body).value();
+    s.segments = collectcall::SegmentCount::of(1);
+    return s;
+}
+
+std::string body_of(const std::optional<InteractionRecord>& record) {
+    REQUIRE(record);
+    REQUIRE(std::holds_alternative<SmsInteractionData>(*record));
+    return std::string(std::get<SmsInteractionData>(*record).body.view());
+}
+
+}  // namespace
+
+TEST_CASE("store: clients are per account; an id of another account is taken", "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Uuid a = account(*store, "a").accountId;
+    const Uuid b = account(*store, "b").accountId;
+
+    const Uuid id = new_uuid();
+    CHECK(store->insert_client(a, ClientRow{id, Text::parse("Acme").value()}, frozen_time()) ==
+          ClientInsert::inserted);
+    CHECK(store->insert_client(a, ClientRow{id, Text::parse("Acme 2").value()}, frozen_time()) ==
+          ClientInsert::renamed);
+    CHECK(store->insert_client(b, ClientRow{id, Text::parse("Theirs").value()}, frozen_time()) ==
+          ClientInsert::taken);
+    const Uuid second = new_uuid();
+    store->insert_client(a, ClientRow{second, Text::parse("Beta").value()}, frozen_time());
+
+    const std::vector<ClientRow> clients = store->list_clients(a);
+    REQUIRE(clients.size() == 2);
+    CHECK(clients[0].id == id);
+    CHECK(clients[0].name.str() == "Acme 2");
+    CHECK(clients[1].id == second);
+    CHECK(store->list_clients(b).empty());
+    CHECK(store->has_client(a, id));
+    CHECK_FALSE(store->has_client(b, id));
+}
+
+TEST_CASE("store: interactions newest first, per account, the thread's last inbound", "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Uuid a = account(*store, "a").accountId;
+    const Uuid b = account(*store, "b").accountId;
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(a, c));
+
+    const std::vector<InteractionRecord> records{
+        sms(c, "first", "2026-11-20T10:00:00Z"),
+        sms(c, "third, outbound", "2026-11-20T12:00:00Z", InteractionDirection::outbound),
+        sms(c, "second", "2026-11-20T11:00:00Z"),
+    };
+    store->insert_interactions(a, c.customer.id, records);
+
+    const std::vector<InteractionRecord> listed = store->list_interactions(a, c.customer.id);
+    REQUIRE(listed.size() == 3);
+    CHECK(body_of(listed[0]) == "third, outbound");
+    CHECK(body_of(listed[1]) == "second");
+    CHECK(body_of(listed[2]) == "first");
+    CHECK(listed[1] == records[2]);  // every member as stored
+
+    CHECK(body_of(store->last_inbound_interaction(a, c.thread_id)) == "second");
+    CHECK_FALSE(store->last_inbound_interaction(b, c.thread_id));
+    CHECK(body_of(store->find_interaction(a, interaction_id(records[0]))) == "first");
+    CHECK_FALSE(store->find_interaction(b, interaction_id(records[0])));
+    CHECK(store->list_interactions(b, c.customer.id).empty());
+
+    // Interactions are the customer's record: a sweep long after leaves them.
+    store->sweep(frozen_time() + std::chrono::hours(24 * 365));
+    CHECK(store->list_interactions(a, c.customer.id).size() == 3);
+}
+
+TEST_CASE("store: record_interaction decides on the customer as stored, with its history",
+          "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Uuid a = account(*store, "a").accountId;
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(a, c));
+    store->insert_interactions(
+        a, c.customer.id,
+        std::vector<InteractionRecord>{
+            sms(c, "sent", "2026-11-20T14:00:00Z", InteractionDirection::outbound),
+            sms(c, "received", "2026-11-20T14:10:00Z")});
+
+    std::size_t texts_seen = 99;
+    const auto decide = [&](bool keep) {
+        return [&, keep](const StoredCustomer& s, std::span<const Time> calls,
+                         std::span<const Time> texts) {
+            CHECK(s.customer.id == c.customer.id);
+            CHECK(calls.empty());
+            texts_seen = texts.size();
+            InteractionPlan plan;
+            plan.record = sms(c, keep ? "kept" : "dropped", "2026-11-20T15:00:00Z",
+                              InteractionDirection::outbound);
+            plan.store = keep;
+            return plan;
+        };
+    };
+    const Time since = frozen_time() - std::chrono::hours(48);
+    CHECK_FALSE(store->record_interaction(a, new_uuid(), since, decide(true)));
+    const auto dropped = store->record_interaction(a, c.customer.id, since, decide(false));
+    REQUIRE(dropped);
+    CHECK_FALSE(dropped->store);
+    CHECK(texts_seen == 1);  // the outbound SMS only
+    CHECK(store->list_interactions(a, c.customer.id).size() == 2);
+    REQUIRE(store->record_interaction(a, c.customer.id, since, decide(true)));
+    CHECK(body_of(store->list_interactions(a, c.customer.id).front()) == "kept");
+    REQUIRE(store->record_interaction(a, c.customer.id, since, decide(false)));
+    CHECK(texts_seen == 2);
+}
+
+TEST_CASE("store: an analysis is stored once and its outcomes applied once", "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Uuid a = account(*store, "a").accountId;
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(a, c));
+
+    StoredAnalysis first;
+    first.interaction_id = new_uuid();
+    first.customer_id = c.customer.id;
+    first.channel = Channel::voice;
+    first.variables.stop_requests = true;
+    first.variables.attorney_represented = true;
+    first.analysed_at = frozen_time();
+
+    // Not applied: stored as given.
+    StoredAnalysis stored = store->save_analysis(a, first, {});
+    CHECK(stored.variables == first.variables);
+    CHECK(stored.channel == Channel::voice);
+    CHECK_FALSE(stored.outcomes_applied);
+
+    // A second analysis finds the first; applying runs once.
+    StoredAnalysis other = first;
+    other.variables = {};
+    int applied = 0;
+    const OutcomeApplier apply = [&](StoredCustomer& s, const collectcall::OutputVariables& v) {
+        ++applied;
+        s.do_not_call = v.stop_requests;
+        s.attorney_represented = v.attorney_represented;
+        s.disputed = true;
+        return true;
+    };
+    stored = store->save_analysis(a, other, apply);
+    CHECK(stored.variables == first.variables);
+    CHECK(stored.outcomes_applied);
+    CHECK(applied == 1);
+    stored = store->save_analysis(a, other, apply);
+    CHECK(applied == 1);
+
+    const auto after = store->find_customer(a, c.customer.id);
+    REQUIRE(after);
+    CHECK(after->do_not_call);
+    CHECK(after->attorney_represented);
+    CHECK(after->disputed);
+    CHECK_FALSE(after->cease_and_desist);
+    // update_customer keeps them.
+    const auto updated = store->update_customer(a, c.customer.id, [](StoredCustomer& s) {
+        s.active = false;
+        return true;
+    });
+    REQUIRE(updated);
+    CHECK(store->find_customer(a, c.customer.id)->do_not_call);
+}
+
+TEST_CASE("store: a call's transcript once it has ended", "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials cred = account(*store, "a");
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(cred.accountId, c));
+    const auto plan =
+        store->place_call(cred.accountId, c.customer.id, frozen_time() - std::chrono::hours(48),
+                          [&](const StoredCustomer&, std::span<const Time>) {
+                              CallPlan p;
+                              p.call.id = new_uuid();
+                              p.call.threadId = c.thread_id;
+                              p.call.toPhoneNumber = c.customer.primaryPhone;
+                              p.call.fromPhoneNumber = E164::parse("+12025550100").value();
+                              p.call.createdAt = Timestamp::from_time(frozen_time());
+                              p.place = true;
+                              p.agent_id = cred.agentId;
+                              return p;
+                          });
+    REQUIRE(plan);
+    const Uuid call = plan->call.id;
+    CHECK_FALSE(store->find_call_transcript(cred.accountId, call));
+    REQUIRE(store->end_call(cred.accountId, call, collectcall::CallStatus::completed,
+                            collectcall::EndedReason::customer_ended_call, 1000, "[]",
+                            frozen_time()));
+    CHECK(store->find_call_transcript(cred.accountId, call) == std::optional<std::string>("[]"));
+    const Uuid other = account(*store, "b").accountId;
+    CHECK_FALSE(store->find_call_transcript(other, call));
+}
+
+TEST_CASE("store: a version 4 database migrates to 5 and keeps its customers", "[store]") {
+    Database database;
+    Uuid a;
+    StoredCustomer c = customer("c-1");
+    {
+        const std::unique_ptr<Store> store = open_store(database.uri());
+        a = account(*store, "a").accountId;
+        REQUIRE(store->insert_customer(a, c));
+    }
+    // Back to version 4: what version 5 added is taken away again.
+    for (const char* sql : {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
+                            "ALTER TABLE customers DROP COLUMN do_not_call",
+                            "ALTER TABLE customers DROP COLUMN attorney_represented",
+                            "ALTER TABLE customers DROP COLUMN disputed"}) {
+        (void)database.rows(sql);
+    }
+    if (database.postgres()) {
+        (void)database.rows("DELETE FROM schema_version WHERE version = 5");
+    } else {
+        (void)database.rows("PRAGMA user_version = 4");
+    }
+
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const auto found = store->find_customer(a, c.customer.id);
+    REQUIRE(found);
+    CHECK(found->customer == c.customer);
+    CHECK_FALSE(found->do_not_call);
+    CHECK_FALSE(found->attorney_represented);
+    CHECK_FALSE(found->disputed);
+    store->insert_interactions(
+        a, c.customer.id, std::vector<InteractionRecord>{sms(c, "hi", "2026-11-20T10:00:00Z")});
+    CHECK(store->list_interactions(a, c.customer.id).size() == 1);
+    if (database.postgres()) {
+        CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] == "5");
+    } else {
+        CHECK(database.rows("PRAGMA user_version")[0][0] == "5");
+    }
+}
