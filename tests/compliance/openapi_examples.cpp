@@ -90,7 +90,7 @@ void check_operation(const api::Route& route, simdjson::dom::element op, Counts&
         if (status == "200") continue;
         for (const auto& [code, json] : examples_of(response["content"]["application/json"])) {
             if (code == api::errors::compliance_failed.code) {
-                const auto blocked = round_trip<ErrorEnvelope<Call>>(where, json);
+                const auto blocked = round_trip<ErrorEnvelope<BlockedCall>>(where, json);
                 CHECK_FALSE(blocked.data.compliance.passed);
                 CHECK(blocked.error.message ==
                       compliance::failure_message(blocked.data.compliance));

@@ -460,7 +460,9 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                               "/api/v1/customers/{customerId}/cease-and-desist",
                               "/api/v1/customers/{customerId}/deactivate",
                               "/api/v1/customers/{customerId}/activate", "/api/v1/calls/{callId}",
-                              "/api/v1/calls/{callId}/recording", "/api/v1/webhook-secrets"});
+                              "/api/v1/calls/{callId}/recording", "/api/v1/webhook-secrets",
+                              "/api/v1/account", "/api/v1/customers/{customerId}/do-not-call",
+                              "/api/v1/customers/{customerId}/compliance-decisions"});
 
     SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
@@ -500,7 +502,7 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
             member(member(member(member(post, "responses"), "422"), "content"), "application/json");
         const Json& one_of = member(member(blocked, "schema"), "oneOf");
         CHECK(member(one_of.values()[0], "$ref").text() ==
-              "#/components/schemas/ErrorEnvelope_Call");
+              "#/components/schemas/ErrorEnvelope_BlockedCall");
         CHECK(member(member(post, "responses"), "403").contains("content"));
     }
     SECTION("PATCH takes merge-patch+json too") {
@@ -532,8 +534,11 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                       "Error",
                                       "Envelope_Customer",
                                       "ErrorEnvelope",
-                                      "ErrorEnvelope_Call",
+                                      "ErrorEnvelope_BlockedCall",
+                                      "BlockedCall",
                                       "CustomerList",
+                                      "Account",
+                                      "ComplianceDecisionList",
                                       "HealthStatus",
                                       "CallWebhookEvent"}) {
             CAPTURE(name);

@@ -44,26 +44,25 @@ T must_read(std::string_view json) {
     return std::move(result).value();
 }
 
-template <class T>
-void sample(std::string_view schema, std::string_view name, const T& data) {
-    Envelope<T> envelope{request_id, true, data};
+void emit_sample(std::string_view schema, std::string_view name, std::string document) {
     Json line = Json::object();
     line["kind"] = "sample";
     line["schema"] = schema;
     line["name"] = name;
-    line["document"] = Json::raw(write(envelope));
+    line["document"] = Json::raw(std::move(document));
     std::cout << line.dump() << '\n';
+}
+
+// An answer, in the envelope.
+template <class T>
+void sample(std::string_view schema, std::string_view name, const T& data) {
+    emit_sample(schema, name, write(Envelope<T>{request_id, true, data}));
 }
 
 // A webhook body: sent as it is, not in the envelope.
 template <class T>
 void body_sample(std::string_view schema, std::string_view name, const T& body) {
-    Json line = Json::object();
-    line["kind"] = "sample";
-    line["schema"] = schema;
-    line["name"] = name;
-    line["document"] = Json::raw(write(body));
-    std::cout << line.dump() << '\n';
+    emit_sample(schema, name, write(body));
 }
 
 void text(std::string_view path, std::string_view status, std::string_view value) {
