@@ -14,7 +14,7 @@
 #include "crypto.hpp"
 #include "handlers/handlers.hpp"
 #include "http.hpp"
-#include "sqlite.hpp"  // StoreError
+#include "store_error.hpp"
 
 namespace collectcall::server {
 
@@ -28,18 +28,16 @@ bool is_body_method(std::string_view method) {
     return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
 }
 
-// The context of the request cpp-httplib handles on this thread (Api::Serving).
-thread_local RequestContext* serving = nullptr;
-
-RequestContext& current() {
-    if (serving == nullptr) throw std::logic_error("a request is handled outside Api::Serving");
-    return *serving;
+// The context of a request, which the server sets around its processing (install).
+RequestContext& context_of(RequestContext* current) {
+    if (current == nullptr) throw std::logic_error("a request is handled without its context");
+    return *current;
 }
 
 // Ends the connection after the answer: the response says so, and the server does so.
-void end_connection(httplib::Response& response) {
+void end_connection(RequestContext& context, httplib::Response& response) {
     http::close_connection(response);
-    current().close = true;
+    context.close = true;
 }
 
 std::string_view request_id_of(const httplib::Response& response) {
@@ -78,10 +76,10 @@ Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter,
       config_(std::move(config)),
       services_{store, clock, dialer, config_, resolver_} {}
 
-void Api::install(httplib::Server& server) {
+void Api::install(httplib::Server& server, RequestContext* const& current) {
     server.set_pre_routing_handler(
-        [this](const httplib::Request& request, httplib::Response& response) {
-            RequestContext& context = current();
+        [this, &current](const httplib::Request& request, httplib::Response& response) {
+            RequestContext& context = context_of(current);
             context.active = true;
             context.start = std::chrono::steady_clock::now();
             context.method = "other";
@@ -92,12 +90,13 @@ void Api::install(httplib::Server& server) {
             response.set_header("Cache-Control", "no-store");
             response.set_header("X-Content-Type-Options", "nosniff");
             if (is_body_method(request.method)) return httplib::Server::HandlerResponse::Unhandled;
-            dispatch(request, response, nullptr);
+            dispatch(context, request, response, nullptr);
             return httplib::Server::HandlerResponse::Handled;
         });
-    const auto with_body = [this](const httplib::Request& request, httplib::Response& response,
-                                  const httplib::ContentReader& reader) {
-        dispatch(request, response, &reader);
+    const auto with_body = [this, &current](const httplib::Request& request,
+                                            httplib::Response& response,
+                                            const httplib::ContentReader& reader) {
+        dispatch(context_of(current), request, response, &reader);
     };
     server.Post(".*", with_body);
     server.Put(".*", with_body);
@@ -109,9 +108,9 @@ void Api::install(httplib::Server& server) {
     // request the reader parsed (request_reader.hpp), so what remains of its own errors is a
     // Range it cannot parse (416); the other cases are kept as a safety net.
     server.set_error_handler(httplib::Server::HandlerWithResponse(
-        [this](const httplib::Request& request, httplib::Response& response) {
+        [this, &current](const httplib::Request& request, httplib::Response& response) {
             if (!response.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-            complete_error(request, response);
+            complete_error(context_of(current), request, response);
             return httplib::Server::HandlerResponse::Handled;
         }));
     // A safety net: dispatch catches everything itself.
@@ -122,25 +121,27 @@ void Api::install(httplib::Server& server) {
             response, 500,
             error_document(id, error_code::internal, std::string(error_code::internal.example)));
     });
-    server.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
-        RequestContext& context = current();
-        std::optional<std::chrono::nanoseconds> duration;
-        if (context.active) duration = std::chrono::steady_clock::now() - context.start;
-        context.active = false;
-        if (config_.metrics != nullptr) {
-            config_.metrics->request(context.method, context.route, response.status,
-                                     duration.value_or(std::chrono::nanoseconds{0}));
-        }
-        if (config_.access_log)
-            http::access_log(request, response, request_id_of(response), duration);
-    });
+    server.set_logger(
+        [this, &current](const httplib::Request& request, const httplib::Response& response) {
+            RequestContext& context = context_of(current);
+            std::optional<std::chrono::nanoseconds> duration;
+            if (context.active) duration = std::chrono::steady_clock::now() - context.start;
+            context.active = false;
+            if (config_.metrics != nullptr) {
+                config_.metrics->request(context.method, context.route, response.status,
+                                         duration.value_or(std::chrono::nanoseconds{0}));
+            }
+            if (config_.access_log)
+                http::access_log(request, response, request_id_of(response), duration);
+        });
 }
 
-void Api::complete_error(const httplib::Request& request, httplib::Response& response) {
+void Api::complete_error(RequestContext& context, const httplib::Request& request,
+                         httplib::Response& response) {
     const std::string id = ensure_request_id(response);
     // cpp-httplib could not read the request: where the next one would begin is unknown (after
     // a bad request line it has not even read the header lines), so the connection ends here.
-    end_connection(response);
+    end_connection(context, response);
     serve_whole(request, response);
     int status = response.status;
     const api::ErrorCode* code = &error_code::bad_request;
@@ -185,9 +186,8 @@ void Api::complete_error(const httplib::Request& request, httplib::Response& res
     send_json(response, status, error_document(id, *code, std::move(message)));
 }
 
-void Api::dispatch(const httplib::Request& request, httplib::Response& response,
-                   const httplib::ContentReader* reader) {
-    RequestContext& context = current();
+void Api::dispatch(RequestContext& context, const httplib::Request& request,
+                   httplib::Response& response, const httplib::ContentReader* reader) {
     std::optional<KeyRecord> admitted = std::exchange(context.admitted, std::nullopt);
     const std::string request_id(request_id_of(response));
     // The path of the target as sent: its segments are decoded only once it is split.
@@ -296,14 +296,6 @@ void Api::serve(Exchange& x) {
             return run_idempotent(x, *key);
     }
     handlers::dispatch(x, services_);
-}
-
-Api::Serving::Serving(RequestContext& context) noexcept : previous_(serving) {
-    serving = &context;
-}
-
-Api::Serving::~Serving() {
-    serving = previous_;
 }
 
 }  // namespace collectcall::server

@@ -29,8 +29,11 @@ class Api {
     Api(const Api&) = delete;
     Api& operator=(const Api&) = delete;
 
-    // Registers every route and hook on `server`.
-    void install(httplib::Server& server);
+    // Registers every route and hook on `server`, which processes one request at a time (a
+    // responder of http_server.hpp). cpp-httplib 0.11 hands its hooks only its request and
+    // response: they find the rest of the request in the RequestContext `current` points to,
+    // which the caller sets around each request it has `server` process.
+    void install(httplib::Server& server, RequestContext* const& current);
 
     // For a request whose head has arrived and whose body has not: the most body bytes it may
     // send and the key it was authenticated with, or nullopt when it is answered from its head
@@ -43,28 +46,15 @@ class Api {
     };
     std::optional<Admission> admit(const httplib::Request& head);
 
-    // Names `context` as the one of the request cpp-httplib handles on this thread while it
-    // lives. cpp-httplib 0.11 hands its handlers only its request and response; this pointer,
-    // set around one process_request call, is how they find the rest of the request.
-    class Serving {
-      public:
-        explicit Serving(RequestContext& context) noexcept;
-        ~Serving();
-        Serving(const Serving&) = delete;
-        Serving& operator=(const Serving&) = delete;
-
-      private:
-        RequestContext* previous_;
-    };
-
   private:
-    void dispatch(const httplib::Request& request, httplib::Response& response,
-                  const httplib::ContentReader* reader);
+    void dispatch(RequestContext& context, const httplib::Request& request,
+                  httplib::Response& response, const httplib::ContentReader* reader);
     void serve(Exchange& x);
     bool authenticate(Exchange& x, std::optional<KeyRecord> admitted);
     std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
     void run_idempotent(Exchange& x, std::string_view header);
-    void complete_error(const httplib::Request& request, httplib::Response& response);
+    void complete_error(RequestContext& context, const httplib::Request& request,
+                        httplib::Response& response);
 
     Store& store_;
     const Clock& clock_;

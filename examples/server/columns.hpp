@@ -8,7 +8,7 @@
 
 #include <collectcall/core/enum.hpp>
 
-#include "sqlite.hpp"
+#include "store_error.hpp"
 
 namespace collectcall::server {
 

@@ -68,6 +68,22 @@ bool parse_listen(std::string_view text, std::string& host, int& port) {
     return true;
 }
 
+// NAME or NAME=UUID: the text after the last '=' is the client's id when it is a UUID, and
+// otherwise part of the name.
+std::optional<ClientCreate> parse_client(std::string_view text) {
+    ClientCreate client;
+    if (const std::size_t eq = text.rfind('='); eq != std::string_view::npos) {
+        if (auto id = Uuid::parse(text.substr(eq + 1))) {
+            client.id = std::move(id).value();
+            text = text.substr(0, eq);
+        }
+    }
+    auto name = Text::parse(text);
+    if (!name) return std::nullopt;
+    client.name = std::move(name).value();
+    return client;
+}
+
 std::string number(auto value) {
     std::ostringstream out;
     out << value;
@@ -165,6 +181,16 @@ const OptionRow options[] = {
                  return "--campaign: campaign \"" + known.name + "\" is given twice";
          }
          c.campaigns.push_back(std::move(*parsed.campaign));
+         return {};
+     }},
+    {"--client", Scope::init, "NAME[=UUID]", nullptr,
+     [](Command& c, Value v) -> Problem {
+         const auto client = v ? parse_client(*v) : std::nullopt;
+         if (!client) {
+             return "--client needs a name (1 to 200 characters), or NAME=UUID to keep the id "
+                    "the client has at the hosted service";
+         }
+         c.clients.push_back(*client);
          return {};
      }},
     {"--listen", Scope::serve, "HOST:PORT",
@@ -371,15 +397,15 @@ std::string usage() {
 
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
-                           [--respectful-hours HH:MM-HH:MM] [--compliance hosted|regulation-f]
-                           [--campaign NAME=STEPS]...
+                           [--respectful-hours HH:MM-HH:MM] [--client NAME[=UUID]]...
+                           [--compliance hosted|regulation-f] [--campaign NAME=STEPS]...
   collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
   collectcall-server openapi
   collectcall-server --help | --version
 
 init
   Creates the account NAME if it does not exist, and in any case a new API key and agentId
-  for it; prints them as one JSON line {"accountId","apiKey","agentId"}. The key is stored
+  for it; prints them as one JSON line {"accountId","apiKey","agentId","clients"}. The key is stored
   only as a SHA-256 hash: it cannot be shown again. --caller-number adds a number to the
   account's caller-number pool (repeatable); a new account without one gets )";
     text += default_caller_number;
@@ -395,6 +421,9 @@ init
   STEPS is a comma list of call@D or sms@D, D days after enrolment (NAME alone: )";
     text += default_drip_steps;
     text += R"().
+  --client gives the account a client (repeatable), a sub-entity that groups customers: a new
+  one, or the account's client of that name; NAME=UUID keeps the id the client has at the
+  hosted service. "clients" lists them as [{"id","name"}].
 
 serve
   Serves the API. When the database has no account yet, a demo account is created and its

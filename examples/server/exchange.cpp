@@ -10,6 +10,7 @@ namespace collectcall::server {
 ReadOptions Services::read_options() const {
     ReadOptions options;
     options.today = std::chrono::floor<std::chrono::days>(clock.now());
+    options.now = clock.now();  // a message's timestamp may not be far after it
     options.max_bulk_items = config.max_bulk_items;
     return options;
 }

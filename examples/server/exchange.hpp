@@ -58,7 +58,7 @@ struct ApiConfig {
 // One request on its way from the reader to its answer: what the server's reader decided of it
 // before cpp-httplib hands it to the API (the refusal of its head, its body, the key it was
 // admitted with), and what the API decides for its connection and its metrics. The server makes
-// one per request and names it for the time cpp-httplib handles the request (Api::Serving).
+// one per request and hands it to the responder that processes the request (http_server.cpp).
 struct RequestContext {
     http::Refusal refusal;
     http::BodyStatus body = http::BodyStatus::complete;
@@ -88,7 +88,8 @@ struct Services {
     // Webhook host lookups at call creation, at most 2 s each (API.md section 11).
     webhook::Resolver& resolver;
 
-    // How bodies are read today: dates are checked against the clock's day.
+    // How bodies are read today: dates are checked against the clock's day, and a message's
+    // timestamp against its time.
     [[nodiscard]] ReadOptions read_options() const;
 };
 

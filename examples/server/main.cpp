@@ -17,9 +17,9 @@
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"
-#include "postgres.hpp"
-#include "postgres_store.hpp"
-#include "sqlite_store.hpp"
+#include "postgres/postgres.hpp"
+#include "postgres/postgres_store.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 namespace {
 
@@ -35,6 +35,30 @@ AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers,
     setup.window = window;
     setup.fallback_caller_number = collectcall::E164::parse(default_caller_number).value();
     return setup;
+}
+
+// What `init` prints: the credentials and the clients it was given.
+struct InitOutput {
+    collectcall::Uuid accountId;
+    std::string apiKey;
+    std::string agentId;
+    std::vector<collectcall::Client> clients;
+};
+BOOST_DESCRIBE_STRUCT(InitOutput, (), (accountId, apiKey, agentId, clients))
+
+// The account's client `wanted` names: under its id when it has one (nullopt when that id is
+// another account's), else the account's client of that name, or a new one.
+std::optional<collectcall::Client> account_client(Store& store, const collectcall::Uuid& account,
+                                                  const collectcall::ClientCreate& wanted,
+                                                  Time now) {
+    if (!wanted.id) {
+        for (collectcall::Client& existing : store.list_clients(account)) {
+            if (existing.name == wanted.name) return existing;
+        }
+    }
+    collectcall::Client client{wanted.id ? *wanted.id : new_uuid(), wanted.name};
+    if (store.insert_client(account, client, now) == ClientInsert::taken) return std::nullopt;
+    return client;
 }
 
 std::unique_ptr<Store> open_for_init(const ServerOptions& options) {
@@ -54,7 +78,17 @@ int init(const Command& command) {
     setup.policy = command.policy;
     setup.campaigns = command.campaigns;
     const Credentials credentials = store.create_credentials(setup, clock.now());
-    std::cout << collectcall::write(credentials) << std::endl;
+    InitOutput out{credentials.accountId, credentials.apiKey, credentials.agentId, {}};
+    for (const collectcall::ClientCreate& wanted : command.clients) {
+        const auto client = account_client(store, credentials.accountId, wanted, clock.now());
+        if (!client) {
+            std::cerr << "collectcall-server: client id " << wanted.id->view()
+                      << " belongs to another account\n";
+            return 1;
+        }
+        out.clients.push_back(*client);
+    }
+    std::cout << collectcall::write(out) << std::endl;
     return 0;
 }
 

@@ -1,10 +1,10 @@
-// The storage interface of the server. Handlers see only this; SQLite (sqlite_store.hpp) is one
+// The storage interface of the server. Handlers see only this; SQLite (sqlite/) is one
 // implementation, and a second one (PostgreSQL, for several instances behind a load balancer)
 // plugs in here without touching them.
 //
 // Every method that touches a resource takes the account: there is no way to reach another
 // account's customers, calls or secrets through this interface. Implementations throw
-// StoreError (sqlite.hpp) on failure; `unavailable()` errors become 503.
+// StoreError (store_error.hpp) on failure; `unavailable()` errors become 503.
 #pragma once
 
 #include <chrono>

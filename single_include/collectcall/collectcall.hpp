@@ -3033,6 +3033,9 @@ class Validated {
     // Paths are relative to the item.
     [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
     [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
+    // A rule only the reader's caller can judge failed (an id that must name a stored record):
+    // the item is invalid from then on, with this error after those reading found.
+    void add_error(Error error) { errors_.push_back(std::move(error)); }
 
     friend bool operator==(const Validated&, const Validated&) = default;
 
@@ -8221,6 +8224,7 @@ inline std::string invalid_fields_message(std::size_t count) {
 // EmailInteractionData, ...); a member its answers declare without `nullable` is left out when it
 // has no value (Patch), and the answers add the message's own text as extension members.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -8619,6 +8623,29 @@ inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {
 
 }  // namespace collectcall
 // ---- end collectcall/interaction/analysis.hpp ----
+// ---- begin collectcall/interaction/message_writer.hpp ----
+// The deterministic message writer of the sandbox (API.md section 13): the next SMS or e-mail to a
+// customer, written from fixed templates where the hosted service uses a language model. Pure
+// functions: the same facts give the same text, byte for byte.
+//
+// What a message may say about the customer is only what MessageFacts holds: the first name, the
+// original creditor and the balance. The SSN, the date of birth and the account number are never
+// among its inputs, so no template can leak them. What the customer last wrote (the thread's last
+// inbound message) chooses the reply's opening sentence, through the analyser
+// (interaction/analysis.hpp); its words are never repeated.
+//
+// An SMS is one GSM-7 segment at most (160 septets): every template is plain GSM-7 and at most
+// 160 septets with the longest name it may carry; a first name is used only when it is made of
+// characters of the GSM 03.38 default alphabet and has at most 24 of them, and is left out
+// ("Hi,") otherwise. Every SMS ends with the opt-out notice Regulation F asks of electronic
+// communications (12 CFR 1006.6(e)); every e-mail with the notice of 15 U.S.C. 1692e(11).
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
 // ---- begin collectcall/interaction/sms_segments.hpp ----
 // How many segments an SMS takes, as a carrier counts them (3GPP TS 23.038 and 23.040; API.md
 // section 13).
@@ -8777,6 +8804,226 @@ class Packer {
 
 }  // namespace collectcall::sms
 // ---- end collectcall/interaction/sms_segments.hpp ----
+
+namespace collectcall {
+
+// What a message may tell about the customer.
+struct MessageFacts {
+    std::string first_name;
+    std::string creditor;  // the original creditor; empty when unknown
+    std::string balance;   // the total balance as written in a message ("$1,234.50"); empty: none
+};
+
+// "$1,234.50": the amount with thousands separators and at least two decimals (more when the
+// amount has them: an exact amount is never rounded).
+[[nodiscard]] inline std::string dollars(const Money& amount) {
+    const std::string text = amount.to_string();
+    const std::size_t point = text.find('.');
+    const std::string whole = text.substr(0, point);
+    std::string fraction = point == std::string::npos ? std::string() : text.substr(point + 1);
+    while (fraction.size() < 2)
+        fraction += '0';
+    std::string out = "$";
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        if (i != 0 && (whole.size() - i) % 3 == 0) out += ',';
+        out += whole[i];
+    }
+    out += '.';
+    out += fraction;
+    return out;
+}
+
+// The facts of a customer that a message may use, and nothing else.
+[[nodiscard]] inline MessageFacts message_facts(const CustomerCreate& customer) {
+    MessageFacts facts;
+    facts.first_name = customer.firstName.str();
+    if (customer.collections) {
+        if (customer.collections->originalCreditor) {
+            facts.creditor = customer.collections->originalCreditor->str();
+        }
+        facts.balance = dollars(customer.collections->totalBalance);
+    }
+    return facts;
+}
+
+namespace message_writer {
+
+// What the customer's last message asked for, which the reply answers first.
+enum class Topic { none, stop, human, payment, dispute, attorney, other };
+
+[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
+    if (!last_inbound) return Topic::none;
+    const OutputVariables v = analyse(*last_inbound, channel);
+    if (v.stop_requests) return Topic::stop;
+    if (v.attorney_represented) return Topic::attorney;
+    if (v.dispute) return Topic::dispute;
+    if (v.human_follow_up_requested) return Topic::human;
+    if (v.payment_promised) return Topic::payment;
+    return Topic::other;
+}
+
+// The SMS templates, by topic: "Hi <name>, " or "Hi, " comes before each.
+inline constexpr std::array<std::string_view, 7> sms_templates{
+    "this is a message about your account. Reply here or call us to talk about your options. "
+    "Reply STOP to opt out.",
+    "we have received your request and will not text you again. Reply STOP to opt out.",
+    "thank you. An agent will call you back during business hours. Reply STOP to opt out.",
+    "thank you for your commitment to pay. We will confirm the details. Reply STOP to opt out.",
+    "we have noted your dispute and will send you information about the debt. Reply STOP to "
+    "opt out.",
+    "thank you. We will contact your attorney from now on. Reply STOP to opt out.",
+    "thank you for your message. Reply here or call us to talk about your options. Reply STOP "
+    "to opt out.",
+};
+
+// The longest first name an SMS carries.
+inline constexpr std::size_t sms_max_name = 24;
+
+// Every template is one septet a character and fits one segment after "Hi <longest name>, ".
+static_assert(
+    [] {
+        for (std::string_view text : sms_templates) {
+            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name;
+            for (char c : text) {
+                if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
+                ++septets;
+            }
+            if (septets > sms::gsm7_single) return false;
+        }
+        return true;
+    }(),
+    "an SMS template leaves the default alphabet or one segment");
+
+// The first name as an SMS carries it: trimmed of spaces, GSM-7 default-alphabet characters only
+// (no escapes), at most sms_max_name of them; empty when the name is not such a name.
+[[nodiscard]] inline std::string sms_name(std::string_view first_name) {
+    const std::size_t first = first_name.find_first_not_of(' ');
+    if (first == std::string_view::npos) return {};
+    first_name = first_name.substr(first, first_name.find_last_not_of(' ') - first + 1);
+    std::size_t count = 0;
+    bool plain = true;
+    sms::detail::for_each_code_point(first_name, [&](char32_t c) {
+        ++count;
+        if (sms::gsm7_septets(c) != 1 || c == U'\n' || c == U'\r') plain = false;
+    });
+    if (!plain || count > sms_max_name) return {};
+    return std::string(first_name);
+}
+
+// The e-mail's opening sentence, by topic.
+inline constexpr std::array<std::string_view, 7> email_openings{
+    "We are writing to you about your account.",
+    "We have received your request to stop contacting you, and we will respect it.",
+    "Thank you for your message. An agent will call you back during business hours.",
+    "Thank you for your commitment to pay. We will confirm the details with you.",
+    "We have noted your dispute. We will send you information about the debt and will not "
+    "collect it until we have done so.",
+    "Thank you for letting us know that an attorney represents you. We will contact your "
+    "attorney from now on.",
+    "Thank you for your message.",
+};
+
+inline constexpr std::string_view email_closing =
+    "You can reply to this e-mail or call us to talk about your payment options.";
+inline constexpr std::string_view email_notice =
+    "This communication is from a debt collector. This is an attempt to collect a debt and any "
+    "information obtained will be used for that purpose.";
+inline constexpr std::string_view email_signature = "Accounts team";
+// A persisted e-mail's subject and sender. The sandbox sends no mail: its outbound records come
+// from an address of example.com, a domain reserved for examples (RFC 2606).
+inline constexpr std::string_view email_subject = "About your account";
+inline constexpr std::string_view email_sender = "accounts@example.com";
+
+[[nodiscard]] inline std::string html_escaped(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace message_writer
+
+// The next SMS to the customer: "Hi <first name>, " and the template of what the thread's last
+// inbound message asked for (message_writer::sms_templates). One GSM-7 segment.
+[[nodiscard]] inline std::string write_sms(const MessageFacts& facts,
+                                           std::optional<std::string_view> last_inbound) {
+    using namespace message_writer;
+    const std::string name = sms_name(facts.first_name);
+    std::string out = name.empty() ? std::string("Hi, ") : "Hi " + name + ", ";
+    out += sms_templates[static_cast<std::size_t>(topic_of(last_inbound, Channel::sms))];
+    return out;
+}
+
+// The two bodies of an e-mail.
+struct EmailDraft {
+    std::string plainTextBody;
+    std::string htmlBody;
+    friend bool operator==(const EmailDraft&, const EmailDraft&) = default;
+};
+
+// The next e-mail to the customer, in plain text and HTML with the same paragraphs:
+//
+//   Dear <first name>,
+//   <the opening of what the thread's last inbound message asked for>
+//   Our records show a balance of <balance> on your account with <creditor>.   (when known)
+//   <closing> · <debt collector notice> · Best regards, Accounts team
+[[nodiscard]] inline EmailDraft write_email(const MessageFacts& facts,
+                                            std::optional<std::string_view> last_inbound,
+                                            Channel inbound_channel = Channel::email) {
+    using namespace message_writer;
+    std::string name = facts.first_name;
+    if (const std::size_t first = name.find_first_not_of(' '); first != std::string::npos) {
+        name = name.substr(first, name.find_last_not_of(' ') - first + 1);
+    } else {
+        name.clear();
+    }
+    std::array<std::string, 5> paragraphs;
+    paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
+    paragraphs[1] =
+        email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
+    if (!facts.balance.empty()) {
+        paragraphs[2] = "Our records show a balance of " + facts.balance + " on your account";
+        paragraphs[2] +=
+            facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
+    }
+    paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
+    paragraphs[4] = "Best regards,\n" + std::string(email_signature);
+
+    EmailDraft draft;
+    for (const std::string& p : paragraphs) {
+        if (p.empty()) continue;
+        if (!draft.plainTextBody.empty()) draft.plainTextBody += "\n\n";
+        draft.plainTextBody += p;
+        std::string html = html_escaped(p);
+        for (std::size_t at = html.find('\n'); at != std::string::npos; at = html.find('\n', at)) {
+            html.replace(at, 1, "<br>");
+        }
+        draft.htmlBody += "<p>" + html + "</p>";
+    }
+    return draft;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/interaction/message_writer.hpp ----
 
 namespace collectcall {
 
@@ -9072,6 +9319,51 @@ struct EmailGenerateResult {
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
 
+// The data of a 422 compliance_failed of a generated SMS that was to be sent: the message that
+// was written, and the compliance that kept it from being sent (extension).
+struct SmsGenerateBlocked {
+    std::string message;
+    ComplianceResult compliance;
+
+    friend bool operator==(const SmsGenerateBlocked&, const SmsGenerateBlocked&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance))
+
+// The record of a generated SMS that is persisted: outbound, from the request's `from` to its
+// `to` (lacks_recipient(request) is false), at `now`, one segment or more as a carrier counts.
+[[nodiscard]] inline SmsInteractionData generated_sms_interaction(
+    const SmsGenerateRequest& request, std::string_view message, const Uuid& id,
+    const Uuid& customer_id, const Uuid& thread, const Timestamp& now) {
+    SmsImportRequest sms;
+    sms.direction = InteractionDirection::outbound;
+    sms.timestamp = PastTimestamp::from_timestamp(now);
+    sms.from = request.from;
+    sms.to = request.to.value_or(E164{});
+    sms.body = SmsBody::parse(message).value();
+    sms.threadId = thread;
+    return sms_interaction(sms, id, customer_id, thread, now);
+}
+
+// The record of a generated e-mail that is persisted: outbound, from message_writer's sender to
+// the customer's address, with its subject, at `now`.
+[[nodiscard]] inline EmailInteractionData generated_email_interaction(
+    const EmailDraft& draft, const Email& to, const Uuid& id, const Uuid& customer_id,
+    const Uuid& thread, const Timestamp& now) {
+    EmailInteractionData out;
+    out.id = id;
+    out.threadId = thread;
+    out.direction = InteractionDirection::outbound;
+    out.customerId = customer_id;
+    out.timestamp = now;
+    out.createdAt = now;
+    out.from = Email::parse(message_writer::email_sender).value();
+    out.to.push_back(to);
+    out.subject = Text::parse(message_writer::email_subject).value();
+    out.plainTextBody = EmailBody::parse(draft.plainTextBody).value();
+    out.htmlBody = EmailBody::parse(draft.htmlBody).value();
+    return out;
+}
+
 // ---- Analysis ----------------------------------------------------------------------------------
 
 // POST /interactions/{id}/analyze: applyOutcomes absent or null is true.
@@ -9089,6 +9381,55 @@ BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
 inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
 inline constexpr std::string_view interaction_not_found_message = "Interaction not found";
 
+// The customer's words in an interaction, which the analyser reads and the message writer answers:
+// an inbound SMS's body, an inbound e-mail's plain text (else its HTML), a call's turns of the
+// customer. None (nothing to analyse: analysis_skipped_message) for an outbound message, which
+// holds the collector's words, and for a call the customer did not speak in.
+[[nodiscard]] inline std::vector<std::string_view> customer_words(const SmsInteractionData& sms) {
+    if (sms.direction != InteractionDirection::inbound) return {};
+    return {sms.body.view()};
+}
+[[nodiscard]] inline std::vector<std::string_view> customer_words(
+    const EmailInteractionData& email) {
+    if (email.direction != InteractionDirection::inbound) return {};
+    if (email.plainTextBody.has_value() && email.plainTextBody.value().has_content())
+        return {email.plainTextBody.value().view()};
+    if (email.htmlBody.has_value()) return {email.htmlBody.value().view()};
+    return {};
+}
+[[nodiscard]] inline std::vector<std::string_view> customer_words(
+    const std::vector<TranscriptMessage>& transcript) {
+    std::vector<std::string_view> out;
+    for (const TranscriptMessage& turn : transcript) {
+        if (turn.role == MessageRole::user) out.push_back(turn.message);
+    }
+    return out;
+}
+
+// What an analysis records on its customer when its outcomes are applied (API.md sections 13
+// and 14). A stop request made in writing is a cease-and-desist (15 U.S.C. 1692c(c)); made in a
+// call, it asks for no more calls, a restriction of that medium (12 CFR 1006.14(h)). Attorney
+// representation (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The
+// other variables (a follow-up asked for, a payment promised) record nothing.
+struct CustomerOutcomes {
+    bool cease_and_desist = false;
+    bool do_not_call = false;
+    bool attorney_represented = false;
+    bool disputed = false;
+
+    friend bool operator==(const CustomerOutcomes&, const CustomerOutcomes&) = default;
+};
+
+[[nodiscard]] inline CustomerOutcomes outcomes_of(const OutputVariables& variables,
+                                                  Channel channel) noexcept {
+    CustomerOutcomes out;
+    out.cease_and_desist = variables.stop_requests && channel != Channel::voice;
+    out.do_not_call = variables.stop_requests && channel == Channel::voice;
+    out.attorney_represented = variables.attorney_represented;
+    out.disputed = variables.dispute;
+    return out;
+}
+
 struct AnalyzeInteractionResult {
     Uuid interactionId;
     Channel channel = Channel::sms;
@@ -9098,6 +9439,58 @@ struct AnalyzeInteractionResult {
                            const AnalyzeInteractionResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AnalyzeInteractionResult, (), (interactionId, channel, outputVariables))
+
+// ---- A customer's interactions -----------------------------------------------------------------
+
+// One interaction of GET /customers/{id}/interactions (extension): its channel, when it happened
+// (an SMS's or e-mail's timestamp, a call's createdAt), and the record under the member of its
+// channel: `sms`, `email`, or `call` with the call's `transcript` once it has ended.
+struct CustomerInteraction {
+    Channel channel = Channel::sms;
+    Timestamp timestamp;
+    Patch<SmsInteractionData> sms;
+    Patch<EmailInteractionData> email;
+    Patch<CallDetails> call;
+    Patch<std::vector<TranscriptMessage>> transcript;
+
+    friend bool operator==(const CustomerInteraction&, const CustomerInteraction&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerInteraction, (), (channel, timestamp, sms, email, call, transcript))
+
+// Every interaction of a customer (calls, SMS, e-mail), newest first.
+struct InteractionList {
+    std::vector<CustomerInteraction> interactions;
+
+    void add(SmsInteractionData sms) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::sms;
+        item.timestamp = sms.timestamp;
+        item.sms = std::move(sms);
+    }
+    void add(EmailInteractionData email) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::email;
+        item.timestamp = email.timestamp;
+        item.email = std::move(email);
+    }
+    void add(CallDetails call, std::optional<std::vector<TranscriptMessage>> transcript) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::voice;
+        item.timestamp = call.createdAt;
+        item.call = std::move(call);
+        if (transcript) item.transcript = std::move(*transcript);
+    }
+    // Newest first; interactions of the same instant keep the order they were added in.
+    void sort_newest_first() {
+        std::stable_sort(interactions.begin(), interactions.end(),
+                         [](const CustomerInteraction& a, const CustomerInteraction& b) {
+                             return a.timestamp.time() > b.timestamp.time();
+                         });
+    }
+
+    friend bool operator==(const InteractionList&, const InteractionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions))
 
 }  // namespace collectcall
 // ---- end collectcall/model/interaction.hpp ----
@@ -9148,6 +9541,13 @@ struct SignedUrl {
     friend bool operator==(const SignedUrl&, const SignedUrl&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SignedUrl, (), (callId, signedUrl))
+
+// Whether a call has a recording to link to: it has ended, and was answered. A call still in
+// progress or never answered has none (404 `Call not found`, as an unknown call).
+[[nodiscard]] inline bool has_recording(const CallDetails& call) noexcept {
+    return call.status != CallStatus::in_progress && call.endedReason.has_value() &&
+           *call.endedReason != EndedReason::customer_did_not_answer;
+}
 
 }  // namespace collectcall
 // ---- end collectcall/model/signed_url.hpp ----
@@ -9345,6 +9745,13 @@ inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
     }
 }
 
+inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s) {
+    s["description"] =
+        "One interaction of the customer: its channel, when it happened, and its record under "
+        "the member of that channel (sms, email, or call with the call's transcript once it "
+        "has ended); the other members are left out.";
+}
+
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
 }
@@ -9452,7 +9859,7 @@ inline constexpr std::string_view blocked_call =
     R"("checksFailed":[{"id":"respectful-hours","name":"Respectful Hours Check",)"
     R"("description":"Check if the customer's local time is within respectful hours",)"
     R"x("reason":"Customer local time is 07:00 (outside respectful hours 8am-8:50pm)"}]},)x"
-    R"("createdAt":"2026-11-20T13:00:00.000Z"})";
+    R"("createdAt":"2026-11-20T13:00:00.000Z","nextEligibleAt":"2026-11-20T14:00:00.000Z"})";
 
 inline constexpr std::string_view sms_import =
     R"({"direction":"inbound","timestamp":"2026-11-20T14:58:00Z","from":"+15125550100",)"
@@ -9527,243 +9934,4 @@ inline constexpr std::string_view validation_failed =
 }  // namespace collectcall
 // ---- end collectcall/model/openapi.hpp ----
 
-// ---- begin collectcall/interaction/message_writer.hpp ----
-// The deterministic message writer of the sandbox (API.md section 13): the next SMS or e-mail to a
-// customer, written from fixed templates where the hosted service uses a language model. Pure
-// functions: the same facts give the same text, byte for byte.
-//
-// What a message may say about the customer is only what MessageFacts holds: the first name, the
-// original creditor and the balance. The SSN, the date of birth and the account number are never
-// among its inputs, so no template can leak them. What the customer last wrote (the thread's last
-// inbound message) chooses the reply's opening sentence, through the analyser
-// (interaction/analysis.hpp); its words are never repeated.
-//
-// An SMS is one GSM-7 segment at most (160 septets): every template is plain GSM-7 and at most
-// 160 septets with the longest name it may carry; a first name is used only when it is made of
-// characters of the GSM 03.38 default alphabet and has at most 24 of them, and is left out
-// ("Hi,") otherwise. Every SMS ends with the opt-out notice Regulation F asks of electronic
-// communications (12 CFR 1006.6(e)); every e-mail with the notice of 15 U.S.C. 1692e(11).
-
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-
-
-namespace collectcall {
-
-// What a message may tell about the customer.
-struct MessageFacts {
-    std::string first_name;
-    std::string creditor;  // the original creditor; empty when unknown
-    std::string balance;   // the total balance as written in a message ("$1,234.50"); empty: none
-};
-
-// "$1,234.50": the amount with thousands separators and at least two decimals (more when the
-// amount has them: an exact amount is never rounded).
-[[nodiscard]] inline std::string dollars(const Money& amount) {
-    const std::string text = amount.to_string();
-    const std::size_t point = text.find('.');
-    const std::string whole = text.substr(0, point);
-    std::string fraction = point == std::string::npos ? std::string() : text.substr(point + 1);
-    while (fraction.size() < 2)
-        fraction += '0';
-    std::string out = "$";
-    for (std::size_t i = 0; i < whole.size(); ++i) {
-        if (i != 0 && (whole.size() - i) % 3 == 0) out += ',';
-        out += whole[i];
-    }
-    out += '.';
-    out += fraction;
-    return out;
-}
-
-// The facts of a customer that a message may use, and nothing else.
-[[nodiscard]] inline MessageFacts message_facts(const CustomerCreate& customer) {
-    MessageFacts facts;
-    facts.first_name = customer.firstName.str();
-    if (customer.collections) {
-        if (customer.collections->originalCreditor) {
-            facts.creditor = customer.collections->originalCreditor->str();
-        }
-        facts.balance = dollars(customer.collections->totalBalance);
-    }
-    return facts;
-}
-
-namespace message_writer {
-
-// What the customer's last message asked for, which the reply answers first.
-enum class Topic { none, stop, human, payment, dispute, attorney, other };
-
-[[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
-    if (!last_inbound) return Topic::none;
-    const OutputVariables v = analyse(*last_inbound, channel);
-    if (v.stop_requests) return Topic::stop;
-    if (v.attorney_represented) return Topic::attorney;
-    if (v.dispute) return Topic::dispute;
-    if (v.human_follow_up_requested) return Topic::human;
-    if (v.payment_promised) return Topic::payment;
-    return Topic::other;
-}
-
-// The SMS templates, by topic: "Hi <name>, " or "Hi, " comes before each.
-inline constexpr std::array<std::string_view, 7> sms_templates{
-    "this is a message about your account. Reply here or call us to talk about your options. "
-    "Reply STOP to opt out.",
-    "we have received your request and will not text you again. Reply STOP to opt out.",
-    "thank you. An agent will call you back during business hours. Reply STOP to opt out.",
-    "thank you for your commitment to pay. We will confirm the details. Reply STOP to opt out.",
-    "we have noted your dispute and will send you information about the debt. Reply STOP to "
-    "opt out.",
-    "thank you. We will contact your attorney from now on. Reply STOP to opt out.",
-    "thank you for your message. Reply here or call us to talk about your options. Reply STOP "
-    "to opt out.",
-};
-
-// The longest first name an SMS carries.
-inline constexpr std::size_t sms_max_name = 24;
-
-// Every template is one septet a character and fits one segment after "Hi <longest name>, ".
-static_assert(
-    [] {
-        for (std::string_view text : sms_templates) {
-            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name;
-            for (char c : text) {
-                if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
-                ++septets;
-            }
-            if (septets > sms::gsm7_single) return false;
-        }
-        return true;
-    }(),
-    "an SMS template leaves the default alphabet or one segment");
-
-// The first name as an SMS carries it: trimmed of spaces, GSM-7 default-alphabet characters only
-// (no escapes), at most sms_max_name of them; empty when the name is not such a name.
-[[nodiscard]] inline std::string sms_name(std::string_view first_name) {
-    const std::size_t first = first_name.find_first_not_of(' ');
-    if (first == std::string_view::npos) return {};
-    first_name = first_name.substr(first, first_name.find_last_not_of(' ') - first + 1);
-    std::size_t count = 0;
-    bool plain = true;
-    sms::detail::for_each_code_point(first_name, [&](char32_t c) {
-        ++count;
-        if (sms::gsm7_septets(c) != 1 || c == U'\n' || c == U'\r') plain = false;
-    });
-    if (!plain || count > sms_max_name) return {};
-    return std::string(first_name);
-}
-
-// The e-mail's opening sentence, by topic.
-inline constexpr std::array<std::string_view, 7> email_openings{
-    "We are writing to you about your account.",
-    "We have received your request to stop contacting you, and we will respect it.",
-    "Thank you for your message. An agent will call you back during business hours.",
-    "Thank you for your commitment to pay. We will confirm the details with you.",
-    "We have noted your dispute. We will send you information about the debt and will not "
-    "collect it until we have done so.",
-    "Thank you for letting us know that an attorney represents you. We will contact your "
-    "attorney from now on.",
-    "Thank you for your message.",
-};
-
-inline constexpr std::string_view email_closing =
-    "You can reply to this e-mail or call us to talk about your payment options.";
-inline constexpr std::string_view email_notice =
-    "This communication is from a debt collector. This is an attempt to collect a debt and any "
-    "information obtained will be used for that purpose.";
-inline constexpr std::string_view email_signature = "Accounts team";
-
-[[nodiscard]] inline std::string html_escaped(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
-}  // namespace message_writer
-
-// The next SMS to the customer: "Hi <first name>, " and the template of what the thread's last
-// inbound message asked for (message_writer::sms_templates). One GSM-7 segment.
-[[nodiscard]] inline std::string write_sms(const MessageFacts& facts,
-                                           std::optional<std::string_view> last_inbound) {
-    using namespace message_writer;
-    const std::string name = sms_name(facts.first_name);
-    std::string out = name.empty() ? std::string("Hi, ") : "Hi " + name + ", ";
-    out += sms_templates[static_cast<std::size_t>(topic_of(last_inbound, Channel::sms))];
-    return out;
-}
-
-// The two bodies of an e-mail.
-struct EmailDraft {
-    std::string plainTextBody;
-    std::string htmlBody;
-    friend bool operator==(const EmailDraft&, const EmailDraft&) = default;
-};
-
-// The next e-mail to the customer, in plain text and HTML with the same paragraphs:
-//
-//   Dear <first name>,
-//   <the opening of what the thread's last inbound message asked for>
-//   Our records show a balance of <balance> on your account with <creditor>.   (when known)
-//   <closing> · <debt collector notice> · Best regards, Accounts team
-[[nodiscard]] inline EmailDraft write_email(const MessageFacts& facts,
-                                            std::optional<std::string_view> last_inbound,
-                                            Channel inbound_channel = Channel::email) {
-    using namespace message_writer;
-    std::string name = facts.first_name;
-    if (const std::size_t first = name.find_first_not_of(' '); first != std::string::npos) {
-        name = name.substr(first, name.find_last_not_of(' ') - first + 1);
-    } else {
-        name.clear();
-    }
-    std::array<std::string, 5> paragraphs;
-    paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
-    paragraphs[1] =
-        email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
-    if (!facts.balance.empty()) {
-        paragraphs[2] = "Our records show a balance of " + facts.balance + " on your account";
-        paragraphs[2] +=
-            facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
-    }
-    paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
-    paragraphs[4] = "Best regards,\n" + std::string(email_signature);
-
-    EmailDraft draft;
-    for (const std::string& p : paragraphs) {
-        if (p.empty()) continue;
-        if (!draft.plainTextBody.empty()) draft.plainTextBody += "\n\n";
-        draft.plainTextBody += p;
-        std::string html = html_escaped(p);
-        for (std::size_t at = html.find('\n'); at != std::string::npos; at = html.find('\n', at)) {
-            html.replace(at, 1, "<br>");
-        }
-        draft.htmlBody += "<p>" + html + "</p>";
-    }
-    return draft;
-}
-
-}  // namespace collectcall
-// ---- end collectcall/interaction/message_writer.hpp ----
 // ---- end collectcall/collectcall.hpp ----

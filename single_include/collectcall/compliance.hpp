@@ -1135,6 +1135,47 @@ inline constexpr AreaCode codes[] = {
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/area_codes.hpp ----
+// ---- begin collectcall/compliance/call_input.hpp ----
+// The compliance input of an agent call to a customer (SPEC.md section 8, API.md section 8):
+// what the engine (compliance/engine.hpp) is asked, made from the customer as stored, the calls
+// already placed to them and the account's rules, so that every service calling a customer
+// asks the same question.
+
+#include <span>
+#include <string_view>
+
+// ---- begin collectcall/compliance/engine.hpp ----
+// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
+// one customer under the account's policy, and says why each passed or failed. The hosted policy
+// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
+// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
+//
+// Time comes only from the input (`now`), so a decision can be replayed and tested. The
+// customer's local time is that of every zone their address may be in (time_zone.hpp): under
+// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
+// with several candidate zones the call must be inside the window in each of them, and the day's
+// count must be under the limit in each zone's own calendar day. A location with no zone fails
+// both time checks: a local time that cannot be established cannot be shown to be convenient.
+//
+// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
+// collectcall::compliance), which also carries the definitions its library was built with.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
+// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
+#if !defined(USE_OS_TZDB)
+#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
+#endif
+#include <date/tz.h>
+
 // ---- begin collectcall/compliance/checks.hpp ----
 // The compliance checks of a call, as data: identifier, human name and description, in the order
 // they are evaluated and reported (API.md sections 8 and 14). The first four are the hosted
@@ -1265,49 +1306,6 @@ static_assert(
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/checks.hpp ----
-// ---- begin collectcall/compliance/decision.hpp ----
-// The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
-// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
-// 1006.100 keeps records three years).
-
-#include <algorithm>
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <utility>
-
-// ---- begin collectcall/compliance/engine.hpp ----
-// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
-// one customer under the account's policy, and says why each passed or failed. The hosted policy
-// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
-// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
-//
-// Time comes only from the input (`now`), so a decision can be replayed and tested. The
-// customer's local time is that of every zone their address may be in (time_zone.hpp): under
-// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
-// with several candidate zones the call must be inside the window in each of them, and the day's
-// count must be under the limit in each zone's own calendar day. A location with no zone fails
-// both time checks: a local time that cannot be established cannot be shown to be convenient.
-//
-// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
-// collectcall::compliance), which also carries the definitions its library was built with.
-
-#include <array>
-#include <chrono>
-#include <cstddef>
-#include <exception>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-
-// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
-// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
-#if !defined(USE_OS_TZDB)
-#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
-#endif
-#include <date/tz.h>
-
 // ---- begin collectcall/compliance/local_time.hpp ----
 // The customer's clock: instants as seen in the IANA zones of time_zone.hpp, through Howard
 // Hinnant's date/tz (CMake target date::date-tz, alias collectcall::compliance, which carries the
@@ -2139,10 +2137,14 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 }
 
 // The error message of a blocked call: "Customer not eligible for call. Failed rules: <name>
-// (<reason>), <name> (<reason>)". Empty when no check failed.
-[[nodiscard]] inline std::string failure_message(const ComplianceResult& result) {
+// (<reason>), <name> (<reason>)" (the hosted text), and of a blocked text message: "Customer not
+// eligible for SMS. ...". Empty when no check failed.
+[[nodiscard]] inline std::string failure_message(const ComplianceResult& result,
+                                                 ContactChannel channel = ContactChannel::call) {
     if (result.checksFailed.empty()) return {};
-    std::string out = "Customer not eligible for call. Failed rules: ";
+    std::string out = channel == ContactChannel::sms
+                          ? "Customer not eligible for SMS. Failed rules: "
+                          : "Customer not eligible for call. Failed rules: ";
     for (std::size_t i = 0; i < result.checksFailed.size(); ++i) {
         const Check& check = result.checksFailed[i];
         if (i != 0) out += ", ";
@@ -2156,6 +2158,69 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/engine.hpp ----
+
+namespace collectcall::compliance {
+
+// What a customer's record says of whether they may be called, beyond their fields: the API
+// deactivates and activates a customer, records a cease-and-desist request (final), and an
+// analysis records a request not to be called and an attorney's representation (API.md
+// sections 13 and 14).
+struct CustomerStanding {
+    bool active = true;
+    bool cease_and_desist = false;
+    bool asked_not_to_call = false;
+    bool attorney_represented = false;
+};
+
+// The rules an account sets for its calls: the local hours in which a customer may be called,
+// the most voice calls per customer per local day, and the compliance policy (API.md section 14).
+struct CallRules {
+    RespectfulHours window{};
+    unsigned max_calls_per_day = default_max_calls_per_day;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+};
+
+// The input of a call at `now` to `customer`, whose earlier calls were placed at `placed_calls`
+// (any order; the engine counts those of the local day). The customer's phone numbers and
+// designated inconvenient times are read under regulation-f; the caller adds the conversations
+// and text messages that policy counts. The input refers to the customer and to `placed_calls`:
+// both outlive it.
+[[nodiscard]] inline ComplianceInput call_input(const Customer& customer, CustomerStanding standing,
+                                                std::span<const CallTime> placed_calls,
+                                                CallTime now, CallRules rules) {
+    ComplianceInput input;
+    input.active = standing.active;
+    input.cease_and_desist = standing.cease_and_desist;
+    input.asked_not_to_call = standing.asked_not_to_call;
+    input.attorney_represented = standing.attorney_represented;
+    input.state = customer.address.state ? customer.address.state->view() : std::string_view{};
+    input.zip5 = customer.address.zip.view();
+    input.placed_calls = placed_calls;
+    input.now = now;
+    input.window = rules.window;
+    input.max_calls_per_day = rules.max_calls_per_day;
+    input.policy = rules.policy;
+    input.phone_numbers = {customer.primaryPhone.view(), customer.secondaryPhone
+                                                             ? customer.secondaryPhone->view()
+                                                             : std::string_view{}};
+    if (customer.inconvenientTimes.has_value())
+        input.inconvenient_times = *customer.inconvenientTimes;
+    return input;
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/call_input.hpp ----
+// ---- begin collectcall/compliance/decision.hpp ----
+// The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
+// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
+// 1006.100 keeps records three years).
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <utility>
+
 // ---- begin collectcall/compliance/next_eligible.hpp ----
 // The next eligible time (API.md section 14): the earliest instant, at or after `now`, at which
 // every check of the input's policy would pass if nothing else happened — no further call,
@@ -2291,8 +2356,8 @@ namespace collectcall::compliance {
 // How long a decision's record is kept: 12 CFR 1006.100(a) keeps the records that show compliance
 // for three years after the last collection activity on the debt; a store keeps each decision
 // three years after it was made (a later decision is a later activity and has its own three
-// years).
-inline constexpr std::chrono::years decision_retention{3};
+// years), counted as 1096 days so that no three calendar years are shorter.
+inline constexpr std::chrono::days decision_retention{3 * 365 + 1};
 
 // The newest decisions GET /customers/{id}/compliance-decisions answers with.
 inline constexpr std::size_t max_listed_decisions = 1000;

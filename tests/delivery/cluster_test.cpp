@@ -117,6 +117,37 @@ TEST_CASE("three processes on one database behave as one server", "[postgres][pr
         CHECK(count(database, "SELECT COUNT(*) FROM calls") == 4);
     }
 
+    SECTION("bulk and single calls to one customer across processes: exactly 4 are placed") {
+        const std::string busy =
+            client(0).post("/api/v1/customers", customer_json("busy")).str("/data/id");
+        const std::string spare =
+            client(0).post("/api/v1/customers", customer_json("spare")).str("/data/id");
+        const auto replies = at_once(12, [&](int i) {
+            if (i % 2 == 0) {
+                return client(i).post("/api/v1/customers/" + busy + "/calls",
+                                      R"({"agentId":")" + acme.agent + R"("})");
+            }
+            return client(i).post("/api/v1/calls/bulk", R"({"agentId":")" + acme.agent +
+                                                            R"(","customerIds":[")" + spare +
+                                                            R"(",")" + busy + R"("]})");
+        });
+        int placed = 0;
+        for (std::size_t i = 0; i < replies.size(); ++i) {
+            const Reply& r = replies[i];
+            if (i % 2 == 0) {
+                placed += r.boolean("/success") ? 1 : 0;
+            } else {
+                REQUIRE(r.status == 200);
+                placed += r.boolean("/data/results/1/success") ? 1 : 0;
+            }
+        }
+        CHECK(placed == 4);
+        CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + busy + "'") ==
+              4);
+        CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + spare + "'") ==
+              4);
+    }
+
     SECTION("overlapping bulk requests on two processes create each externalId once") {
         const auto bulk = [](int from, int to, int step) {
             std::string body = R"({"customers":[)";

@@ -497,6 +497,13 @@ SERVER_CUSTOMER = {
 }
 
 
+SERVER_SMS = {"direction": "inbound", "timestamp": "2026-11-20T14:58:00Z",
+              "from": "+12125550123", "to": "+12025550100", "body": "STOP"}
+SERVER_EMAIL = {"direction": "inbound", "timestamp": "2026-11-20T14:59:00Z",
+                "from": "ann@example.com", "to": ["accounts@example.com"],
+                "subject": "My account", "plainTextBody": "Please call me back."}
+
+
 def server_docs() -> dict:
     customers = "/api/v1/customers"
     one = "/api/v1/customers/@ID@"
@@ -542,6 +549,30 @@ def server_docs() -> dict:
         "cease-and-desist-body": request("POST", unknown_id + "/cease-and-desist", '{"x":1}'),
         "webhook-secret": request("POST", "/api/v1/webhook-secrets", None),
         "webhook-secret-empty-object": request("POST", "/api/v1/webhook-secrets", "{}"),
+        # The operations of API.md section 13.
+        "calls-bulk": request("POST", "/api/v1/calls/bulk", compact(
+            {"agentId": "@AGENT@", "customerIds": ["@ID@", UUID]})),
+        "calls-bulk-duplicates": request("POST", "/api/v1/calls/bulk", compact(
+            {"agentId": "@AGENT@", "customerIds": ["@ID@", "@ID@"]})),
+        "calls-bulk-get": request("GET", "/api/v1/calls/bulk"),
+        "signed-url": request("POST", "/api/v1/calls/get-signed-url", compact({"callId": UUID})),
+        "clients": request("POST", "/api/v1/clients", '{"name":"Acme Corp"}')
+        + request("GET", "/api/v1/clients"),
+        "client-import": request("POST", "/api/v1/clients", compact({"name": "Globex", "id": UUID})),
+        "sms-import": request("POST", one + "/interactions/sms/import", compact(SERVER_SMS)),
+        "sms-import-bulk": request("POST", one + "/interactions/sms/import/bulk", compact(
+            {"interactions": [SERVER_SMS, dict(SERVER_SMS, to="555"), {}, 5]})),
+        "email-import": request("POST", one + "/interactions/email/import", compact(SERVER_EMAIL)),
+        "email-import-bulk": request("POST", one + "/interactions/email/import/bulk", compact(
+            {"interactions": [SERVER_EMAIL, dict(SERVER_EMAIL, plainTextBody=" ")]})),
+        "sms-generate": request("POST", one + "/interactions/sms/generate", compact(
+            {"from": "+12025550100", "to": "+12125550123"}))
+        + request("POST", one + "/interactions/sms/generate", '{"from":"+12025550100"}'),
+        "email-generate": request("POST", one + "/interactions/email/generate", '{"persist":false}'),
+        "interactions": request("GET", one + "/interactions"),
+        "analyze-unknown": request("POST", f"/api/v1/interactions/{UUID}/analyze", None),
+        "analyze-body": request("POST", f"/api/v1/interactions/{UUID}/analyze",
+                                '{"applyOutcomes":false}'),
         # HTTP itself.
         "head-customer": request("HEAD", one),
         "head-healthz": request("HEAD", "/healthz", key=None),

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "harness.hpp"
-#include "sqlite.hpp"
+#include "sqlite/sqlite.hpp"
 
 using namespace test;
 

@@ -288,6 +288,45 @@ TEST_CASE("Generate and analyze requests: defaults true, persist needs a recipie
     CHECK(back.value() == analysis);
 }
 
+TEST_CASE("InteractionList: SMS, e-mail and calls newest first, each under its channel") {
+    auto sms = read<SmsImportRequest>(sms_with("threadId", "null"), at_now());
+    REQUIRE(sms.ok());
+    SmsInteractionData older = sms_interaction(
+        sms.value(), uuid("00000000-0000-4000-8000-000000000001"), customer, thread, created);
+    SmsInteractionData same_time = older;
+    same_time.id = uuid("00000000-0000-4000-8000-000000000002");
+    auto email = read<EmailImportRequest>(openapi_examples::email_import, at_now());
+    REQUIRE(email.ok());
+    EmailInteractionData newest = email_interaction(
+        email.value(), uuid("00000000-0000-4000-8000-000000000003"), customer, thread, created);
+    newest.timestamp = Timestamp::parse("2026-11-20T14:59:30Z").value();
+    CallDetails call;
+    call.id = uuid("00000000-0000-4000-8000-000000000004");
+    call.createdAt = Timestamp::parse("2026-11-20T14:59:00Z").value();
+
+    InteractionList list;
+    list.add(older);
+    list.add(call, std::nullopt);
+    list.add(same_time);
+    list.add(newest);
+    list.sort_newest_first();
+    REQUIRE(list.interactions.size() == 4);
+    CHECK(list.interactions[0].channel == Channel::email);
+    CHECK(list.interactions[0].email.value() == newest);
+    CHECK(list.interactions[1].channel == Channel::voice);
+    CHECK(list.interactions[1].transcript.absent());
+    CHECK(list.interactions[2].sms.value().id == older.id);  // same instant: order kept
+    CHECK(list.interactions[3].sms.value().id == same_time.id);
+    const std::string json = write(list);
+    CHECK(
+        json.find(
+            R"({"interactions":[{"channel":"email","timestamp":"2026-11-20T14:59:30.000Z","email":{)") ==
+        0);
+    CHECK(json.find(R"("channel":"voice","timestamp":"2026-11-20T14:59:00.000Z","call":{)") !=
+          std::string::npos);
+    CHECK(json.find("transcript") == std::string::npos);
+}
+
 TEST_CASE("Interaction schemas: the rules the types carry") {
     const std::string sms = json_schema<SmsImportRequest>();
     CHECK(sms.find(R"("maxLength":1600)") != std::string::npos);

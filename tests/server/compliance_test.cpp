@@ -338,3 +338,30 @@ TEST_CASE("the record of decisions: every evaluation, newest first; GET /account
     server.store().sweep(instant("2029-01-05T16:00:00Z"));
     CHECK(client.get(path).size("/data/decisions") == 1);
 }
+
+TEST_CASE("a bulk call's blocked item and a generated SMS are decided and recorded too",
+          "[compliance]") {
+    LocalServer server(at("2026-01-06T12:30:00Z"));  // Tuesday 07:30 in New York
+    const Account acme = create_account(server, CompliancePolicy::regulation_f);
+    Client client = server.client(acme);
+    const std::string customer = new_customer(client, "c-1");
+
+    const Reply bulk =
+        client.post("/api/v1/calls/bulk",
+                    R"({"agentId":")" + acme.agent + R"(","customerIds":[")" + customer + R"("]})");
+    REQUIRE(bulk.status == 200);
+    CHECK_FALSE(bulk.boolean("/data/results/0/success"));
+    CHECK(bulk.str("/data/results/0/nextEligibleAt") == "2026-01-06T13:00:00.000Z");
+
+    const Reply sms = client.post("/api/v1/customers/" + customer + "/interactions/sms/generate",
+                                  R"({"from":"+12025550100","to":"+12125550123","persist":true})");
+    REQUIRE(sms.status == 422);
+
+    const Reply list = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+    REQUIRE(list.size("/data/decisions") == 2);
+    CHECK(list.str("/data/decisions/0/operation") == "sms");
+    CHECK(list.str("/data/decisions/0/channel") == "sms");
+    CHECK(list.str("/data/decisions/0/nextEligibleAt") == "2026-01-06T13:00:00.000Z");
+    CHECK(list.str("/data/decisions/1/operation") == "bulk-call");
+    CHECK(list.str("/data/decisions/1/channel") == "call");
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Conformance with the hosted service (API.md): drives a real collectcall-server through the
 main flows (create, bulk, patch, a call placed and one blocked, its webhooks received by a
-receiver here) and checks every response body and every webhook body against the component
+receiver here, and the operations of API.md section 13: bulk calls, signed recording links,
+clients, SMS and e-mail imports, generated messages, analyses) and checks every response body and every webhook body against the component
 schemas of the hosted service's own OpenAPI document, read in place from
 ../shared/reference/hosted-openapi.json (OpenAPI 3.0: `$ref` resolved, `nullable` honoured),
 plus the texts API.md lists word for word.
@@ -303,6 +304,135 @@ def flows(server, hosted, document):
             hosted.check(name, event, f"webhook {event['type']}")
             hosted.check("CallsWebhook", event, f"webhook {event['type']}")
     receiver.server.shutdown()
+    hosted_operations(server, hosted)
+
+
+NOBODY = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+
+def wait_ended(server, call_id, timeout=20):
+    """The call once it has ended (the server runs with --call-step-ms 50)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        status, body = server.request("GET", f"/calls/{call_id}")
+        if status == 200 and body["data"]["status"] != "in-progress":
+            return body["data"]
+        time.sleep(0.05)
+    problem(f"call {call_id} did not end")
+    return None
+
+
+def hosted_operations(server, hosted):
+    """The operations of API.md section 13, each answer against the hosted schema of its own,
+    and the hosted texts."""
+    agent = server.credentials["agentId"]
+    ids = []
+    for n in range(3):
+        status, body = server.request("POST", "/customers", customer(f"conf-h{n}"))
+        ids.append(body["data"]["id"])
+
+    # POST /calls/bulk: in order, an unknown customer failing alone.
+    status, body = server.request("POST", "/calls/bulk",
+                                  {"agentId": agent, "customerIds": [ids[0], NOBODY, ids[1]]})
+    expect(status == 200, f"POST /calls/bulk: {status} {body.get('error')}")
+    hosted.check("BulkCreateCallsResponse", body, "POST /calls/bulk")
+    expect(body["data"]["summary"] == {"total": 3, "successful": 2, "failed": 1},
+           f"bulk calls summary: {body['data']['summary']}")
+    expect(body["data"]["results"][1].get("error") == "Customer not found",
+           f"bulk calls unknown customer: {body['data']['results'][1]}")
+    placed = [r["data"]["id"] for r in body["data"]["results"] if r["success"]]
+    status, body = server.request("POST", "/calls/bulk",
+                                  {"agentId": agent, "customerIds": [ids[2], ids[2]]})
+    expect(status == 400 and body.get("publicFacingMessage") ==
+           "customerIds must not contain duplicates", f"bulk duplicates: {status} {body}")
+
+    # POST /calls/get-signed-url: the link of each call once it has ended; an unanswered call
+    # has no recording. Calls go on (at most 4 a day) until one was answered.
+    answered = 0
+    for attempt in range(4):
+        for call_id in placed:
+            call = wait_ended(server, call_id)
+            if call is None:
+                continue
+            status, body = server.request("POST", "/calls/get-signed-url", {"callId": call_id})
+            if call.get("endedReason") == "customer-did-not-answer":
+                expect(status == 404 and body.get("publicFacingMessage") == "Call not found",
+                       f"signed url of an unanswered call: {status} {body}")
+            else:
+                answered += 1
+                expect(status == 200, f"POST /calls/get-signed-url: {status} {body}")
+                hosted.check("GetSignedUrlResponse", body, "POST /calls/get-signed-url")
+        if answered:
+            break
+        status, body = server.request("POST", f"/customers/{ids[2]}/calls", {"agentId": agent})
+        placed = [body["data"]["id"]] if status == 200 else []
+    expect(answered > 0, "no call was answered: get-signed-url's 200 was not checked")
+    status, body = server.request("POST", "/calls/get-signed-url", {"callId": NOBODY})
+    expect(status == 404 and body.get("publicFacingMessage") == "Call not found",
+           f"signed url of an unknown call: {status} {body}")
+
+    # GET /clients, after the extension POST /clients made them.
+    made = [server.request("POST", "/clients", {"name": name})[1]["data"]
+            for name in ("Acme Corp", "Globex Inc")]
+    status, body = server.request("GET", "/clients")
+    expect(status == 200 and body["data"] == made, f"GET /clients: {status} {body}")
+    hosted.check("ClientListResponse", body, "GET /clients")
+
+    # Interactions: imports one at a time and in bulk.
+    base = f"/customers/{ids[0]}/interactions"
+    sms = {"direction": "inbound", "timestamp": "2026-11-20T14:58:00Z",
+           "from": "+13125550147", "to": "+12025550100", "body": "Can I speak to a person?"}
+    email = {"direction": "inbound", "timestamp": "2026-11-20T14:59:00Z",
+             "from": "maria@example.com", "to": ["accounts@example.com"], "subject": "Account",
+             "plainTextBody": "I dispute this debt."}
+    answers = {}
+    for path, body_in, schema in (
+            ("/sms/import", sms, "SmsImportResponse"),
+            ("/sms/import/bulk", {"interactions": [sms, dict(sms, to="555")]},
+             "SmsImportBulkResponse"),
+            ("/email/import", email, "EmailImportResponse"),
+            ("/email/import/bulk", {"interactions": [dict(email, plainTextBody=""), email]},
+             "EmailImportBulkResponse"),
+            ("/sms/generate", {"from": "+12025550100", "to": "+13125550147"},
+             "SmsGenerateResponse"),
+            ("/sms/generate", {"from": "+12025550100", "persist": False}, "SmsGenerateResponse"),
+            ("/email/generate", {}, "EmailGenerateResponse"),
+            ("/email/generate", {"persist": False}, "EmailGenerateResponse")):
+        status, body = server.request("POST", base + path, body_in)
+        expect(status == 200, f"POST …/interactions{path}: {status} {body.get('error')}")
+        hosted.check(schema, body, f"POST /customers/{{id}}/interactions{path}")
+        answers.setdefault(path, body)
+    for path in ("/sms/import/bulk", "/email/import/bulk"):
+        results = answers[path]["data"]["results"]
+        expect([r["success"] for r in results] == [True, False] or
+               [r["success"] for r in results] == [False, True], f"{path}: {results}")
+    status, body = server.request("POST", f"/customers/{NOBODY}/interactions/sms/import", sms)
+    expect(status == 404 and body.get("publicFacingMessage") == "Customer not found",
+           f"import for an unknown customer: {status} {body}")
+    status, body = server.request("POST", base + "/sms/generate", {"from": "+12025550100"})
+    expect(status == 422 and body.get("publicFacingMessage") ==
+           "The 'to' field is required when persist is true", f"generate without to: {body}")
+
+    # POST /interactions/{id}/analyze: an inbound SMS, an e-mail; an outbound one is skipped.
+    inbound = answers["/sms/import"]["data"]["id"]
+    status, body = server.request("POST", f"/interactions/{inbound}/analyze", {})
+    expect(status == 200 and body["data"]["outputVariables"]["human-follow-up-requested"] is True,
+           f"analyze: {status} {body}")
+    hosted.check("AnalyzeInteractionResponse", body, "POST /interactions/{id}/analyze")
+    status, body = server.request("POST", f"/interactions/{answers['/email/import']['data']['id']}"
+                                  "/analyze", {"applyOutcomes": False})
+    expect(status == 200 and body["data"]["channel"] == "email", f"analyze e-mail: {body}")
+    hosted.check("AnalyzeInteractionResponse", body, "POST /interactions/{id}/analyze (e-mail)")
+    status, body = server.request("GET", base)
+    outbound = [i["sms"]["id"] for i in body["data"]["interactions"]
+                if i["channel"] == "sms" and i["sms"]["direction"] == "outbound"]
+    expect(len(outbound) == 1, f"the persisted generated SMS: {outbound}")
+    status, body = server.request("POST", f"/interactions/{outbound[0]}/analyze", {})
+    expect(status == 400 and body.get("publicFacingMessage") == "Analysis was skipped.",
+           f"analyze an outbound SMS: {status} {body}")
+    status, body = server.request("POST", f"/interactions/{NOBODY}/analyze", {})
+    expect(status == 404 and body.get("publicFacingMessage") == "Interaction not found",
+           f"analyze an unknown interaction: {status} {body}")
 
 
 def blocked(server, hosted):
@@ -333,6 +463,17 @@ RECORDED_SCHEMAS = {
     ("PATCH", "/customers/{customerId}", 200): "UpdateCustomerResponse",
     ("POST", "/customers/{customerId}/calls", 200): "CreateCallResponse",
     ("POST", "/customers/{customerId}/calls", 422): "CreateCallResponse",
+    ("POST", "/calls/bulk", 200): "BulkCreateCallsResponse",
+    ("POST", "/calls/get-signed-url", 200): "GetSignedUrlResponse",
+    ("GET", "/clients", 200): "ClientListResponse",
+    ("POST", "/customers/{customerId}/interactions/sms/import", 200): "SmsImportResponse",
+    ("POST", "/customers/{customerId}/interactions/sms/import/bulk", 200): "SmsImportBulkResponse",
+    ("POST", "/customers/{customerId}/interactions/email/import", 200): "EmailImportResponse",
+    ("POST", "/customers/{customerId}/interactions/email/import/bulk", 200):
+        "EmailImportBulkResponse",
+    ("POST", "/customers/{customerId}/interactions/sms/generate", 200): "SmsGenerateResponse",
+    ("POST", "/customers/{customerId}/interactions/email/generate", 200): "EmailGenerateResponse",
+    ("POST", "/interactions/{interactionId}/analyze", 200): "AnalyzeInteractionResponse",
 }
 WEBHOOK_SCHEMAS = {"call-created": "CallCreatedWebhook", "call-ended": "CallEndedWebhook"}
 

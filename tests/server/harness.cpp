@@ -21,9 +21,9 @@
 #include <stdexcept>
 
 #include "crypto.hpp"
-#include "postgres.hpp"
-#include "sqlite.hpp"
-#include "sqlite_store.hpp"
+#include "postgres/postgres.hpp"
+#include "sqlite/sqlite.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 extern char** environ;
 

@@ -10,10 +10,10 @@
 #include <string_view>
 
 #include "forwarding_store.hpp"
-#include "postgres.hpp"
-#include "postgres_store.hpp"
-#include "sqlite.hpp"
-#include "sqlite_store.hpp"
+#include "postgres/postgres.hpp"
+#include "postgres/postgres_store.hpp"
+#include "sqlite/sqlite.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 namespace test {
 

@@ -14,10 +14,10 @@
 #include "crypto.hpp"
 #include "harness.hpp"
 #include "hooked_store.hpp"
-#include "postgres.hpp"
-#include "postgres_store.hpp"
-#include "sqlite.hpp"
-#include "sqlite_store.hpp"
+#include "postgres/postgres.hpp"
+#include "postgres/postgres_store.hpp"
+#include "sqlite/sqlite.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 using namespace test;
 using namespace collectcall::server;

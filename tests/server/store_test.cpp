@@ -260,12 +260,12 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
         REQUIRE(store->insert_customer(a, c));
     }
     // Back to version 4: what versions 5 and 6 added is taken away again.
-    for (const char* sql : {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
-                            "ALTER TABLE customers DROP COLUMN do_not_call",
-                            "ALTER TABLE customers DROP COLUMN attorney_represented",
-                            "ALTER TABLE customers DROP COLUMN disputed",
-                            "DROP TABLE compliance_decisions", "DROP TABLE drip_campaigns",
-                            "ALTER TABLE accounts DROP COLUMN compliance_policy"}) {
+    for (const char* sql :
+         {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
+          "ALTER TABLE customers DROP COLUMN do_not_call",
+          "ALTER TABLE customers DROP COLUMN attorney_represented",
+          "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
+          "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy"}) {
         (void)database.rows(sql);
     }
     if (database.postgres()) {

@@ -3,82 +3,81 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include <collectcall/api/webhook_target.hpp>
+#include <collectcall/compliance/call_input.hpp>
+#include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/core/read.hpp>
 #include <collectcall/webhook/recording.hpp>
 #include <collectcall/webhook/resolver.hpp>
 
-#include "compliance_input.hpp"
 #include "crypto.hpp"
 #include "output.hpp"
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
-    // The order of API.md section 8: the customer (404), the body (400), the agent (403), then
-    // compliance.
-    const auto id = x.path_id();
-    if (!id) return x.not_found(api::customer_not_found_message);
-    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
+compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
+                                             const AccountSettings& settings, Time now) {
+    return compliance::call_input(stored.customer,
+                                  {.active = stored.active,
+                                   .cease_and_desist = stored.cease_and_desist,
+                                   .asked_not_to_call = stored.do_not_call,
+                                   .attorney_represented = stored.attorney_represented},
+                                  {}, now,
+                                  {settings.window, settings.max_calls_per_day, settings.policy});
+}
 
-    auto body = read<CallRequest>(x.body, s.read_options());
-    if (!body) return x.fail_read(std::move(body).errors());
-    CallRequest& request = body.value();
+namespace {
 
-    if (request.webhook) {
-        ErrorList errors;
-        const Url& url = request.webhook->url;
-        const auto resolution =
-            s.resolver.resolve(url.host(), url.port(), s.config.allow_private_webhooks);
-        switch (resolution.status) {
-            case webhook::ResolveStatus::ok:
-                break;
-            case webhook::ResolveStatus::temporary_failure:
-                x.response.set_header("Retry-After", "5");
-                return x.fail(api::errors::unavailable,
-                              "the webhook host could not be resolved now; retry later");
-            case webhook::ResolveStatus::invalid_host:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::format), resolution.message});
-                break;
-            case webhook::ResolveStatus::does_not_resolve:
-            case webhook::ResolveStatus::timed_out:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_found), resolution.message});
-                break;
-            case webhook::ResolveStatus::refused:
-                errors.push_back(
-                    Error{"/webhook/url", std::string(codes::not_allowed), resolution.message});
-                break;
-        }
-        // Without a secretId the deliveries are unsigned (API.md section 9).
-        const auto& secret_id = request.webhook->secretId;
-        if (secret_id && !s.store.find_webhook_secret(x.account, *secret_id)) {
-            errors.push_back(Error{"/webhook/secretId", std::string(codes::not_found),
-                                   "is not a webhook secret of this account"});
-        }
-        if (!errors.empty()) return x.fail_validation(std::move(errors));
+// The webhook of a call request: its host resolves to an allowed address and its secretId is the
+// account's (API.md section 9). False when it is not, and the request has been answered.
+bool check_webhook(const Webhook& webhook, Exchange& x, Services& s) {
+    const Url& url = webhook.url;
+    const auto resolution =
+        s.resolver.resolve(url.host(), url.port(), s.config.allow_private_webhooks);
+    if (api::retry_webhook_lookup(resolution.status)) {
+        x.response.set_header("Retry-After",
+                              std::to_string(api::webhook_lookup_retry_after.count()));
+        x.fail(api::errors::unavailable, std::string(api::webhook_lookup_unavailable_message));
+        return false;
     }
+    ErrorList errors;
+    if (auto error = api::webhook_url_error(resolution, "/webhook/url"))
+        errors.push_back(std::move(*error));
+    // Without a secretId the deliveries are unsigned (API.md section 9).
+    if (webhook.secretId && !s.store.find_webhook_secret(x.account, *webhook.secretId))
+        errors.push_back(api::unknown_webhook_secret("/webhook/secretId"));
+    if (errors.empty()) return true;
+    x.fail_validation(std::move(errors));
+    return false;
+}
 
-    if (!s.store.agent_assigned(x.account, request.agentId.view())) {
-        return x.fail(api::errors::agent_not_assigned);
-    }
-
-    const AccountSettings settings = s.store.account_settings(x.account);
+// One call to one customer, as POST /customers/{id}/calls and each customer of POST /calls/bulk
+// make it: compliance decided on the customer's row inside the store's transaction (the daily
+// count holds however calls interleave, across processes on PostgreSQL), the call stored and
+// handed to the dialer when every check passes. nullopt: the account has no such customer.
+std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
+                                   std::string_view agent_id, const std::optional<Webhook>& webhook,
+                                   const AccountSettings& settings, ComplianceOperation operation,
+                                   Services& s) {
     const Time now = s.clock.now();
-    const auto plan = s.store.place_call(
-        x.account, *id, now - s.config.call_history,
+    auto plan = s.store.place_call(
+        account, customer, now - s.config.call_history,
         [&](const StoredCustomer& stored, const ContactHistory& history) {
+            compliance::ComplianceInput input = compliance_input(stored, settings, now);
+            input.placed_calls = history.placed;
+            input.conversations = history.conversations;
+            input.sent_texts = history.texts;
+
             CallPlan plan;
-            plan.decision = compliance::decide(
-                compliance_input(stored, settings, history, now, ContactChannel::call),
-                ComplianceOperation::call);
+            plan.decision = compliance::decide(input, operation);
             plan.call.id = new_uuid();
             plan.call.threadId = stored.thread_id;
             plan.call.toPhoneNumber = stored.customer.primaryPhone;
@@ -90,10 +89,33 @@ void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
             plan.call.createdAt = Timestamp::from_time(now);
             plan.place = plan.call.compliance.passed;
             if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
-            plan.agent_id = std::string(request.agentId.view());
-            plan.webhook = request.webhook;
+            plan.agent_id = std::string(agent_id);
+            plan.webhook = webhook;
             return plan;
         });
+    if (plan && plan->place) s.dialer.placed(PlacedCall{account, customer, *plan});
+    return plan;
+}
+
+}  // namespace
+
+void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
+    // The order of API.md section 8: the customer (404), the body (400), the agent (403), then
+    // compliance.
+    const auto id = x.path_id();
+    if (!id) return x.not_found(api::customer_not_found_message);
+    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
+
+    auto body = read<CallRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const CallRequest& request = body.value();
+    if (request.webhook && !check_webhook(*request.webhook, x, s)) return;
+    if (!s.store.agent_assigned(x.account, request.agentId.view())) {
+        return x.fail(api::errors::agent_not_assigned);
+    }
+
+    const auto plan = place_call(x.account, *id, request.agentId.view(), request.webhook,
+                                 s.store.account_settings(x.account), ComplianceOperation::call, s);
     if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->place) {
         // Blocked: not placed, not counted; the data shows what would have been called, and
@@ -101,8 +123,55 @@ void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
         return x.fail(api::errors::compliance_failed,
                       compliance::failure_message(plan->call.compliance), {}, plan->call);
     }
-    s.dialer.placed(PlacedCall{x.account, *id, *plan});
     x.reply(200, static_cast<const Call&>(plan->call));
+}
+
+void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
+    // The whole request first, in the order of API.md section 13: the body, the agent, the
+    // webhook; then each customer as a single call would treat it.
+    auto body = read<BulkCallRequest>(x.body, s.read_options());
+    if (!body) {
+        ErrorList errors = std::move(body).errors();
+        if (has_duplicate_customer_ids(errors)) {
+            return x.fail(api::errors::validation_failed,
+                          std::string(duplicate_customer_ids_message), std::move(errors));
+        }
+        return x.fail_read(std::move(errors));
+    }
+    const BulkCallRequest& request = body.value();
+    if (!s.store.agent_assigned(x.account, request.agentId.view())) {
+        return x.fail(api::errors::agent_not_assigned);
+    }
+    if (request.webhook && !check_webhook(*request.webhook, x, s)) return;
+
+    const AccountSettings settings = s.store.account_settings(x.account);
+    BulkCallResult result;
+    for (const Uuid& customer : request.customerIds) {
+        const auto plan = place_call(x.account, customer, request.agentId.view(), request.webhook,
+                                     settings, ComplianceOperation::bulk_call, s);
+        if (!plan) {
+            result.add_failed(customer, std::string(api::customer_not_found_message));
+        } else if (plan->place) {
+            result.add_placed(customer, plan->call);
+        } else {
+            result.add_blocked(customer, compliance::failure_message(plan->call.compliance),
+                               plan->call.compliance, plan->call.nextEligibleAt);
+        }
+    }
+    x.reply(200, std::move(result));
+}
+
+void handle(endpoint<Operation::get_signed_url>, Exchange& x, Services& s) {
+    auto body = read<SignedUrlRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const Uuid& id = body.value().callId;
+    const auto call = s.store.find_call(x.account, id);
+    // A call without a recording (in progress, never answered) has no link: the same 404 as an
+    // unknown one.
+    if (!call || !has_recording(*call) || !s.config.recording) {
+        return x.not_found(api::call_not_found_message);
+    }
+    x.reply(200, SignedUrl{id, s.config.recording->url(id.view(), call->durationMs.value_or(0))});
 }
 
 void handle(endpoint<Operation::list_calls>, Exchange& x, Services& s) {

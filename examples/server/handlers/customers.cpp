@@ -1,6 +1,8 @@
 #include "handlers/customers.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -26,6 +28,11 @@ StoredCustomer new_customer(CustomerCreate fields, Time now) {
     return stored;
 }
 
+// The detail of a clientId that names no client of the account.
+Error client_not_found() {
+    return Error{"/clientId", std::string(codes::not_found), "is not a client of this account"};
+}
+
 // The body of a POST that takes none: empty, or an empty object.
 bool read_no_body(Exchange& x) {
     if (x.body.empty()) return true;
@@ -40,6 +47,11 @@ bool read_no_body(Exchange& x) {
 void handle(endpoint<Operation::create_customer>, Exchange& x, Services& s) {
     auto body = read<CustomerCreate>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
+    // A clientId must name a client of the account (API.md section 4).
+    const auto& client = body.value().clientId;
+    if (client && !s.store.has_client(x.account, *client)) {
+        return x.fail_validation(ErrorList{client_not_found()});
+    }
     StoredCustomer stored = new_customer(std::move(body).value(), s.clock.now());
     if (!s.store.insert_customer(x.account, stored)) {
         return x.fail(api::errors::duplicate_external_id,
@@ -104,6 +116,18 @@ void handle(endpoint<Operation::create_customers>, Exchange& x, Services& s) {
     ErrorList errors = read_into(x.body, scratch.request, s.read_options());
     if (!errors.empty()) return x.fail_read(std::move(errors));
     std::vector<Validated<CustomerCreate>>& items = scratch.request.customers;
+
+    // A clientId must name a client of the account: an item naming another fails alone.
+    std::optional<std::vector<Client>> clients;
+    for (Validated<CustomerCreate>& item : items) {
+        const auto& client = item.value().clientId;
+        if (!item.ok() || !client) continue;
+        if (!clients) clients = s.store.list_clients(x.account);
+        if (std::none_of(clients->begin(), clients->end(),
+                         [&](const Client& c) { return c.id == *client; })) {
+            item.add_error(client_not_found());
+        }
+    }
 
     const Time now = s.clock.now();
     std::vector<StoredCustomer>& valid = scratch.valid;

@@ -3,8 +3,10 @@
 
 #include "exchange.hpp"
 #include "handlers/calls.hpp"
+#include "handlers/clients.hpp"
 #include "handlers/compliance.hpp"
 #include "handlers/customers.hpp"
+#include "handlers/interactions.hpp"
 #include "handlers/service.hpp"
 #include "handlers/webhooks.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "http.hpp"
 #include "output.hpp"
-#include "sqlite.hpp"  // StoreError
+#include "store_error.hpp"
 
 namespace collectcall::server::handlers {
 

@@ -20,10 +20,14 @@
 #include "collectcall/core/presence.hpp"
 #include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
+#include "collectcall/model/bulk_call.hpp"
 #include "collectcall/model/call.hpp"
+#include "collectcall/model/client.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/interaction.hpp"
 #include "collectcall/model/openapi.hpp"
+#include "collectcall/model/signed_url.hpp"
 #include "collectcall/model/webhook.hpp"
 
 namespace collectcall::api {
@@ -54,7 +58,10 @@ BOOST_DEFINE_ENUM_CLASS(Operation, get_health, get_readiness, get_metrics, get_o
                         create_customer, find_customers, create_customers, get_customer,
                         update_customer, create_call, list_calls, cease_and_desist,
                         deactivate_customer, activate_customer, get_call, get_call_recording,
-                        create_webhook_secret, get_account, do_not_call, list_compliance_decisions)
+                        create_webhook_secret, create_calls, get_signed_url, list_clients,
+                        create_client, import_sms, import_sms_bulk, import_email, import_email_bulk,
+                        generate_sms, generate_email, list_interactions, analyze_interaction,
+                        get_account, do_not_call, list_compliance_decisions)
 
 // One endpoint: `static constexpr Route route`, `using body` (what it reads; null_t: nothing),
 // `using data` (what it answers with, inside the envelope for an API call) and
@@ -352,6 +359,267 @@ struct endpoint<Operation::create_webhook_secret> {
                     "the new text; another account's is 409). Its id is the secretId of a call "
                     "request's webhook.",
                 .success = "The secret."};
+    }
+};
+
+// -- the rest of the hosted API (API.md section 13): bulk calls and recordings
+
+template <>
+struct endpoint<Operation::create_calls> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/calls/bulk",
+        .tag = "calls",
+        .summary = "Start agent calls to up to 100 customers, each as a single call",
+        .body = Body::json,
+        .errors = {&errors::agent_not_assigned}};
+    using body = BulkCallRequest;
+    using data = BulkCallResult;
+    static OperationText text() {
+        return {.description =
+                    "The whole request is checked first: the body (400; a repeated customer id "
+                    "is 400 `customerIds must not contain duplicates`), the agent (403), the "
+                    "webhook (400). Then each customer in request order exactly as POST "
+                    "/customers/{customerId}/calls would call it (the same compliance, the same "
+                    "daily count however single and bulk calls interleave): placed, {customerId, "
+                    "success: true, data: the call}; not, {customerId, success: false, error} "
+                    "with `Customer not found` or the compliance message, and the blocked call's "
+                    "compliance and nextEligibleAt (null when no time will do).",
+                .success = "Every customer was processed; see results[].success.",
+                .request_examples = {{"two", openapi_examples::bulk_call_request}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::get_signed_url> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/calls/get-signed-url",
+                                 .tag = "calls",
+                                 .summary = "A signed, time-limited link to a call's recording",
+                                 .body = Body::json,
+                                 .errors = {&errors::not_found}};
+    using body = SignedUrlRequest;
+    using data = SignedUrl;
+    static OperationText text() {
+        return {.description =
+                    "The same signed link as the recordingUrl of the call's call-ended webhook, "
+                    "valid 30 minutes. 404 `Call not found` for an unknown call, another "
+                    "account's, and a call without a recording (still in progress, or never "
+                    "answered).",
+                .success = "The link.",
+                .request_examples = {{"call", openapi_examples::signed_url_request}}};
+    }
+};
+
+// -- clients
+
+template <>
+struct endpoint<Operation::list_clients> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/clients",
+                                 .tag = "clients",
+                                 .summary = "List the account's clients"};
+    using body = null_t;
+    using data = ClientList;
+    static OperationText text() {
+        return {.description =
+                    "data is the array of clients itself, as the hosted service "
+                    "answers.",
+                .success = "The clients, in the order they were created.",
+                .answer_examples = {{"two", openapi_examples::client_list}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::create_client> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/clients",
+        .tag = "clients",
+        .summary = "Create a client, or keep one under the id it has at the hosted service",
+        .body = Body::json,
+        .errors = {&errors::client_taken}};
+    using body = ClientCreate;
+    using data = Client;
+    static OperationText text() {
+        return {.description =
+                    "Without id, a new client. With id (the client's id at the hosted service), "
+                    "the client is kept under it; an id the account has already is renamed, "
+                    "another account's is 409.",
+                .success = "The client.",
+                .request_examples = {{"new", openapi_examples::client_create}}};
+    }
+};
+
+// -- interactions: the SMS and e-mails of a customer's conversation
+
+// What every import says of its interaction.
+inline constexpr std::string_view import_description =
+    "Stored as a record of the customer's conversation (without threadId, the customer's thread; "
+    "an SMS without segments gets the count a carrier would make). Interactions are kept for "
+    "good: no retention sweeps them.";
+inline constexpr std::string_view bulk_import_description =
+    "1 to 100 items, each validated and stored on its own and reported in request order: "
+    "{success: true, interaction} or {success: false, index, error, details}.";
+
+template <>
+struct endpoint<Operation::import_sms> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers/{customerId}/interactions/sms/import",
+                                 .tag = "interactions",
+                                 .summary = "Import an SMS of the customer's conversation",
+                                 .body = Body::json,
+                                 .errors = {&errors::not_found}};
+    using body = SmsImportRequest;
+    using data = SmsInteractionData;
+    static OperationText text() {
+        return {.description = std::string(import_description),
+                .success = "The stored SMS.",
+                .request_examples = {{"inbound", openapi_examples::sms_import}},
+                .answer_examples = {{"stored", openapi_examples::sms_interaction}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::import_sms_bulk> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/interactions/sms/import/bulk",
+        .tag = "interactions",
+        .summary = "Import up to 100 SMS at once",
+        .body = Body::json,
+        .max_body = max_bulk_body,
+        .errors = {&errors::not_found}};
+    using body = SmsImportBulkRequest;
+    using data = SmsImportBulkResult;
+    static OperationText text() {
+        return {.description = std::string(bulk_import_description),
+                .success = "Every item was processed; see results[].success.",
+                .answer_examples = {{"partial", openapi_examples::sms_import_bulk_result}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::import_email> {
+    static constexpr Route route{.method = "POST",
+                                 .path = "/api/v1/customers/{customerId}/interactions/email/import",
+                                 .tag = "interactions",
+                                 .summary = "Import an e-mail of the customer's conversation",
+                                 .body = Body::json,
+                                 .errors = {&errors::not_found}};
+    using body = EmailImportRequest;
+    using data = EmailInteractionData;
+    static OperationText text() {
+        return {.description = std::string(import_description),
+                .success = "The stored e-mail.",
+                .request_examples = {{"inbound", openapi_examples::email_import}},
+                .answer_examples = {{"stored", openapi_examples::email_interaction}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::import_email_bulk> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/interactions/email/import/bulk",
+        .tag = "interactions",
+        .summary = "Import up to 100 e-mails at once",
+        .body = Body::json,
+        .max_body = max_bulk_body,
+        .errors = {&errors::not_found}};
+    using body = EmailImportBulkRequest;
+    using data = EmailImportBulkResult;
+    static OperationText text() {
+        return {.description = std::string(bulk_import_description),
+                .success = "Every item was processed; see results[].success."};
+    }
+};
+
+template <>
+struct endpoint<Operation::generate_sms> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/interactions/sms/generate",
+        .tag = "interactions",
+        .summary = "Write the next SMS to the customer, and send it (persist)",
+        .body = Body::json,
+        .errors = {&errors::not_found, &errors::recipient_required, &errors::compliance_failed}};
+    using body = SmsGenerateRequest;
+    using data = SmsGenerateResult;
+    static OperationText text() {
+        return {.description =
+                    "Written from fixed templates (docs/interactions.md): the customer's first "
+                    "name and an answer to the thread's last inbound message, one GSM-7 segment. "
+                    "With persist (the default) the SMS is sent: `to` is required (422), the SMS "
+                    "compliance checks must pass (422 `compliance_failed` with {message, "
+                    "compliance} as data), and it is stored as an outbound interaction of the "
+                    "thread.",
+                .success = "The message; threadId when it was persisted.",
+                .request_examples = {{"send", openapi_examples::sms_generate_request}},
+                .answer_examples = {{"sent", openapi_examples::sms_generate_result}}};
+    }
+};
+
+template <>
+struct endpoint<Operation::generate_email> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/interactions/email/generate",
+        .tag = "interactions",
+        .summary = "Write the next e-mail to the customer, and send it (persist)",
+        .body = Body::json,
+        .errors = {&errors::not_found}};
+    using body = EmailGenerateRequest;
+    using data = EmailGenerateResult;
+    static OperationText text() {
+        return {.description =
+                    "Written from fixed templates (docs/interactions.md) in plain text and HTML. "
+                    "With persist (the default) it is stored as an outbound e-mail of the "
+                    "thread, to the customer's address.",
+                .success = "The message; threadId when it was persisted."};
+    }
+};
+
+template <>
+struct endpoint<Operation::list_interactions> {
+    static constexpr Route route{
+        .method = "GET",
+        .path = "/api/v1/customers/{customerId}/interactions",
+        .tag = "interactions",
+        .summary = "List the customer's calls, SMS and e-mails, newest first",
+        .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = InteractionList;
+    static OperationText text() {
+        return {.description =
+                    "Every call, SMS and e-mail of the customer, newest first, each under the "
+                    "member of its channel (a call with its transcript once it has ended).",
+                .success = "The interactions."};
+    }
+};
+
+template <>
+struct endpoint<Operation::analyze_interaction> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/interactions/{interactionId}/analyze",
+        .tag = "interactions",
+        .summary = "Analyse an SMS, an e-mail or a call, and apply its outcomes",
+        .body = Body::empty_or_json,
+        .errors = {&errors::not_found, &errors::analysis_skipped}};
+    using body = AnalyzeInteractionRequest;  // or no body: applyOutcomes true
+    using data = AnalyzeInteractionResult;
+    static OperationText text() {
+        return {.description =
+                    "The rule-based analyser (docs/interactions.md) on the customer's words: an "
+                    "inbound SMS or e-mail, or a call's turns of the customer. Stored once: a "
+                    "second analysis returns the first. With applyOutcomes (the default) its "
+                    "outcomes are recorded on the customer, once: a stop request in writing is a "
+                    "cease-and-desist, in a call it stops calls; attorney representation and a "
+                    "dispute are recorded. 400 `Analysis was skipped.` when there are no such "
+                    "words (an outbound message, an unanswered call).",
+                .success = "The analysis.",
+                .answer_examples = {{"analysed", openapi_examples::analyze_result}}};
     }
 };
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "collectcall/model/interaction.hpp"
+
 namespace collectcall::api {
 
 struct ErrorCode {
@@ -43,6 +45,11 @@ inline constexpr ErrorCode malformed_json{"malformed_json", 400,
 inline constexpr ErrorCode validation_failed{
     "validation_failed", 400, "a field is invalid (all such errors are listed in error.details)",
     "2 fields are invalid"};
+inline constexpr ErrorCode analysis_skipped{
+    "analysis_skipped", 400,
+    "the interaction has none of the customer's words to analyse (an unanswered call, an "
+    "outbound message)",
+    analysis_skipped_message};
 inline constexpr ErrorCode bad_request{
     "bad_request", 400,
     "the request could not be read (conflicting framing headers, an unreadable body)",
@@ -67,6 +74,9 @@ inline constexpr ErrorCode duplicate_external_id{
 inline constexpr ErrorCode webhook_secret_taken{
     "webhook_secret_taken", 409, "an imported webhook secret's id is another account's",
     "webhook secret id 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f is already in use"};
+inline constexpr ErrorCode client_taken{
+    "client_taken", 409, "a client's id is another account's",
+    "client id 550e8400-e29b-41d4-a716-446655440000 is already in use"};
 inline constexpr ErrorCode idempotency_key_in_flight{
     "idempotency_key_in_flight", 409,
     "a request with this Idempotency-Key is still being processed",
@@ -82,6 +92,9 @@ inline constexpr ErrorCode unsupported_media_type{"unsupported_media_type", 415,
 inline constexpr ErrorCode idempotency_key_reused{
     "idempotency_key_reused", 422, "the Idempotency-Key was used with a different request",
     "Idempotency-Key was already used with a different request"};
+inline constexpr ErrorCode recipient_required{"recipient_required", 422,
+                                              "a generated SMS is to be persisted without its `to`",
+                                              sms_to_required_message};
 inline constexpr ErrorCode compliance_failed{
     "compliance_failed", 422, "a compliance check failed; data is the call that was not placed",
     "Customer not eligible for call. Failed rules: Respectful Hours Check (Customer local time "
@@ -100,6 +113,7 @@ inline constexpr ErrorCode unavailable{"unavailable", 503, "storage is unavailab
 inline constexpr std::array all_errors{
     errors::malformed_json,
     errors::validation_failed,
+    errors::analysis_skipped,
     errors::bad_request,
     errors::unauthorized,
     errors::agent_not_assigned,
@@ -108,11 +122,13 @@ inline constexpr std::array all_errors{
     errors::method_not_allowed,
     errors::duplicate_external_id,
     errors::webhook_secret_taken,
+    errors::client_taken,
     errors::idempotency_key_in_flight,
     errors::payload_too_large,
     errors::uri_too_long,
     errors::unsupported_media_type,
     errors::idempotency_key_reused,
+    errors::recipient_required,
     errors::compliance_failed,
     errors::rate_limited,
     errors::headers_too_large,

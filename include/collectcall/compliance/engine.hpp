@@ -352,10 +352,14 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 }
 
 // The error message of a blocked call: "Customer not eligible for call. Failed rules: <name>
-// (<reason>), <name> (<reason>)". Empty when no check failed.
-[[nodiscard]] inline std::string failure_message(const ComplianceResult& result) {
+// (<reason>), <name> (<reason>)" (the hosted text), and of a blocked text message: "Customer not
+// eligible for SMS. ...". Empty when no check failed.
+[[nodiscard]] inline std::string failure_message(const ComplianceResult& result,
+                                                 ContactChannel channel = ContactChannel::call) {
     if (result.checksFailed.empty()) return {};
-    std::string out = "Customer not eligible for call. Failed rules: ";
+    std::string out = channel == ContactChannel::sms
+                          ? "Customer not eligible for SMS. Failed rules: "
+                          : "Customer not eligible for call. Failed rules: ";
     for (std::size_t i = 0; i < result.checksFailed.size(); ++i) {
         const Check& check = result.checksFailed[i];
         if (i != 0) out += ", ";

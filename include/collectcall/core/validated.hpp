@@ -25,6 +25,9 @@ class Validated {
     // Paths are relative to the item.
     [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
     [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
+    // A rule only the reader's caller can judge failed (an id that must name a stored record):
+    // the item is invalid from then on, with this error after those reading found.
+    void add_error(Error error) { errors_.push_back(std::move(error)); }
 
     friend bool operator==(const Validated&, const Validated&) = default;
 

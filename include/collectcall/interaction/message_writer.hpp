@@ -150,6 +150,10 @@ inline constexpr std::string_view email_notice =
     "This communication is from a debt collector. This is an attempt to collect a debt and any "
     "information obtained will be used for that purpose.";
 inline constexpr std::string_view email_signature = "Accounts team";
+// A persisted e-mail's subject and sender. The sandbox sends no mail: its outbound records come
+// from an address of example.com, a domain reserved for examples (RFC 2606).
+inline constexpr std::string_view email_subject = "About your account";
+inline constexpr std::string_view email_sender = "accounts@example.com";
 
 [[nodiscard]] inline std::string html_escaped(std::string_view text) {
     std::string out;

@@ -5,6 +5,7 @@
 // has no value (Patch), and the answers add the message's own text as extension members.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,8 +24,12 @@
 #include "collectcall/core/read.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/interaction/analysis.hpp"
+#include "collectcall/interaction/message_writer.hpp"
 #include "collectcall/interaction/sms_segments.hpp"
 #include "collectcall/model/bulk.hpp"
+#include "collectcall/model/call.hpp"
+#include "collectcall/model/compliance.hpp"
+#include "collectcall/model/webhook.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/email.hpp"
 #include "collectcall/types/message.hpp"
@@ -326,6 +331,51 @@ struct EmailGenerateResult {
 };
 BOOST_DESCRIBE_STRUCT(EmailGenerateResult, (), (htmlBody, plainTextBody, threadId))
 
+// The data of a 422 compliance_failed of a generated SMS that was to be sent: the message that
+// was written, and the compliance that kept it from being sent (extension).
+struct SmsGenerateBlocked {
+    std::string message;
+    ComplianceResult compliance;
+
+    friend bool operator==(const SmsGenerateBlocked&, const SmsGenerateBlocked&) = default;
+};
+BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance))
+
+// The record of a generated SMS that is persisted: outbound, from the request's `from` to its
+// `to` (lacks_recipient(request) is false), at `now`, one segment or more as a carrier counts.
+[[nodiscard]] inline SmsInteractionData generated_sms_interaction(
+    const SmsGenerateRequest& request, std::string_view message, const Uuid& id,
+    const Uuid& customer_id, const Uuid& thread, const Timestamp& now) {
+    SmsImportRequest sms;
+    sms.direction = InteractionDirection::outbound;
+    sms.timestamp = PastTimestamp::from_timestamp(now);
+    sms.from = request.from;
+    sms.to = request.to.value_or(E164{});
+    sms.body = SmsBody::parse(message).value();
+    sms.threadId = thread;
+    return sms_interaction(sms, id, customer_id, thread, now);
+}
+
+// The record of a generated e-mail that is persisted: outbound, from message_writer's sender to
+// the customer's address, with its subject, at `now`.
+[[nodiscard]] inline EmailInteractionData generated_email_interaction(
+    const EmailDraft& draft, const Email& to, const Uuid& id, const Uuid& customer_id,
+    const Uuid& thread, const Timestamp& now) {
+    EmailInteractionData out;
+    out.id = id;
+    out.threadId = thread;
+    out.direction = InteractionDirection::outbound;
+    out.customerId = customer_id;
+    out.timestamp = now;
+    out.createdAt = now;
+    out.from = Email::parse(message_writer::email_sender).value();
+    out.to.push_back(to);
+    out.subject = Text::parse(message_writer::email_subject).value();
+    out.plainTextBody = EmailBody::parse(draft.plainTextBody).value();
+    out.htmlBody = EmailBody::parse(draft.htmlBody).value();
+    return out;
+}
+
 // ---- Analysis ----------------------------------------------------------------------------------
 
 // POST /interactions/{id}/analyze: applyOutcomes absent or null is true.
@@ -343,6 +393,55 @@ BOOST_DESCRIBE_STRUCT(AnalyzeInteractionRequest, (), (applyOutcomes))
 inline constexpr std::string_view analysis_skipped_message = "Analysis was skipped.";
 inline constexpr std::string_view interaction_not_found_message = "Interaction not found";
 
+// The customer's words in an interaction, which the analyser reads and the message writer answers:
+// an inbound SMS's body, an inbound e-mail's plain text (else its HTML), a call's turns of the
+// customer. None (nothing to analyse: analysis_skipped_message) for an outbound message, which
+// holds the collector's words, and for a call the customer did not speak in.
+[[nodiscard]] inline std::vector<std::string_view> customer_words(const SmsInteractionData& sms) {
+    if (sms.direction != InteractionDirection::inbound) return {};
+    return {sms.body.view()};
+}
+[[nodiscard]] inline std::vector<std::string_view> customer_words(
+    const EmailInteractionData& email) {
+    if (email.direction != InteractionDirection::inbound) return {};
+    if (email.plainTextBody.has_value() && email.plainTextBody.value().has_content())
+        return {email.plainTextBody.value().view()};
+    if (email.htmlBody.has_value()) return {email.htmlBody.value().view()};
+    return {};
+}
+[[nodiscard]] inline std::vector<std::string_view> customer_words(
+    const std::vector<TranscriptMessage>& transcript) {
+    std::vector<std::string_view> out;
+    for (const TranscriptMessage& turn : transcript) {
+        if (turn.role == MessageRole::user) out.push_back(turn.message);
+    }
+    return out;
+}
+
+// What an analysis records on its customer when its outcomes are applied (API.md sections 13
+// and 14). A stop request made in writing is a cease-and-desist (15 U.S.C. 1692c(c)); made in a
+// call, it asks for no more calls, a restriction of that medium (12 CFR 1006.14(h)). Attorney
+// representation (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The
+// other variables (a follow-up asked for, a payment promised) record nothing.
+struct CustomerOutcomes {
+    bool cease_and_desist = false;
+    bool do_not_call = false;
+    bool attorney_represented = false;
+    bool disputed = false;
+
+    friend bool operator==(const CustomerOutcomes&, const CustomerOutcomes&) = default;
+};
+
+[[nodiscard]] inline CustomerOutcomes outcomes_of(const OutputVariables& variables,
+                                                  Channel channel) noexcept {
+    CustomerOutcomes out;
+    out.cease_and_desist = variables.stop_requests && channel != Channel::voice;
+    out.do_not_call = variables.stop_requests && channel == Channel::voice;
+    out.attorney_represented = variables.attorney_represented;
+    out.disputed = variables.dispute;
+    return out;
+}
+
 struct AnalyzeInteractionResult {
     Uuid interactionId;
     Channel channel = Channel::sms;
@@ -352,5 +451,57 @@ struct AnalyzeInteractionResult {
                            const AnalyzeInteractionResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(AnalyzeInteractionResult, (), (interactionId, channel, outputVariables))
+
+// ---- A customer's interactions -----------------------------------------------------------------
+
+// One interaction of GET /customers/{id}/interactions (extension): its channel, when it happened
+// (an SMS's or e-mail's timestamp, a call's createdAt), and the record under the member of its
+// channel: `sms`, `email`, or `call` with the call's `transcript` once it has ended.
+struct CustomerInteraction {
+    Channel channel = Channel::sms;
+    Timestamp timestamp;
+    Patch<SmsInteractionData> sms;
+    Patch<EmailInteractionData> email;
+    Patch<CallDetails> call;
+    Patch<std::vector<TranscriptMessage>> transcript;
+
+    friend bool operator==(const CustomerInteraction&, const CustomerInteraction&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CustomerInteraction, (), (channel, timestamp, sms, email, call, transcript))
+
+// Every interaction of a customer (calls, SMS, e-mail), newest first.
+struct InteractionList {
+    std::vector<CustomerInteraction> interactions;
+
+    void add(SmsInteractionData sms) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::sms;
+        item.timestamp = sms.timestamp;
+        item.sms = std::move(sms);
+    }
+    void add(EmailInteractionData email) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::email;
+        item.timestamp = email.timestamp;
+        item.email = std::move(email);
+    }
+    void add(CallDetails call, std::optional<std::vector<TranscriptMessage>> transcript) {
+        CustomerInteraction& item = interactions.emplace_back();
+        item.channel = Channel::voice;
+        item.timestamp = call.createdAt;
+        item.call = std::move(call);
+        if (transcript) item.transcript = std::move(*transcript);
+    }
+    // Newest first; interactions of the same instant keep the order they were added in.
+    void sort_newest_first() {
+        std::stable_sort(interactions.begin(), interactions.end(),
+                         [](const CustomerInteraction& a, const CustomerInteraction& b) {
+                             return a.timestamp.time() > b.timestamp.time();
+                         });
+    }
+
+    friend bool operator==(const InteractionList&, const InteractionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions))
 
 }  // namespace collectcall

@@ -227,6 +227,13 @@ inline void collectcall_schema(schema_tag<BulkCallRequest>, SchemaBuilder& s) {
     }
 }
 
+inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s) {
+    s["description"] =
+        "One interaction of the customer: its channel, when it happened, and its record under "
+        "the member of that channel (sms, email, or call with the call's transcript once it "
+        "has ended); the other members are left out.";
+}
+
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
 }

@@ -7,6 +7,7 @@
 
 #include <boost/describe/class.hpp>
 
+#include "collectcall/model/call.hpp"
 #include "collectcall/types/uuid.hpp"
 
 namespace collectcall {
@@ -25,5 +26,12 @@ struct SignedUrl {
     friend bool operator==(const SignedUrl&, const SignedUrl&) = default;
 };
 BOOST_DESCRIBE_STRUCT(SignedUrl, (), (callId, signedUrl))
+
+// Whether a call has a recording to link to: it has ended, and was answered. A call still in
+// progress or never answered has none (404 `Call not found`, as an unknown call).
+[[nodiscard]] inline bool has_recording(const CallDetails& call) noexcept {
+    return call.status != CallStatus::in_progress && call.endedReason.has_value() &&
+           *call.endedReason != EndedReason::customer_did_not_answer;
+}
 
 }  // namespace collectcall

@@ -12,23 +12,12 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "store_error.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace collectcall::server {
-
-// Any failure of the storage. `unavailable()` is true for conditions an operator can fix and a
-// client may retry (disk full, read-only file system, lock held too long, I/O error): the API
-// answers those 503; everything else is a fault (500).
-class StoreError : public std::runtime_error {
-  public:
-    StoreError(std::string message, bool unavailable)
-        : std::runtime_error(std::move(message)), unavailable_(unavailable) {}
-    [[nodiscard]] bool unavailable() const noexcept { return unavailable_; }
-
-  private:
-    bool unavailable_;
-};
 
 namespace sqlite {
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "sqlite.hpp"  // StoreError
+#include "store_error.hpp"
 
 struct pg_conn;
 struct pg_result;

@@ -21,6 +21,7 @@
 #include "columns.hpp"
 #include "rows.hpp"
 #include "sqlite_checkpointer.hpp"
+#include "sqlite_writer.hpp"
 #include "webhook_outbox.hpp"
 
 namespace collectcall::server {
@@ -415,164 +416,38 @@ class SqliteStore::Lease {
     std::unique_ptr<Connection> connection_;
 };
 
-class SqliteStore::WriterLease {
-  public:
-    explicit WriterLease(SqliteStore& store) : lock_(store.writer_mutex_), store_(store) {}
-    Connection& operator*() const { return *store_.writer_; }
-
-  private:
-    std::unique_lock<std::mutex> lock_;
-    SqliteStore& store_;
-};
-
-struct SqliteStore::RequestTransaction {
-    const SqliteStore* store = nullptr;
-    std::optional<WriterLease> writer;       // taken at the request's first write
-    std::optional<Transaction> transaction;  // destroyed first: rolled back unless committed
-};
-
-namespace {
-// The Idempotency-Key request this thread is serving, between begin_idempotent and its finish or
-// abandon (a thread serves one request at a time).
-thread_local std::unique_ptr<SqliteStore::RequestTransaction> this_request;
-}  // namespace
-
-SqliteStore::RequestTransaction* SqliteStore::request_transaction() const {
-    return this_request && this_request->store == this ? this_request.get() : nullptr;
-}
-
-void SqliteStore::end_request_transaction(bool commit) {
-    RequestTransaction* request = request_transaction();
-    if (request == nullptr) return;
-    const std::unique_ptr<RequestTransaction> ending = std::move(this_request);
-    if (commit && request->transaction) {
-        const auto start = std::chrono::steady_clock::now();
-        request->transaction->commit();
-        if (observer_) observer_(1, std::chrono::steady_clock::now() - start);
-    }
-}
-
-// The write joins the queue, and the writer thread runs it in its next batch.
+// Runs `work` on the writer, and gives back what it returned.
 template <class Work>
 auto SqliteStore::batched(Work&& work) {
     using Result = decltype(work(std::declval<Connection&>()));
-    constexpr bool returns_void = std::is_void_v<Result>;
-    if (RequestTransaction* request = request_transaction()) {
-        // An Idempotency-Key request: its writes wait in its own transaction for its answer,
-        // holding the writer from its first write to its finish (the handler's work after the
-        // write: microseconds), each write in a savepoint, as in a batch.
-        if (!request->transaction) {
-            request->writer.emplace(*this);
-            request->transaction.emplace(**request->writer);
-        }
-        Transaction item(**request->writer);
-        if constexpr (returns_void) {
-            work(**request->writer);
-            item.commit();
-            return;
-        } else {
-            Result result = work(**request->writer);
-            item.commit();
-            return result;
-        }
-    }
-    std::optional<std::conditional_t<returns_void, bool, Result>> result;
-    PendingWrite pending;
-    pending.run = [&](Connection& db) {
-        if constexpr (returns_void) {
-            work(db);
-            result.emplace(true);
-        } else {
-            result.emplace(work(db));
-        }
-    };
-    bool first = false;
-    {
-        std::lock_guard lock(batch_mutex_);
-        first = queue_.empty();
-        queue_.push_back(&pending);
-    }
-    // The writer waits only on an empty queue; behind other writes, it will find this one.
-    if (first) queued_.notify_one();
-    {
-        std::unique_lock lock(pending.mutex);
-        pending.changed.wait(lock, [&] { return pending.done; });
-    }
-    if (pending.error) std::rethrow_exception(pending.error);
-    if constexpr (!returns_void) return std::move(*result);
-}
-
-// The writer thread: takes every write waiting, runs them in one transaction, wakes their
-// threads after the commit, and goes on with the writes that arrived meanwhile. On a thread of
-// its own, the next batch starts as soon as the last one is durable, instead of once a thread
-// waiting for it has been woken to lead it (on busy cores, the longest part of the wait).
-void SqliteStore::write_batches() {
-    std::vector<PendingWrite*> batch;
-    std::unique_lock lock(batch_mutex_);
-    while (true) {
-        queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, and every write is done
-        batch.swap(queue_);
-        lock.unlock();
-        run_batch(batch);
-        for (PendingWrite* write : batch)
-            write->wake();
-        batch.clear();
-        lock.lock();
+    if constexpr (std::is_void_v<Result>) {
+        writer_->write([&](Connection& db) { work(db); });
+    } else {
+        std::optional<Result> result;
+        writer_->write([&](Connection& db) { result.emplace(work(db)); });
+        return std::move(*result);
     }
 }
 
 bool SqliteStore::observe_commits(CommitObserver observer) {
-    observer_ = std::move(observer);
+    writer_->observe_commits(std::move(observer));
     return true;
-}
-
-void SqliteStore::run_batch(const std::vector<PendingWrite*>& batch) {
-    const auto start = std::chrono::steady_clock::now();
-    const auto fail_all = [&](std::exception_ptr error) {
-        for (PendingWrite* write : batch)
-            write->error = error;
-    };
-    try {
-        auto db = writer();
-        Transaction tx(*db);
-        for (PendingWrite* write : batch) {
-            Query(*db, "SAVEPOINT batch_item").run();
-            try {
-                write->run(*db);
-                Query(*db, "RELEASE batch_item").run();
-            } catch (...) {
-                write->error = std::current_exception();
-                if (sqlite3_get_autocommit((*db).handle()) != 0) {
-                    // A hard failure (disk full, I/O error) rolled the whole transaction back:
-                    // the writes before it are gone too.
-                    return fail_all(write->error);
-                }
-                Query(*db, "ROLLBACK TO batch_item").run();
-                Query(*db, "RELEASE batch_item").run();
-            }
-        }
-        tx.commit();
-        if (observer_) observer_(batch.size(), std::chrono::steady_clock::now() - start);
-    } catch (...) {
-        fail_all(std::current_exception());
-    }
 }
 
 SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     auto db = open_connection();
     migrate(*db);
     idle_.push_back(std::move(db));
-    writer_ = open_connection();
+    auto writer = open_connection();
     // Every write goes through this connection: a page cache of up to 32 MiB keeps the pages
     // commits keep touching (the ends of the tables and indexes) in memory instead of reading
     // them back from the file (the default holds 2 MiB). It grows only with use.
-    writer_->exec("PRAGMA cache_size = -32768");
+    writer->exec("PRAGMA cache_size = -32768");
     // In pages of the file's own size (8 KiB for a file this server created, 4 KiB for one
     // created before).
     std::int64_t page_size = 4096;
     {
-        Query q(*writer_, "PRAGMA page_size");
+        Query q(*writer, "PRAGMA page_size");
         if (q.step() && q.integer(0) > 0) page_size = q.integer(0);
     }
     const auto pages = [&](std::int64_t bytes) {
@@ -581,27 +456,11 @@ SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     checkpointer_ =
         std::make_unique<WalCheckpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
                                           pages(options_.checkpoint_limit_bytes));
-    sqlite3_wal_hook(writer_->handle(), &WalCheckpointer::committed, checkpointer_.get());
-    writer_thread_ = std::thread([this] { write_batches(); });
+    sqlite3_wal_hook(writer->handle(), &WalCheckpointer::committed, checkpointer_.get());
+    writer_ = std::make_unique<SqliteWriter>(std::move(writer));
 }
 
-SqliteStore::WriterLease SqliteStore::writer() {
-    return WriterLease(*this);
-}
-
-SqliteStore::~SqliteStore() {
-    end_request_transaction(false);  // one the destroying thread began and left open
-    if (writer_thread_.joinable()) {
-        {
-            std::lock_guard lock(batch_mutex_);
-            stopping_ = true;
-        }
-        queued_.notify_one();
-        writer_thread_.join();
-    }
-    if (writer_)
-        sqlite3_wal_hook(writer_->handle(), nullptr, nullptr);  // before checkpointer_ goes
-}
+SqliteStore::~SqliteStore() = default;
 
 std::unique_ptr<Connection> SqliteStore::open_connection() {
     auto db = std::make_unique<Connection>(options_.path, true, options_.busy_timeout_ms);
@@ -1243,7 +1102,7 @@ std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account,
 
 IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                const Sha256& fingerprint, Time now) {
-    end_request_transaction(false);  // a thread begins one request at a time
+    writer_->end_request(false);  // a thread begins one request at a time
     IdempotencyBegin begun = batched([&](Connection& connection) -> IdempotencyBegin {
         Connection* db = &connection;
         Transaction tx(*db);
@@ -1285,10 +1144,7 @@ IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_
         return IdempotencyBegin{IdempotencyState::started, {}};
     });
     // From here the request's writes and the recording of its answer are one transaction.
-    if (begun.state == IdempotencyState::started) {
-        this_request = std::make_unique<RequestTransaction>();
-        this_request->store = this;
-    }
+    if (begun.state == IdempotencyState::started) writer_->begin_request();
     return begun;
 }
 
@@ -1306,11 +1162,11 @@ void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
             .bind(5, key)
             .run();
     });
-    end_request_transaction(true);
+    writer_->end_request(true);
 }
 
 void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
-    end_request_transaction(false);  // the request's writes go with its key
+    writer_->end_request(false);  // the request's writes go with its key
     batched([&](Connection& connection) {
         Connection* db = &connection;
         Query(*db,

@@ -3,11 +3,8 @@
 // - WAL journal with synchronous=FULL: readers never wait for the writer, and a write is on disk
 //   (the WAL fsynced) before the request that made it is answered.
 // - One connection per thread at a time, from a pool; each keeps its prepared statements.
-// - Group commit: the writes of concurrent requests are run together by the store's writer
-//   thread in one BEGIN IMMEDIATE transaction, each in a SAVEPOINT of its own, and made durable
-//   by one COMMIT (one fsync of the WAL). Each request is answered only after that commit; a
-//   write that fails is rolled back to its savepoint and fails alone. A commit that fails fails
-//   every write of its batch.
+// - Group commit: the writes of concurrent requests are run together in one transaction and
+//   made durable by one COMMIT (sqlite_writer.hpp); each request is answered only after it.
 // - The schema is versioned with PRAGMA user_version; migrate() brings a file up to date and
 //   refuses one written by a newer server.
 #pragma once
@@ -30,6 +27,7 @@
 
 namespace collectcall::server {
 
+class SqliteWriter;
 class WalCheckpointer;
 
 struct SqliteOptions {
@@ -116,52 +114,20 @@ class SqliteStore final : public Store {
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
     std::int64_t sweep(Time now) override;
 
-    // An Idempotency-Key request's transaction on the writer connection (store.hpp): opened at
-    // its first write, committed with its answer. Per thread.
-    struct RequestTransaction;
-
   private:
-    // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
-    // condition of its own, so that a commit wakes exactly the threads whose writes it made
-    // durable, instead of every writer waiting.
-    struct PendingWrite {
-        std::function<void(sqlite::Connection&)> run;
-        std::exception_ptr error;
-        std::mutex mutex;
-        std::condition_variable changed;
-        bool done = false;  // guarded by `mutex`
-        // Wakes the write's thread. The notification is made under the lock: the waiting thread,
-        // which owns this object, cannot return (and destroy it) before.
-        void wake() {
-            std::lock_guard lock(mutex);
-            done = true;
-            changed.notify_one();
-        }
-    };
-    // Runs `work(connection)` in the next batch; returns its result once the batch is durable.
+    // Runs `work(connection)` on the writer (sqlite_writer.hpp); returns its result once it is
+    // durable.
     template <class Work>
     auto batched(Work&& work);
-    void write_batches();
-    void run_batch(const std::vector<PendingWrite*>& batch);
 
     class Lease;
-    class WriterLease;
-    RequestTransaction* request_transaction() const;
-    void end_request_transaction(bool commit);
     Lease lease();
-    // The one connection every write of this store goes through, one writer at a time. SQLite
-    // admits one writer anyway; with a single connection for it, that connection's page cache
-    // stays valid from one write to the next (another connection's commit would invalidate it,
-    // and every write would begin by reading its pages again).
-    WriterLease writer();
     std::unique_ptr<sqlite::Connection> open_connection();
     void migrate(sqlite::Connection& db);
 
     SqliteOptions options_;
     std::mutex mutex_;
     std::vector<std::unique_ptr<sqlite::Connection>> idle_;
-    std::mutex writer_mutex_;
-    std::unique_ptr<sqlite::Connection> writer_;
 
     // API keys found in the last second, by key id: a key's requests are authenticated without a
     // read of the database each (a read that reloads its pages after every commit). A key
@@ -181,17 +147,11 @@ class SqliteStore final : public Store {
     std::shared_mutex keys_mutex_;
     std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>> known_keys_;
 
-    std::mutex batch_mutex_;
-    std::condition_variable queued_;    // a write joins an empty queue, or the store stops
-    std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
-    bool stopping_ = false;             // guarded by batch_mutex_
-    CommitObserver observer_;           // set before any write
-
-    // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp). Last,
-    // so that it stops first.
+    // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp).
     std::unique_ptr<WalCheckpointer> checkpointer_;
-    // Runs the batches (write_batches); stopped first, by the destructor.
-    std::thread writer_thread_;
+    // Every write goes through it (sqlite_writer.hpp). Last, so that it stops first and removes
+    // its WAL hook before the checkpointer goes.
+    std::unique_ptr<SqliteWriter> writer_;
 };
 
 }  // namespace collectcall::server

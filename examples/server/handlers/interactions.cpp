@@ -1,0 +1,258 @@
+// SMS and e-mail interactions (API.md section 13): imports one at a time and in bulk, the
+// customer's interactions, generated messages, and the analysis of an interaction.
+#include "handlers/interactions.hpp"
+
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <collectcall/compliance/decision.hpp>
+#include <collectcall/compliance/engine.hpp>
+#include <collectcall/core/read.hpp>
+
+#include "crypto.hpp"
+#include "handlers/calls.hpp"
+#include "rows.hpp"
+
+namespace collectcall::server::handlers {
+
+namespace {
+
+// The customer of a /customers/{id}/... path; nullopt, and the request answered 404, when there
+// is none.
+std::optional<StoredCustomer> path_customer(Exchange& x, Store& store) {
+    const auto id = x.path_id();
+    auto customer = id ? store.find_customer(x.account, *id) : std::nullopt;
+    if (!customer) x.not_found(api::customer_not_found_message);
+    return customer;
+}
+
+template <class Request, class Make>
+void import_one(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
+    const auto customer = path_customer(x, store);
+    if (!customer) return;
+    auto body = read<Request>(x.body, options);
+    if (!body) return x.fail_read(std::move(body).errors());
+    const Uuid& id = customer->customer.id;
+    auto record =
+        make(body.value(), new_uuid(), id, customer->thread_id, Timestamp::from_time(now));
+    store.insert_interactions(x.account, id, std::vector<InteractionRecord>{record});
+    x.reply(200, std::move(record));
+}
+
+template <class Request, class Data, class Make>
+void import_bulk(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
+    const auto customer = path_customer(x, store);
+    if (!customer) return;
+    auto body = read<ImportBulkRequest<Request>>(x.body, options);
+    if (!body) return x.fail_read(std::move(body).errors());
+    const Uuid& id = customer->customer.id;
+    const Timestamp created = Timestamp::from_time(now);
+    ImportBulkResult<Data> result;
+    std::vector<InteractionRecord> records;
+    auto& items = body.value().interactions;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].ok()) {
+            result.add_invalid(i, std::move(items[i]).errors());
+            continue;
+        }
+        Data record = make(items[i].value(), new_uuid(), id, customer->thread_id, created);
+        records.emplace_back(record);
+        result.add_imported(std::move(record));
+    }
+    // Every valid item, in one write: a failure of the store fails the request, not some items.
+    if (!records.empty()) store.insert_interactions(x.account, id, records);
+    x.reply(200, std::move(result));
+}
+
+std::vector<std::string_view> words_of(const InteractionRecord& record) {
+    return std::visit([](const auto& r) { return customer_words(r); }, record);
+}
+
+// The thread's last inbound message, which the next message answers: its text, or nullopt.
+std::optional<std::string> last_inbound_text(Store& store, const Uuid& account,
+                                             const Uuid& thread) {
+    const auto last = store.last_inbound_interaction(account, thread);
+    if (!last) return std::nullopt;
+    const auto words = words_of(*last);
+    if (words.empty()) return std::nullopt;
+    return std::string(words.front());
+}
+
+std::vector<TranscriptMessage> transcript_of(std::string_view stored) {
+    auto messages = read<std::vector<TranscriptMessage>>(stored, stored_read_options());
+    if (!messages) corrupt("transcript");
+    return std::move(messages).value();
+}
+
+// Records what an analysis found on its customer; true when something changed.
+bool record_outcomes(StoredCustomer& customer, const CustomerOutcomes& outcomes, Time now) {
+    bool changed = false;
+    const auto set = [&](bool StoredCustomer::*flag, bool value) {
+        if (value && !(customer.*flag)) {
+            customer.*flag = true;
+            changed = true;
+        }
+    };
+    set(&StoredCustomer::cease_and_desist, outcomes.cease_and_desist);
+    set(&StoredCustomer::do_not_call, outcomes.do_not_call);
+    set(&StoredCustomer::attorney_represented, outcomes.attorney_represented);
+    set(&StoredCustomer::disputed, outcomes.disputed);
+    if (changed) customer.customer.updatedAt = Timestamp::from_time(now);
+    return changed;
+}
+
+}  // namespace
+
+void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s) {
+    import_one<SmsImportRequest>(x, s.store, s.read_options(), s.clock.now(), &sms_interaction);
+}
+
+void handle(endpoint<Operation::import_email>, Exchange& x, Services& s) {
+    import_one<EmailImportRequest>(x, s.store, s.read_options(), s.clock.now(), &email_interaction);
+}
+
+void handle(endpoint<Operation::import_sms_bulk>, Exchange& x, Services& s) {
+    import_bulk<SmsImportRequest, SmsInteractionData>(x, s.store, s.read_options(), s.clock.now(),
+                                                      &sms_interaction);
+}
+
+void handle(endpoint<Operation::import_email_bulk>, Exchange& x, Services& s) {
+    import_bulk<EmailImportRequest, EmailInteractionData>(x, s.store, s.read_options(),
+                                                          s.clock.now(), &email_interaction);
+}
+
+void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
+    if (!customer) return;
+    const Uuid& id = customer->customer.id;
+    InteractionList list;
+    for (InteractionRecord& record : s.store.list_interactions(x.account, id))
+        std::visit([&](auto& r) { list.add(std::move(r)); }, record);
+    for (CallDetails& call : s.store.list_calls(x.account, id)) {
+        std::optional<std::vector<TranscriptMessage>> transcript;
+        if (call.status != CallStatus::in_progress) {
+            if (const auto stored = s.store.find_call_transcript(x.account, call.id))
+                transcript = transcript_of(*stored);
+        }
+        list.add(std::move(call), std::move(transcript));
+    }
+    list.sort_newest_first();
+    x.reply(200, std::move(list));
+}
+
+void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
+    if (!customer) return;
+    auto body = read<SmsGenerateRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const SmsGenerateRequest& request = body.value();
+    if (lacks_recipient(request)) return x.fail(api::errors::recipient_required);
+
+    const Uuid& id = customer->customer.id;
+    const Uuid thread = request.threadId.value_or(customer->thread_id);
+    const std::string message =
+        write_sms(message_facts(customer->customer), last_inbound_text(s.store, x.account, thread));
+    if (!request.persists()) return x.reply(200, SmsGenerateResult{message, {}});
+
+    // Sending it is a communication: the SMS checks of API.md section 14 decide, on the
+    // customer's row as it is when the message is stored.
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    const auto plan = s.store.record_interaction(
+        x.account, id, now - s.config.call_history,
+        [&](const StoredCustomer& stored, std::span<const Time> calls,
+            std::span<const Time> texts) {
+            compliance::ComplianceInput input = compliance_input(stored, settings, now);
+            input.channel = ContactChannel::sms;
+            input.placed_calls = calls;
+            input.sent_texts = texts;
+            InteractionPlan plan;
+            plan.decision = compliance::decide(input, ComplianceOperation::sms);
+            plan.compliance = plan.decision->compliance;
+            plan.store = plan.compliance->passed;
+            plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,
+                                                    Timestamp::from_time(now));
+            return plan;
+        });
+    if (!plan) return x.not_found(api::customer_not_found_message);
+    if (!plan->store) {
+        return x.fail(api::errors::compliance_failed,
+                      compliance::failure_message(*plan->compliance, ContactChannel::sms), {},
+                      SmsGenerateBlocked{message, *plan->compliance});
+    }
+    x.reply(200, SmsGenerateResult{message, thread});
+}
+
+void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
+    const auto customer = path_customer(x, s.store);
+    if (!customer) return;
+    auto body = read<EmailGenerateRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const EmailGenerateRequest& request = body.value();
+
+    const Uuid& id = customer->customer.id;
+    const Uuid thread = request.threadId.value_or(customer->thread_id);
+    EmailDraft draft = write_email(message_facts(customer->customer),
+                                   last_inbound_text(s.store, x.account, thread));
+    EmailGenerateResult result{draft.htmlBody, draft.plainTextBody, {}};
+    if (request.persists()) {
+        s.store.insert_interactions(x.account, id,
+                                    std::vector<InteractionRecord>{generated_email_interaction(
+                                        draft, customer->customer.email, new_uuid(), id, thread,
+                                        Timestamp::from_time(s.clock.now()))});
+        result.threadId = thread;
+    }
+    x.reply(200, std::move(result));
+}
+
+void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) {
+    const auto id = x.path_id();
+    if (!id) return x.not_found(interaction_not_found_message);
+    AnalyzeInteractionRequest request;
+    if (!x.body.empty()) {
+        auto body = read<AnalyzeInteractionRequest>(x.body, s.read_options());
+        if (!body) return x.fail_read(std::move(body).errors());
+        request = body.value();
+    }
+
+    // An SMS or an e-mail, or else a call (a call's id is an interaction id: its text is its
+    // transcript).
+    StoredAnalysis analysis;
+    analysis.interaction_id = *id;
+    analysis.analysed_at = s.clock.now();
+    std::vector<std::string_view> words;
+    std::vector<TranscriptMessage> transcript;  // the call's, which `words` point into
+    const auto record = s.store.find_interaction(x.account, *id);
+    if (record) {
+        analysis.channel =
+            std::holds_alternative<SmsInteractionData>(*record) ? Channel::sms : Channel::email;
+        analysis.customer_id = std::visit([](const auto& r) { return r.customerId; }, *record);
+        words = words_of(*record);
+    } else if (const auto call = s.store.find_call(x.account, *id)) {
+        analysis.channel = Channel::voice;
+        analysis.customer_id = call->customerId;
+        if (const auto stored = s.store.find_call_transcript(x.account, *id)) {
+            transcript = transcript_of(*stored);
+            words = customer_words(transcript);
+        }
+    } else {
+        return x.not_found(interaction_not_found_message);
+    }
+    if (words.empty()) return x.fail(api::errors::analysis_skipped);
+    analysis.variables = analyse(words, analysis.channel);
+
+    OutcomeApplier apply;
+    if (request.applies_outcomes()) {
+        apply = [&](StoredCustomer& customer, const OutputVariables& variables) {
+            return record_outcomes(customer, outcomes_of(variables, analysis.channel),
+                                   analysis.analysed_at);
+        };
+    }
+    const StoredAnalysis stored = s.store.save_analysis(x.account, analysis, apply);
+    x.reply(200, AnalyzeInteractionResult{stored.interaction_id, stored.channel, stored.variables});
+}
+
+}  // namespace collectcall::server::handlers

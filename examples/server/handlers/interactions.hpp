@@ -1,0 +1,19 @@
+// Interactions: the SMS and e-mails of a customer's conversation, imported one at a time or in
+// bulk, listed with its calls, written by the sandbox (generate), and analysed (API.md section
+// 13).
+#pragma once
+
+#include "handlers/handler.hpp"
+
+namespace collectcall::server::handlers {
+
+void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s);
+void handle(endpoint<Operation::import_sms_bulk>, Exchange& x, Services& s);
+void handle(endpoint<Operation::import_email>, Exchange& x, Services& s);
+void handle(endpoint<Operation::import_email_bulk>, Exchange& x, Services& s);
+void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s);
+void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s);
+void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s);
+void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s);
+
+}  // namespace collectcall::server::handlers

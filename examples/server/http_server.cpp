@@ -1,0 +1,741 @@
+#include "http_server.hpp"
+
+#include <fcntl.h>
+#include <malloc.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "http.hpp"
+
+namespace collectcall::server {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// A request on a worker thread: cpp-httplib reads the bytes the event loop buffered for it and
+// nothing else; what it writes is collected in the connection's output, which the worker then
+// sends as far as the socket takes it without waiting (send_some) and hands the rest to the
+// event loop: a client that does not read its answers holds a file descriptor and one answer's
+// bytes, never a thread.
+class BufferedStream final : public httplib::Stream {
+  public:
+    struct Peer {
+        std::string remote_ip;
+        int remote_port = 0;
+        std::string local_ip;
+        int local_port = 0;
+    };
+
+    BufferedStream(socket_t sock, http::RequestBytes request, http::Output& output,
+                   const Peer& peer)
+        : sock_(sock), request_(request), output_(output), peer_(peer) {}
+
+    bool is_readable() const override { return position_ < request_.size(); }
+    bool is_writable() const override { return true; }
+    ssize_t read(char* ptr, size_t size) override {
+        const std::size_t n = request_.copy(position_, ptr, size);
+        position_ += n;
+        return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
+    }
+    ssize_t write(const char* ptr, size_t size) override {
+        // The interim "100 Continue": the body is already here (or will never be read), and the
+        // event loop sent one itself when it admitted a body still to come.
+        if (std::string_view(ptr, size).starts_with("HTTP/1.1 100 ")) {
+            return static_cast<ssize_t>(size);
+        }
+        output_.append(std::string_view(ptr, size));
+        return static_cast<ssize_t>(size);
+    }
+    void get_remote_ip_and_port(std::string& ip, int& port) const override {
+        ip = peer_.remote_ip;
+        port = peer_.remote_port;
+    }
+    void get_local_ip_and_port(std::string& ip, int& port) const override {
+        ip = peer_.local_ip;
+        port = peer_.local_port;
+    }
+    socket_t socket() const override { return sock_; }
+
+  private:
+    socket_t sock_;
+    http::RequestBytes request_;
+    std::size_t position_ = 0;
+    http::Output& output_;
+    const Peer& peer_;
+};
+
+using http::Sent;
+
+// A request of a connection whose client sent its bytes and then nothing more (serve_bytes);
+// what the server writes is collected.
+class MemoryStream final : public httplib::Stream {
+  public:
+    explicit MemoryStream(http::RequestBytes input) : input_(input) {}
+
+    bool is_readable() const override { return position_ < input_.size(); }
+    bool is_writable() const override { return true; }
+    ssize_t read(char* ptr, size_t size) override {
+        const std::size_t n = input_.copy(position_, ptr, size);
+        position_ += n;
+        return static_cast<ssize_t>(n);  // 0: the client sends nothing more
+    }
+    ssize_t write(const char* ptr, size_t size) override {
+        output_.append(ptr, size);
+        return static_cast<ssize_t>(size);
+    }
+    void get_remote_ip_and_port(std::string& ip, int& port) const override {
+        ip = "127.0.0.1";
+        port = 0;
+    }
+    void get_local_ip_and_port(std::string& ip, int& port) const override {
+        ip = "127.0.0.1";
+        port = 0;
+    }
+    socket_t socket() const override { return INVALID_SOCKET; }
+
+    [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
+
+  private:
+    http::RequestBytes input_;
+    std::size_t position_ = 0;
+    std::string output_;
+};
+
+bool expects_continue(const httplib::Request& head) {
+    const std::string* expect = http::find_header(head.headers, "Expect");
+    return expect != nullptr && http::iequals(*expect, "100-continue");
+}
+
+// Gives freed memory back to the system after a large request, and after the memory held by
+// connections has fallen (a burst of heads or bodies is over): glibc keeps the free pages of its
+// arenas otherwise (API.md section 11: memory returns to its level after a burst).
+constexpr std::size_t give_back_after = std::size_t{1} << 20;  // request bytes
+void give_back_memory() {
+    ::malloc_trim(0);
+}
+
+// Whether the client of `sock` has gone: it closed the connection (FIN; a client that only shut
+// its sending side looks the same until the server writes, and is taken as gone, as it is by
+// common proxies) or reset it. Bytes still waiting (a pipelined request) mean it has not.
+bool peer_gone(socket_t sock) {
+    char byte = 0;
+    while (true) {
+        const ssize_t n = ::recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n > 0) return false;
+        if (n == 0) return true;
+        if (errno == EINTR) continue;
+        return errno != EAGAIN && errno != EWOULDBLOCK;
+    }
+}
+
+}  // namespace
+
+struct HttpServer::Connection {
+    socket_t sock = INVALID_SOCKET;
+    http::RequestReader reader;
+    BufferedStream::Peer peer;
+    // writing: the event loop sends the rest of `output` (a worker could not, without
+    // waiting), then reads on, or lingers when the answer ended the connection.
+    enum class State { reading, working, writing, lingering } state = State::reading;
+    // What the connection waits for, timed by `deadline`; none while a worker has it (the
+    // wait that follows is timed afresh).
+    enum class Phase { none, idle, head, body } phase = Phase::idle;
+    SteadyClock::time_point deadline{};
+    std::size_t served = 0;
+    std::optional<KeyRecord> admitted;  // the key its request in reading was admitted with
+    http::Output output;                // answers not yet taken by the socket
+    bool close_after_output = false;
+    // What it holds of the memory budget: its buffered bytes and unsent answers, and while a
+    // body is read, at least that body's size (reserved when it was admitted).
+    http::MemoryBudget::Holding holding;
+    std::size_t reserved = 0;
+    // The body of the request in reading was refused for want of memory: answered 503.
+    bool memory_refused = false;
+
+    Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
+};
+
+// cpp-httplib's request processing (process_request reads the canonical bytes of one request,
+// runs the hooks and handlers the API installed, and writes the answer) on a server object of
+// its own, with the context of the request it processes: its hooks find the context here, in
+// the object, and nowhere else. One request at a time.
+class HttpServer::Responder final : public httplib::Server {
+  public:
+    using httplib::Server::process_request;
+    RequestContext* current = nullptr;
+};
+
+std::unique_ptr<HttpServer::Responder> HttpServer::borrow_responder() {
+    {
+        std::lock_guard lock(responders_mutex_);
+        if (!idle_responders_.empty()) {
+            auto responder = std::move(idle_responders_.back());
+            idle_responders_.pop_back();
+            return responder;
+        }
+    }
+    auto responder = std::make_unique<Responder>();
+    // cpp-httplib's own check; the event loop and the API enforce the real limits.
+    responder->set_payload_max_length(options_.limits.max_body);
+    options_.install(*responder, responder->current);
+    return responder;
+}
+
+void HttpServer::return_responder(std::unique_ptr<Responder> responder) {
+    responder->current = nullptr;
+    std::lock_guard lock(responders_mutex_);
+    idle_responders_.push_back(std::move(responder));
+}
+
+HttpServer::HttpServer(Options options)
+    : options_(std::move(options)), budget_(options_.memory_budget, account_share(options_)) {
+    wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wake_ < 0) throw std::runtime_error("eventfd failed");
+}
+
+HttpServer::~HttpServer() {
+    close_unserved();
+    ::close(wake_);
+}
+
+void HttpServer::widen_backlog() {
+    ::listen(svr_sock_, SOMAXCONN);
+}
+
+void HttpServer::close_unserved() {
+    const auto sock = svr_sock_.exchange(INVALID_SOCKET);
+    if (sock != INVALID_SOCKET) ::close(sock);
+}
+
+void HttpServer::stop() {
+    stopping_ = true;
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto n = ::write(wake_, &one, sizeof one);
+}
+
+void HttpServer::serve() {
+    epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
+    if (epoll_ < 0) throw std::runtime_error("epoll_create1 failed");
+    workers_ = std::make_unique<httplib::ThreadPool>(options_.threads);
+    const socket_t listener = svr_sock_;
+    if (listener != INVALID_SOCKET) {
+        ::fcntl(listener, F_SETFL, ::fcntl(listener, F_GETFL) | O_NONBLOCK);
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &listen_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_ADD, listener, &event);
+        listening_ = true;
+    }
+    {
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &wake_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event);
+    }
+    std::array<epoll_event, 256> events{};
+    auto last_sweep = SteadyClock::now();
+    while (true) {
+        if (stopping_ && listening_) stop_listening();
+        if (!listening_ && connections_.empty()) break;
+        const int n = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), 100);
+        if (n < 0 && errno != EINTR) break;
+        for (int i = 0; i < n; ++i) {
+            void* tag = events[static_cast<std::size_t>(i)].data.ptr;
+            if (tag == &listen_tag_) {
+                accept_all();
+            } else if (tag == &wake_tag_) {
+                std::uint64_t count = 0;
+                [[maybe_unused]] const auto r = ::read(wake_, &count, sizeof count);
+                handle_returns();
+            } else {
+                auto& connection = *static_cast<Connection*>(tag);
+                if (connection.state == Connection::State::writing) {
+                    on_writable(connection);
+                } else {
+                    on_readable(connection);
+                }
+            }
+        }
+        const auto now = SteadyClock::now();
+        if (now - last_sweep >= std::chrono::milliseconds(100)) {
+            last_sweep = now;
+            sweep(now);
+        }
+    }
+    workers_->shutdown();  // every job has returned its connection: nothing is queued
+    workers_.reset();
+    ::close(epoll_);
+    epoll_ = -1;
+}
+
+void HttpServer::stop_listening() {
+    listening_ = false;
+    const socket_t listener = svr_sock_.exchange(INVALID_SOCKET);
+    if (listener != INVALID_SOCKET) {
+        ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listener, nullptr);
+        ::close(listener);
+    }
+    // Connections between requests end now; requests that are in or arriving are answered.
+    std::vector<Connection*> idle;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state == Connection::State::reading && connection->reader.idle())
+            idle.push_back(key);
+    }
+    for (Connection* connection : idle)
+        close_now(*connection);
+}
+
+void HttpServer::accept_all() {
+    while (true) {
+        const socket_t listener = svr_sock_;
+        if (listener == INVALID_SOCKET) return;
+        const socket_t sock = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (sock < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                // Out of descriptors: stop watching the listener for a moment rather than spin;
+                // the timeouts free descriptors.
+                epoll_event event{};
+                event.data.ptr = &listen_tag_;
+                ::epoll_ctl(epoll_, EPOLL_CTL_MOD, listener, &event);
+                listen_paused_until_ = SteadyClock::now() + std::chrono::milliseconds(100);
+            }
+            return;
+        }
+        int on = 1;
+        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+        auto connection = std::make_unique<Connection>(sock, options_.limits);
+        const auto address_of = [sock](auto get, std::string& ip, int& port) {
+            sockaddr_storage address{};
+            socklen_t length = sizeof address;
+            if (get(sock, reinterpret_cast<sockaddr*>(&address), &length) != 0) return;
+            char host[NI_MAXHOST];
+            char service[NI_MAXSERV];
+            if (::getnameinfo(reinterpret_cast<sockaddr*>(&address), length, host, sizeof host,
+                              service, sizeof service, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+                ip = host;
+                port = std::atoi(service);
+            }
+        };
+        address_of(::getpeername, connection->peer.remote_ip, connection->peer.remote_port);
+        address_of(::getsockname, connection->peer.local_ip, connection->peer.local_port);
+        // A new connection has at least a second to begin its first request, whatever the
+        // keep-alive wait between requests (which may be 0: close once idle).
+        connection->deadline =
+            SteadyClock::now() + std::max<std::chrono::milliseconds>(options_.keep_alive_timeout,
+                                                                     std::chrono::seconds(1));
+        Connection* key = connection.get();
+        connections_.emplace(key, std::move(connection));
+        epoll_event event{};
+        event.events = EPOLLIN | EPOLLONESHOT;
+        event.data.ptr = key;
+        if (::epoll_ctl(epoll_, EPOLL_CTL_ADD, sock, &event) != 0) close_now(*key);
+    }
+}
+
+void HttpServer::arm(Connection& connection) const {
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLONESHOT;
+    event.data.ptr = &connection;
+    ::epoll_ctl(epoll_, EPOLL_CTL_MOD, connection.sock, &event);
+}
+
+void HttpServer::arm_for_writing(Connection& connection) const {
+    epoll_event event{};
+    event.events = EPOLLOUT | EPOLLONESHOT;
+    event.data.ptr = &connection;
+    ::epoll_ctl(epoll_, EPOLL_CTL_MOD, connection.sock, &event);
+}
+
+Sent HttpServer::flush(Connection& connection) {
+    return connection.output.send(connection.sock);
+}
+
+void HttpServer::charge(Connection& connection) {
+    budget_.set(
+        connection.holding, connection.holding.account,
+        std::max(connection.reserved, connection.reader.capacity()) + connection.output.held());
+}
+
+// While it is writing, a connection is not read: a client that sends requests without reading
+// the answers is held back by its own unread bytes (and TCP's), not by the server's memory.
+void HttpServer::on_writable(Connection& connection) {
+    const Sent sent = flush(connection);
+    charge(connection);
+    switch (sent) {
+        case Sent::failed:
+            return close_now(connection);
+        case Sent::some:
+            return arm_for_writing(connection);
+        case Sent::all:
+            break;
+    }
+    if (connection.close_after_output) return linger(connection);
+    connection.phase = Connection::Phase::idle;  // what comes next is timed from now
+    connection.deadline = SteadyClock::now() + options_.keep_alive_timeout;
+    advance(connection);
+}
+
+void HttpServer::on_readable(Connection& connection) {
+    constexpr std::size_t chunk = std::size_t{64} << 10;
+    if (connection.state == Connection::State::lingering) {
+        // Thrown away: the answer is sent, the client's side is only drained until it closes.
+        std::array<char, 16384> sink{};
+        for (int i = 0; i < 16; ++i) {
+            const ssize_t n = ::recv(connection.sock, sink.data(), sink.size(), 0);
+            if (n > 0) continue;
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+            return close_now(connection);
+        }
+        return arm(connection);
+    }
+    // At most a few reads per turn: one busy connection does not hold the loop. A body admitted
+    // with a Content-Length is received into the room reserved for it (a read past it would
+    // double the buffer for its last bytes); anything else is received into the loop's scratch
+    // buffer and only what arrived is kept, so that a connection holds the bytes it was sent,
+    // not the room a read offered.
+    for (int i = 0; i < 4 && !connection.reader.ended(); ++i) {
+        http::RequestReader& reader = connection.reader;
+        const std::size_t room = reader.reading_body() && reader.capacity() > reader.buffered()
+                                     ? std::min(chunk, reader.capacity() - reader.buffered())
+                                     : 0;
+        const std::size_t want = room > 0 ? room : scratch_.size();
+        ssize_t n = 0;
+        if (room > 0) {
+            char* into = reader.prepare(want);
+            n = ::recv(connection.sock, into, want, 0);
+            reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
+        } else {
+            n = ::recv(connection.sock, scratch_.data(), want, 0);
+            if (n > 0)
+                reader.append(std::string_view(scratch_.data(), static_cast<std::size_t>(n)));
+        }
+        if (n > 0) {
+            if (static_cast<std::size_t>(n) < want) break;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        reader.end_of_input();  // closed, or reset
+    }
+    charge(connection);
+    advance(connection);
+}
+
+// What the connection's buffered bytes call for: more of them, a worker, or the end.
+void HttpServer::advance(Connection& connection) {
+    connection.state = Connection::State::reading;
+    switch (connection.reader.next()) {
+        case http::RequestReader::Step::done:
+            return close_now(connection);
+        case http::RequestReader::Step::admit:
+        case http::RequestReader::Step::request:
+            connection.state = Connection::State::working;
+            connection.phase = Connection::Phase::none;
+            workers_->enqueue([this, c = &connection] { work(*c); });
+            return;
+        case http::RequestReader::Step::more:
+            break;
+    }
+    // While the memory budget is spent, a head that is still coming and already larger than
+    // most requests' whole heads is cut off; small requests, such as health checks, go on.
+    if (!connection.reader.reading_body() &&
+        connection.reader.buffered() > api::spent_budget_head && budget_.spent())
+        return close_now(connection);
+    // The deadline of what is awaited: the next request (keep-alive), the rest of a head, or
+    // the rest of a body, each counted from when it began.
+    const auto phase = connection.reader.idle()           ? Connection::Phase::idle
+                       : connection.reader.reading_body() ? Connection::Phase::body
+                                                          : Connection::Phase::head;
+    if (phase != connection.phase) {
+        connection.phase = phase;
+        connection.deadline =
+            SteadyClock::now() + (phase == Connection::Phase::idle ? options_.keep_alive_timeout
+                                                                   : options_.read_timeout);
+    }
+    if (stopping_ && phase == Connection::Phase::idle) return close_now(connection);
+    arm(connection);
+}
+
+void HttpServer::linger(Connection& connection) {
+    // The answer must reach the client before the connection ends: a close() with unread bytes
+    // in the socket sends a reset, which may overtake it. The write side is shut (the client
+    // sees the end after the answer), then what the client still sends is read and thrown away
+    // until it closes too, for at most a second.
+    ::shutdown(connection.sock, SHUT_WR);
+    connection.state = Connection::State::lingering;
+    connection.deadline = SteadyClock::now() + std::chrono::seconds(1);
+    arm(connection);
+}
+
+void HttpServer::close_now(Connection& connection) {
+    ::close(connection.sock);  // also takes it out of the epoll set
+    budget_.set(connection.holding, {}, 0);
+    connections_.erase(&connection);
+}
+
+void HttpServer::give_back(Connection& connection, Outcome outcome) {
+    {
+        std::lock_guard lock(returns_mutex_);
+        returns_.emplace_back(&connection, outcome);
+    }
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto n = ::write(wake_, &one, sizeof one);
+}
+
+void HttpServer::handle_returns() {
+    std::vector<std::pair<Connection*, Outcome>> returned;
+    {
+        std::lock_guard lock(returns_mutex_);
+        returned.swap(returns_);
+    }
+    for (const auto& [connection, outcome] : returned) {
+        charge(*connection);
+        switch (outcome) {
+            case Outcome::drop:
+                close_now(*connection);
+                break;
+            case Outcome::close:
+                linger(*connection);
+                break;
+            case Outcome::read_more:
+                advance(*connection);
+                break;
+            case Outcome::write_then_read:
+            case Outcome::write_then_close:
+                // The whole of what is left must be taken within the write timeout.
+                connection->state = Connection::State::writing;
+                connection->close_after_output = outcome == Outcome::write_then_close;
+                connection->deadline = SteadyClock::now() + options_.write_timeout;
+                arm_for_writing(*connection);
+                break;
+        }
+    }
+}
+
+void HttpServer::sweep(SteadyClock::time_point now) {
+    if (listening_ && listen_paused_until_ != SteadyClock::time_point{} &&
+        now >= listen_paused_until_) {
+        listen_paused_until_ = {};
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.ptr = &listen_tag_;
+        ::epoll_ctl(epoll_, EPOLL_CTL_MOD, svr_sock_, &event);
+    }
+    std::vector<Connection*> expired;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state != Connection::State::working && now >= connection->deadline)
+            expired.push_back(key);
+    }
+    // A request that did not arrive in time is not answered: the client stopped sending.
+    for (Connection* connection : expired)
+        close_now(*connection);
+    shed_unread_answers();
+    give_back_after_burst();
+}
+
+// Over the budget because clients do not read their answers: the connections with the most
+// unsent bytes are closed until it is not.
+void HttpServer::shed_unread_answers() {
+    if (!budget_.over()) return;
+    std::vector<Connection*> writing;
+    for (const auto& [key, connection] : connections_) {
+        if (connection->state == Connection::State::writing && connection->output.held() > 0)
+            writing.push_back(key);
+    }
+    std::sort(writing.begin(), writing.end(), [](const Connection* a, const Connection* b) {
+        return a->output.held() > b->output.held();
+    });
+    for (Connection* connection : writing) {
+        if (!budget_.over()) break;
+        close_now(*connection);
+    }
+}
+
+// Once what connections hold has fallen well below its peak since the last time (a burst of
+// connections, heads or bodies is over), the heap's free pages go back to the system.
+void HttpServer::give_back_after_burst() {
+    constexpr std::size_t worth_it = std::size_t{4} << 20;
+    const std::size_t held = budget_.used();
+    held_peak_ = std::max(held_peak_, held);
+    const auto now = SteadyClock::now();
+    // Also once the burst is over (what connections hold is back under worth_it): the last
+    // megabytes freed after the previous trim go back too.
+    const bool fell = held_peak_ >= held + worth_it;
+    const bool settled = held < worth_it && held_peak_ > held + (std::size_t{256} << 10);
+    if ((fell || settled) && now - last_trim_ >= std::chrono::seconds(1)) {
+        give_back_memory();
+        held_peak_ = held;
+        last_trim_ = now;
+    }
+}
+
+bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
+                        std::size_t max_requests, std::optional<KeyRecord> admitted,
+                        bool memory_refused, std::shared_ptr<const http::BodySource>& source) {
+    RequestContext context;
+    context.refusal = reader.refusal();
+    context.body = memory_refused ? http::BodyStatus::no_memory : reader.body();
+    context.admitted = std::move(admitted);
+    const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
+    bool request_closes = false;
+    struct Borrowed {
+        HttpServer& server;
+        std::unique_ptr<Responder> responder;
+        ~Borrowed() { server.return_responder(std::move(responder)); }
+    } borrowed{*this, borrow_responder()};
+    borrowed.responder->current = &context;
+    httplib::Request& head = reader.head();
+    // cpp-httplib reads the canonical bytes of the request (its method, Connection and Range
+    // fields and body: request_reader.hpp); what the API sees of the request is the reader's
+    // parse, taken from the reader, which is consumed after the answer.
+    const bool written = borrowed.responder->process_request(
+        stream, last, request_closes, [&head](httplib::Request& request) {
+            request.method = head.method;
+            request.target = std::move(head.target);
+            request.path = std::move(head.path);
+            request.params = std::move(head.params);
+            request.headers = std::move(head.headers);
+        });
+    source = std::move(context.source);
+    return written && !request_closes && !context.close && !last;
+}
+
+void HttpServer::work(Connection& connection) {
+    http::RequestReader& reader = connection.reader;
+    while (true) {
+        switch (reader.next()) {
+            case http::RequestReader::Step::more:
+                return give_back(connection, Outcome::read_more);
+            case http::RequestReader::Step::done:
+                return give_back(connection, Outcome::close);
+            case http::RequestReader::Step::admit: {
+                const httplib::Request& head = reader.head();
+                auto admission = options_.admit(head);
+                if (!admission) {
+                    reader.refuse();
+                    continue;
+                }
+                // The body is reserved in the memory budget before it is read: its
+                // Content-Length, or for a chunked body its route's limit. When the budget, or
+                // the account's share of it, cannot take it now, it is not read: 503.
+                const std::size_t length = http::header_u64(head.headers, "Content-Length");
+                const std::size_t body = length > 0 ? length : admission->max_body;
+                const std::string account =
+                    admission->key ? std::string(admission->key->account_id.view()) : "";
+                const std::size_t reserve = reader.head_size() + body;
+                if (!budget_.try_set(connection.holding, account,
+                                     std::max(reserve, connection.reader.capacity()) +
+                                         connection.output.held())) {
+                    connection.memory_refused = true;
+                    if (options_.memory_refused) options_.memory_refused();
+                    reader.refuse();
+                    continue;
+                }
+                connection.reserved = reserve;
+                reader.admit(admission->max_body);
+                connection.admitted = std::move(admission->key);
+                if (expects_continue(head)) {
+                    connection.output.append("HTTP/1.1 100 Continue\r\n\r\n");
+                    switch (flush(connection)) {
+                        case Sent::failed:
+                            return give_back(connection, Outcome::close);
+                        case Sent::some:
+                            return give_back(connection, Outcome::write_then_read);
+                        case Sent::all:
+                            break;
+                    }
+                }
+                continue;
+            }
+            case http::RequestReader::Step::request:
+                break;
+        }
+        // A request whose client has gone is not processed (a handler that has begun finishes);
+        // a head the parser refused is still answered, which costs nothing.
+        if (reader.refusal().status == 0 && (reader.ended() || peer_gone(connection.sock))) {
+            if (options_.abandoned) options_.abandoned();
+            return give_back(connection, Outcome::drop);
+        }
+        const std::size_t size = reader.raw_size();
+        BufferedStream stream(connection.sock, reader.request(), connection.output,
+                              connection.peer);
+        std::shared_ptr<const http::BodySource> source;
+        const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
+                                    std::exchange(connection.admitted, std::nullopt),
+                                    std::exchange(connection.memory_refused, false), source);
+        if (source) connection.output.append(std::move(source));
+        reader.consume();
+        connection.reserved = 0;
+        if (size > give_back_after) give_back_memory();
+        switch (flush(connection)) {
+            case Sent::failed:
+                return give_back(connection, Outcome::close);
+            case Sent::some:
+                return give_back(connection,
+                                 goes_on ? Outcome::write_then_read : Outcome::write_then_close);
+            case Sent::all:
+                break;
+        }
+        if (!goes_on) return give_back(connection, Outcome::close);
+    }
+}
+
+std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
+    std::string_view bytes, std::size_t max_requests) {
+    std::vector<collectcall::server::Server::Exchange> exchanges;
+    http::RequestReader reader(options_.limits);
+    reader.append(bytes);
+    reader.end_of_input();
+    std::size_t start = 0;
+    std::optional<KeyRecord> admitted;
+    for (std::size_t served = 0; served < max_requests;) {
+        const auto step = reader.next();
+        if (step == http::RequestReader::Step::done || step == http::RequestReader::Step::more)
+            break;
+        if (step == http::RequestReader::Step::admit) {
+            auto admission = options_.admit(reader.head());
+            if (admission) {
+                reader.admit(admission->max_body);
+                admitted = std::move(admission->key);
+            } else {
+                reader.refuse();
+            }
+            continue;
+        }
+        MemoryStream stream(reader.request());
+        std::shared_ptr<const http::BodySource> source;
+        const bool goes_on =
+            answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
+                   std::exchange(admitted, std::nullopt), false, source);
+        std::string response = stream.take_output();
+        http::Output body;
+        if (source) body.append(std::move(source));
+        response += body.take_all();
+        if (!response.empty())
+            exchanges.push_back(collectcall::server::Server::Exchange{
+                bytes.substr(start, reader.raw_size()), std::move(response)});
+        start += reader.raw_size();
+        reader.consume();
+        if (!goes_on) break;
+    }
+    return exchanges;
+}
+
+}  // namespace collectcall::server
