@@ -452,17 +452,35 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     CHECK(member(doc, "openapi").text() == "3.1.0");
     CHECK(member(member(doc, "info"), "version").text() == COLLECTCALL_VERSION_STRING);
     const Json& paths = member(doc, "paths");
-    CHECK(paths.keys() == std::vector<std::string>{
-                              "/healthz", "/readyz", "/metrics", "/api/v1/openapi.json",
-                              "/api/v1/customers", "/api/v1/customers/bulk",
-                              "/api/v1/customers/{customerId}",
-                              "/api/v1/customers/{customerId}/calls",
-                              "/api/v1/customers/{customerId}/cease-and-desist",
-                              "/api/v1/customers/{customerId}/deactivate",
-                              "/api/v1/customers/{customerId}/activate", "/api/v1/calls/{callId}",
-                              "/api/v1/calls/{callId}/recording", "/api/v1/webhook-secrets",
-                              "/api/v1/account", "/api/v1/customers/{customerId}/do-not-call",
-                              "/api/v1/customers/{customerId}/compliance-decisions"});
+    CHECK(paths.keys() ==
+          std::vector<std::string>{"/healthz",
+                                   "/readyz",
+                                   "/metrics",
+                                   "/api/v1/openapi.json",
+                                   "/api/v1/customers",
+                                   "/api/v1/customers/bulk",
+                                   "/api/v1/customers/{customerId}",
+                                   "/api/v1/customers/{customerId}/calls",
+                                   "/api/v1/customers/{customerId}/cease-and-desist",
+                                   "/api/v1/customers/{customerId}/deactivate",
+                                   "/api/v1/customers/{customerId}/activate",
+                                   "/api/v1/calls/{callId}",
+                                   "/api/v1/calls/{callId}/recording",
+                                   "/api/v1/webhook-secrets",
+                                   "/api/v1/calls/bulk",
+                                   "/api/v1/calls/get-signed-url",
+                                   "/api/v1/clients",
+                                   "/api/v1/customers/{customerId}/interactions/sms/import",
+                                   "/api/v1/customers/{customerId}/interactions/sms/import/bulk",
+                                   "/api/v1/customers/{customerId}/interactions/email/import",
+                                   "/api/v1/customers/{customerId}/interactions/email/import/bulk",
+                                   "/api/v1/customers/{customerId}/interactions/sms/generate",
+                                   "/api/v1/customers/{customerId}/interactions/email/generate",
+                                   "/api/v1/customers/{customerId}/interactions",
+                                   "/api/v1/interactions/{interactionId}/analyze",
+                                   "/api/v1/account",
+                                   "/api/v1/customers/{customerId}/do-not-call",
+                                   "/api/v1/customers/{customerId}/compliance-decisions"});
 
     SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
