@@ -458,10 +458,69 @@ constexpr bool is_json_number(std::string_view text) noexcept {
 #include <type_traits>
 #include <utility>
 
+#include <boost/mp11/algorithm.hpp>
+
+// ---- begin collectcall/core/describe.hpp ----
+// The traits read, write, merge_patch and schema share: the described members of a struct (one
+// spelling of them, bases first), a member's JSON name by pointer, and which types are vectors.
+
+#include <array>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+namespace collectcall {
+
+// Every public data member of a described struct, bases first.
+template <class T>
+using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                                   boost::describe::mod_inherited>;
+
+template <class T>
+concept Described = boost::describe::has_describe_members<T>::value;
+
+// std::vector<T> (a BoundedVector is told apart by is_bounded_vector_v, bounded.hpp).
+template <class T>
+inline constexpr bool is_vector_v = false;
+template <class T, class A>
+inline constexpr bool is_vector_v<std::vector<T, A>> = true;
+
+namespace detail {
+template <class P>
+struct member_pointer_class;
+template <class C, class M>
+struct member_pointer_class<M C::*> {
+    using type = C;
+};
+
+// The name a member is known by in JSON, indexed like described_members<T>.
+template <class T>
+inline constexpr auto member_names = []<template <class...> class L, class... D>(L<D...>) {
+    return std::array<std::string_view, sizeof...(D)>{std::string_view(D::name)...};
+}(described_members<T>{});
+}  // namespace detail
+
+// The JSON name of a described member, named by pointer (`member_name<&CustomerCreate::email>`
+// is "email"): a misspelt or renamed member does not compile.
+template <auto Member>
+inline constexpr std::string_view member_name = [] {
+    using C = typename detail::member_pointer_class<decltype(Member)>::type;
+    static_assert(Described<C>, "member_name names a member of a described struct");
+    std::string_view name;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto D) {
+        if constexpr (std::is_same_v<std::remove_cv_t<decltype(D.pointer)>, decltype(Member)>) {
+            if (D.pointer == Member && name.empty()) name = D.name;
+        }
+    });
+    return name;
+}();
+
+}  // namespace collectcall
+// ---- end collectcall/core/describe.hpp ----
 // ---- begin collectcall/core/presence.hpp ----
 // Presence of members: std::optional<T> is "absent or null"; Patch<T> keeps absent, null and a
 // value apart (a merge patch needs all three, and a writer omits an absent member).
@@ -541,21 +600,14 @@ namespace collectcall {
 
 namespace detail {
 
-template <class T>
-using merge_members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                               boost::describe::mod_inherited>;
-
-template <class T>
-concept MergeDescribed = boost::describe::has_describe_members<T>::value;
-
 // The index of the member of T called `name`, or the member count.
 template <class T>
 constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
-    std::size_t found = boost::mp11::mp_size<merge_members<T>>::value;
-    boost::mp11::mp_for_each<merge_members<T>>([&](auto D) {
+    std::size_t found = boost::mp11::mp_size<described_members<T>>::value;
+    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
         if (std::string_view(D.name) == name &&
-            found == boost::mp11::mp_size<merge_members<T>>::value) {
+            found == boost::mp11::mp_size<described_members<T>>::value) {
             found = index;
         }
         ++index;
@@ -594,9 +646,9 @@ class PathScope {
 template <class Target, class PatchT>
 inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
     return ((detail::member_index<PatchT>(D::name) <
-             boost::mp11::mp_size<detail::merge_members<PatchT>>::value) &&
+             boost::mp11::mp_size<described_members<PatchT>>::value) &&
             ...);
-}(detail::merge_members<Target>{});
+}(described_members<Target>{});
 
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);
@@ -609,13 +661,13 @@ std::optional<Target> materialize(const PatchT& patch, ErrorList& errors, std::s
     Target target{};
     const std::size_t before = errors.size();
     merge_patch_into(target, patch, errors, path);
-    boost::mp11::mp_for_each<merge_members<Target>>([&](auto D) {
+    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(target.*D.pointer)>;
         if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
             constexpr std::size_t i = member_index<PatchT>(D.name);
             bool given = false;
-            if constexpr (i < boost::mp11::mp_size<merge_members<PatchT>>::value) {
-                using P = boost::mp11::mp_at_c<merge_members<PatchT>, i>;
+            if constexpr (i < boost::mp11::mp_size<described_members<PatchT>>::value) {
+                using P = boost::mp11::mp_at_c<described_members<PatchT>, i>;
                 given = (patch.*P::pointer).has_value();
             }
             if (!given) {
@@ -640,7 +692,7 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
         return;
     }
     using Inner = typename unwrap_optional<M>::type;
-    if constexpr (MergeDescribed<V> && !std::is_same_v<Inner, V>) {
+    if constexpr (Described<V> && !std::is_same_v<Inner, V>) {
         // A nested patch struct.
         if constexpr (is_optional_v<M>) {
             if (member) {
@@ -681,13 +733,13 @@ void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, st
     static_assert(patch_covers_v<Target, PatchT>,
                   "every member of the target needs a patch member of the same name: Patch<V> "
                   "to change it, or NotAllowed to declare it immutable");
-    boost::mp11::mp_for_each<detail::merge_members<PatchT>>([&](auto D) {
+    boost::mp11::mp_for_each<described_members<PatchT>>([&](auto D) {
         using P = std::remove_cvref_t<decltype(patch.*D.pointer)>;
         if constexpr (is_patch_v<P>) {
             constexpr std::size_t i = detail::member_index<Target>(D.name);
-            static_assert(i < boost::mp11::mp_size<detail::merge_members<Target>>::value,
+            static_assert(i < boost::mp11::mp_size<described_members<Target>>::value,
                           "every Patch member must name a member of the target");
-            using T = boost::mp11::mp_at_c<detail::merge_members<Target>, i>;
+            using T = boost::mp11::mp_at_c<described_members<Target>, i>;
             detail::PathScope scope(path, D.name);
             detail::merge_member(target.*T::pointer, patch.*D.pointer, errors, path);
         }
@@ -708,40 +760,65 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 // ---- begin collectcall/core/read.hpp ----
 // read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
 //
-// A valid document is read straight from its bytes by the fast pass (FastReader, below), which
-// gives up at the first thing it does not take; the document is then read again by the full pass,
-// the one that reports errors, and the result is the same either way (tests/core/fast_pass.cpp and
-// the fuzz targets compare the two).
+// A valid document is read straight from its bytes by the fast pass (read/fast_pass.hpp), which
+// gives up at the first thing it does not take; the document is then read again by the full pass
+// (read/full_pass.hpp, simdjson On-Demand), the one that reports errors, and the result is the
+// same either way (tests/core/fast_pass.cpp and the fuzz targets compare the two). Both passes
+// follow one description of how each type is read (read/kind.hpp).
 //
-// The full pass: one pass of simdjson On-Demand. Each object is iterated once and each key
-// dispatched to its member (out-of-order keys cost no extra pass); a presence bitset gives
-// required, duplicate and unknown members in the same pass. Field errors are collected and reading
-// goes on; only a structural error (malformed JSON, invalid UTF-8, trailing content, nesting too
-// deep) stops it.
+// What is read: described structs (BOOST_DESCRIBE_STRUCT) member by member; described enums
+// (enum.hpp) from their wire names; std::optional, Patch, std::vector, BoundedVector, bool, the
+// integers, Validated<T>; types meeting StringValue / NumberValue (value_type.hpp), with nothing
+// more to write (one that also has `static std::optional<Problem> parse_into(text, out)`, or
+// `parse_into(text, options, out)`, changing `out` only when the text is valid, is read in place
+// through it rather than through a Parsed<T>). Any other type of your own is read through the
+// hook, `bool collectcall_read(collectcall::ValueReader&, T&)` (read/hook.hpp).
 //
-// Customisation point: a type of your own becomes readable by a function found by ADL,
+// The parts, one concern each, under read/: scan.hpp (byte scanners), reader.hpp (errors, paths,
+// depth: the Reader), convert.hpp (text to value), members.hpp (member lookup, what an object's
+// last key leads to), kind.hpp (the dispatch), hook.hpp (ValueReader), full_pass.hpp,
+// fast_pass.hpp, entry.hpp (read, read_into).
+
+// ---- begin collectcall/core/read/entry.hpp ----
+// The entry points of reading: read<T> and read_into over the ways a text may come (a string
+// view, a padded string, a std::string with room past its end), the thread's parser and buffer,
+// and the order of the two passes over one document.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <simdjson.h>
+
+// ---- begin collectcall/core/read/fast_pass.hpp ----
+// The fast pass. Most documents are valid and written without escapes, with their members in
+// declaration order or near it. Such a document is read straight from its bytes, without
+// simdjson's index: each key compared in place with the member it names (member_lookup, as the
+// full pass does), each value scanned once and converted by the same functions as in the full
+// pass (convert_string, convert_number), each required member and each cross-field rule checked
+// the same way (finish_members, check_members). It follows kind_of<T> as the full pass does: one
+// read_as overload per kind. At the first thing it does not take (any problem at all, an escape,
+// an unknown or repeated key, a kind without a fast form, nesting past max_depth, a container past
+// its bound) it gives up, and the document is read again from the start by the full pass, which
+// reports every error. The fast pass reports none: a document's errors are always those of the
+// full pass, and a document it takes is one the full pass takes, with the same value.
 //
-//     bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value, T& out);
-//
-// returning true when `out` holds a valid value and otherwise reporting through
-// `reader.error(code, message)`. Such a type is read by the full pass only, unless it also has
-// `template <class Fast> bool collectcall_read_fast(Fast& fast, T& out)`, true when it took a
-// valid value through `fast.value(part)` (as Validated<T> does). Described enums (enum.hpp) are
-// read from their wire names. Types meeting StringValue / NumberValue (value_type.hpp) need nothing
-// at all; one that also has `static std::optional<Problem> parse_into(text, out)` (or
-// `parse_into(text, options, out)`), changing `out` only when the text is valid, is read in
-// place through it rather than through a Parsed<T>.
+// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
+// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
+// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
+// of the document's buffer allows.
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -750,13 +827,7 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <vector>
 
 #include <simdjson.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#include <boost/describe/members.hpp>
-#include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
-#include <boost/mp11/list.hpp>
 
 // ---- begin collectcall/core/inlining.hpp ----
 // COLLECTCALL_HOT and COLLECTCALL_OUT_OF_LINE: what the reader and the writer inline on the path
@@ -772,109 +843,291 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #define COLLECTCALL_OUT_OF_LINE
 #endif
 // ---- end collectcall/core/inlining.hpp ----
-// ---- begin collectcall/core/utf8.hpp ----
-// UTF-8 well-formedness (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+// ---- begin collectcall/core/read/convert.hpp ----
+// The conversions both passes share: a JSON string's text or a number's exact text into the
+// value type, enum or string it is read as. What each pass reads is the same value because it is
+// converted by the same function.
 
-#include <cstddef>
+#include <concepts>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+
 
 namespace collectcall::detail {
 
-// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
-inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
-    const unsigned char c = s[0];
-    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2)) return 0;
-        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
-        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
-        return 3;
+template <class T>
+concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// The types read from a JSON string, and how: both passes (read_value and the fast pass) convert
+// through these. `report(code, message)` hears the problem when the text is not a valid T.
+template <class T>
+concept ParsesInto = requires(std::string_view t, T& o) {
+    { T::parse_into(t, o) } -> std::same_as<std::optional<Problem>>;
+}
+|| requires(std::string_view t, const ReadOptions& options, T& o) {
+    { T::parse_into(t, options, o) } -> std::same_as<std::optional<Problem>>;
+};
+
+template <class T>
+inline constexpr bool from_json_string = DescribedEnum<T> || ParsesInto<T> || StringValue<T> ||
+                                         ContextStringValue<T> || std::is_same_v<T, std::string>;
+
+template <class T, class Report>
+COLLECTCALL_HOT bool convert_string(std::string_view text, const ReadOptions& options, T& out,
+                                    Report&& report) {
+    if constexpr (DescribedEnum<T>) {
+        if (auto found = enum_from_name<T>(text)) {
+            out = *found;
+            return true;
+        }
+        report(codes::format, enum_expectation<T>());
+        return false;
+    } else if constexpr (ParsesInto<T>) {
+        // A value type that can parse into an existing value: no Parsed<T> to move from.
+        std::optional<Problem> problem;
+        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
+            problem = T::parse_into(text, out);
+        } else {
+            problem = T::parse_into(text, options, out);
+        }
+        if (problem) {
+            report(problem->code, problem->message);
+            return false;
+        }
+        return true;
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        Parsed<T> parsed = [&] {
+            if constexpr (ContextStringValue<T>) {
+                return T::parse(text, options);
+            } else {
+                return T::parse(text);
+            }
+        }();
+        if (!parsed) {
+            report(parsed.problem().code, parsed.problem().message);
+            return false;
+        }
+        out = std::move(parsed).value();
+        return true;
+    } else {
+        static_assert(std::is_same_v<T, std::string>);
+        out.assign(text.data(), text.size());
+        return true;
     }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3)) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
-        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
-        return 4;
-    }
-    return 0;
 }
 
-// Whether `text` is well-formed UTF-8, a sequence at a time: for the short texts of a document
-// (a name with an accent), which a call to a vectorised validator would cost more than.
-inline bool is_utf8(std::string_view text) noexcept {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
-    for (std::size_t i = 0; i < n;) {
-        if (s[i] < 0x80) {
-            ++i;
-            continue;
-        }
-        const std::size_t length = utf8_sequence_length(s + i, n - i);
-        if (length == 0) return false;
-        i += length;
+// A NumberValue from a number's text, checked against the JSON grammar.
+template <class T, class Report>
+bool convert_number(std::string_view token, T& out, Report&& report) {
+    Parsed<T> parsed = T::from_json_number(token);
+    if (!parsed) {
+        report(parsed.problem().code, parsed.problem().message);
+        return false;
     }
+    out = std::move(parsed).value();
     return true;
 }
 
+template <class T>
+concept HasPlainNumbers = requires(std::string_view t) {
+    { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+};
+
 }  // namespace collectcall::detail
-// ---- end collectcall/core/utf8.hpp ----
+// ---- end collectcall/core/read/convert.hpp ----
+// ---- begin collectcall/core/read/kind.hpp ----
+// The one description of how a type is read, which both passes follow: kind_of<T> says what T is
+// to the reader, and each pass has one overload per ReadKind (read_as in full_pass.hpp,
+// FastReader::read_as in fast_pass.hpp). A new kind is one enumerator here and one overload in
+// each pass; a pass that lacks the overload for some kind does not compile (covers_every_kind).
+
+#include <string>
+#include <type_traits>
+
+#include <simdjson.h>
+#include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
 
 namespace collectcall {
 
-namespace ondemand = simdjson::ondemand;
-
-// Every public data member of a described struct, bases first.
+class Reader;
+class ValueReader;
 template <class T>
-using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                                   boost::describe::mod_inherited>;
+class Validated;
 
+// Whether T has the read hook: `bool collectcall_read(collectcall::ValueReader&, T&)`, found by
+// ADL (read/hook.hpp).
 template <class T>
-concept Described = boost::describe::has_describe_members<T>::value;
+concept HasReadHook = requires(ValueReader& in, T& out) {
+    { collectcall_read(in, out) } -> std::same_as<bool>;
+};
 
 namespace detail {
-template <class P>
-struct member_pointer_class;
-template <class C, class M>
-struct member_pointer_class<M C::*> {
-    using type = C;
-};
-}  // namespace detail
 
-// The JSON name of a described member, named by pointer (`member_name<&CustomerCreate::email>`
-// is "email"): a misspelt or renamed member does not compile.
-template <auto Member>
-inline constexpr std::string_view member_name = [] {
-    using C = typename detail::member_pointer_class<decltype(Member)>::type;
-    static_assert(Described<C>, "member_name names a member of a described struct");
-    std::string_view name;
-    boost::mp11::mp_for_each<described_members<C>>([&](auto D) {
-        if constexpr (std::is_same_v<std::remove_cv_t<decltype(D.pointer)>, decltype(Member)>) {
-            if (D.pointer == Member && name.empty()) name = D.name;
-        }
-    });
-    return name;
+template <class T>
+inline constexpr bool is_validated_v = false;
+template <class T>
+inline constexpr bool is_validated_v<Validated<T>> = true;
+
+// The former read hook, which handed a type simdjson's value and the Reader.
+template <class T>
+concept HasFormerReadHook = requires(Reader& reader, simdjson::ondemand::value& value, T& out) {
+    collectcall_read(reader, value, out);
+};
+
+enum class ReadKind {
+    hook,           // a type of its own reader (HasReadHook)
+    validated,      // Validated<T>: a part whose errors stay with it
+    optional,       // std::optional<T>: absent or null, or a T
+    patch,          // Patch<T>: absent, null or a T, told apart
+    not_allowed,    // NotAllowed: a member that must not be given
+    string,         // from a JSON string: std::string, a described enum, a StringValue
+    number,         // from a number's exact text: a NumberValue (Money)
+    boolean,        // bool
+    null,           // null_t
+    integer,        // the integer types but bool
+    bounded_array,  // BoundedVector<T, ...>: an array with a bound on its items
+    array,          // std::vector<T>
+    object,         // a described struct
+};
+BOOST_DESCRIBE_ENUM(ReadKind, hook, validated, optional, patch, not_allowed, string, number,
+                    boolean, null, integer, bounded_array, array, object)
+
+template <class T>
+consteval ReadKind read_kind() {
+    // The first that applies, in this order: a hook wins over what the type also is.
+    if constexpr (HasReadHook<T>) {
+        return ReadKind::hook;
+    } else if constexpr (is_validated_v<T>) {
+        return ReadKind::validated;
+    } else if constexpr (is_optional_v<T>) {
+        return ReadKind::optional;
+    } else if constexpr (is_patch_v<T>) {
+        return ReadKind::patch;
+    } else if constexpr (std::is_same_v<T, NotAllowed>) {
+        return ReadKind::not_allowed;
+    } else if constexpr (from_json_string<T>) {
+        return ReadKind::string;
+    } else if constexpr (NumberValue<T>) {
+        return ReadKind::number;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return ReadKind::boolean;
+    } else if constexpr (std::is_same_v<T, null_t>) {
+        return ReadKind::null;
+    } else if constexpr (Integer<T>) {
+        return ReadKind::integer;
+    } else if constexpr (is_bounded_vector_v<T>) {
+        return ReadKind::bounded_array;
+    } else if constexpr (is_vector_v<T>) {
+        return ReadKind::array;
+    } else if constexpr (Described<T>) {
+        return ReadKind::object;
+    } else {
+        static_assert(!HasFormerReadHook<T>,
+                      "collectcall_read(Reader&, simdjson::ondemand::value&, T&) is no longer the "
+                      "read hook: write bool collectcall_read(collectcall::ValueReader&, T&) "
+                      "(collectcall/core/read/hook.hpp)");
+        static_assert(sizeof(T) == 0,
+                      "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
+                      "meet StringValue/NumberValue, or write bool "
+                      "collectcall_read(collectcall::ValueReader&, T&) found by ADL");
+        return ReadKind::object;
+    }
+}
+
+// What T is to the reader.
+template <class T>
+inline constexpr ReadKind kind_of = read_kind<T>();
+
+template <ReadKind K>
+using kind_tag = std::integral_constant<ReadKind, K>;
+
+// Whether a failed read leaves `out` as it found it: a value type, a Patch; not the containers
+// of parts, which keep their valid parts, nor the types that read themselves.
+template <class T>
+inline constexpr bool read_whole = [] {
+    switch (kind_of<T>) {
+        case ReadKind::hook:
+        case ReadKind::validated:
+        case ReadKind::optional:
+        case ReadKind::bounded_array:
+        case ReadKind::array:
+        case ReadKind::object:
+            return false;
+        case ReadKind::patch:
+        case ReadKind::not_allowed:
+        case ReadKind::string:
+        case ReadKind::number:
+        case ReadKind::boolean:
+        case ReadKind::null:
+        case ReadKind::integer:
+            return true;
+    }
+    return true;
 }();
 
-class Reader;
+// A type no overload of a pass refuses by its declaration: what covers_every_kind asks a pass to
+// read, for each kind.
+struct AnyKind {};
 
-namespace detail {
+// Whether Reads<K>::value holds for every ReadKind: a pass states with it that it has an
+// overload for each.
+template <template <ReadKind> class Reads>
+inline constexpr bool covers_every_kind = [] {
+    bool all = true;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<ReadKind>>(
+        [&](auto D) { all = all && Reads<decltype(D)::value>::value; });
+    return all;
+}();
 
-// Thrown only for structural errors; it unwinds to read<T>, which turns it into one error.
-struct Malformed {
-    std::size_t offset;
-    std::string what;
-};
-// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
-struct Stopped {};
+}  // namespace detail
 
-template <class T>
-struct is_vector : std::false_type {};
-template <class T, class A>
-struct is_vector<std::vector<T, A>> : std::true_type {};
+}  // namespace collectcall
+// ---- end collectcall/core/read/kind.hpp ----
+// ---- begin collectcall/core/read/members.hpp ----
+// The members of a described struct as both passes see them: which are required, what a
+// cross-field rule may ask about them (MemberStates), how a key finds its member (member_lookup,
+// MemberHint), and what both passes do once an object's last key is read (finish_members,
+// check_members).
 
-template <class T>
-concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <simdjson.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <boost/mp11/algorithm.hpp>
+
+// ---- begin collectcall/core/read/scan.hpp ----
+// The byte scanners of the reader: white space, the search for a byte in a padded document (keys,
+// strings), and where a JSON string's text stops (the fast pass's strings).
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstring>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+
+namespace collectcall::detail {
 
 inline bool is_json_space(char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -921,13 +1174,54 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 #endif
 }
 
-// The name a member is known by in JSON, indexed like described_members<T>.
-template <class T>
-inline constexpr auto member_names = []<template <class...> class L, class... D>(L<D...>) {
-    return std::array<std::string_view, sizeof...(D)>{std::string_view(D::name)...};
-}(described_members<T>{});
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
+// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
+// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
+// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
+COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
+                                               bool& high) noexcept {
+    for (; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"' || c == '\\' || c < 0x20) return p;
+        high = high || c >= 0x80;
+    }
+    return end;
+}
+#if defined(__SSE2__)
+COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i controls = _mm_set1_epi8(0x1F);
+    for (; p < end; p += 16) {
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
+        const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
+        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
+        if (stops != 0) {
+            const auto at = static_cast<unsigned>(std::countr_zero(stops));
+            high = high || (highs & ((1U << at) - 1)) != 0;
+            return p + at < end ? p + at : end;
+        }
+        high = high || highs != 0;
+    }
+    return end;
+}
+#endif
+COLLECTCALL_HOT const char* scan_string(const char* p, const char* end, bool& high) noexcept {
+#if defined(__SSE2__)
+    return scan_string_sse2(p, end, high);
+#else
+    return scan_string_scalar(p, end, high);
+#endif
+}
 
-}  // namespace detail
+}  // namespace collectcall::detail
+// ---- end collectcall/core/read/scan.hpp ----
+
+namespace collectcall {
+
+class Reader;
 
 // A member is required when absence is not a valid state of its type.
 template <class T>
@@ -984,6 +1278,269 @@ class MemberStates {
     const bool* present_;
     const bool* failed_;
 };
+
+// Whether T has a cross-field rule: `void collectcall_check(const T&, const MemberStates&,
+// Reader&)`, found by ADL, run once all of an object's members are read.
+template <class T>
+concept HasMemberCheck = requires(const T& value, const MemberStates& states, Reader& reader) {
+    collectcall_check(value, states, reader);
+};
+
+namespace detail {
+
+// Converts to a default-initialised T, built where the conversion's result goes (no copy, no
+// move). A described struct that the reader is about to fill is made this way where a failed
+// read throws it away (the value of read<T>, an optional member): the reader writes every member
+// (a member the document lacks is reset), and value-initialisation would first clear the whole
+// object, inline text buffers and all (a customer is more than a kilobyte). Not for a
+// Validated<T>, whose value is seen even when it failed.
+struct Unfilled {
+    template <class T>
+    operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
+        T value;
+        return value;
+    }
+};
+
+// The value of an optional to read into, made in place when there is none (no temporary to move
+// from, and no stall reloading it): a described struct Unfilled, anything else by default.
+template <class T>
+COLLECTCALL_HOT T& in_place_value(std::optional<T>& out) {
+    if (!out.has_value()) {
+        if constexpr (Described<T>) {
+            out.emplace(Unfilled{});
+        } else {
+            out.emplace();
+        }
+    }
+    return *out;
+}
+
+// Empties a member the document does not have, keeping the storage a string or vector owns.
+template <class T>
+void forget(T& out) {
+    if constexpr (std::is_same_v<T, std::string> || is_vector_v<T> || is_bounded_vector_v<T>) {
+        out.clear();
+    } else {
+        out = T{};
+    }
+}
+
+// The member names of T grouped by length, so that a key is compared only with the names as
+// long as it is: whatever the order of the keys, a lookup costs a scan for the closing quote and
+// usually one comparison.
+template <class T>
+struct member_lookup {
+    static constexpr auto& names = member_names<T>;
+    static constexpr std::size_t n = names.size();
+    static constexpr std::size_t max_length = [] {
+        std::size_t longest = 0;
+        for (std::string_view name : names)
+            longest = std::max(longest, name.size());
+        return longest;
+    }();
+    // Member indices ordered by name length (declaration order within a length)...
+    static constexpr std::array<std::size_t, n> by_length = [] {
+        std::array<std::size_t, n> order{};
+        std::size_t at = 0;
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            for (std::size_t i = 0; i < n; ++i) {
+                if (names[i].size() == length) order[at++] = i;
+            }
+        }
+        return order;
+    }();
+    // ...and where the names of each length start in that order.
+    static constexpr std::array<std::size_t, max_length + 2> starts = [] {
+        std::array<std::size_t, max_length + 2> first{};
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            std::size_t count = 0;
+            for (std::string_view name : names)
+                count += name.size() == length ? 1 : 0;
+            first[length + 1] = first[length] + count;
+        }
+        return first;
+    }();
+#if defined(__SSE2__)
+    // Each name followed by its closing quote, as 16-byte chunks with a mask of the bytes that
+    // count: a key is compared in one or two loads, whatever the name's length.
+    static constexpr std::size_t chunks = (max_length + 1 + 15) / 16;
+    struct Chunks {
+        std::array<std::array<char, 16>, chunks> bytes{};
+        std::array<unsigned, chunks> mask{};
+    };
+    static constexpr std::array<Chunks, n> chunked = [] {
+        std::array<Chunks, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                table[i].bytes[b / 16][b % 16] = b < names[i].size() ? names[i][b] : '"';
+                table[i].mask[b / 16] |= 1U << (b % 16);
+            }
+        }
+        return table;
+    }();
+#else
+    // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
+    // bytes that count: a key is compared in at most a few loads, whatever the name's length.
+    static constexpr std::size_t words = (max_length + 1 + 7) / 8;
+    struct Key {
+        std::array<std::uint64_t, words> word{};
+        std::array<std::uint64_t, words> mask{};
+    };
+    static constexpr std::array<Key, n> keys = [] {
+        std::array<Key, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                const auto byte =
+                    static_cast<unsigned char>(b < names[i].size() ? names[i][b] : '"');
+                table[i].word[b / 8] |= std::uint64_t{byte} << (8 * (b % 8));
+                table[i].mask[b / 8] |= std::uint64_t{0xFF} << (8 * (b % 8));
+            }
+        }
+        return table;
+    }();
+#endif
+    // The member a raw key names, found by the key's length (a search for its closing quote that
+    // stops at the longest name's length) among the names of that length; n when no name is the
+    // key's raw text (an unknown key, or one with escapes).
+    static std::size_t by_raw_key(const char* raw) noexcept {
+        if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
+            length <= max_length) {
+            for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
+                if (is(raw, by_length[k])) return by_length[k];
+            }
+        }
+        return n;
+    }
+
+    // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
+    // start, which the document's padding allows past its closing quote; a struct with a name too
+    // long for that compares byte by byte, stopping at the first difference (the key's closing
+    // quote at the latest, as no name has a quote).
+    static bool is(const char* raw, std::size_t i) noexcept {
+#if defined(__SSE2__)
+        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) return equal(raw, chunked[i]);
+#else
+        if constexpr (std::endian::native == std::endian::little &&
+                      8 * words <= simdjson::SIMDJSON_PADDING) {
+            const Key& key = keys[i];
+            std::uint64_t differ = 0;
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t loaded = 0;
+                std::memcpy(&loaded, raw + 8 * w, 8);
+                differ |= (loaded ^ key.word[w]) & key.mask[w];
+            }
+            return differ == 0;
+        }
+#endif
+        const std::string_view name = names[i];
+        for (std::size_t b = 0; b < name.size(); ++b) {
+            if (raw[b] != name[b]) return false;
+        }
+        return raw[name.size()] == '"';
+    }
+
+#if defined(__SSE2__)
+    // is() for a name given as its chunks.
+    static bool equal(const char* raw, const Chunks& name) noexcept {
+        unsigned differ = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
+            const __m128i expected =
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
+            const auto same =
+                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, expected)));
+            differ |= ~same & name.mask[c];
+        }
+        return differ == 0;
+    }
+#endif
+};
+
+// The member expected next in an object: the one after the last (declaration order), or the one
+// before it once a key came before the last in that order (documents written in reverse), so that
+// both orders are matched by the first comparison; any other order is found by the lookup by
+// length.
+class MemberHint {
+  public:
+    // A member index, or one that is none (-1 or past the last).
+    [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    void saw(std::size_t i) noexcept {
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (at != next_) [[unlikely]]
+            step_ = at > next_ - step_ ? 1 : -1;  // after or before the last member
+        next_ = at + step_;
+    }
+
+  private:
+    std::ptrdiff_t next_ = 0;
+    std::ptrdiff_t step_ = 1;  // from the last member to the next: 1 or -1
+};
+
+// What both passes do after an object's last key: each member the document did not have is
+// emptied (forget), and `missing(I)` is told of each one among them that is required, in
+// declaration order. `seen(I)` says whether member I was in the document.
+template <class T, class Seen, class Missing>
+COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
+    using Members = described_members<T>;
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<Members>::value>>(
+        [&](auto I) {
+            using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
+            if (!seen(I)) {
+                if constexpr (is_required_member_v<M>) missing(I);
+                forget(out.*D::pointer);
+            }
+        });
+}
+
+// Runs T's cross-field rule over an object read, with what each member was: `present[i]` and
+// `failed[i]` for member i of described_members<T>.
+template <class T>
+void check_members(const T& out, const bool* present, const bool* failed, Reader& reader) {
+    const MemberStates states(member_names<T>.data(), member_names<T>.size(), present, failed);
+    collectcall_check(out, states, reader);
+}
+
+}  // namespace detail
+
+}  // namespace collectcall
+// ---- end collectcall/core/read/members.hpp ----
+// ---- begin collectcall/core/read/reader.hpp ----
+// Reader: the state of the full pass over one document. The errors it reports (bounded, with
+// error scopes for the parts whose errors stay apart), the path of the value being read (the
+// JSON Pointer of each error, built only when one is kept), nesting depth, structural errors, and
+// the reads of scalars from simdjson's values that every part of the full pass shares.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+
+namespace collectcall {
+
+namespace ondemand = simdjson::ondemand;
+
+namespace detail {
+
+// Thrown only for structural errors; it unwinds to read<T>, which turns it into one error.
+struct Malformed {
+    std::size_t offset;
+    std::string what;
+};
+// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
+struct Stopped {};
+
+}  // namespace detail
 
 class Reader {
   public:
@@ -1346,681 +1903,519 @@ class Reader {
     std::size_t depth_ = 0;
 };
 
-namespace detail {
+}  // namespace collectcall
+// ---- end collectcall/core/read/reader.hpp ----
+// ---- begin collectcall/core/utf8.hpp ----
+// UTF-8 well-formedness (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
 
-// The types read from a JSON string, and how: both passes (read_value and the fast pass) convert
-// through these. `report(code, message)` hears the problem when the text is not a valid T.
-template <class T>
-concept ParsesInto = requires(std::string_view t, T& o) {
-    { T::parse_into(t, o) } -> std::same_as<std::optional<Problem>>;
-}
-|| requires(std::string_view t, const ReadOptions& options, T& o) {
-    { T::parse_into(t, options, o) } -> std::same_as<std::optional<Problem>>;
-};
+#include <cstddef>
+#include <string_view>
 
-template <class T>
-inline constexpr bool from_json_string = DescribedEnum<T> || ParsesInto<T> || StringValue<T> ||
-                                         ContextStringValue<T> || std::is_same_v<T, std::string>;
+namespace collectcall::detail {
 
-template <class T, class Report>
-COLLECTCALL_HOT bool convert_string(std::string_view text, const ReadOptions& options, T& out,
-                                    Report&& report) {
-    if constexpr (DescribedEnum<T>) {
-        if (auto found = enum_from_name<T>(text)) {
-            out = *found;
-            return true;
-        }
-        report(codes::format, enum_expectation<T>());
-        return false;
-    } else if constexpr (ParsesInto<T>) {
-        // A value type that can parse into an existing value: no Parsed<T> to move from.
-        std::optional<Problem> problem;
-        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
-            problem = T::parse_into(text, out);
-        } else {
-            problem = T::parse_into(text, options, out);
-        }
-        if (problem) {
-            report(problem->code, problem->message);
-            return false;
-        }
-        return true;
-    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
-        Parsed<T> parsed = [&] {
-            if constexpr (ContextStringValue<T>) {
-                return T::parse(text, options);
-            } else {
-                return T::parse(text);
-            }
-        }();
-        if (!parsed) {
-            report(parsed.problem().code, parsed.problem().message);
-            return false;
-        }
-        out = std::move(parsed).value();
-        return true;
-    } else {
-        static_assert(std::is_same_v<T, std::string>);
-        out.assign(text.data(), text.size());
-        return true;
+// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
+inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
+    const unsigned char c = s[0];
+    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
+        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
+        return 3;
     }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
+        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
+        return 4;
+    }
+    return 0;
 }
 
-// A NumberValue from a number's text, checked against the JSON grammar.
-template <class T, class Report>
-bool convert_number(std::string_view token, T& out, Report&& report) {
-    Parsed<T> parsed = T::from_json_number(token);
-    if (!parsed) {
-        report(parsed.problem().code, parsed.problem().message);
-        return false;
+// Whether `text` is well-formed UTF-8, a sequence at a time: for the short texts of a document
+// (a name with an accent), which a call to a vectorised validator would cost more than.
+inline bool is_utf8(std::string_view text) noexcept {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        if (s[i] < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t length = utf8_sequence_length(s + i, n - i);
+        if (length == 0) return false;
+        i += length;
     }
-    out = std::move(parsed).value();
     return true;
 }
 
-template <class T>
-concept HasPlainNumbers = requires(std::string_view t) {
-    { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
-};
+}  // namespace collectcall::detail
+// ---- end collectcall/core/utf8.hpp ----
+// ---- begin collectcall/core/validated.hpp ----
+// Validated<T>: a T read on its own. Its errors stay with it instead of failing the enclosing
+// document, so that one bad item of a bulk request does not reject the others. Both passes of
+// the reader read it as a kind of its own (read/kind.hpp).
+
+#include <string>
+#include <utility>
+
+// ---- begin collectcall/core/write.hpp ----
+// write(value): any supported value -> compact RFC 8259 JSON.
+//
+// Strings are escaped (control characters as \u00XX) and always leave as valid UTF-8 (an invalid
+// sequence in a std::string member becomes U+FFFD); money and other NumberValue types write their
+// own exact digits; std::optional without a value is written as null; Patch members that are
+// absent and NotAllowed members are left out.
+//
+// Customisation point: a type of your own becomes writable by a function found by ADL,
+//
+//     void collectcall_write(collectcall::Writer& writer, const T& value);
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+
+
+namespace collectcall {
+
+namespace detail {
+
+// Bytes that need more than a copy: the two JSON specials, control characters, and every
+// non-ASCII byte (checked to be part of a well-formed UTF-8 sequence).
+inline constexpr auto escape_class = [] {
+    std::array<unsigned char, 256> table{};
+    for (int c = 0; c < 0x20; ++c)
+        table[c] = 1;
+    table['"'] = 1;
+    table['\\'] = 1;
+    table[0x7f] = 1;
+    for (int c = 0x80; c < 0x100; ++c)
+        table[c] = 2;
+    return table;
+}();
+
+// Whether any of the 8 bytes at s needs more than a copy (escape_class != 0), eight at a time:
+// the usual SWAR tests for a zero byte and for a byte below 0x20, exact as a yes/no answer.
+inline bool any_needs_escape(const unsigned char* s) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t high = 0x8080808080808080ULL;
+    std::uint64_t x;
+    std::memcpy(&x, s, sizeof x);
+    const auto has_zero = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
+    const std::uint64_t below_space = (x - ones * 0x20) & ~x & high;
+    return ((x & high) | below_space | has_zero(x ^ (ones * '"')) | has_zero(x ^ (ones * '\\')) |
+            has_zero(x ^ (ones * 0x7F))) != 0;
+}
+
+// Whether the n bytes at s are all plain printable ASCII (nothing to escape, nothing to check as
+// UTF-8), a word at a time; the bytes of a short text are gathered into one word without reading
+// past its end.
+inline bool is_plain_text(const unsigned char* s, std::size_t n) noexcept {
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (any_needs_escape(s + i)) return false;
+        }
+        return !any_needs_escape(s + n - 8);  // the last word may overlap the one before
+    }
+    std::uint64_t word = 0x6161616161616161ULL;  // 'a' where the text has no byte
+    if (n >= 4) {
+        std::uint32_t first;
+        std::uint32_t last;
+        std::memcpy(&first, s, 4);
+        std::memcpy(&last, s + n - 4, 4);
+        word = first | (std::uint64_t{last} << 32);
+    } else if (n > 0) {
+        word = (word & ~std::uint64_t{0xFFFFFF}) | s[0] | (std::uint64_t{s[n / 2]} << 8) |
+               (std::uint64_t{s[n - 1]} << 16);
+    }
+    unsigned char bytes[8];
+    std::memcpy(bytes, &word, 8);
+    return !any_needs_escape(bytes);
+}
 
 }  // namespace detail
 
-template <class T>
-bool read_value(Reader& reader, ondemand::value& value, T& out);
-
-namespace detail {
-
-// Converts to a default-initialised T, built where the conversion's result goes (no copy, no
-// move). A described struct that the reader is about to fill is made this way where a failed
-// read throws it away (the value of read<T>, an optional member): the reader writes every member
-// (a member the document lacks is reset), and value-initialisation would first clear the whole
-// object, inline text buffers and all (a customer is more than a kilobyte). Not for a
-// Validated<T>, whose value is seen even when it failed.
-struct Unfilled {
-    template <class T>
-    operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
-        T value;
-        return value;
-    }
-};
-
-// Whether a failed read leaves `out` as it found it (a value type, a Patch: everything but the
-// containers of parts, which hold their valid parts, and the types with a reader of their own).
-template <class T>
-inline constexpr bool read_whole =
-    !Described<T> && !is_vector<T>::value && !is_bounded_vector_v<T> && !is_optional_v<T> &&
-    !requires(Reader & r, ondemand::value& v, T& o) {
-    collectcall_read(r, v, o);
-};
-
-// Empties a member the document does not have, keeping the storage a string or vector owns.
-template <class T>
-void forget(T& out) {
-    if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value || is_bounded_vector_v<T>) {
-        out.clear();
-    } else {
-        out = T{};
-    }
-}
-
-// A part that failed is made fresh out of line, like every path only a value with a problem
-// takes (Reader::error, type_error, string_the_long_way): the functions that read valid values
-// stay small, with fewer registers to save and restore on every call.
-template <class T>
-COLLECTCALL_OUT_OF_LINE void reset_part(T& out) {
-    out = T{};
-}
-
-// Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
-// a default T; read_into reads over a value that held something else).
-template <class T>
-bool read_part(Reader& reader, ondemand::value& value, T& out) {
-    if constexpr (read_whole<T>) {
-        if (read_value(reader, value, out)) [[likely]]
-            return true;
-        reset_part(out);
-        return false;
-    } else {
-        return read_value(reader, value, out);
-    }
-}
-
-template <class T>
-bool read_integer(Reader& reader, ondemand::value& value, T& out) {
-    auto token = reader.number_token(value);
-    if (!token) return false;
-    std::string_view text = *token;
-    bool negative = !text.empty() && text.front() == '-';
-    if (negative) text.remove_prefix(1);
-    if (text.find_first_of(".eE") != std::string_view::npos) {
-        reader.error(codes::type, "must be an integer");
-        return false;
-    }
-    // Accumulate as the negative magnitude so that the minimum of a signed type fits.
-    using Wide = std::conditional_t<std::is_signed_v<T>, std::intmax_t, std::uintmax_t>;
-    Wide result = 0;
-    bool overflow = false;
-    for (char c : text) {
-        Wide digit = static_cast<Wide>(c - '0');
-        if constexpr (std::is_signed_v<T>) {
-            if (result < (std::numeric_limits<T>::min() + digit) / 10) overflow = true;
-            if (!overflow) result = result * 10 - digit;
-        } else {
-            if (result > (std::numeric_limits<T>::max() - digit) / 10) overflow = true;
-            if (!overflow) result = result * 10 + digit;
-        }
-    }
-    if constexpr (std::is_signed_v<T>) {
-        if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
-        // Not when it overflowed: -min would be undefined for the widest type.
-        if (!negative && !overflow) result = -result;
-    } else {
-        if (negative && result != 0) {
-            reader.error(codes::minimum, "must be >= 0");
-            return false;
-        }
-    }
-    if (overflow) {
-        reader.error(codes::range, "is out of range");
-        return false;
-    }
-    out = static_cast<T>(result);
-    return true;
-}
-
-// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
-// built: one `length` error at the array, then reading stops.
-template <class T, class Bound = void>
-bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
-    constexpr bool bounded = !std::is_void_v<Bound>;
-    std::size_t max_items = std::numeric_limits<std::size_t>::max();
-    if constexpr (bounded) max_items = Bound::max_items(reader.options());
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::array) {
-        reader.type_error(value, t, "must be an array");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::array array;
-    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    std::size_t before = reader.error_count();
-    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
-    // growth that moves every element several times: as many elements as the rest of the
-    // document could hold (two bytes each at the least), never more than the bound.
-    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
-    std::size_t index = 0;
-    for (auto element_result : array) {
-        if (auto e = element_result.error()) reader.malformed(e);
-        ondemand::value&& element = std::move(element_result).value_unsafe();
-        if constexpr (bounded) {
-            if (index == max_items) [[unlikely]] {
-                reader.error(codes::length, Bound::length_message(max_items));
-                reader.stop();
-            }
-        }
-        reader.push(index);
-        // The elements already there (read_into) are read over, keeping what they own.
-        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
-            bool b = false;
-            read_value(reader, element, b);
-            if (index < out.size()) {
-                out[index] = b;
-            } else {
-                out.push_back(b);
-            }
-        } else {
-            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
-        }
-        ++index;
-        reader.pop();
-    }
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
-    reader.leave();
-    if constexpr (bounded) {
-        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
-    }
-    return reader.error_count() == before;
-}
-
-// The member names of T grouped by length, so that a key is compared only with the names as
-// long as it is: whatever the order of the keys, a lookup costs a scan for the closing quote and
-// usually one comparison.
-template <class T>
-struct member_lookup {
-    static constexpr auto& names = member_names<T>;
-    static constexpr std::size_t n = names.size();
-    static constexpr std::size_t max_length = [] {
-        std::size_t longest = 0;
-        for (std::string_view name : names)
-            longest = std::max(longest, name.size());
-        return longest;
-    }();
-    // Member indices ordered by name length (declaration order within a length)...
-    static constexpr std::array<std::size_t, n> by_length = [] {
-        std::array<std::size_t, n> order{};
-        std::size_t at = 0;
-        for (std::size_t length = 0; length <= max_length; ++length) {
-            for (std::size_t i = 0; i < n; ++i) {
-                if (names[i].size() == length) order[at++] = i;
-            }
-        }
-        return order;
-    }();
-    // ...and where the names of each length start in that order.
-    static constexpr std::array<std::size_t, max_length + 2> starts = [] {
-        std::array<std::size_t, max_length + 2> first{};
-        for (std::size_t length = 0; length <= max_length; ++length) {
-            std::size_t count = 0;
-            for (std::string_view name : names)
-                count += name.size() == length ? 1 : 0;
-            first[length + 1] = first[length] + count;
-        }
-        return first;
-    }();
-#if defined(__SSE2__)
-    // Each name followed by its closing quote, as 16-byte chunks with a mask of the bytes that
-    // count: a key is compared in one or two loads, whatever the name's length.
-    static constexpr std::size_t chunks = (max_length + 1 + 15) / 16;
-    struct Chunks {
-        std::array<std::array<char, 16>, chunks> bytes{};
-        std::array<unsigned, chunks> mask{};
-    };
-    static constexpr std::array<Chunks, n> chunked = [] {
-        std::array<Chunks, n> table{};
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t b = 0; b <= names[i].size(); ++b) {
-                table[i].bytes[b / 16][b % 16] = b < names[i].size() ? names[i][b] : '"';
-                table[i].mask[b / 16] |= 1U << (b % 16);
-            }
-        }
-        return table;
-    }();
-#else
-    // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
-    // bytes that count: a key is compared in at most a few loads, whatever the name's length.
-    static constexpr std::size_t words = (max_length + 1 + 7) / 8;
-    struct Key {
-        std::array<std::uint64_t, words> word{};
-        std::array<std::uint64_t, words> mask{};
-    };
-    static constexpr std::array<Key, n> keys = [] {
-        std::array<Key, n> table{};
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t b = 0; b <= names[i].size(); ++b) {
-                const auto byte =
-                    static_cast<unsigned char>(b < names[i].size() ? names[i][b] : '"');
-                table[i].word[b / 8] |= std::uint64_t{byte} << (8 * (b % 8));
-                table[i].mask[b / 8] |= std::uint64_t{0xFF} << (8 * (b % 8));
-            }
-        }
-        return table;
-    }();
-#endif
-    // The member a raw key names, found by the key's length (a search for its closing quote that
-    // stops at the longest name's length) among the names of that length; n when no name is the
-    // key's raw text (an unknown key, or one with escapes).
-    static std::size_t by_raw_key(const char* raw) noexcept {
-        if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
-            length <= max_length) {
-            for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
-                if (is(raw, by_length[k])) return by_length[k];
-            }
-        }
-        return n;
-    }
-
-    // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
-    // start, which the document's padding allows past its closing quote; a struct with a name too
-    // long for that compares byte by byte, stopping at the first difference (the key's closing
-    // quote at the latest, as no name has a quote).
-    static bool is(const char* raw, std::size_t i) noexcept {
-#if defined(__SSE2__)
-        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) return equal(raw, chunked[i]);
-#else
-        if constexpr (std::endian::native == std::endian::little &&
-                      8 * words <= simdjson::SIMDJSON_PADDING) {
-            const Key& key = keys[i];
-            std::uint64_t differ = 0;
-            for (std::size_t w = 0; w < words; ++w) {
-                std::uint64_t loaded = 0;
-                std::memcpy(&loaded, raw + 8 * w, 8);
-                differ |= (loaded ^ key.word[w]) & key.mask[w];
-            }
-            return differ == 0;
-        }
-#endif
-        const std::string_view name = names[i];
-        for (std::size_t b = 0; b < name.size(); ++b) {
-            if (raw[b] != name[b]) return false;
-        }
-        return raw[name.size()] == '"';
-    }
-
-#if defined(__SSE2__)
-    // is() for a name given as its chunks.
-    static bool equal(const char* raw, const Chunks& name) noexcept {
-        unsigned differ = 0;
-        for (std::size_t c = 0; c < chunks; ++c) {
-            const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
-            const __m128i expected =
-                _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
-            const auto same =
-                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, expected)));
-            differ |= ~same & name.mask[c];
-        }
-        return differ == 0;
-    }
-#endif
-};
-
-// The member expected next in an object: the one after the last (declaration order), or the one
-// before it once a key came before the last in that order (documents written in reverse), so that
-// both orders are matched by the first comparison; any other order is found by the lookup by
-// length.
-class MemberHint {
+// Writes JSON text to the end of a std::string. Small pieces (keys, punctuation, short values)
+// are gathered in a buffer inside the Writer and appended to the string a kilobyte at a time, so
+// that each piece costs a copy rather than a call into std::string. The text written is in the
+// string once the Writer is flush()ed or destroyed (flush() reports a failure to allocate as an
+// exception; the destructor cannot); buffer() flushes first, so that what is appended to it
+// directly lands in order.
+class Writer {
   public:
-    // A member index, or one that is none (-1 or past the last).
-    [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
-    void saw(std::size_t i) noexcept {
-        const auto at = static_cast<std::ptrdiff_t>(i);
-        if (at != next_) [[unlikely]]
-            step_ = at > next_ - step_ ? 1 : -1;  // after or before the last member
-        next_ = at + step_;
+    explicit Writer(std::string& out) : out_(out) {}
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    ~Writer() { flush(); }
+
+    // Moves what is buffered to the string.
+    void flush() {
+        if (used_ != 0) out_.append(pending_.data(), used_);
+        used_ = 0;
+    }
+
+    // The string written to, with everything written so far in it.
+    [[nodiscard]] std::string& buffer() {
+        flush();
+        return out_;
+    }
+
+    // How many bytes were written, buffered or not.
+    [[nodiscard]] std::size_t size() const noexcept { return out_.size() + used_; }
+
+    void raw(std::string_view text) { put(text.data(), text.size()); }
+    void raw(char c) {
+        if (used_ == capacity) [[unlikely]]
+            flush();
+        pending_[used_++] = c;
+    }
+    void null() { put_literal("null"); }
+    void boolean(bool b) {
+        if (b) {
+            put_literal("true");
+        } else {
+            put_literal("false");
+        }
+    }
+
+    template <class Int>
+    void integer(Int value) {
+        constexpr std::size_t digits = 24;  // a 64-bit integer with its sign needs 20
+        if (capacity - used_ < digits) [[unlikely]]
+            flush();
+        char* at = pending_.data() + used_;
+        auto [end, ec] = std::to_chars(at, at + digits, value);
+        used_ += static_cast<std::size_t>(end - at);
+    }
+
+    // A string, escaped where JSON needs it; a byte that is not part of well-formed UTF-8 is
+    // written as U+FFFD.
+    COLLECTCALL_HOT void string(std::string_view text) {
+        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+        const std::size_t n = text.size();
+        if (n + 2 <= capacity - used_ && detail::is_plain_text(s, n)) [[likely]] {
+            char* at = pending_.data() + used_;
+            at[0] = '"';
+            if (n != 0) std::memcpy(at + 1, text.data(), n);  // an empty view's data() may be null
+            at[n + 1] = '"';
+            used_ += n + 2;
+            return;
+        }
+        escaped_string(text);
     }
 
   private:
-    std::ptrdiff_t next_ = 0;
-    std::ptrdiff_t step_ = 1;  // from the last member to the next: 1 or -1
+    static constexpr std::size_t capacity = 1024;
+
+    COLLECTCALL_OUT_OF_LINE void escaped_string(std::string_view text) {
+        raw('"');
+        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+        const std::size_t n = text.size();
+        std::size_t run = 0;  // start of the bytes not yet copied
+        std::size_t i = 0;
+        while (i < n) {
+            while (i + 8 <= n && !detail::any_needs_escape(s + i))
+                i += 8;
+            if (i == n) break;
+            const unsigned char kind = detail::escape_class[s[i]];
+            if (kind == 0) {
+                ++i;
+                continue;
+            }
+            if (kind == 2) {
+                if (std::size_t len = detail::utf8_sequence_length(s + i, n - i); len != 0) {
+                    i += len;
+                    continue;
+                }
+            }
+            put(text.data() + run, i - run);
+            escape(s[i], kind);
+            run = ++i;
+        }
+        put(text.data() + run, n - run);
+        raw('"');
+    }
+
+    COLLECTCALL_HOT void put(const char* text, std::size_t size) {
+        if (size > capacity - used_) [[unlikely]]
+            return put_long(text, size);
+        if (size != 0) std::memcpy(pending_.data() + used_, text, size);  // text may be null then
+        used_ += size;
+    }
+    // A literal's size is known where it is written (put() is inlined): its copy needs no call
+    // to memcpy.
+    template <std::size_t N>
+    void put_literal(const char (&literal)[N]) {
+        put(literal, N - 1);
+    }
+    COLLECTCALL_OUT_OF_LINE void put_long(const char* text, std::size_t size) {
+        flush();
+        if (size >= capacity / 2) {
+            out_.append(text, size);  // a long text goes to the string as it is
+        } else {
+            std::memcpy(pending_.data(), text, size);
+            used_ = size;
+        }
+    }
+
+    void escape(unsigned char c, unsigned char kind) {
+        if (kind == 2) {
+            put_literal("\\ufffd");
+            return;
+        }
+        switch (c) {
+            case '"':
+                put_literal("\\\"");
+                return;
+            case '\\':
+                put_literal("\\\\");
+                return;
+            case '\n':
+                put_literal("\\n");
+                return;
+            case '\r':
+                put_literal("\\r");
+                return;
+            case '\t':
+                put_literal("\\t");
+                return;
+            case '\b':
+                put_literal("\\b");
+                return;
+            case '\f':
+                put_literal("\\f");
+                return;
+            default: {
+                static constexpr char hex[] = "0123456789abcdef";
+                const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+                put(escaped, 6);
+            }
+        }
+    }
+
+    std::string& out_;
+    std::size_t used_ = 0;
+    std::array<char, capacity> pending_;
 };
 
-// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading a little past a key is safe): the member expected next (read_members' hint), where a
-// document in declaration order or its reverse hits; then, out of line, by the key's length
-// (found by a search for its closing quote that stops at the longest name's length), the names of
-// that length; for a key with escapes, its unescaped form. n when no member has the name.
 template <class T>
-COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
-                                                       Reader& reader,
-                                                       std::string_view& unescaped) {
-    constexpr auto& names = member_names<T>;
-    constexpr std::size_t n = names.size();
-    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
-    if (auto e = field.unescaped_key().get(unescaped))
-        reader.malformed(raw, simdjson::error_message(e));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (names[i] == unescaped) return i;
-    }
-    return n;
-}
+void write_value(Writer& writer, const T& value);
 
-template <class T>
-COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
-                                         std::string_view& unescaped) {
-    using Lookup = member_lookup<T>;
-    const char* raw = field.key().raw();
-    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
-        return hint;
-    return match_other_member<T>(field, raw, reader, unescaped);
-}
+namespace detail {
 
-// Reads member I of T: one function per member, so that the member a key names is reached by
-// one indirect call rather than a call into a switch over them all.
-template <class T, std::size_t I>
-bool read_member(Reader& reader, ondemand::value& value, T& out) {
-    using D = boost::mp11::mp_at_c<described_members<T>, I>;
-    return read_part(reader, value, out.*D::pointer);
-}
-
-template <class T>
-inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
-}
-(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
-
-// Reads the members of an object that starts at `where`.
-template <class T>
-bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
-    using Members = described_members<T>;
-    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
-    constexpr auto& names = member_names<T>;
-
-    reader.enter(where);
-    const std::size_t before = reader.error_count();
-
-    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
-    constexpr bool checked = requires(const MemberStates& states) {
-        collectcall_check(out, states, reader);
-    };
-    bool seen[n + 1] = {};
-    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
-    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    MemberHint hint;
-    reader.push(std::string_view{});  // renamed for each member
-    for (auto field_result : object) {
-        // Used where it is rather than copied out with get(): the copy of a field just built
-        // member by member stalls on store forwarding (here and in every loop of this file).
-        if (auto e = field_result.error()) reader.malformed(e);
-        ondemand::field&& field = std::move(field_result).value_unsafe();
-        std::string_view unescaped;
-        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
-        if (i == n) {
-            reader.rename_top(unescaped);
-            reader.skip(field.value());
-            reader.error(codes::unknown_field, "is not a known member");
-            continue;
-        }
-        hint.saw(i);
-        reader.rename_top(names[i]);
-        if (seen[i]) {
-            reader.skip(field.value());
-            reader.error(codes::duplicate_field, "appears more than once");
-            if constexpr (checked) failed[i] = true;
-        } else {
-            seen[i] = true;
-            [[maybe_unused]] const std::size_t member_before = reader.error_count();
-            ondemand::value& member_value = field.value();
-            if constexpr (checked) {
-                // Only `null` starts with 'n' (anything else malformed has already stopped us).
-                present[i] = *Reader::token_start(member_value) != 'n';
-            }
-            member_readers<T>[i](reader, member_value, out);
-            if constexpr (checked) failed[i] = reader.error_count() != member_before;
-        }
-    }
-    reader.pop();
-    reader.leave();
-
-    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
-        using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-        using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
-        if (!seen[I]) {
-            if constexpr (is_required_member_v<M>) {
-                reader.member_error(names[I], codes::required, "is required");
-            }
-            forget(out.*D::pointer);
-        }
-    });
-
-    if constexpr (checked) {
-        MemberStates states(names.data(), n, present, failed);
-        collectcall_check(out, states, reader);
-    }
-    return reader.error_count() == before;
-}
-
-template <class T>
-bool read_object(Reader& reader, ondemand::value& value, T& out) {
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
+template <class M>
+constexpr bool omitted_member(const M& member) {
+    if constexpr (std::is_same_v<M, NotAllowed>) {
+        return true;
+    } else if constexpr (is_patch_v<M>) {
+        return member.absent();
+    } else {
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    return read_members(reader, object, where, out);
+}
+
+// `,"name":` for a described member, built at compile time so that a key costs one append.
+// Member names are plain identifiers: nothing to escape.
+template <class D>
+struct member_key {
+    static constexpr std::size_t size = std::char_traits<char>::length(D::name) + 4;
+    static constexpr std::array<char, size> text = [] {
+        std::array<char, size> t{};
+        t[0] = ',';
+        t[1] = '"';
+        for (std::size_t i = 0; i + 4 < size; ++i)
+            t[2 + i] = D::name[i];
+        t[size - 2] = '"';
+        t[size - 1] = ':';
+        return t;
+    }();
+};
+
+template <class T>
+void write_object(Writer& writer, const T& value) {
+    using Members = described_members<T>;
+    writer.raw('{');
+    bool first = true;
+    boost::mp11::mp_for_each<Members>([&](auto D) {
+        const auto& member = value.*D.pointer;
+        if (omitted_member(member)) return;
+        constexpr auto& key = member_key<decltype(D)>::text;
+        writer.raw(first ? std::string_view(key.data() + 1, key.size() - 1)
+                         : std::string_view(key.data(), key.size()));
+        first = false;
+        write_value(writer, member);
+    });
+    writer.raw('}');
 }
 
 }  // namespace detail
 
-// Reads one value of any supported type. Returns true when `out` holds a valid value; otherwise
-// the problems were reported to `reader`.
 template <class T>
-bool read_value(Reader& reader, ondemand::value& value, T& out) {
-    if constexpr (requires { collectcall_read(reader, value, out); }) {
-        return collectcall_read(reader, value, out);
-    } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
-        // Only null starts with 'n' (what else does is malformed, which scalar_token reports).
-        if (*Reader::token_start(value) == 'n') {
-            reader.scalar_token(value, ondemand::json_type::null);
-            if constexpr (is_optional_v<T>) {
-                out.reset();
-            } else {
-                out.set_null();
-            }
-            return true;
-        }
-        if constexpr (is_optional_v<T>) {
-            // Read in place: no temporary to move from (and no stall reloading it).
-            if (!out.has_value()) {
-                if constexpr (Described<typename T::value_type>) {
-                    out.emplace(detail::Unfilled{});
-                } else {
-                    out.emplace();
-                }
-            }
-            if (read_value(reader, value, *out)) return true;
-            out.reset();
-            return false;
+void write_value(Writer& writer, const T& value) {
+    if constexpr (requires { collectcall_write(writer, value); }) {
+        collectcall_write(writer, value);
+    } else if constexpr (is_optional_v<T>) {
+        if (value) {
+            write_value(writer, *value);
         } else {
-            typename T::value_type inner{};
-            if (!read_value(reader, value, inner)) {
-                out.reset();
-                return false;
-            }
-            out = std::move(inner);
-            return true;
+            writer.null();
         }
-    } else if constexpr (std::is_same_v<T, NotAllowed>) {
-        reader.skip(value);
-        reader.error(codes::not_allowed, "cannot be set");
-        return false;
-    } else if constexpr (detail::from_json_string<T>) {
-        auto text = reader.string(value);
-        if (!text) return false;
-        return detail::convert_string(
-            *text, reader.options(), out,
-            [&](std::string_view code, std::string_view message) { reader.error(code, message); });
+    } else if constexpr (is_patch_v<T>) {
+        if (value.has_value()) {
+            write_value(writer, value.value());
+        } else {
+            writer.null();
+        }
+    } else if constexpr (std::is_same_v<T, NotAllowed> || std::is_same_v<T, null_t>) {
+        writer.null();
+    } else if constexpr (DescribedEnum<T>) {
+        writer.string(enum_name(value));
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        writer.string(value.view());
     } else if constexpr (NumberValue<T>) {
-        if constexpr (detail::HasPlainNumbers<T>) {
-            // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which
-            // is a JSON number whenever parse_plain accepts it: no type() and no grammar check.
-            if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
-                const std::string_view token = detail::trim_json_space(value.raw_json_token());
-                if (std::optional<T> plain = T::parse_plain(token)) {
-                    out = *plain;
-                    return true;
-                }
-            }
-        }
-        auto token = reader.number_token(value);
-        if (!token) return false;
-        return detail::convert_number(
-            *token, out,
-            [&](std::string_view code, std::string_view message) { reader.error(code, message); });
+        std::string text;  // a number's text usually fits the string's inline capacity
+        value.append_json(text);
+        writer.raw(text);
+    } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+        writer.string(value);
     } else if constexpr (std::is_same_v<T, bool>) {
-        ondemand::json_type t = reader.type_of(value);
-        if (t != ondemand::json_type::boolean) {
-            reader.type_error(value, t, "must be true or false");
-            return false;
+        writer.boolean(value);
+    } else if constexpr (std::is_integral_v<T>) {
+        writer.integer(value);
+    } else if constexpr (is_vector_v<T> || is_bounded_vector_v<T>) {
+        writer.raw('[');
+        bool first = true;
+        for (const auto& element : value) {
+            if (!first) writer.raw(',');
+            first = false;
+            write_value(writer, element);
         }
-        out = Reader::is_literal(reader.scalar_token(value, t), "true");
-        return true;
-    } else if constexpr (std::is_same_v<T, null_t>) {
-        ondemand::json_type t = reader.type_of(value);
-        if (t != ondemand::json_type::null) {
-            reader.type_error(value, t, "must be null");
-            return false;
-        }
-        reader.scalar_token(value, t);
-        return true;
-    } else if constexpr (detail::Integer<T>) {
-        return detail::read_integer(reader, value, out);
-    } else if constexpr (is_bounded_vector_v<T>) {
-        return detail::read_array<typename T::value_type, T>(reader, value, out);
-    } else if constexpr (detail::is_vector<T>::value) {
-        return detail::read_array(reader, value, out);
+        writer.raw(']');
     } else if constexpr (Described<T>) {
-        return detail::read_object(reader, value, out);
+        detail::write_object(writer, value);
     } else {
         static_assert(sizeof(T) == 0,
-                      "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
-                      "meet StringValue/NumberValue, or provide collectcall_read found by ADL");
-        return false;
+                      "collectcall cannot write this type: describe it with BOOST_DESCRIBE_STRUCT, "
+                      "meet StringValue/NumberValue, or provide collectcall_write found by ADL");
     }
+}
+
+// Appends the compact JSON of `value` to `out`.
+template <class T>
+void write_to(std::string& out, const T& value) {
+    Writer writer(out);
+    write_value(writer, value);
+    writer.flush();
 }
 
 namespace detail {
 
-// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
-// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
-// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
-COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
-                                               bool& high) noexcept {
-    for (; p < end; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"' || c == '\\' || c < 0x20) return p;
-        high = high || c >= 0x80;
-    }
-    return end;
-}
-#if defined(__SSE2__)
-COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i controls = _mm_set1_epi8(0x1F);
-    for (; p < end; p += 16) {
-        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
-        const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
-        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
-        if (stops != 0) {
-            const auto at = static_cast<unsigned>(std::countr_zero(stops));
-            high = high || (highs & ((1U << at) - 1)) != 0;
-            return p + at < end ? p + at : end;
-        }
-        high = high || highs != 0;
-    }
-    return end;
-}
-#endif
-COLLECTCALL_HOT const char* scan_string(const char* p, const char* end, bool& high) noexcept {
-#if defined(__SSE2__)
-    return scan_string_sse2(p, end, high);
-#else
-    return scan_string_scalar(p, end, high);
-#endif
+// A buffer per thread that keeps its capacity, so that write() allocates once, for the exact
+// size of its result, instead of growing a string step by step.
+struct WriteScratch {
+    std::string buffer;
+    bool in_use = false;  // a collectcall_write hook may itself call write()
+};
+
+inline WriteScratch& write_scratch() {
+    thread_local WriteScratch scratch;
+    return scratch;
 }
 
-// The fast pass. Most documents are valid and written without escapes, with their members in
-// declaration order or near it. Such a document is read straight from its bytes, without
-// simdjson's index: each key compared in place with the member it names (member_lookup, as the
-// full pass does), each value scanned once and converted by the same functions as in the full
-// pass (convert_string, convert_number), each required member and each cross-field rule checked
-// the same way. At the first thing it does not take (any problem at all, an escape, an unknown or
-// repeated key, a type without a fast form, nesting past max_depth, a container past its bound)
-// it gives up, and the document is read again from the start by the full pass, which reports
-// every error. The fast pass reports none: a document's errors are always those of the full
-// pass, and a document it takes is one the full pass takes, with the same value.
-//
-// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
-// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
-// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
-// of the document's buffer allows.
+}  // namespace detail
+
+// The compact JSON of `value`.
+template <class T>
+std::string write(const T& value) {
+    detail::WriteScratch& scratch = detail::write_scratch();
+    if (scratch.in_use) {
+        std::string out;
+        write_to(out, value);
+        return out;
+    }
+    struct Release {
+        detail::WriteScratch& s;
+        ~Release() {
+            s.in_use = false;
+            // A very large document's buffer is not kept for the life of the thread.
+            if (s.buffer.capacity() > (std::size_t{1} << 20)) std::string().swap(s.buffer);
+        }
+    } release{scratch};
+    scratch.in_use = true;
+    scratch.buffer.clear();
+    write_to(scratch.buffer, value);
+    return std::string(scratch.buffer);
+}
+
+}  // namespace collectcall
+// ---- end collectcall/core/write.hpp ----
+
+namespace collectcall {
+
+namespace detail {
+struct ValidatedAccess;
+}  // namespace detail
+
+template <class T>
+class Validated {
+  public:
+    Validated() = default;
+    explicit Validated(T value) : value_(std::move(value)) {}
+
+    [[nodiscard]] bool ok() const noexcept { return errors_.empty(); }
+    // Every member that was valid is set, even when ok() is false (e.g. the externalId of an
+    // item that failed for another reason).
+    [[nodiscard]] const T& value() const noexcept { return value_; }
+    [[nodiscard]] T& value() noexcept { return value_; }
+    // Paths are relative to the item.
+    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
+    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
+    // A rule only the reader's caller can judge failed (an id that must name a stored record):
+    // the item is invalid from then on, with this error after those reading found.
+    void add_error(Error error) { errors_.push_back(std::move(error)); }
+
+    friend bool operator==(const Validated&, const Validated&) = default;
+
+    friend void collectcall_write(Writer& writer, const Validated& v) {
+        write_value(writer, v.value_);
+    }
+
+  private:
+    friend struct detail::ValidatedAccess;
+    T value_{};
+    ErrorList errors_;
+};
+
+namespace detail {
+
+// What the reader fills in a Validated<T>.
+struct ValidatedAccess {
+    template <class T>
+    static T& value(Validated<T>& v) noexcept {
+        return v.value_;
+    }
+    template <class T>
+    static ErrorList& errors(Validated<T>& v) noexcept {
+        return v.errors_;
+    }
+};
+
+}  // namespace detail
+
+}  // namespace collectcall
+// ---- end collectcall/core/validated.hpp ----
+
+namespace collectcall::detail {
+
 class FastReader {
   public:
     FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
@@ -2036,8 +2431,66 @@ class FastReader {
         return p_ == end_;
     }
 
+    // Reads one value, as kind_of<T> says.
     template <class T>
-    bool value(T& out);
+    bool value(T& out) {
+        return read_as(kind_tag<kind_of<T>>{}, out);
+    }
+
+    // One overload per ReadKind, for the T of that kind; the kinds without a fast form give up.
+    template <class T>
+    bool read_as(kind_tag<ReadKind::hook>, T&) {
+        return false;  // a type's own reader works on the full pass's values
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::validated>, T& out) {
+        // Only a valid item is taken: it has no errors to keep.
+        if (!value(ValidatedAccess::value(out))) return false;
+        ValidatedAccess::errors(out).clear();
+        return true;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::optional>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::patch>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::not_allowed>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::string>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::number>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::boolean>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::null>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::integer>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::bounded_array>, T& out) {
+        return array<typename T::value_type, T>(out);
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::array>, T& out) {
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+            return false;  // vector<bool> hands out proxies: the full pass
+        } else {
+            return array<typename T::value_type, void>(out);
+        }
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::object>, T& out) {
+        return object(out);
+    }
 
   private:
     [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
@@ -2228,58 +2681,42 @@ class FastReader {
 };
 
 template <class T>
-bool FastReader::value(T& out) {
-    if constexpr (requires(Reader & r, ondemand::value & v) { collectcall_read(r, v, out); }) {
-        // A type with a reader of its own takes the fast pass only if it says how.
-        if constexpr (requires { collectcall_read_fast(*this, out); }) {
-            return collectcall_read_fast(*this, out);
-        } else {
-            return false;
-        }
-    } else if constexpr (is_optional_v<T>) {
-        if (peek() == 'n') {
-            if (!null_literal()) return false;
-            out.reset();
+bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
+    if (peek() == 'n') {
+        if (!null_literal()) return false;
+        out.reset();
+        return true;
+    }
+    return value(in_place_value(out));
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
+    if (peek() != '"') return false;
+    const std::optional<std::string_view> text = string();
+    return text && convert_string(*text, options_, out, [](auto&&...) {});
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
+    const char c = peek();
+    if (c != '-' && (c < '0' || c > '9')) return false;
+    const std::string_view token = number();
+    if constexpr (HasPlainNumbers<T>) {
+        // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
+        if (std::optional<T> plain = T::parse_plain(token)) {
+            out = *plain;
             return true;
         }
-        if (!out.has_value()) {
-            if constexpr (Described<typename T::value_type>) {
-                out.emplace(Unfilled{});
-            } else {
-                out.emplace();
-            }
-        }
-        return value(*out);
-    } else if constexpr (from_json_string<T>) {
-        if (peek() != '"') return false;
-        const std::optional<std::string_view> text = string();
-        return text && convert_string(*text, options_, out, [](auto&&...) {});
-    } else if constexpr (NumberValue<T>) {
-        const char c = peek();
-        if (c != '-' && (c < '0' || c > '9')) return false;
-        const std::string_view token = number();
-        if constexpr (HasPlainNumbers<T>) {
-            // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
-            if (std::optional<T> plain = T::parse_plain(token)) {
-                out = *plain;
-                return true;
-            }
-        }
-        return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
-    } else if constexpr (is_bounded_vector_v<T>) {
-        return array<typename T::value_type, T>(out);
-    } else if constexpr (is_vector<T>::value) {
-        if constexpr (std::is_same_v<typename T::value_type, bool>) {
-            return false;  // vector<bool> hands out proxies: the full pass
-        } else {
-            return array<typename T::value_type, void>(out);
-        }
-    } else if constexpr (Described<T>) {
-        return object(out);
-    } else {
-        return false;  // the rest (Patch, NotAllowed, integers, booleans, null): the full pass
     }
+    return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
 }
+
+template <ReadKind K>
+    struct fast_pass_reads : std::bool_constant < requires(FastReader& fast, AnyKind& out) {
+    fast.read_as(kind_tag<K>{}, out);
+} > {};
+static_assert(covers_every_kind<fast_pass_reads>, "the fast pass reads every kind of kind.hpp");
 
 template <class T>
 bool FastReader::object(T& out) {
@@ -2326,26 +2763,18 @@ bool FastReader::object(T& out) {
         leave();
 
         bool complete = true;
-        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
-            using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
-            if ((seen & (std::uint64_t{1} << I)) == 0) {
-                if constexpr (is_required_member_v<M>) complete = false;
-                forget(out.*D::pointer);
-            }
-        });
+        finish_members(
+            out, [&](std::size_t i) { return (seen >> i & 1) != 0; },
+            [&](std::size_t) { complete = false; });
         if (!complete) return false;
 
-        if constexpr (requires(const MemberStates& states) {
-                          collectcall_check(out, states, reader_);
-                      }) {
+        if constexpr (HasMemberCheck<T>) {
             bool present[n + 1] = {};
             const bool failed[n + 1] = {};
             for (std::size_t i = 0; i < n; ++i)
                 present[i] = ((seen & ~nulls) >> i & 1) != 0;
-            const MemberStates states(member_names<T>.data(), n, present, failed);
             const std::size_t before = reader_.error_count();
-            collectcall_check(out, states, reader_);
+            check_members(out, present, failed, reader_);
             if (reader_.error_count() != before) return false;
         }
         return true;
@@ -2385,7 +2814,657 @@ bool FastReader::array(std::vector<T>& out) {
     return true;
 }
 
+}  // namespace collectcall::detail
+// ---- end collectcall/core/read/fast_pass.hpp ----
+// ---- begin collectcall/core/read/full_pass.hpp ----
+// The full pass: one pass of simdjson On-Demand that reports every error. Each object is iterated
+// once and each key dispatched to its member (out-of-order keys cost no extra pass); a presence
+// bitset gives required, duplicate and unknown members in the same pass. Field errors are
+// collected and reading goes on; only a structural error (malformed JSON, invalid UTF-8, trailing
+// content, nesting too deep) stops it. read_value follows kind_of<T> (kind.hpp): one read_as
+// overload per kind.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+// ---- begin collectcall/core/read/hook.hpp ----
+// The read hook: how a type of your own is read from JSON. Write, beside the type (found by ADL),
+//
+//     bool collectcall_read(collectcall::ValueReader& in, T& out);
+//
+// returning true when `out` holds a valid value and otherwise having reported why through
+// `in.error(code, message)`. `in` is one JSON value of the document, read once: as a string, a
+// number's exact text, a boolean, any scalar's text, an object member by member or an array
+// element by element (paths and nesting depth are kept for you), or as any type the library
+// reads (`in.read(part)`). A value the function does not read is skipped, and checked to be JSON.
+// Every error is reported with the JSON Pointer of the value it is reported on, and reading goes
+// on; malformed JSON ends the document and unwinds through the function.
+//
+// A type read through the hook is read by the full pass (read.hpp): a document holding one is not
+// taken by the fast pass. docs/read-hook.md shows a type written against the hook.
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <simdjson.h>
+
+
+namespace collectcall {
+
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out);
+
+namespace detail {
+struct HookAccess;
 }  // namespace detail
+
+// The JSON type of a value.
+enum class JsonType { object, array, string, number, boolean, null };
+
+class ValueReader {
+  public:
+    ValueReader(const ValueReader&) = delete;
+    ValueReader& operator=(const ValueReader&) = delete;
+
+    // The JSON type of the value, without reading it (asked before it is read).
+    [[nodiscard]] JsonType type() {
+        if (consumed_)
+            throw std::logic_error("a ValueReader's type is asked before its value is read");
+        switch (reader_->type_of(*value_)) {
+            case ondemand::json_type::object:
+                return JsonType::object;
+            case ondemand::json_type::array:
+                return JsonType::array;
+            case ondemand::json_type::string:
+                return JsonType::string;
+            case ondemand::json_type::number:
+                return JsonType::number;
+            case ondemand::json_type::boolean:
+                return JsonType::boolean;
+            case ondemand::json_type::null:
+                break;
+        }
+        return JsonType::null;
+    }
+
+    // A string's text, unescaped; anything else is a `type` error ("must be a string"). The text
+    // stays valid while the document is read.
+    std::optional<std::string_view> string() {
+        consume();
+        return reader_->string(*value_);
+    }
+
+    // A number's exact text (as written, checked against the JSON grammar); anything else is a
+    // `type` error ("must be a number").
+    std::optional<std::string_view> number() {
+        consume();
+        return reader_->number_token(*value_);
+    }
+
+    // true or false; anything else is a `type` error ("must be true or false").
+    std::optional<bool> boolean() {
+        bool b = false;
+        if (!read(b)) return std::nullopt;
+        return b;
+    }
+
+    // The exact text of a number, true, false or null; a string, object or array is a `type`
+    // error ("must be a number, true, false or null").
+    std::optional<std::string_view> scalar() {
+        consume();
+        const ondemand::json_type t = reader_->type_of(*value_);
+        if (t == ondemand::json_type::object || t == ondemand::json_type::array ||
+            t == ondemand::json_type::string) {
+            reader_->type_error(*value_, t, "must be a number, true, false or null");
+            return std::nullopt;
+        }
+        return reader_->scalar_token(*value_, t);
+    }
+
+    // Reads the value as any type the library reads (a value type, a described struct, a type
+    // with a hook of its own), reporting its errors. True when `out` holds a valid value.
+    template <class T>
+    bool read(T& out) {
+        consume();
+        return read_value(*reader_, *value_, out);
+    }
+
+    // Reads an object: `member(key, value)` is called for each member in document order, with
+    // the member's unescaped key (valid while the document is read) and its value as a
+    // ValueReader whose path ends in the key. Keys are given as they come, repeated ones too.
+    // Anything but an object is a `type` error ("must be an object"). True when the value was an
+    // object and no error was reported while it was read.
+    template <class Member>
+    bool object(Member&& member) {
+        consume();
+        const ondemand::json_type t = reader_->type_of(*value_);
+        if (t != ondemand::json_type::object) {
+            reader_->type_error(*value_, t, "must be an object");
+            return false;
+        }
+        const char* where = Reader::token_start(*value_);
+        ondemand::object object;
+        if (auto e = value_->get_object().get(object))
+            reader_->malformed(where, simdjson::error_message(e));
+        const std::size_t before = reader_->error_count();
+        reader_->enter(where);
+        reader_->push(std::string_view{});  // renamed for each member
+        for (auto field_result : object) {
+            if (auto e = field_result.error()) reader_->malformed(e);
+            ondemand::field&& field = std::move(field_result).value_unsafe();
+            std::string_view key;
+            if (auto e = field.unescaped_key().get(key)) reader_->malformed(e);
+            reader_->rename_top(key);
+            ValueReader value(*reader_, field.value());
+            member(key, value);
+            value.finish();
+        }
+        reader_->pop();
+        reader_->leave();
+        return reader_->error_count() == before;
+    }
+
+    // Reads an array: `element(value)` is called for each element in order, its path ending in
+    // its index. Anything but an array is a `type` error ("must be an array"). True when the value
+    // was an array and no error was reported while it was read.
+    template <class Element>
+    bool array(Element&& element) {
+        consume();
+        const ondemand::json_type t = reader_->type_of(*value_);
+        if (t != ondemand::json_type::array) {
+            reader_->type_error(*value_, t, "must be an array");
+            return false;
+        }
+        const char* where = Reader::token_start(*value_);
+        ondemand::array array;
+        if (auto e = value_->get_array().get(array))
+            reader_->malformed(where, simdjson::error_message(e));
+        const std::size_t before = reader_->error_count();
+        reader_->enter(where);
+        std::size_t index = 0;
+        for (auto element_result : array) {
+            if (auto e = element_result.error()) reader_->malformed(e);
+            ondemand::value&& item = std::move(element_result).value_unsafe();
+            reader_->push(index++);
+            ValueReader value(*reader_, item);
+            element(value);
+            value.finish();
+            reader_->pop();
+        }
+        reader_->leave();
+        return reader_->error_count() == before;
+    }
+
+    // Reports a problem with this value, at its path: also from inside the reading of one of its
+    // members or elements (a bound of the whole value passed deep inside it).
+    void error(std::string_view code, std::string_view message) {
+        reader_->error_at(path_depth_, code, message);
+    }
+
+    // Reports a problem with a member of this object that is not in it (a required member), at
+    // the member's path. Called once object() has returned, not from inside it.
+    void member_error(std::string_view member, std::string_view code, std::string_view message) {
+        if (reader_->path_depth() != path_depth_)
+            throw std::logic_error("ValueReader::member_error inside the reading of a part");
+        reader_->member_error(member, code, message);
+    }
+
+    // The options the document is read with (ReadOptions::today, the bounds).
+    [[nodiscard]] const ReadOptions& options() const noexcept { return reader_->options(); }
+
+  private:
+    friend struct detail::HookAccess;
+
+    ValueReader(Reader& reader, ondemand::value& value) noexcept
+        : reader_(&reader), value_(&value), path_depth_(reader.path_depth()) {}
+
+    // A value is read once (simdjson's values go forward only).
+    void consume() {
+        if (consumed_) throw std::logic_error("a ValueReader's value is read once");
+        consumed_ = true;
+    }
+    // A value left unread is skipped, so that malformed JSON inside it is still found.
+    void finish() {
+        if (!consumed_) reader_->skip(*value_);
+    }
+
+    Reader* reader_;
+    ondemand::value* value_;
+    std::size_t path_depth_;
+    bool consumed_ = false;
+};
+
+namespace detail {
+
+// The full pass's way into the hook.
+struct HookAccess {
+    template <class T>
+    static bool read(Reader& reader, ondemand::value& value, T& out) {
+        ValueReader in(reader, value);
+        const bool ok = collectcall_read(in, out);
+        in.finish();
+        return ok;
+    }
+};
+
+}  // namespace detail
+
+}  // namespace collectcall
+// ---- end collectcall/core/read/hook.hpp ----
+
+namespace collectcall {
+
+// Reads one value of any supported type. Returns true when `out` holds a valid value; otherwise
+// the problems were reported to `reader`.
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out);
+
+namespace detail {
+
+// A part that failed is made fresh out of line, like every path only a value with a problem
+// takes (Reader::error, type_error, string_the_long_way): the functions that read valid values
+// stay small, with fewer registers to save and restore on every call.
+template <class T>
+COLLECTCALL_OUT_OF_LINE void reset_part(T& out) {
+    out = T{};
+}
+
+// Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
+// a default T; read_into reads over a value that held something else).
+template <class T>
+bool read_part(Reader& reader, ondemand::value& value, T& out) {
+    if constexpr (read_whole<T>) {
+        if (read_value(reader, value, out)) [[likely]]
+            return true;
+        reset_part(out);
+        return false;
+    } else {
+        return read_value(reader, value, out);
+    }
+}
+
+template <class T>
+bool read_integer(Reader& reader, ondemand::value& value, T& out) {
+    auto token = reader.number_token(value);
+    if (!token) return false;
+    std::string_view text = *token;
+    bool negative = !text.empty() && text.front() == '-';
+    if (negative) text.remove_prefix(1);
+    if (text.find_first_of(".eE") != std::string_view::npos) {
+        reader.error(codes::type, "must be an integer");
+        return false;
+    }
+    // Accumulate as the negative magnitude so that the minimum of a signed type fits.
+    using Wide = std::conditional_t<std::is_signed_v<T>, std::intmax_t, std::uintmax_t>;
+    Wide result = 0;
+    bool overflow = false;
+    for (char c : text) {
+        Wide digit = static_cast<Wide>(c - '0');
+        if constexpr (std::is_signed_v<T>) {
+            if (result < (std::numeric_limits<T>::min() + digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 - digit;
+        } else {
+            if (result > (std::numeric_limits<T>::max() - digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 + digit;
+        }
+    }
+    if constexpr (std::is_signed_v<T>) {
+        if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
+        // Not when it overflowed: -min would be undefined for the widest type.
+        if (!negative && !overflow) result = -result;
+    } else {
+        if (negative && result != 0) {
+            reader.error(codes::minimum, "must be >= 0");
+            return false;
+        }
+    }
+    if (overflow) {
+        reader.error(codes::range, "is out of range");
+        return false;
+    }
+    out = static_cast<T>(result);
+    return true;
+}
+
+// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
+// built: one `length` error at the array, then reading stops.
+template <class T, class Bound = void>
+bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
+    constexpr bool bounded = !std::is_void_v<Bound>;
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (bounded) max_items = Bound::max_items(reader.options());
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::array) {
+        reader.type_error(value, t, "must be an array");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::array array;
+    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    std::size_t before = reader.error_count();
+    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
+    // growth that moves every element several times: as many elements as the rest of the
+    // document could hold (two bytes each at the least), never more than the bound.
+    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
+    std::size_t index = 0;
+    for (auto element_result : array) {
+        if (auto e = element_result.error()) reader.malformed(e);
+        ondemand::value&& element = std::move(element_result).value_unsafe();
+        if constexpr (bounded) {
+            if (index == max_items) [[unlikely]] {
+                reader.error(codes::length, Bound::length_message(max_items));
+                reader.stop();
+            }
+        }
+        reader.push(index);
+        // The elements already there (read_into) are read over, keeping what they own.
+        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
+            bool b = false;
+            read_value(reader, element, b);
+            if (index < out.size()) {
+                out[index] = b;
+            } else {
+                out.push_back(b);
+            }
+        } else {
+            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
+        }
+        ++index;
+        reader.pop();
+    }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
+    reader.leave();
+    if constexpr (bounded) {
+        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
+    }
+    return reader.error_count() == before;
+}
+
+// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
+// reading a little past a key is safe): the member expected next (read_members' hint), where a
+// document in declaration order or its reverse hits; then, out of line, by the key's length
+// (found by a search for its closing quote that stops at the longest name's length), the names of
+// that length; for a key with escapes, its unescaped form. n when no member has the name.
+template <class T>
+COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
+                                                       Reader& reader,
+                                                       std::string_view& unescaped) {
+    constexpr auto& names = member_names<T>;
+    constexpr std::size_t n = names.size();
+    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
+    if (auto e = field.unescaped_key().get(unescaped))
+        reader.malformed(raw, simdjson::error_message(e));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (names[i] == unescaped) return i;
+    }
+    return n;
+}
+
+template <class T>
+COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
+                                         std::string_view& unescaped) {
+    using Lookup = member_lookup<T>;
+    const char* raw = field.key().raw();
+    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
+        return hint;
+    return match_other_member<T>(field, raw, reader, unescaped);
+}
+
+// Reads member I of T: one function per member, so that the member a key names is reached by
+// one indirect call rather than a call into a switch over them all.
+template <class T, std::size_t I>
+bool read_member(Reader& reader, ondemand::value& value, T& out) {
+    using D = boost::mp11::mp_at_c<described_members<T>, I>;
+    return read_part(reader, value, out.*D::pointer);
+}
+
+template <class T>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
+}
+(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+// Reads the members of an object that starts at `where`.
+template <class T>
+bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
+    using Members = described_members<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    constexpr auto& names = member_names<T>;
+
+    reader.enter(where);
+    const std::size_t before = reader.error_count();
+
+    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
+    constexpr bool checked = HasMemberCheck<T>;
+    bool seen[n + 1] = {};
+    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
+    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
+    MemberHint hint;
+    reader.push(std::string_view{});  // renamed for each member
+    for (auto field_result : object) {
+        // Used where it is rather than copied out with get(): the copy of a field just built
+        // member by member stalls on store forwarding (here and in every loop of this file).
+        if (auto e = field_result.error()) reader.malformed(e);
+        ondemand::field&& field = std::move(field_result).value_unsafe();
+        std::string_view unescaped;
+        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
+        if (i == n) {
+            reader.rename_top(unescaped);
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+            continue;
+        }
+        hint.saw(i);
+        reader.rename_top(names[i]);
+        if (seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+            if constexpr (checked) failed[i] = true;
+        } else {
+            seen[i] = true;
+            [[maybe_unused]] const std::size_t member_before = reader.error_count();
+            ondemand::value& member_value = field.value();
+            if constexpr (checked) {
+                // Only `null` starts with 'n' (anything else malformed has already stopped us).
+                present[i] = *Reader::token_start(member_value) != 'n';
+            }
+            member_readers<T>[i](reader, member_value, out);
+            if constexpr (checked) failed[i] = reader.error_count() != member_before;
+        }
+    }
+    reader.pop();
+    reader.leave();
+
+    finish_members(
+        out, [&](std::size_t i) { return seen[i]; },
+        [&](std::size_t i) { reader.member_error(names[i], codes::required, "is required"); });
+    if constexpr (checked) check_members(out, present, failed, reader);
+    return reader.error_count() == before;
+}
+
+template <class T>
+bool read_object(Reader& reader, ondemand::value& value, T& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
+    return read_members(reader, object, where, out);
+}
+
+// One overload per ReadKind, for the T of that kind (kind_of<T>).
+
+template <class T>
+bool read_as(kind_tag<ReadKind::hook>, Reader& reader, ondemand::value& value, T& out) {
+    return HookAccess::read(reader, value, out);
+}
+
+// A Validated<T> gathers its errors apart (an error scope) and keeps them, with paths relative
+// to itself; it is always a valid part of the enclosing document.
+template <class T>
+bool read_as(kind_tag<ReadKind::validated>, Reader& reader, ondemand::value& value, T& out) {
+    const Reader::ErrorScope outer = reader.open_error_scope();
+    read_value(reader, value, ValidatedAccess::value(out));
+    ErrorList& errors = ValidatedAccess::errors(out);
+    errors = reader.close_error_scope(outer);
+    if (!errors.empty()) {
+        // The path of the item itself, built only when it has errors.
+        const std::size_t prefix = reader.current_path().size();
+        for (Error& e : errors) {
+            if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
+        }
+    }
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::optional>, Reader& reader, ondemand::value& value, T& out) {
+    // Only null starts with 'n' (what else does is malformed, which scalar_token reports).
+    if (*Reader::token_start(value) == 'n') {
+        reader.scalar_token(value, ondemand::json_type::null);
+        out.reset();
+        return true;
+    }
+    if (read_value(reader, value, in_place_value(out))) return true;
+    out.reset();
+    return false;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::patch>, Reader& reader, ondemand::value& value, T& out) {
+    if (*Reader::token_start(value) == 'n') {
+        reader.scalar_token(value, ondemand::json_type::null);
+        out.set_null();
+        return true;
+    }
+    typename T::value_type inner{};
+    if (!read_value(reader, value, inner)) {
+        out.reset();
+        return false;
+    }
+    out = std::move(inner);
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::not_allowed>, Reader& reader, ondemand::value& value, T&) {
+    reader.skip(value);
+    reader.error(codes::not_allowed, "cannot be set");
+    return false;
+}
+
+template <class T>
+COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::string>, Reader& reader, ondemand::value& value,
+                             T& out) {
+    auto text = reader.string(value);
+    if (!text) return false;
+    return convert_string(
+        *text, reader.options(), out,
+        [&](std::string_view code, std::string_view message) { reader.error(code, message); });
+}
+
+template <class T>
+COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::number>, Reader& reader, ondemand::value& value,
+                             T& out) {
+    if constexpr (HasPlainNumbers<T>) {
+        // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which is a
+        // JSON number whenever parse_plain accepts it: no type() and no grammar check.
+        if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
+            const std::string_view token = trim_json_space(value.raw_json_token());
+            if (std::optional<T> plain = T::parse_plain(token)) {
+                out = *plain;
+                return true;
+            }
+        }
+    }
+    auto token = reader.number_token(value);
+    if (!token) return false;
+    return convert_number(*token, out, [&](std::string_view code, std::string_view message) {
+        reader.error(code, message);
+    });
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::boolean>, Reader& reader, ondemand::value& value, T& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::boolean) {
+        reader.type_error(value, t, "must be true or false");
+        return false;
+    }
+    out = Reader::is_literal(reader.scalar_token(value, t), "true");
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::null>, Reader& reader, ondemand::value& value, T&) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::null) {
+        reader.type_error(value, t, "must be null");
+        return false;
+    }
+    reader.scalar_token(value, t);
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::integer>, Reader& reader, ondemand::value& value, T& out) {
+    return read_integer(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::bounded_array>, Reader& reader, ondemand::value& value, T& out) {
+    return read_array<typename T::value_type, T>(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::array>, Reader& reader, ondemand::value& value, T& out) {
+    return read_array(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::object>, Reader& reader, ondemand::value& value, T& out) {
+    return read_object(reader, value, out);
+}
+
+template <ReadKind K>
+    struct full_pass_reads
+    : std::bool_constant < requires(Reader& reader, ondemand::value& value, AnyKind& out) {
+    read_as(kind_tag<K>{}, reader, value, out);
+} > {};
+static_assert(covers_every_kind<full_pass_reads>, "the full pass reads every kind of kind.hpp");
+
+}  // namespace detail
+
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out) {
+    return detail::read_as(detail::kind_tag<detail::kind_of<T>>{}, reader, value, out);
+}
+
+}  // namespace collectcall
+// ---- end collectcall/core/read/full_pass.hpp ----
+
+namespace collectcall {
 
 namespace detail {
 
@@ -2602,474 +3681,8 @@ requires std::same_as<String, std::string>
 }
 
 }  // namespace collectcall
+// ---- end collectcall/core/read/entry.hpp ----
 // ---- end collectcall/core/read.hpp ----
-// ---- begin collectcall/core/validated.hpp ----
-// Validated<T>: a T read on its own. Its errors stay with it instead of failing the enclosing
-// document, so that one bad item of a bulk request does not reject the others.
-
-#include <string>
-#include <utility>
-
-// ---- begin collectcall/core/write.hpp ----
-// write(value): any supported value -> compact RFC 8259 JSON.
-//
-// Strings are escaped (control characters as \u00XX) and always leave as valid UTF-8 (an invalid
-// sequence in a std::string member becomes U+FFFD); money and other NumberValue types write their
-// own exact digits; std::optional without a value is written as null; Patch members that are
-// absent and NotAllowed members are left out.
-//
-// Customisation point: a type of your own becomes writable by a function found by ADL,
-//
-//     void collectcall_write(collectcall::Writer& writer, const T& value);
-
-#include <array>
-#include <charconv>
-#include <cstdint>
-#include <cstring>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <vector>
-
-#include <boost/describe/members.hpp>
-#include <boost/describe/modifiers.hpp>
-#include <boost/mp11/algorithm.hpp>
-
-
-namespace collectcall {
-
-namespace detail {
-
-// Bytes that need more than a copy: the two JSON specials, control characters, and every
-// non-ASCII byte (checked to be part of a well-formed UTF-8 sequence).
-inline constexpr auto escape_class = [] {
-    std::array<unsigned char, 256> table{};
-    for (int c = 0; c < 0x20; ++c)
-        table[c] = 1;
-    table['"'] = 1;
-    table['\\'] = 1;
-    table[0x7f] = 1;
-    for (int c = 0x80; c < 0x100; ++c)
-        table[c] = 2;
-    return table;
-}();
-
-// Whether any of the 8 bytes at s needs more than a copy (escape_class != 0), eight at a time:
-// the usual SWAR tests for a zero byte and for a byte below 0x20, exact as a yes/no answer.
-inline bool any_needs_escape(const unsigned char* s) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t high = 0x8080808080808080ULL;
-    std::uint64_t x;
-    std::memcpy(&x, s, sizeof x);
-    const auto has_zero = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
-    const std::uint64_t below_space = (x - ones * 0x20) & ~x & high;
-    return ((x & high) | below_space | has_zero(x ^ (ones * '"')) | has_zero(x ^ (ones * '\\')) |
-            has_zero(x ^ (ones * 0x7F))) != 0;
-}
-
-// Whether the n bytes at s are all plain printable ASCII (nothing to escape, nothing to check as
-// UTF-8), a word at a time; the bytes of a short text are gathered into one word without reading
-// past its end.
-inline bool is_plain_text(const unsigned char* s, std::size_t n) noexcept {
-    if (n >= 8) {
-        for (std::size_t i = 0; i + 8 < n; i += 8) {
-            if (any_needs_escape(s + i)) return false;
-        }
-        return !any_needs_escape(s + n - 8);  // the last word may overlap the one before
-    }
-    std::uint64_t word = 0x6161616161616161ULL;  // 'a' where the text has no byte
-    if (n >= 4) {
-        std::uint32_t first;
-        std::uint32_t last;
-        std::memcpy(&first, s, 4);
-        std::memcpy(&last, s + n - 4, 4);
-        word = first | (std::uint64_t{last} << 32);
-    } else if (n > 0) {
-        word = (word & ~std::uint64_t{0xFFFFFF}) | s[0] | (std::uint64_t{s[n / 2]} << 8) |
-               (std::uint64_t{s[n - 1]} << 16);
-    }
-    unsigned char bytes[8];
-    std::memcpy(bytes, &word, 8);
-    return !any_needs_escape(bytes);
-}
-
-template <class T>
-struct is_vector_w : std::false_type {};
-template <class T, class A>
-struct is_vector_w<std::vector<T, A>> : std::true_type {};
-
-}  // namespace detail
-
-// Writes JSON text to the end of a std::string. Small pieces (keys, punctuation, short values)
-// are gathered in a buffer inside the Writer and appended to the string a kilobyte at a time, so
-// that each piece costs a copy rather than a call into std::string. The text written is in the
-// string once the Writer is flush()ed or destroyed (flush() reports a failure to allocate as an
-// exception; the destructor cannot); buffer() flushes first, so that what is appended to it
-// directly lands in order.
-class Writer {
-  public:
-    explicit Writer(std::string& out) : out_(out) {}
-    Writer(const Writer&) = delete;
-    Writer& operator=(const Writer&) = delete;
-    ~Writer() { flush(); }
-
-    // Moves what is buffered to the string.
-    void flush() {
-        if (used_ != 0) out_.append(pending_.data(), used_);
-        used_ = 0;
-    }
-
-    // The string written to, with everything written so far in it.
-    [[nodiscard]] std::string& buffer() {
-        flush();
-        return out_;
-    }
-
-    // How many bytes were written, buffered or not.
-    [[nodiscard]] std::size_t size() const noexcept { return out_.size() + used_; }
-
-    void raw(std::string_view text) { put(text.data(), text.size()); }
-    void raw(char c) {
-        if (used_ == capacity) [[unlikely]]
-            flush();
-        pending_[used_++] = c;
-    }
-    void null() { put_literal("null"); }
-    void boolean(bool b) {
-        if (b) {
-            put_literal("true");
-        } else {
-            put_literal("false");
-        }
-    }
-
-    template <class Int>
-    void integer(Int value) {
-        constexpr std::size_t digits = 24;  // a 64-bit integer with its sign needs 20
-        if (capacity - used_ < digits) [[unlikely]]
-            flush();
-        char* at = pending_.data() + used_;
-        auto [end, ec] = std::to_chars(at, at + digits, value);
-        used_ += static_cast<std::size_t>(end - at);
-    }
-
-    // A string, escaped where JSON needs it; a byte that is not part of well-formed UTF-8 is
-    // written as U+FFFD.
-    COLLECTCALL_HOT void string(std::string_view text) {
-        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-        const std::size_t n = text.size();
-        if (n + 2 <= capacity - used_ && detail::is_plain_text(s, n)) [[likely]] {
-            char* at = pending_.data() + used_;
-            at[0] = '"';
-            if (n != 0) std::memcpy(at + 1, text.data(), n);  // an empty view's data() may be null
-            at[n + 1] = '"';
-            used_ += n + 2;
-            return;
-        }
-        escaped_string(text);
-    }
-
-  private:
-    static constexpr std::size_t capacity = 1024;
-
-    COLLECTCALL_OUT_OF_LINE void escaped_string(std::string_view text) {
-        raw('"');
-        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-        const std::size_t n = text.size();
-        std::size_t run = 0;  // start of the bytes not yet copied
-        std::size_t i = 0;
-        while (i < n) {
-            while (i + 8 <= n && !detail::any_needs_escape(s + i))
-                i += 8;
-            if (i == n) break;
-            const unsigned char kind = detail::escape_class[s[i]];
-            if (kind == 0) {
-                ++i;
-                continue;
-            }
-            if (kind == 2) {
-                if (std::size_t len = detail::utf8_sequence_length(s + i, n - i); len != 0) {
-                    i += len;
-                    continue;
-                }
-            }
-            put(text.data() + run, i - run);
-            escape(s[i], kind);
-            run = ++i;
-        }
-        put(text.data() + run, n - run);
-        raw('"');
-    }
-
-    COLLECTCALL_HOT void put(const char* text, std::size_t size) {
-        if (size > capacity - used_) [[unlikely]]
-            return put_long(text, size);
-        if (size != 0) std::memcpy(pending_.data() + used_, text, size);  // text may be null then
-        used_ += size;
-    }
-    // A literal's size is known where it is written (put() is inlined): its copy needs no call
-    // to memcpy.
-    template <std::size_t N>
-    void put_literal(const char (&literal)[N]) {
-        put(literal, N - 1);
-    }
-    COLLECTCALL_OUT_OF_LINE void put_long(const char* text, std::size_t size) {
-        flush();
-        if (size >= capacity / 2) {
-            out_.append(text, size);  // a long text goes to the string as it is
-        } else {
-            std::memcpy(pending_.data(), text, size);
-            used_ = size;
-        }
-    }
-
-    void escape(unsigned char c, unsigned char kind) {
-        if (kind == 2) {
-            put_literal("\\ufffd");
-            return;
-        }
-        switch (c) {
-            case '"':
-                put_literal("\\\"");
-                return;
-            case '\\':
-                put_literal("\\\\");
-                return;
-            case '\n':
-                put_literal("\\n");
-                return;
-            case '\r':
-                put_literal("\\r");
-                return;
-            case '\t':
-                put_literal("\\t");
-                return;
-            case '\b':
-                put_literal("\\b");
-                return;
-            case '\f':
-                put_literal("\\f");
-                return;
-            default: {
-                static constexpr char hex[] = "0123456789abcdef";
-                const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
-                put(escaped, 6);
-            }
-        }
-    }
-
-    std::string& out_;
-    std::size_t used_ = 0;
-    std::array<char, capacity> pending_;
-};
-
-template <class T>
-void write_value(Writer& writer, const T& value);
-
-namespace detail {
-
-template <class M>
-constexpr bool omitted_member(const M& member) {
-    if constexpr (std::is_same_v<M, NotAllowed>) {
-        return true;
-    } else if constexpr (is_patch_v<M>) {
-        return member.absent();
-    } else {
-        return false;
-    }
-}
-
-// `,"name":` for a described member, built at compile time so that a key costs one append.
-// Member names are plain identifiers: nothing to escape.
-template <class D>
-struct member_key {
-    static constexpr std::size_t size = std::char_traits<char>::length(D::name) + 4;
-    static constexpr std::array<char, size> text = [] {
-        std::array<char, size> t{};
-        t[0] = ',';
-        t[1] = '"';
-        for (std::size_t i = 0; i + 4 < size; ++i)
-            t[2 + i] = D::name[i];
-        t[size - 2] = '"';
-        t[size - 1] = ':';
-        return t;
-    }();
-};
-
-template <class T>
-void write_object(Writer& writer, const T& value) {
-    using Members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                             boost::describe::mod_inherited>;
-    writer.raw('{');
-    bool first = true;
-    boost::mp11::mp_for_each<Members>([&](auto D) {
-        const auto& member = value.*D.pointer;
-        if (omitted_member(member)) return;
-        constexpr auto& key = member_key<decltype(D)>::text;
-        writer.raw(first ? std::string_view(key.data() + 1, key.size() - 1)
-                         : std::string_view(key.data(), key.size()));
-        first = false;
-        write_value(writer, member);
-    });
-    writer.raw('}');
-}
-
-}  // namespace detail
-
-template <class T>
-void write_value(Writer& writer, const T& value) {
-    if constexpr (requires { collectcall_write(writer, value); }) {
-        collectcall_write(writer, value);
-    } else if constexpr (is_optional_v<T>) {
-        if (value) {
-            write_value(writer, *value);
-        } else {
-            writer.null();
-        }
-    } else if constexpr (is_patch_v<T>) {
-        if (value.has_value()) {
-            write_value(writer, value.value());
-        } else {
-            writer.null();
-        }
-    } else if constexpr (std::is_same_v<T, NotAllowed> || std::is_same_v<T, null_t>) {
-        writer.null();
-    } else if constexpr (DescribedEnum<T>) {
-        writer.string(enum_name(value));
-    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
-        writer.string(value.view());
-    } else if constexpr (NumberValue<T>) {
-        std::string text;  // a number's text usually fits the string's inline capacity
-        value.append_json(text);
-        writer.raw(text);
-    } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
-        writer.string(value);
-    } else if constexpr (std::is_same_v<T, bool>) {
-        writer.boolean(value);
-    } else if constexpr (std::is_integral_v<T>) {
-        writer.integer(value);
-    } else if constexpr (detail::is_vector_w<T>::value || is_bounded_vector_v<T>) {
-        writer.raw('[');
-        bool first = true;
-        for (const auto& element : value) {
-            if (!first) writer.raw(',');
-            first = false;
-            write_value(writer, element);
-        }
-        writer.raw(']');
-    } else if constexpr (boost::describe::has_describe_members<T>::value) {
-        detail::write_object(writer, value);
-    } else {
-        static_assert(sizeof(T) == 0,
-                      "collectcall cannot write this type: describe it with BOOST_DESCRIBE_STRUCT, "
-                      "meet StringValue/NumberValue, or provide collectcall_write found by ADL");
-    }
-}
-
-// Appends the compact JSON of `value` to `out`.
-template <class T>
-void write_to(std::string& out, const T& value) {
-    Writer writer(out);
-    write_value(writer, value);
-    writer.flush();
-}
-
-namespace detail {
-
-// A buffer per thread that keeps its capacity, so that write() allocates once, for the exact
-// size of its result, instead of growing a string step by step.
-struct WriteScratch {
-    std::string buffer;
-    bool in_use = false;  // a collectcall_write hook may itself call write()
-};
-
-inline WriteScratch& write_scratch() {
-    thread_local WriteScratch scratch;
-    return scratch;
-}
-
-}  // namespace detail
-
-// The compact JSON of `value`.
-template <class T>
-std::string write(const T& value) {
-    detail::WriteScratch& scratch = detail::write_scratch();
-    if (scratch.in_use) {
-        std::string out;
-        write_to(out, value);
-        return out;
-    }
-    struct Release {
-        detail::WriteScratch& s;
-        ~Release() {
-            s.in_use = false;
-            // A very large document's buffer is not kept for the life of the thread.
-            if (s.buffer.capacity() > (std::size_t{1} << 20)) std::string().swap(s.buffer);
-        }
-    } release{scratch};
-    scratch.in_use = true;
-    scratch.buffer.clear();
-    write_to(scratch.buffer, value);
-    return std::string(scratch.buffer);
-}
-
-}  // namespace collectcall
-// ---- end collectcall/core/write.hpp ----
-
-namespace collectcall {
-
-template <class T>
-class Validated {
-  public:
-    Validated() = default;
-    explicit Validated(T value) : value_(std::move(value)) {}
-
-    [[nodiscard]] bool ok() const noexcept { return errors_.empty(); }
-    // Every member that was valid is set, even when ok() is false (e.g. the externalId of an
-    // item that failed for another reason).
-    [[nodiscard]] const T& value() const noexcept { return value_; }
-    [[nodiscard]] T& value() noexcept { return value_; }
-    // Paths are relative to the item.
-    [[nodiscard]] const ErrorList& errors() const& noexcept { return errors_; }
-    [[nodiscard]] ErrorList&& errors() && noexcept { return std::move(errors_); }
-    // A rule only the reader's caller can judge failed (an id that must name a stored record):
-    // the item is invalid from then on, with this error after those reading found.
-    void add_error(Error error) { errors_.push_back(std::move(error)); }
-
-    friend bool operator==(const Validated&, const Validated&) = default;
-
-    friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
-        const Reader::ErrorScope outer = reader.open_error_scope();
-        read_value(reader, value, out.value_);
-        out.errors_ = reader.close_error_scope(outer);
-        if (!out.errors_.empty()) {
-            // The path of the item itself, built only when it has errors.
-            const std::size_t prefix = reader.current_path().size();
-            for (Error& e : out.errors_) {
-                if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
-            }
-        }
-        return true;
-    }
-    // The fast pass of read.hpp takes an item only when it is valid: no errors to keep.
-    template <class Fast>
-    friend bool collectcall_read_fast(Fast& fast, Validated& out) {
-        if (!fast.value(out.value_)) return false;
-        out.errors_.clear();
-        return true;
-    }
-    friend void collectcall_write(Writer& writer, const Validated& v) {
-        write_value(writer, v.value_);
-    }
-
-  private:
-    T value_{};
-    ErrorList errors_;
-};
-
-}  // namespace collectcall
-// ---- end collectcall/core/validated.hpp ----
 
 // ---- begin collectcall/types/date.hpp ----
 // Date: a real calendar date YYYY-MM-DD in the years 1900-2100; PastDate: one not after today.
@@ -5378,11 +5991,6 @@ inline std::string schema_name_from(std::string_view spelled) {
 }
 
 template <class T>
-struct is_vector_s : std::false_type {};
-template <class T, class A>
-struct is_vector_s<std::vector<T, A>> : std::true_type {};
-
-template <class T>
 struct is_validated : std::false_type {};
 template <class T>
 struct is_validated<Validated<T>> : std::true_type {};
@@ -5917,7 +6525,7 @@ Json SchemaBuilder::build_other() {
         out["maximum"] = std::numeric_limits<T>::max();
     } else if constexpr (std::is_same_v<T, std::string>) {
         out["type"] = "string";
-    } else if constexpr (detail::is_vector_s<T>::value) {
+    } else if constexpr (is_vector_v<T>) {
         out["type"] = "array";
         out["items"] = schema_of<typename T::value_type>();
     } else if constexpr (is_bounded_vector_v<T>) {
@@ -6659,31 +7267,10 @@ struct EmptyObject {
 };
 BOOST_DESCRIBE_STRUCT(EmptyObject, (), ())
 
-inline bool collectcall_read(Reader& reader, ondemand::value& value, EmptyObject&) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    bool ok = true;
-    for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-        reader.push(key);
-        reader.skip(field.value());
-        reader.error(codes::unknown_field, "is not a known member");
-        reader.pop();
-        ok = false;
-    }
-    reader.leave();
-    return ok;
+inline bool collectcall_read(ValueReader& in, EmptyObject&) {
+    return in.object([](std::string_view, ValueReader& member) {
+        member.error(codes::unknown_field, "is not a known member");
+    });
 }
 
 // What every event of a call tells about it.
@@ -7507,14 +8094,14 @@ inline std::span<std::byte> key_arena() {
     return {buffer.get(), size};
 }
 
-// Reads a JsonObject's value into its compact text in one scan, which stops copying at the
-// first bound the value passes (its compact size, its depth): the error is reported at the
-// member, and the rest of the value is only checked to be JSON, as any value that is not kept
-// (Reader::skip), without being copied or its keys compared. Within an object the keys seen so
+// Reads a JsonObject's value into its compact text in one scan through the read hook, which
+// stops copying at the first bound the value passes (its compact size, its depth): the error is
+// reported at the JsonObject, and the rest of the value is left unread, which the hook skips and
+// checks to be JSON, without copying it or comparing its keys. Within an object the keys seen so
 // far are kept in a balanced tree (in one arena per value): each duplicate is found in log n
-// comparisons. The keys are simdjson's unescaped views, which stay valid for the whole document,
+// comparisons. The keys are the hook's unescaped views, which stay valid for the whole document,
 // so "a" and "\u0061" are one member.
-struct JsonCopy {
+struct JsonObjectCopy {
     // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
     // without a load from the key's text (the zeros that pad a short key order before any byte,
     // as a shorter string does before a longer one it begins; a NUL inside a key is told apart
@@ -7536,99 +8123,67 @@ struct JsonCopy {
         };
     };
 
-    Reader& reader;
+    ValueReader& whole;  // the JsonObject's value: where a bound is reported
     Writer writer;
     std::pmr::memory_resource* arena;
-    std::size_t member;    // the JsonObject's own path depth: where a bound is reported
+    bool failed = false;   // an error was reported
     bool stopped = false;  // a bound was passed: the rest is only checked
 
     void exceeded(std::string_view code, std::string_view message) {
-        reader.error_at(member, code, message);
-        stopped = true;
+        whole.error(code, message);
+        failed = stopped = true;
     }
     void check_size() {
         if (writer.size() > JsonObject::max_bytes && !stopped) [[unlikely]]
             exceeded(codes::length, "must be at most 65536 bytes");
     }
 
-    void copy(ondemand::value& value, std::size_t depth) {
-        if (stopped) return reader.skip(value);
-        const ondemand::json_type t = reader.type_of(value);
-        switch (t) {
-            case ondemand::json_type::object: {
+    void copy(ValueReader& in, std::size_t depth) {
+        if (stopped) return;  // left unread: skipped
+        switch (in.type()) {
+            case JsonType::object: {
                 if (depth >= JsonObject::max_depth) {
-                    exceeded(codes::range, "must not be nested more than 16 deep");
-                    return reader.skip(value, t);
+                    return exceeded(codes::range, "must not be nested more than 16 deep");
                 }
-                const char* where = Reader::token_start(value);
-                ondemand::object object;
-                if (auto e = value.get_object().get(object))
-                    reader.malformed(where, simdjson::error_message(e));
-                reader.enter(where);
                 writer.raw('{');
                 std::pmr::set<Key, Key::Less> seen(arena);
                 bool first = true;
-                reader.push(std::string_view{});  // renamed for each member
-                for (auto field_result : object) {
-                    if (auto e = field_result.error()) reader.malformed(e);
-                    ondemand::field&& field = std::move(field_result).value_unsafe();
-                    std::string_view key;
-                    if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-                    if (stopped) {
-                        reader.skip(field.value());
-                        continue;
-                    }
-                    reader.rename_top(key);
+                in.object([&](std::string_view key, ValueReader& member) {
+                    if (stopped) return;
                     if (!seen.insert(Key::of(key)).second) {
-                        reader.skip(field.value());
-                        reader.error(codes::duplicate_field, "appears more than once");
-                        continue;
+                        member.error(codes::duplicate_field, "appears more than once");
+                        failed = true;
+                        return;
                     }
                     if (!first) writer.raw(',');
                     first = false;
                     writer.string(key);
                     writer.raw(':');
                     check_size();
-                    copy(field.value(), depth + 1);
-                }
-                reader.pop();
-                reader.leave();
+                    copy(member, depth + 1);
+                });
                 writer.raw('}');
                 return check_size();
             }
-            case ondemand::json_type::array: {
+            case JsonType::array: {
                 if (depth >= JsonObject::max_depth) {
-                    exceeded(codes::range, "must not be nested more than 16 deep");
-                    return reader.skip(value, t);
+                    return exceeded(codes::range, "must not be nested more than 16 deep");
                 }
-                const char* where = Reader::token_start(value);
-                ondemand::array array;
-                if (auto e = value.get_array().get(array))
-                    reader.malformed(where, simdjson::error_message(e));
-                reader.enter(where);
                 writer.raw('[');
                 bool first = true;
-                for (auto element_result : array) {
-                    if (auto e = element_result.error()) reader.malformed(e);
-                    ondemand::value&& element = std::move(element_result).value_unsafe();
+                in.array([&](ValueReader& element) {
                     if (!first) writer.raw(',');
                     first = false;
                     copy(element, depth + 1);
-                }
-                reader.leave();
+                });
                 writer.raw(']');
                 return check_size();
             }
-            case ondemand::json_type::string: {
-                std::string_view text;
-                if (auto e = value.get_string().get(text)) {
-                    reader.malformed(Reader::token_start(value), simdjson::error_message(e));
-                }
-                writer.string(text);
+            case JsonType::string:
+                if (const std::optional<std::string_view> text = in.string()) writer.string(*text);
                 return check_size();
-            }
             default:
-                writer.raw(reader.scalar_token(value, t));
+                if (const std::optional<std::string_view> token = in.scalar()) writer.raw(*token);
                 return check_size();
         }
     }
@@ -7638,20 +8193,16 @@ struct JsonCopy {
 
 // A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member. Out of
 // line: the readers of the structs that hold one stay as small as before.
-COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(Reader& reader, ondemand::value& value,
-                                                     JsonObject& out) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
+COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(ValueReader& in, JsonObject& out) {
+    if (in.type() != JsonType::object) {
+        return in.object([](std::string_view, ValueReader&) {});  // "must be an object"
     }
-    const std::size_t errors_before = reader.error_count();
     std::string text;
     const std::span<std::byte> keys = detail::key_arena();
     std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
-    detail::JsonCopy copy{reader, Writer(text), &arena, reader.path_depth()};
-    copy.copy(value, 0);
-    if (copy.stopped || reader.error_count() != errors_before) return false;
+    detail::JsonObjectCopy copy{in, Writer(text), &arena};
+    copy.copy(in, 0);
+    if (copy.failed) return false;
     copy.writer.flush();
     out = JsonObject::from_compact(std::move(text));
     return true;
@@ -8564,47 +9115,32 @@ inline void collectcall_write(Writer& writer, const OutputVariables& value) {
 }
 
 // Every variable is required, each once; any other member is unknown.
-inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVariables& out) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
+inline bool collectcall_read(ValueReader& in, OutputVariables& out) {
+    if (in.type() != JsonType::object) {
+        return in.object([](std::string_view, ValueReader&) {});  // "must be an object"
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    const std::size_t before = reader.error_count();
     std::array<bool, analysis::rules.size()> seen{};
     out = {};
-    for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-        reader.push(key);
+    bool ok = in.object([&](std::string_view key, ValueReader& member) {
         std::size_t i = 0;
         while (i < analysis::rules.size() && analysis::rules[i].variable != key)
             ++i;
         if (i == analysis::rules.size()) {
-            reader.skip(field.value());
-            reader.error(codes::unknown_field, "is not a known member");
+            member.error(codes::unknown_field, "is not a known member");
         } else if (seen[i]) {
-            reader.skip(field.value());
-            reader.error(codes::duplicate_field, "appears more than once");
+            member.error(codes::duplicate_field, "appears more than once");
         } else {
             seen[i] = true;
-            read_value(reader, field.value(), out.*analysis::rules[i].member);
+            member.read(out.*analysis::rules[i].member);
         }
-        reader.pop();
-    }
-    reader.leave();
+    });
     for (std::size_t i = 0; i < seen.size(); ++i) {
-        if (!seen[i])
-            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+        if (!seen[i]) {
+            in.member_error(analysis::rules[i].variable, codes::required, "is required");
+            ok = false;
+        }
     }
-    return reader.error_count() == before;
+    return ok;
 }
 
 inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {

@@ -34,12 +34,11 @@ BOOST_DESCRIBE_STRUCT(Outer, (), (name, inner, list, flag, opt, tri))
 struct Celsius {
     int degrees = 0;
 };
-inline bool collectcall_read(collectcall::Reader& reader, simdjson::ondemand::value& value,
-                             Celsius& out) {
+inline bool collectcall_read(collectcall::ValueReader& in, Celsius& out) {
     std::int64_t n = 0;
-    if (!collectcall::read_value(reader, value, n)) return false;
+    if (!in.read(n)) return false;
     if (n < -273) {
-        reader.error("range", "is below absolute zero");
+        in.error("range", "is below absolute zero");
         return false;
     }
     out.degrees = static_cast<int>(n);

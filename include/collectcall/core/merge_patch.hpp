@@ -20,10 +20,9 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/describe/members.hpp>
-#include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include "collectcall/core/describe.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 
@@ -31,21 +30,14 @@ namespace collectcall {
 
 namespace detail {
 
-template <class T>
-using merge_members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                               boost::describe::mod_inherited>;
-
-template <class T>
-concept MergeDescribed = boost::describe::has_describe_members<T>::value;
-
 // The index of the member of T called `name`, or the member count.
 template <class T>
 constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
-    std::size_t found = boost::mp11::mp_size<merge_members<T>>::value;
-    boost::mp11::mp_for_each<merge_members<T>>([&](auto D) {
+    std::size_t found = boost::mp11::mp_size<described_members<T>>::value;
+    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
         if (std::string_view(D.name) == name &&
-            found == boost::mp11::mp_size<merge_members<T>>::value) {
+            found == boost::mp11::mp_size<described_members<T>>::value) {
             found = index;
         }
         ++index;
@@ -84,9 +76,9 @@ class PathScope {
 template <class Target, class PatchT>
 inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
     return ((detail::member_index<PatchT>(D::name) <
-             boost::mp11::mp_size<detail::merge_members<PatchT>>::value) &&
+             boost::mp11::mp_size<described_members<PatchT>>::value) &&
             ...);
-}(detail::merge_members<Target>{});
+}(described_members<Target>{});
 
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);
@@ -99,13 +91,13 @@ std::optional<Target> materialize(const PatchT& patch, ErrorList& errors, std::s
     Target target{};
     const std::size_t before = errors.size();
     merge_patch_into(target, patch, errors, path);
-    boost::mp11::mp_for_each<merge_members<Target>>([&](auto D) {
+    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(target.*D.pointer)>;
         if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
             constexpr std::size_t i = member_index<PatchT>(D.name);
             bool given = false;
-            if constexpr (i < boost::mp11::mp_size<merge_members<PatchT>>::value) {
-                using P = boost::mp11::mp_at_c<merge_members<PatchT>, i>;
+            if constexpr (i < boost::mp11::mp_size<described_members<PatchT>>::value) {
+                using P = boost::mp11::mp_at_c<described_members<PatchT>, i>;
                 given = (patch.*P::pointer).has_value();
             }
             if (!given) {
@@ -130,7 +122,7 @@ void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::str
         return;
     }
     using Inner = typename unwrap_optional<M>::type;
-    if constexpr (MergeDescribed<V> && !std::is_same_v<Inner, V>) {
+    if constexpr (Described<V> && !std::is_same_v<Inner, V>) {
         // A nested patch struct.
         if constexpr (is_optional_v<M>) {
             if (member) {
@@ -171,13 +163,13 @@ void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, st
     static_assert(patch_covers_v<Target, PatchT>,
                   "every member of the target needs a patch member of the same name: Patch<V> "
                   "to change it, or NotAllowed to declare it immutable");
-    boost::mp11::mp_for_each<detail::merge_members<PatchT>>([&](auto D) {
+    boost::mp11::mp_for_each<described_members<PatchT>>([&](auto D) {
         using P = std::remove_cvref_t<decltype(patch.*D.pointer)>;
         if constexpr (is_patch_v<P>) {
             constexpr std::size_t i = detail::member_index<Target>(D.name);
-            static_assert(i < boost::mp11::mp_size<detail::merge_members<Target>>::value,
+            static_assert(i < boost::mp11::mp_size<described_members<Target>>::value,
                           "every Patch member must name a member of the target");
-            using T = boost::mp11::mp_at_c<detail::merge_members<Target>, i>;
+            using T = boost::mp11::mp_at_c<described_members<Target>, i>;
             detail::PathScope scope(path, D.name);
             detail::merge_member(target.*T::pointer, patch.*D.pointer, errors, path);
         }

@@ -45,6 +45,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/core/bounded.hpp"
+#include "collectcall/core/describe.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
@@ -291,11 +292,6 @@ inline std::string schema_name_from(std::string_view spelled) {
     flush();
     return name.empty() ? std::string("Object") : name;
 }
-
-template <class T>
-struct is_vector_s : std::false_type {};
-template <class T, class A>
-struct is_vector_s<std::vector<T, A>> : std::true_type {};
 
 template <class T>
 struct is_validated : std::false_type {};
@@ -832,7 +828,7 @@ Json SchemaBuilder::build_other() {
         out["maximum"] = std::numeric_limits<T>::max();
     } else if constexpr (std::is_same_v<T, std::string>) {
         out["type"] = "string";
-    } else if constexpr (detail::is_vector_s<T>::value) {
+    } else if constexpr (is_vector_v<T>) {
         out["type"] = "array";
         out["items"] = schema_of<typename T::value_type>();
     } else if constexpr (is_bounded_vector_v<T>) {

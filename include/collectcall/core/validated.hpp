@@ -1,15 +1,19 @@
 // Validated<T>: a T read on its own. Its errors stay with it instead of failing the enclosing
-// document, so that one bad item of a bulk request does not reject the others.
+// document, so that one bad item of a bulk request does not reject the others. Both passes of
+// the reader read it as a kind of its own (read/kind.hpp).
 #pragma once
 
 #include <string>
 #include <utility>
 
 #include "collectcall/core/errors.hpp"
-#include "collectcall/core/read.hpp"
 #include "collectcall/core/write.hpp"
 
 namespace collectcall {
+
+namespace detail {
+struct ValidatedAccess;
+}  // namespace detail
 
 template <class T>
 class Validated {
@@ -31,33 +35,30 @@ class Validated {
 
     friend bool operator==(const Validated&, const Validated&) = default;
 
-    friend bool collectcall_read(Reader& reader, ondemand::value& value, Validated& out) {
-        const Reader::ErrorScope outer = reader.open_error_scope();
-        read_value(reader, value, out.value_);
-        out.errors_ = reader.close_error_scope(outer);
-        if (!out.errors_.empty()) {
-            // The path of the item itself, built only when it has errors.
-            const std::size_t prefix = reader.current_path().size();
-            for (Error& e : out.errors_) {
-                if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
-            }
-        }
-        return true;
-    }
-    // The fast pass of read.hpp takes an item only when it is valid: no errors to keep.
-    template <class Fast>
-    friend bool collectcall_read_fast(Fast& fast, Validated& out) {
-        if (!fast.value(out.value_)) return false;
-        out.errors_.clear();
-        return true;
-    }
     friend void collectcall_write(Writer& writer, const Validated& v) {
         write_value(writer, v.value_);
     }
 
   private:
+    friend struct detail::ValidatedAccess;
     T value_{};
     ErrorList errors_;
 };
+
+namespace detail {
+
+// What the reader fills in a Validated<T>.
+struct ValidatedAccess {
+    template <class T>
+    static T& value(Validated<T>& v) noexcept {
+        return v.value_;
+    }
+    template <class T>
+    static ErrorList& errors(Validated<T>& v) noexcept {
+        return v.errors_;
+    }
+};
+
+}  // namespace detail
 
 }  // namespace collectcall

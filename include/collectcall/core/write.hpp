@@ -20,11 +20,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/describe/members.hpp>
-#include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/core/bounded.hpp"
+#include "collectcall/core/describe.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/presence.hpp"
@@ -87,11 +86,6 @@ inline bool is_plain_text(const unsigned char* s, std::size_t n) noexcept {
     std::memcpy(bytes, &word, 8);
     return !any_needs_escape(bytes);
 }
-
-template <class T>
-struct is_vector_w : std::false_type {};
-template <class T, class A>
-struct is_vector_w<std::vector<T, A>> : std::true_type {};
 
 }  // namespace detail
 
@@ -293,8 +287,7 @@ struct member_key {
 
 template <class T>
 void write_object(Writer& writer, const T& value) {
-    using Members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                             boost::describe::mod_inherited>;
+    using Members = described_members<T>;
     writer.raw('{');
     bool first = true;
     boost::mp11::mp_for_each<Members>([&](auto D) {
@@ -343,7 +336,7 @@ void write_value(Writer& writer, const T& value) {
         writer.boolean(value);
     } else if constexpr (std::is_integral_v<T>) {
         writer.integer(value);
-    } else if constexpr (detail::is_vector_w<T>::value || is_bounded_vector_v<T>) {
+    } else if constexpr (is_vector_v<T> || is_bounded_vector_v<T>) {
         writer.raw('[');
         bool first = true;
         for (const auto& element : value) {
@@ -352,7 +345,7 @@ void write_value(Writer& writer, const T& value) {
             write_value(writer, element);
         }
         writer.raw(']');
-    } else if constexpr (boost::describe::has_describe_members<T>::value) {
+    } else if constexpr (Described<T>) {
         detail::write_object(writer, value);
     } else {
         static_assert(sizeof(T) == 0,

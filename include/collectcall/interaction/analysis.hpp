@@ -331,47 +331,32 @@ inline void collectcall_write(Writer& writer, const OutputVariables& value) {
 }
 
 // Every variable is required, each once; any other member is unknown.
-inline bool collectcall_read(Reader& reader, ondemand::value& value, OutputVariables& out) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
+inline bool collectcall_read(ValueReader& in, OutputVariables& out) {
+    if (in.type() != JsonType::object) {
+        return in.object([](std::string_view, ValueReader&) {});  // "must be an object"
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    const std::size_t before = reader.error_count();
     std::array<bool, analysis::rules.size()> seen{};
     out = {};
-    for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-        reader.push(key);
+    bool ok = in.object([&](std::string_view key, ValueReader& member) {
         std::size_t i = 0;
         while (i < analysis::rules.size() && analysis::rules[i].variable != key)
             ++i;
         if (i == analysis::rules.size()) {
-            reader.skip(field.value());
-            reader.error(codes::unknown_field, "is not a known member");
+            member.error(codes::unknown_field, "is not a known member");
         } else if (seen[i]) {
-            reader.skip(field.value());
-            reader.error(codes::duplicate_field, "appears more than once");
+            member.error(codes::duplicate_field, "appears more than once");
         } else {
             seen[i] = true;
-            read_value(reader, field.value(), out.*analysis::rules[i].member);
+            member.read(out.*analysis::rules[i].member);
         }
-        reader.pop();
-    }
-    reader.leave();
+    });
     for (std::size_t i = 0; i < seen.size(); ++i) {
-        if (!seen[i])
-            reader.member_error(analysis::rules[i].variable, codes::required, "is required");
+        if (!seen[i]) {
+            in.member_error(analysis::rules[i].variable, codes::required, "is required");
+            ok = false;
+        }
     }
-    return reader.error_count() == before;
+    return ok;
 }
 
 inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {

@@ -184,31 +184,10 @@ struct EmptyObject {
 };
 BOOST_DESCRIBE_STRUCT(EmptyObject, (), ())
 
-inline bool collectcall_read(Reader& reader, ondemand::value& value, EmptyObject&) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    bool ok = true;
-    for (auto field_result : object) {
-        ondemand::field field;
-        if (auto e = std::move(field_result).get(field)) reader.malformed(e);
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-        reader.push(key);
-        reader.skip(field.value());
-        reader.error(codes::unknown_field, "is not a known member");
-        reader.pop();
-        ok = false;
-    }
-    reader.leave();
-    return ok;
+inline bool collectcall_read(ValueReader& in, EmptyObject&) {
+    return in.object([](std::string_view, ValueReader& member) {
+        member.error(codes::unknown_field, "is not a known member");
+    });
 }
 
 // What every event of a call tells about it.

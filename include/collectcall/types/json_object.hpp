@@ -24,7 +24,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/read/hook.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
 
@@ -200,14 +200,14 @@ inline std::span<std::byte> key_arena() {
     return {buffer.get(), size};
 }
 
-// Reads a JsonObject's value into its compact text in one scan, which stops copying at the
-// first bound the value passes (its compact size, its depth): the error is reported at the
-// member, and the rest of the value is only checked to be JSON, as any value that is not kept
-// (Reader::skip), without being copied or its keys compared. Within an object the keys seen so
+// Reads a JsonObject's value into its compact text in one scan through the read hook, which
+// stops copying at the first bound the value passes (its compact size, its depth): the error is
+// reported at the JsonObject, and the rest of the value is left unread, which the hook skips and
+// checks to be JSON, without copying it or comparing its keys. Within an object the keys seen so
 // far are kept in a balanced tree (in one arena per value): each duplicate is found in log n
-// comparisons. The keys are simdjson's unescaped views, which stay valid for the whole document,
+// comparisons. The keys are the hook's unescaped views, which stay valid for the whole document,
 // so "a" and "\u0061" are one member.
-struct JsonCopy {
+struct JsonObjectCopy {
     // A key as the tree holds it: its first eight bytes, big-endian, decide most comparisons
     // without a load from the key's text (the zeros that pad a short key order before any byte,
     // as a shorter string does before a longer one it begins; a NUL inside a key is told apart
@@ -229,99 +229,67 @@ struct JsonCopy {
         };
     };
 
-    Reader& reader;
+    ValueReader& whole;  // the JsonObject's value: where a bound is reported
     Writer writer;
     std::pmr::memory_resource* arena;
-    std::size_t member;    // the JsonObject's own path depth: where a bound is reported
+    bool failed = false;   // an error was reported
     bool stopped = false;  // a bound was passed: the rest is only checked
 
     void exceeded(std::string_view code, std::string_view message) {
-        reader.error_at(member, code, message);
-        stopped = true;
+        whole.error(code, message);
+        failed = stopped = true;
     }
     void check_size() {
         if (writer.size() > JsonObject::max_bytes && !stopped) [[unlikely]]
             exceeded(codes::length, "must be at most 65536 bytes");
     }
 
-    void copy(ondemand::value& value, std::size_t depth) {
-        if (stopped) return reader.skip(value);
-        const ondemand::json_type t = reader.type_of(value);
-        switch (t) {
-            case ondemand::json_type::object: {
+    void copy(ValueReader& in, std::size_t depth) {
+        if (stopped) return;  // left unread: skipped
+        switch (in.type()) {
+            case JsonType::object: {
                 if (depth >= JsonObject::max_depth) {
-                    exceeded(codes::range, "must not be nested more than 16 deep");
-                    return reader.skip(value, t);
+                    return exceeded(codes::range, "must not be nested more than 16 deep");
                 }
-                const char* where = Reader::token_start(value);
-                ondemand::object object;
-                if (auto e = value.get_object().get(object))
-                    reader.malformed(where, simdjson::error_message(e));
-                reader.enter(where);
                 writer.raw('{');
                 std::pmr::set<Key, Key::Less> seen(arena);
                 bool first = true;
-                reader.push(std::string_view{});  // renamed for each member
-                for (auto field_result : object) {
-                    if (auto e = field_result.error()) reader.malformed(e);
-                    ondemand::field&& field = std::move(field_result).value_unsafe();
-                    std::string_view key;
-                    if (auto e = field.unescaped_key().get(key)) reader.malformed(e);
-                    if (stopped) {
-                        reader.skip(field.value());
-                        continue;
-                    }
-                    reader.rename_top(key);
+                in.object([&](std::string_view key, ValueReader& member) {
+                    if (stopped) return;
                     if (!seen.insert(Key::of(key)).second) {
-                        reader.skip(field.value());
-                        reader.error(codes::duplicate_field, "appears more than once");
-                        continue;
+                        member.error(codes::duplicate_field, "appears more than once");
+                        failed = true;
+                        return;
                     }
                     if (!first) writer.raw(',');
                     first = false;
                     writer.string(key);
                     writer.raw(':');
                     check_size();
-                    copy(field.value(), depth + 1);
-                }
-                reader.pop();
-                reader.leave();
+                    copy(member, depth + 1);
+                });
                 writer.raw('}');
                 return check_size();
             }
-            case ondemand::json_type::array: {
+            case JsonType::array: {
                 if (depth >= JsonObject::max_depth) {
-                    exceeded(codes::range, "must not be nested more than 16 deep");
-                    return reader.skip(value, t);
+                    return exceeded(codes::range, "must not be nested more than 16 deep");
                 }
-                const char* where = Reader::token_start(value);
-                ondemand::array array;
-                if (auto e = value.get_array().get(array))
-                    reader.malformed(where, simdjson::error_message(e));
-                reader.enter(where);
                 writer.raw('[');
                 bool first = true;
-                for (auto element_result : array) {
-                    if (auto e = element_result.error()) reader.malformed(e);
-                    ondemand::value&& element = std::move(element_result).value_unsafe();
+                in.array([&](ValueReader& element) {
                     if (!first) writer.raw(',');
                     first = false;
                     copy(element, depth + 1);
-                }
-                reader.leave();
+                });
                 writer.raw(']');
                 return check_size();
             }
-            case ondemand::json_type::string: {
-                std::string_view text;
-                if (auto e = value.get_string().get(text)) {
-                    reader.malformed(Reader::token_start(value), simdjson::error_message(e));
-                }
-                writer.string(text);
+            case JsonType::string:
+                if (const std::optional<std::string_view> text = in.string()) writer.string(*text);
                 return check_size();
-            }
             default:
-                writer.raw(reader.scalar_token(value, t));
+                if (const std::optional<std::string_view> token = in.scalar()) writer.raw(*token);
                 return check_size();
         }
     }
@@ -331,20 +299,16 @@ struct JsonCopy {
 
 // A value past a bound is `length` (past 64 KiB) or `range` (past 16 deep) at the member. Out of
 // line: the readers of the structs that hold one stay as small as before.
-COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(Reader& reader, ondemand::value& value,
-                                                     JsonObject& out) {
-    const ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
+COLLECTCALL_OUT_OF_LINE inline bool collectcall_read(ValueReader& in, JsonObject& out) {
+    if (in.type() != JsonType::object) {
+        return in.object([](std::string_view, ValueReader&) {});  // "must be an object"
     }
-    const std::size_t errors_before = reader.error_count();
     std::string text;
     const std::span<std::byte> keys = detail::key_arena();
     std::pmr::monotonic_buffer_resource arena(keys.data(), keys.size());
-    detail::JsonCopy copy{reader, Writer(text), &arena, reader.path_depth()};
-    copy.copy(value, 0);
-    if (copy.stopped || reader.error_count() != errors_before) return false;
+    detail::JsonObjectCopy copy{in, Writer(text), &arena};
+    copy.copy(in, 0);
+    if (copy.failed) return false;
     copy.writer.flush();
     out = JsonObject::from_compact(std::move(text));
     return true;

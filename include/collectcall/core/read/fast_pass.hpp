@@ -1,0 +1,449 @@
+// The fast pass. Most documents are valid and written without escapes, with their members in
+// declaration order or near it. Such a document is read straight from its bytes, without
+// simdjson's index: each key compared in place with the member it names (member_lookup, as the
+// full pass does), each value scanned once and converted by the same functions as in the full
+// pass (convert_string, convert_number), each required member and each cross-field rule checked
+// the same way (finish_members, check_members). It follows kind_of<T> as the full pass does: one
+// read_as overload per kind. At the first thing it does not take (any problem at all, an escape,
+// an unknown or repeated key, a kind without a fast form, nesting past max_depth, a container past
+// its bound) it gives up, and the document is read again from the start by the full pass, which
+// reports every error. The fast pass reports none: a document's errors are always those of the
+// full pass, and a document it takes is one the full pass takes, with the same value.
+//
+// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
+// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
+// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
+// of the document's buffer allows.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+
+#include "collectcall/core/bounded.hpp"
+#include "collectcall/core/describe.hpp"
+#include "collectcall/core/inlining.hpp"
+#include "collectcall/core/json_number.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/read/convert.hpp"
+#include "collectcall/core/read/kind.hpp"
+#include "collectcall/core/read/members.hpp"
+#include "collectcall/core/read/reader.hpp"
+#include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/utf8.hpp"
+#include "collectcall/core/validated.hpp"
+#include "collectcall/core/value_type.hpp"
+
+namespace collectcall::detail {
+
+class FastReader {
+  public:
+    FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
+               std::string& scratch)
+        : p_(begin), end_(end), options_(options), reader_(reader), scratch_(scratch) {}
+
+    // Reads the whole text as one T followed only by white space.
+    template <class T>
+    bool document(T& out) {
+        skip_space();
+        if (!value(out)) return false;
+        skip_space();
+        return p_ == end_;
+    }
+
+    // Reads one value, as kind_of<T> says.
+    template <class T>
+    bool value(T& out) {
+        return read_as(kind_tag<kind_of<T>>{}, out);
+    }
+
+    // One overload per ReadKind, for the T of that kind; the kinds without a fast form give up.
+    template <class T>
+    bool read_as(kind_tag<ReadKind::hook>, T&) {
+        return false;  // a type's own reader works on the full pass's values
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::validated>, T& out) {
+        // Only a valid item is taken: it has no errors to keep.
+        if (!value(ValidatedAccess::value(out))) return false;
+        ValidatedAccess::errors(out).clear();
+        return true;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::optional>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::patch>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::not_allowed>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::string>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::number>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::boolean>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::null>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::integer>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::bounded_array>, T& out) {
+        return array<typename T::value_type, T>(out);
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::array>, T& out) {
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+            return false;  // vector<bool> hands out proxies: the full pass
+        } else {
+            return array<typename T::value_type, void>(out);
+        }
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::object>, T& out) {
+        return object(out);
+    }
+
+  private:
+    [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
+    void skip_space() noexcept {
+        while (p_ < end_ && is_json_space(*p_))
+            ++p_;
+    }
+    bool null_literal() noexcept {
+        if (end_ - p_ < 4 || std::memcmp(p_, "null", 4) != 0) return false;
+        p_ += 4;
+        return true;
+    }
+    bool enter() noexcept { return ++depth_ <= options_.max_depth; }
+
+    // What follows a member or an element: a comma and more, the container's `close`, or
+    // anything else (which the fast pass does not take).
+    enum class After { more, closed, wrong };
+    COLLECTCALL_HOT After after_value(char close) noexcept {
+        skip_space();
+        const char next = peek();
+        ++p_;
+        if (next == ',') {
+            skip_space();
+            return After::more;
+        }
+        return next == close ? After::closed : After::wrong;
+    }
+    void leave() noexcept { --depth_; }
+
+    // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
+    // the thread's buffer (valid until the next string with escapes).
+    COLLECTCALL_HOT std::optional<std::string_view> string() {
+        const char* text = p_ + 1;
+        bool high = false;
+        const char* stop = scan_string(text, high);
+        if (stop == end_) return std::nullopt;
+        if (*stop != '"') [[unlikely]]
+            return unescaped(text, stop, high);
+        const std::string_view content(text, static_cast<std::size_t>(stop - text));
+        if (high && !valid_utf8(content)) return std::nullopt;
+        p_ = stop + 1;
+        return content;
+    }
+
+    // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
+                                                                      const char* stop, bool high) {
+        std::string& out = scratch_;
+        out.assign(text, stop);
+        while (stop < end_ && *stop == '\\') {
+            if (end_ - stop < 2) return std::nullopt;
+            const char* at = stop + 2;
+            switch (stop[1]) {
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'u': {
+                    std::uint32_t code = 0;
+                    if (!hex4(stop + 2, code)) return std::nullopt;
+                    at = stop + 6;
+                    if (code >= 0xD800 && code <= 0xDBFF) {  // a high surrogate: its low one next
+                        std::uint32_t low = 0;
+                        if (end_ - at < 6 || at[0] != '\\' || at[1] != 'u' || !hex4(at + 2, low) ||
+                            low < 0xDC00 || low > 0xDFFF)
+                            return std::nullopt;
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        at += 6;
+                    } else if (code >= 0xDC00 && code <= 0xDFFF) {
+                        return std::nullopt;  // a low surrogate alone
+                    }
+                    append_utf8(out, code);
+                    break;
+                }
+                default:
+                    return std::nullopt;
+            }
+            const char* next = scan_string(at, high);
+            if (next == end_) return std::nullopt;
+            out.append(at, next);
+            stop = next;
+        }
+        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
+        // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
+        if (high && !valid_utf8(out)) return std::nullopt;
+        p_ = stop + 1;
+        return std::string_view(out);
+    }
+
+    static bool valid_utf8(std::string_view text) noexcept {
+        return text.size() <= 64 ? is_utf8(text)
+                                 : simdjson::validate_utf8(text.data(), text.size());
+    }
+
+    bool hex4(const char* at, std::uint32_t& code) const noexcept {
+        if (end_ - at < 4) return false;
+        for (int i = 0; i < 4; ++i) {
+            const char c = at[i];
+            std::uint32_t digit = 0;
+            if (c >= '0' && c <= '9') {
+                digit = static_cast<std::uint32_t>(c - '0');
+            } else if (c >= 'a' && c <= 'f') {
+                digit = static_cast<std::uint32_t>(c - 'a' + 10);
+            } else if (c >= 'A' && c <= 'F') {
+                digit = static_cast<std::uint32_t>(c - 'A' + 10);
+            } else {
+                return false;
+            }
+            code = code << 4 | digit;
+        }
+        return true;
+    }
+
+    static void append_utf8(std::string& out, std::uint32_t code) {
+        if (code < 0x80) {
+            out += static_cast<char>(code);
+        } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | code >> 6);
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+            out += static_cast<char>(0xE0 | code >> 12);
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | code >> 18);
+            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        }
+    }
+
+    COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
+        return detail::scan_string(p, end_, high);
+    }
+
+    // The text of what may be a number: the bytes a JSON number can hold, up to the first other
+    // one (its grammar is for the caller to check).
+    std::string_view number() noexcept {
+        const char* start = p_;
+        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
+                             *p_ == 'e' || *p_ == 'E'))
+            ++p_;
+        return std::string_view(start, static_cast<std::size_t>(p_ - start));
+    }
+
+    template <class T>
+    bool object(T& out);
+    template <class T, class Bound>
+    bool array(std::vector<T>& out);
+
+    template <class T, std::size_t I>
+    static bool member(FastReader& fast, T& out) {
+        using D = boost::mp11::mp_at_c<described_members<T>, I>;
+        return fast.value(out.*D::pointer);
+    }
+    template <class T>
+    static constexpr auto members = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<bool (*)(FastReader&, T&), sizeof...(I)>{&member<T, I>...};
+    }
+    (std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+    const char* p_;
+    const char* end_;
+    const ReadOptions& options_;
+    Reader& reader_;        // for a cross-field rule's verdict
+    std::string& scratch_;  // where strings with escapes are unescaped
+    std::size_t depth_ = 0;
+};
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
+    if (peek() == 'n') {
+        if (!null_literal()) return false;
+        out.reset();
+        return true;
+    }
+    return value(in_place_value(out));
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
+    if (peek() != '"') return false;
+    const std::optional<std::string_view> text = string();
+    return text && convert_string(*text, options_, out, [](auto&&...) {});
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
+    const char c = peek();
+    if (c != '-' && (c < '0' || c > '9')) return false;
+    const std::string_view token = number();
+    if constexpr (HasPlainNumbers<T>) {
+        // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
+        if (std::optional<T> plain = T::parse_plain(token)) {
+            out = *plain;
+            return true;
+        }
+    }
+    return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
+}
+
+template <ReadKind K>
+    struct fast_pass_reads : std::bool_constant < requires(FastReader& fast, AnyKind& out) {
+    fast.read_as(kind_tag<K>{}, out);
+} > {};
+static_assert(covers_every_kind<fast_pass_reads>, "the fast pass reads every kind of kind.hpp");
+
+template <class T>
+bool FastReader::object(T& out) {
+    using Members = described_members<T>;
+    using Lookup = member_lookup<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    if constexpr (n > 64) {
+        return false;  // more members than the bit sets below hold
+    } else {
+        if (peek() != '{' || !enter()) return false;
+        ++p_;
+        skip_space();
+        std::uint64_t seen = 0;
+        std::uint64_t nulls = 0;
+        MemberHint hint;
+        if (peek() == '}') {
+            ++p_;
+        } else {
+            while (true) {
+                if (peek() != '"') return false;
+                const char* raw = p_ + 1;
+                const std::size_t expected = hint.expected();
+                const std::size_t i =
+                    expected < n && Lookup::is(raw, expected) ? expected : Lookup::by_raw_key(raw);
+                if (i == n) return false;  // unknown, or a key with escapes
+                const std::uint64_t bit = std::uint64_t{1} << i;
+                if ((seen & bit) != 0) return false;
+                seen |= bit;
+                p_ = raw + member_names<T>[i].size() + 1;
+                if (p_ >= end_) return false;
+                hint.saw(i);
+                skip_space();
+                if (peek() != ':') return false;
+                ++p_;
+                skip_space();
+                if (peek() == 'n') nulls |= bit;
+                if (!members<T>[i](*this, out)) return false;
+                const After after = after_value('}');
+                if (after == After::more) continue;
+                if (after == After::closed) break;
+                return false;
+            }
+        }
+        leave();
+
+        bool complete = true;
+        finish_members(
+            out, [&](std::size_t i) { return (seen >> i & 1) != 0; },
+            [&](std::size_t) { complete = false; });
+        if (!complete) return false;
+
+        if constexpr (HasMemberCheck<T>) {
+            bool present[n + 1] = {};
+            const bool failed[n + 1] = {};
+            for (std::size_t i = 0; i < n; ++i)
+                present[i] = ((seen & ~nulls) >> i & 1) != 0;
+            const std::size_t before = reader_.error_count();
+            check_members(out, present, failed, reader_);
+            if (reader_.error_count() != before) return false;
+        }
+        return true;
+    }
+}
+
+template <class T, class Bound>
+bool FastReader::array(std::vector<T>& out) {
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (!std::is_void_v<Bound>) max_items = Bound::max_items(options_);
+    if (peek() != '[' || !enter()) return false;
+    ++p_;
+    // As read_array does: room for as many elements as the rest of the text could hold.
+    if constexpr (!std::is_void_v<Bound>) {
+        out.reserve(std::min(max_items, static_cast<std::size_t>(end_ - p_) / 2));
+    }
+    skip_space();
+    std::size_t index = 0;
+    if (peek() == ']') {
+        ++p_;
+    } else {
+        while (true) {
+            if (index == max_items) return false;
+            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
+            ++index;
+            const After after = after_value(']');
+            if (after == After::more) continue;
+            if (after == After::closed) break;
+            return false;
+        }
+    }
+    leave();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
+    if constexpr (!std::is_void_v<Bound>) {
+        if (index < Bound::min_items) return false;
+    }
+    return true;
+}
+
+}  // namespace collectcall::detail
