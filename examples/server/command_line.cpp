@@ -164,6 +164,25 @@ const OptionRow options[] = {
          c.window = *window;
          return {};
      }},
+    {"--compliance", Scope::init, "hosted|regulation-f", nullptr,
+     [](Command& c, Value v) -> Problem {
+         const auto policy = v ? enum_from_name<CompliancePolicy>(*v) : std::nullopt;
+         if (!policy) return "--compliance needs hosted or regulation-f";
+         c.policy = *policy;
+         return {};
+     }},
+    {"--campaign", Scope::init, "NAME=STEPS", nullptr,
+     [](Command& c, Value v) -> Problem {
+         if (!v) return "--campaign needs NAME=STEPS, e.g. welcome=call@0,sms@2,call@4";
+         DripDefinitionParse parsed = parse_drip_campaign(*v);
+         if (!parsed.campaign) return "--campaign: " + parsed.error;
+         for (const DripCampaignDefinition& known : c.campaigns) {
+             if (known.name == parsed.campaign->name)
+                 return "--campaign: campaign \"" + known.name + "\" is given twice";
+         }
+         c.campaigns.push_back(std::move(*parsed.campaign));
+         return {};
+     }},
     {"--client", Scope::init, "NAME[=UUID]", nullptr,
      [](Command& c, Value v) -> Problem {
          const auto client = v ? parse_client(*v) : std::nullopt;
@@ -379,6 +398,7 @@ std::string usage() {
 Usage:
   collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
                            [--respectful-hours HH:MM-HH:MM] [--client NAME[=UUID]]...
+                           [--compliance hosted|regulation-f] [--campaign NAME=STEPS]...
   collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
   collectcall-server openapi
   collectcall-server --help | --version
@@ -393,6 +413,13 @@ init
   --respectful-hours sets the account's calling window in the customer's local time,
   half-open (a new account without it gets )";
     text += compliance::to_string(compliance::RespectfulHours{});
+    text += R"().
+  --compliance sets the account's compliance policy: hosted (the hosted service's four checks,
+  the default of a new account) or regulation-f (those and Regulation F's, the FDCPA's and
+  stricter states' rules; docs/compliance.md).
+  --campaign defines a drip campaign (repeatable; a name defined again gets the new steps):
+  STEPS is a comma list of call@D or sms@D, D days after enrolment (NAME alone: )";
+    text += default_drip_steps;
     text += R"().
   --client gives the account a client (repeatable), a sub-entity that groups customers: a new
   one, or the account's client of that name; NAME=UUID keeps the id the client has at the

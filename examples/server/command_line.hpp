@@ -3,6 +3,7 @@
 //
 //   collectcall-server init  [--db PATH] --account NAME [--caller-number +1...]...
 //                            [--respectful-hours HH:MM-HH:MM] [--client NAME[=UUID]]...
+//                            [--compliance POLICY] [--campaign NAME=STEPS]...
 //   collectcall-server serve [--db PATH] [--listen HOST:PORT] [--allow-private-webhooks]
 //                            [--now TIMESTAMP] [--call-step-ms N] [--rate-limit N] ...
 #pragma once
@@ -27,6 +28,8 @@ struct Command {
     std::string account;
     std::vector<E164> caller_numbers;
     std::optional<compliance::RespectfulHours> window;  // --respectful-hours
+    std::optional<CompliancePolicy> policy;             // --compliance
+    std::vector<DripCampaignDefinition> campaigns;      // --campaign (repeatable)
     std::vector<ClientCreate> clients;                  // --client, in their order
     // serve (and the database path of both)
     ServerOptions server;

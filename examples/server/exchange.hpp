@@ -38,9 +38,9 @@ struct ApiConfig {
     // All request headers together; the request reader bounds each line (8 KiB) and the head
     // (this plus 16 KiB) as it parses.
     std::size_t max_header_bytes = std::size_t{64} << 10;
-    // How far back place_call looks for the calls of the customer's local day: a local day
-    // starts at most 25 hours before any instant in it (UTC-12 and a DST change).
-    std::chrono::hours call_history{48};
+    // How far back place_call looks for the contacts compliance counts: Regulation F's seven
+    // local days and a day for the candidate zones' offsets (compliance::required_history).
+    std::chrono::hours call_history{compliance::required_history};
     bool access_log = true;
     // Tests only (`serve` reads it from the environment variable
     // COLLECTCALL_TEST_KILL_AFTER_COMMIT): the process kills itself with SIGKILL once the work

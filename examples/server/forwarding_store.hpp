@@ -32,6 +32,7 @@ class ForwardingStore : public Store {
     AccountSettings account_settings(const Uuid& account) override {
         return inner_->account_settings(account);
     }
+    Account account(const Uuid& account) override { return inner_->account(account); }
     bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
         return inner_->insert_customer(account, customer);
     }
@@ -67,6 +68,11 @@ class ForwardingStore : public Store {
     }
     std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
     std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
+    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
+                                                              const Uuid& customer,
+                                                              std::size_t limit) override {
+        return inner_->list_compliance_decisions(account, customer, limit);
+    }
     ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
         return inner_->insert_client(account, client, now);
     }

@@ -74,8 +74,10 @@ int init(const Command& command) {
     const std::unique_ptr<Store> opened = open_for_init(command.server);
     Store& store = *opened;
     const Clock clock;
-    const Credentials credentials = store.create_credentials(
-        setup_for(command.account, command.caller_numbers, command.window), clock.now());
+    AccountSetup setup = setup_for(command.account, command.caller_numbers, command.window);
+    setup.policy = command.policy;
+    setup.campaigns = command.campaigns;
+    const Credentials credentials = store.create_credentials(setup, clock.now());
     InitOutput out{credentials.accountId, credentials.apiKey, credentials.agentId, {}};
     for (const collectcall::ClientCreate& wanted : command.clients) {
         const auto client = account_client(store, credentials.accountId, wanted, clock.now());

@@ -27,6 +27,9 @@
 #define COLLECTCALL_CALL_COLUMNS                                                           \
     "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, " \
     "ended_reason, duration_ms"
+// The columns of an account's settings (AccountSettings, but the caller numbers).
+#define COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS \
+    "window_start_minutes, window_end_minutes, max_calls_per_day, compliance_policy"
 // The columns of an SMS or e-mail interaction row.
 #define COLLECTCALL_INTERACTION_COLUMNS "channel, data"
 // The columns an interaction is inserted with, in the order each backend binds them.
@@ -83,6 +86,62 @@ StoredCustomer customer_from_row(const Row& row) {
     stored.attorney_represented = row.boolean(8);
     stored.disputed = row.boolean(9);
     return stored;
+}
+
+// A row selected with COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS.
+template <class Row>
+void settings_from_row(const Row& row, AccountSettings& settings) {
+    settings.window = compliance::RespectfulHours{std::chrono::minutes{row.integer(0)},
+                                                  std::chrono::minutes{row.integer(1)}};
+    settings.max_calls_per_day = static_cast<unsigned>(row.integer(2));
+    settings.policy = parse_column<CompliancePolicy>(row.text(3), "compliance policy");
+}
+
+// The account as GET /account shows it, but its drip campaigns.
+inline Account account_view(const Uuid& id, std::string name, const AccountSettings& settings) {
+    Account out;
+    out.id = id;
+    out.name = std::move(name);
+    out.compliancePolicy = settings.policy;
+    out.respectfulHours = {ClockTime::from_minutes(settings.window.start).value_or(ClockTime{}),
+                           ClockTime::from_minutes(settings.window.end).value_or(ClockTime{})};
+    out.maxCallsPerDay = settings.max_calls_per_day;
+    out.callerNumbers = settings.caller_numbers;
+    return out;
+}
+
+// A row (name, steps) of drip_campaigns; steps as write() makes them.
+template <class Row>
+DripCampaignDefinition campaign_from_row(const Row& row) {
+    DripCampaignDefinition out;
+    out.name = std::string(row.text(0));
+    auto steps = read<std::vector<DripStepDefinition>>(row.text(1), stored_read_options());
+    if (!steps) corrupt("drip campaign");
+    out.steps = std::move(steps).value();
+    return out;
+}
+
+inline ComplianceDecision decision_from_column(std::string_view body) {
+    auto decision = read<ComplianceDecision>(body, stored_read_options());
+    if (!decision) corrupt("compliance decision");
+    return std::move(decision).value();
+}
+
+// Whether a call's transcript column (a JSON array of TranscriptMessage, or NULL while the call
+// is in progress) shows a telephone conversation.
+inline bool conversation_from_column(std::string_view transcript) {
+    auto turns = read<std::vector<TranscriptMessage>>(transcript, stored_read_options());
+    if (!turns) corrupt("transcript");
+    return is_conversation(turns.value());
+}
+
+// A row (created_ms, transcript) of a call to the customer, added to what compliance counts.
+template <class Row>
+void add_call_to_history(ContactHistory& history, const Row& row) {
+    const Time at{std::chrono::milliseconds{row.integer(0)}};
+    history.placed.push_back(at);
+    if (!row.is_null(1) && conversation_from_column(row.text(1)))
+        history.conversations.push_back(at);
 }
 
 // The channel column of an interaction row: its data's `channel`.

@@ -19,7 +19,7 @@
 
 #include <collectcall/api/limits.hpp>
 #include <collectcall/collectcall.hpp>
-#include <collectcall/compliance/engine.hpp>
+#include <collectcall/compliance/decision.hpp>
 
 #include "crypto.hpp"
 
@@ -42,6 +42,11 @@ struct AccountSetup {
     // The calling window (`init --respectful-hours`): set on the account when given; a new
     // account without one gets the default (08:00-20:50).
     std::optional<compliance::RespectfulHours> window;
+    // The compliance policy (`init --compliance`): set when given; a new account without one is
+    // `hosted`.
+    std::optional<CompliancePolicy> policy;
+    // Drip campaigns (`init --campaign`): each defined, or redefined, under its name.
+    std::vector<DripCampaignDefinition> campaigns;
 };
 
 // What `init` prints. The key text exists only here: the store keeps its hash.
@@ -63,6 +68,7 @@ struct AccountSettings {
     std::vector<E164> caller_numbers;
     compliance::RespectfulHours window{};
     unsigned max_calls_per_day = compliance::default_max_calls_per_day;
+    CompliancePolicy policy = CompliancePolicy::hosted;
 };
 
 // --- Customers -------------------------------------------------------------------------------
@@ -85,10 +91,13 @@ struct StoredCustomer {
 
 // What the call handler decided inside the store's transaction.
 struct CallPlan {
-    Call call;
+    BlockedCall call;    // nextEligibleAt is written only when the call is blocked
     bool place = false;  // compliance passed: store the call (and count it)
     std::string agent_id;
     std::optional<Webhook> webhook;
+    // The record of the evaluation, stored whether the call is placed or not (API.md section
+    // 14).
+    ComplianceDecision decision;
 };
 
 // A call still in progress, as a dialer resuming after a restart needs it.
@@ -97,11 +106,20 @@ struct CallInProgress {
     Uuid id;
 };
 
-// Decides a call from the customer as stored now and the start times of the calls placed to it
-// since the `since` given to place_call. Runs inside the store's write transaction, so two
-// concurrent calls to one customer are counted one after the other.
+// The contacts with one customer since a given instant, as the compliance checks count them:
+// the start times of the calls placed, of those that were telephone conversations (a call whose
+// transcript has a turn of the customer's), and of the text messages sent.
+struct ContactHistory {
+    std::vector<Time> placed;
+    std::vector<Time> conversations;
+    std::vector<Time> texts;
+};
+
+// Decides a call from the customer as stored now and its contacts since the `since` given to
+// place_call. Runs inside the store's write transaction, so two concurrent calls to one customer
+// are counted one after the other.
 using CallDecider =
-    std::function<CallPlan(const StoredCustomer& customer, std::span<const Time> placed)>;
+    std::function<CallPlan(const StoredCustomer& customer, const ContactHistory& history)>;
 
 // --- Clients, interactions, analyses --------------------------------------------------------
 
@@ -127,6 +145,9 @@ struct InteractionPlan {
     InteractionRecord record;
     bool store = false;
     std::optional<ComplianceResult> compliance;
+    // The record of the compliance evaluation, when one was made: stored whether the message is
+    // or not (API.md section 14).
+    std::optional<ComplianceDecision> decision;
 };
 
 // Decides a message from the customer as stored now (its row locked: a call or another message
@@ -200,6 +221,8 @@ class Store {
     [[nodiscard]] virtual std::optional<KeyRecord> find_api_key(std::string_view key_id) = 0;
     [[nodiscard]] virtual bool agent_assigned(const Uuid& account, std::string_view agent) = 0;
     [[nodiscard]] virtual AccountSettings account_settings(const Uuid& account) = 0;
+    // The account as GET /account shows it.
+    [[nodiscard]] virtual Account account(const Uuid& account) = 0;
 
     // False when the account already has a customer with this externalId.
     virtual bool insert_customer(const Uuid& account, const StoredCustomer& customer) = 0;
@@ -218,8 +241,9 @@ class Store {
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) = 0;
 
-    // nullopt when there is no such customer. Otherwise the plan `decide` returned; when
-    // `plan.place` the call is stored with status in-progress and a call-created event.
+    // nullopt when there is no such customer. Otherwise the plan `decide` returned, whose
+    // decision is stored; when `plan.place` the call is stored with status in-progress and a
+    // call-created event, in the same transaction.
     virtual std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
                                                Time since, const CallDecider& decide) = 0;
     [[nodiscard]] virtual std::optional<CallDetails> find_call(const Uuid& account,
@@ -240,6 +264,10 @@ class Store {
     // its lease ran out) and that are this process's from now on. A dialer asks now and then; a
     // store that only one process uses has none.
     [[nodiscard]] virtual std::vector<CallInProgress> take_over_calls() { return {}; }
+
+    // The records of the compliance decisions about a customer, newest first, at most `limit`.
+    [[nodiscard]] virtual std::vector<ComplianceDecision> list_compliance_decisions(
+        const Uuid& account, const Uuid& customer, std::size_t limit) = 0;
 
     // Clients (API.md section 13). A new id is inserted, an id the account has already gets the
     // new name, an id of another account is left alone (taken).
@@ -307,8 +335,9 @@ class Store {
     virtual void abandon_idempotent(const Uuid& account, std::string_view key) = 0;
 
     // Retention (API.md section 11): deletes the call events older than
-    // webhook::outbox_retention that no webhook message still needs, and the Idempotency-Key
-    // records past api::idempotency_retention. Returns how many rows went. The webhook outbox
+    // webhook::outbox_retention that no webhook message still needs, the Idempotency-Key
+    // records past api::idempotency_retention, and the compliance decisions past
+    // compliance::decision_retention. Returns how many rows went. The webhook outbox
     // sweeps its own rows first (WebhookOutbox::sweep).
     virtual std::int64_t sweep(Time /*now*/) { return 0; }
 };

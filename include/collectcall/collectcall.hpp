@@ -30,6 +30,7 @@
 #include "collectcall/types/uuid.hpp"
 #include "collectcall/types/zip.hpp"
 
+#include "collectcall/model/account.hpp"
 #include "collectcall/model/address.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
@@ -38,6 +39,7 @@
 #include "collectcall/model/collections.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/drip_campaign.hpp"
 #include "collectcall/model/envelope.hpp"
 #include "collectcall/model/interaction.hpp"
 #include "collectcall/model/openapi.hpp"

@@ -442,7 +442,8 @@ constexpr bool is_json_number(std::string_view text) noexcept {
 // A patch struct mirrors its target by member name, every member of the target included (checked
 // at compile time: patch_covers_v); each of its members is a Patch<V> or NotAllowed:
 //   absent -> the target member is kept;
-//   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
+//   null   -> an optional target member is cleared (a Patch one made absent); a required one
+//             cannot be (`not_allowed`);
 //   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
 //             by ADL; JsonObject's is RFC 7396) merges itself; otherwise
 //             a nested patch struct merges member by member into the target's nested struct
@@ -683,8 +684,8 @@ template <class M, class V>
 void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::string& path) {
     if (change.absent()) return;
     if (change.is_null()) {
-        if constexpr (is_optional_v<M>) {
-            member.reset();
+        if constexpr (is_optional_v<M> || is_patch_v<M>) {
+            member.reset();  // a Patch member of a model: absent, left out of what is written
         } else {
             errors.push_back(Error{path, std::string(codes::not_allowed), "cannot be cleared"});
         }
@@ -6035,13 +6036,27 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 }  // namespace collectcall
 // ---- end collectcall/types/zip.hpp ----
 
-// ---- begin collectcall/model/address.hpp ----
-// Address (SPEC.md 2.3): as the hosted service, only zip is required; line1, line2, city and
-// state may be absent or null (API.md section 4).
+// ---- begin collectcall/model/account.hpp ----
+// The caller's account as GET /account (extension) shows it: the settings its calls depend on,
+// set by `init` (API.md sections 8, 14 and 15).
 
-#include <optional>
+#include <string>
+#include <vector>
 
 #include <boost/describe/class.hpp>
+
+// ---- begin collectcall/model/compliance.hpp ----
+// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason;
+// the compliance policies (API.md section 14), a customer's designated inconvenient times, and
+// the record of one compliance decision.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
 
 // ---- begin collectcall/core/schema.hpp ----
 // json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
@@ -6647,6 +6662,1274 @@ std::string json_schema() {
 
 }  // namespace collectcall
 // ---- end collectcall/core/schema.hpp ----
+// ---- begin collectcall/types/clock_time.hpp ----
+// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
+// day, for the end of a period). What a calling window and a customer's designated inconvenient
+// times are written in.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+
+namespace collectcall {
+
+// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
+[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
+    std::string_view text) noexcept {
+    if (text.size() != 5 || text[2] != ':') return std::nullopt;
+    for (std::size_t i : {0U, 1U, 3U, 4U}) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    }
+    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
+    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
+    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+    return std::chrono::minutes{hh * 60 + mm};
+}
+
+class ClockTime {
+  public:
+    // Midnight at the start of the day, so that structs holding one can be built member by
+    // member.
+    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
+
+    static Parsed<ClockTime> parse(std::string_view text) noexcept {
+        const auto minutes = parse_clock(text);
+        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
+        return ClockTime(*minutes);
+    }
+
+    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
+    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
+        std::chrono::minutes minutes) noexcept {
+        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
+            return std::nullopt;
+        }
+        return ClockTime(minutes);
+    }
+
+    [[nodiscard]] constexpr std::string_view view() const noexcept {
+        return {text_.data(), text_.size()};
+    }
+    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
+
+    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
+
+  private:
+    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
+
+    constexpr void assign(std::chrono::minutes minutes) noexcept {
+        minutes_ = minutes;
+        const auto m = static_cast<unsigned>(minutes.count());
+        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
+                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
+    }
+
+    std::chrono::minutes minutes_{0};
+    std::array<char, 5> text_{};
+};
+
+}  // namespace collectcall
+// ---- end collectcall/types/clock_time.hpp ----
+
+namespace collectcall {
+
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
+
+struct Check {
+    CheckId id = CheckId::is_active;
+    std::string name;
+    std::string description;
+    std::string reason;  // the human-readable outcome
+
+    friend bool operator==(const Check&, const Check&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
+
+struct ComplianceResult {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+
+    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call or a text message.
+enum class ContactChannel { call, sms };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
+// an SMS.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    BoundedVector<Weekday, 1, 7> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+inline void collectcall_schema(schema_tag<ClockTime>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+    s["examples"] = Json::array({"09:00"});
+}
+
+// The most periods a customer may designate (customer member `inconvenientTimes`).
+inline constexpr std::size_t max_inconvenient_times = 20;
+using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt))
+
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
+}  // namespace collectcall
+// ---- end collectcall/model/compliance.hpp ----
+// ---- begin collectcall/model/drip_campaign.hpp ----
+// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
+// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
+// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
+// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
+//
+// When a step runs is a compliance question (its first compliant instant at or after its due
+// time): compliance/drip_schedule.hpp answers it.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+// ---- begin collectcall/model/call.hpp ----
+// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
+// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+
+namespace collectcall {
+
+// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
+enum class CallStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+
+enum class CallEventType { call_created, call_ended };
+BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
+
+enum class EndedReason {
+    customer_did_not_answer,
+    voicemail,
+    customer_ended_call,
+    agent_ended_call,
+    silence_timed_out,
+    unknown,
+};
+BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
+                    agent_ended_call, silence_timed_out, unknown)
+
+// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
+// service); with one, they are signed with that secret of the caller's account.
+struct Webhook {
+    Url url;
+    std::optional<Uuid> secretId;
+
+    friend bool operator==(const Webhook&, const Webhook&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
+
+struct CallRequest {
+    Text agentId;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const CallRequest&, const CallRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
+
+// The data of the create-call response, placed (200) or blocked by compliance (422).
+struct Call {
+    Uuid id;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    ComplianceResult compliance;
+    Timestamp createdAt;
+
+    friend bool operator==(const Call&, const Call&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Call, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+
+// The data of a 422 compliance_failed: the call that was not placed and (extension) when it
+// could be (API.md section 14): the earliest instant at which every check would pass if nothing
+// else happened, null when no time will do (inactive, cease and desist, a restricted medium,
+// attorney representation).
+struct BlockedCall : Call {
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt))
+
+struct CallEvent {
+    CallEventType type = CallEventType::call_created;
+    Timestamp createdAt;
+
+    friend bool operator==(const CallEvent&, const CallEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
+
+// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
+struct CallDetails : Call {
+    Uuid customerId;
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> endedReason;  // once ended
+    std::optional<std::int64_t> durationMs;  // once ended
+    std::vector<CallEvent> events;
+
+    friend bool operator==(const CallDetails&, const CallDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
+
+struct CallList {
+    std::vector<CallDetails> calls;
+
+    friend bool operator==(const CallList&, const CallList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+
+// The number a call comes from (API.md section 8): the first number of the account's pool in the
+// customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
+// that means is the caller's decision).
+[[nodiscard]] inline std::optional<E164> caller_number(std::span<const E164> pool,
+                                                       const E164& customer_phone) noexcept {
+    if (pool.empty()) return std::nullopt;
+    const std::string_view area = customer_phone.nanp_area_code();
+    if (!area.empty()) {
+        for (const E164& number : pool) {
+            if (number.nanp_area_code() == area) return number;
+        }
+    }
+    return pool.front();
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/call.hpp ----
+// ---- begin collectcall/model/webhook.hpp ----
+// Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
+// shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+// ---- begin collectcall/types/webhook_secret.hpp ----
+// Webhook secrets as texts (API.md sections 5 and 9): which texts are secrets, and the keys the
+// two signature schemes take from one. No cryptography here (signature.hpp signs), so that the
+// model validates an imported secret without OpenSSL.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace collectcall::webhook {
+
+inline constexpr std::string_view secret_prefix = "whsec_";
+
+// Overwrites key material before its memory is given back, in a way the compiler keeps.
+inline void wipe(std::span<unsigned char> bytes) noexcept {
+    volatile unsigned char* p = bytes.data();
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        p[i] = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encodings
+
+// Lowercase hexadecimal, two digits per byte.
+inline std::string hex_encode(std::span<const unsigned char> bytes) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char b : bytes) {
+        out += digits[b >> 4];
+        out += digits[b & 0x0f];
+    }
+    return out;
+}
+
+// Standard base64 (RFC 4648 section 4) with `=` padding.
+inline std::string base64_encode(std::span<const unsigned char> bytes) {
+    static constexpr char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3) {
+        const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) |
+                                (std::uint32_t{bytes[i + 1]} << 8) | std::uint32_t{bytes[i + 2]};
+        out += alphabet[(v >> 18) & 0x3f];
+        out += alphabet[(v >> 12) & 0x3f];
+        out += alphabet[(v >> 6) & 0x3f];
+        out += alphabet[v & 0x3f];
+    }
+    const std::size_t rest = bytes.size() - i;
+    if (rest == 1) {
+        const std::uint32_t v = std::uint32_t{bytes[i]} << 16;
+        out += alphabet[(v >> 18) & 0x3f];
+        out += alphabet[(v >> 12) & 0x3f];
+        out += "==";
+    } else if (rest == 2) {
+        const std::uint32_t v =
+            (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8);
+        out += alphabet[(v >> 18) & 0x3f];
+        out += alphabet[(v >> 12) & 0x3f];
+        out += alphabet[(v >> 6) & 0x3f];
+        out += '=';
+    }
+    return out;
+}
+
+namespace detail {
+
+// The 6-bit value of a base64 character, or -1.
+constexpr int base64_value(char c) noexcept {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+}  // namespace detail
+
+// Strict decoding: the length is a multiple of 4, `=` appears only as final padding, no white
+// space, and unused bits of the last character are zero. Strictness means one byte string has
+// exactly one accepted spelling, so two different secret texts never name the same key.
+inline std::optional<std::vector<unsigned char>> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    std::size_t padding = 0;
+    if (!text.empty() && text.back() == '=') {
+        padding = text.size() >= 2 && text[text.size() - 2] == '=' ? 2 : 1;
+    }
+    std::vector<unsigned char> out;
+    out.reserve(text.size() / 4 * 3);
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        const bool last = i + 4 == text.size();
+        const std::size_t pad_here = last ? padding : 0;
+        std::uint32_t v = 0;
+        for (std::size_t j = 0; j < 4; ++j) {
+            int d = 0;
+            if (j < 4 - pad_here) {
+                d = detail::base64_value(text[i + j]);
+                if (d < 0) return std::nullopt;
+            }
+            v = (v << 6) | static_cast<std::uint32_t>(d);
+        }
+        out.push_back(static_cast<unsigned char>(v >> 16));
+        if (pad_here == 2) {
+            if ((v & 0xffff) != 0) return std::nullopt;
+            break;
+        }
+        out.push_back(static_cast<unsigned char>((v >> 8) & 0xff));
+        if (pad_here == 1) {
+            if ((v & 0xff) != 0) return std::nullopt;
+            break;
+        }
+        out.push_back(static_cast<unsigned char>(v & 0xff));
+    }
+    return out;
+}
+
+// The key a `whsec_` secret gives Standard Webhooks: the base64 after the prefix, decoded, 24 to
+// 64 bytes (the sizes that standard allows); nullopt for anything else.
+inline std::optional<std::vector<unsigned char>> standard_key(std::string_view secret) {
+    if (!secret.starts_with(secret_prefix)) return std::nullopt;
+    auto bytes = base64_decode(secret.substr(secret_prefix.size()));
+    if (!bytes) return std::nullopt;
+    if (bytes->size() < 24 || bytes->size() > 64) {
+        wipe(*bytes);
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+// The key of the hosted scheme: the secret's text itself.
+inline std::span<const unsigned char> hosted_key(std::string_view secret) noexcept {
+    return {reinterpret_cast<const unsigned char*>(secret.data()), secret.size()};
+}
+
+// The lengths of a secret's text (API.md section 5: a secret brought from the hosted service).
+inline constexpr std::size_t secret_min_length = 16;
+inline constexpr std::size_t secret_max_length = 256;
+
+// Why `secret` cannot sign, or an empty view when it can: 16 to 256 printable ASCII
+// characters (space to tilde), and a `whsec_` secret must decode as Standard Webhooks says, so
+// that every `whsec_` delivery carries both schemes.
+inline std::string_view secret_problem(std::string_view secret) noexcept {
+    if (secret.size() < secret_min_length || secret.size() > secret_max_length) {
+        return "must be 16 to 256 characters";
+    }
+    if (!std::all_of(secret.begin(), secret.end(), [](char c) { return c >= ' ' && c <= '~'; })) {
+        return "must be printable ASCII characters";
+    }
+    if (secret.starts_with(secret_prefix) && !standard_key(secret)) {
+        return "a whsec_ secret must be whsec_ and the base64 of 24 to 64 bytes";
+    }
+    return {};
+}
+
+inline bool valid_secret(std::string_view secret) noexcept {
+    return secret_problem(secret).empty();
+}
+
+}  // namespace collectcall::webhook
+// ---- end collectcall/types/webhook_secret.hpp ----
+
+namespace collectcall {
+
+// ---- Webhook secrets ----------------------------------------------------------------------------
+
+// The text of a webhook secret brought from elsewhere (the hosted service): 16 to 256 printable
+// ASCII characters; a `whsec_` one must be the base64 of 24 to 64 bytes after the prefix.
+class WebhookSecretText {
+  public:
+    WebhookSecretText() = default;
+
+    static Parsed<WebhookSecretText> parse(std::string_view text) {
+        const std::string_view problem = webhook::secret_problem(text);
+        if (!problem.empty()) {
+            const bool length = text.size() < webhook::secret_min_length ||
+                                text.size() > webhook::secret_max_length;
+            return Problem{length ? codes::length : codes::format, problem};
+        }
+        WebhookSecretText out;
+        out.text_ = std::string(text);
+        return out;
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+
+    friend bool operator==(const WebhookSecretText&, const WebhookSecretText&) = default;
+
+  private:
+    std::string text_;
+};
+
+inline void collectcall_schema(schema_tag<WebhookSecretText>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] =
+        "16 to 256 printable ASCII characters; a whsec_ secret is whsec_ and the base64 of 24 to "
+        "64 bytes";
+    s["minLength"] = static_cast<std::int64_t>(webhook::secret_min_length);
+    s["maxLength"] = static_cast<std::int64_t>(webhook::secret_max_length);
+    s["pattern"] = "^[ -~]+$";
+}
+
+// The body of POST /webhook-secrets that imports a secret: the id and text a client got from
+// the hosted service, so that both work unchanged here. (An empty body, or `{}`, makes one.)
+struct WebhookSecretImport {
+    Uuid id;
+    WebhookSecretText secret;
+
+    friend bool operator==(const WebhookSecretImport&, const WebhookSecretImport&) = default;
+};
+BOOST_DESCRIBE_STRUCT(WebhookSecretImport, (), (id, secret))
+
+// The answer of POST /webhook-secrets: the secret is shown only in this response.
+struct WebhookSecret {
+    Uuid id;
+    std::string secret;
+
+    friend bool operator==(const WebhookSecret&, const WebhookSecret&) = default;
+};
+BOOST_DESCRIBE_STRUCT(WebhookSecret, (), (id, secret))
+
+// ---- Call events -------------------------------------------------------------------------------
+
+// A duration in seconds with millisecond precision, written as an exact decimal (12.5, never
+// 12.500000001): a transcript turn's offset from the start of the call.
+class Seconds {
+  public:
+    Seconds() = default;
+    static Seconds from_ms(std::int64_t ms) noexcept {
+        Seconds out;
+        out.ms_ = ms < 0 ? 0 : ms;
+        return out;
+    }
+
+    // Digits, optionally a point and 1 to 3 decimals: what append_json writes.
+    static Parsed<Seconds> from_json_number(std::string_view token) noexcept {
+        constexpr Problem bad{codes::format, "must be seconds >= 0 with at most 3 decimals"};
+        std::int64_t whole = 0;
+        std::size_t i = 0;
+        for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i) {
+            if (i >= 12) return bad;
+            whole = whole * 10 + (token[i] - '0');
+        }
+        if (i == 0) return bad;
+        std::int64_t fraction = 0;
+        std::size_t decimals = 0;
+        if (i < token.size() && token[i] == '.') {
+            for (++i; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i) {
+                if (++decimals > 3) return bad;
+                fraction = fraction * 10 + (token[i] - '0');
+            }
+            if (decimals == 0) return bad;
+        }
+        if (i != token.size()) return bad;
+        for (; decimals < 3; ++decimals)
+            fraction *= 10;
+        return from_ms(whole * 1000 + fraction);
+    }
+
+    void append_json(std::string& out) const {
+        out += std::to_string(ms_ / 1000);
+        std::int64_t fraction = ms_ % 1000;
+        if (fraction == 0) return;
+        std::string digits = std::to_string(1000 + fraction).substr(1);
+        while (digits.back() == '0')
+            digits.pop_back();
+        out += '.';
+        out += digits;
+    }
+
+    [[nodiscard]] std::int64_t ms() const noexcept { return ms_; }
+    friend bool operator==(const Seconds&, const Seconds&) = default;
+
+  private:
+    std::int64_t ms_ = 0;
+};
+
+inline void collectcall_schema(schema_tag<Seconds>, SchemaBuilder& s) {
+    s["type"] = "number";
+    s["minimum"] = 0;
+    s["description"] = "Seconds, with at most 3 decimals";
+}
+
+// One turn of a call's transcript, as the hosted service's Message. `endTime` repeats `endedAt`:
+// that document lists endedAt among the members but requires endTime, and a client may read
+// either.
+// Who speaks a transcript turn.
+enum class MessageRole { agent, user };
+BOOST_DESCRIBE_ENUM(MessageRole, agent, user)
+
+// Which way a call went: this API places outbound calls only.
+enum class CallDirection { inbound, outbound };
+BOOST_DESCRIBE_ENUM(CallDirection, inbound, outbound)
+
+struct TranscriptMessage {
+    MessageRole role = MessageRole::agent;
+    std::string message;
+    Timestamp startedAt;
+    Timestamp endedAt;
+    Timestamp endTime;
+    Seconds secondsFromStart;
+    std::int64_t duration = 0;  // milliseconds
+
+    friend bool operator==(const TranscriptMessage&, const TranscriptMessage&) = default;
+};
+BOOST_DESCRIBE_STRUCT(TranscriptMessage, (),
+                      (role, message, startedAt, endedAt, endTime, secondsFromStart, duration))
+
+// Whether a call was a telephone conversation with the customer (12 CFR 1006.14(b)(2)(i)(B);
+// API.md section 14): its transcript has a turn of the customer's.
+[[nodiscard]] inline bool is_conversation(std::span<const TranscriptMessage> transcript) noexcept {
+    for (const TranscriptMessage& turn : transcript) {
+        if (turn.role == MessageRole::user) return true;
+    }
+    return false;
+}
+
+// An object without members (`{}`): the variables given to the simulated agent, and the body of
+// the POSTs that take none. A member is `unknown_field`, as anywhere else.
+struct EmptyObject {
+    friend bool operator==(const EmptyObject&, const EmptyObject&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmptyObject, (), ())
+
+inline bool collectcall_read(ValueReader& in, EmptyObject&) {
+    return in.object([](std::string_view, ValueReader& member) {
+        member.error(codes::unknown_field, "is not a known member");
+    });
+}
+
+// What every event of a call tells about it.
+struct CallCreatedDetails {
+    Uuid id;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    Timestamp createdAt;  // of the call
+
+    friend bool operator==(const CallCreatedDetails&, const CallCreatedDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallCreatedDetails, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, createdAt))
+
+struct CallEndedDetails {
+    Uuid id;
+    Uuid customerId;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    CallDirection direction = CallDirection::outbound;
+    EndedReason endedReason = EndedReason::unknown;
+    std::int64_t durationMs = 0;
+    Timestamp endedAt;
+    Timestamp createdAt;  // of the call
+    std::vector<TranscriptMessage> messages;
+    std::string recordingUrl;
+    EmptyObject inputVariables;
+    null_t outputVariables;  // no analysis of the call: null, as the hosted service says
+
+    friend bool operator==(const CallEndedDetails&, const CallEndedDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEndedDetails, (),
+                      (id, customerId, threadId, toPhoneNumber, fromPhoneNumber, direction,
+                       endedReason, durationMs, endedAt, createdAt, messages, recordingUrl,
+                       inputVariables, outputVariables))
+
+// The body of a delivery: call-created carries callCreated, call-ended carries callEnded.
+struct CallWebhookEvent {
+    CallEventType type = CallEventType::call_created;
+    Uuid id;  // the call
+    // The hosted schema requires a name (a drip campaign's there); a call of this API belongs to
+    // none, and says what it is.
+    std::string name;
+    Uuid customerId;
+    Uuid threadId;
+    CallStatus status = CallStatus::in_progress;
+    Timestamp createdAt;  // of the event
+    Patch<CallCreatedDetails> callCreated;
+    Patch<CallEndedDetails> callEnded;
+
+    friend bool operator==(const CallWebhookEvent&, const CallWebhookEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
+                      (type, id, name, customerId, threadId, status, createdAt, callCreated,
+                       callEnded))
+
+inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
+    s["description"] =
+        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
+        "callCreated is present on call-created events only, callEnded on call-ended events "
+        "only.";
+}
+
+inline constexpr std::string_view call_event_name = "Outbound call";
+
+// The call as its events describe it.
+struct CallFacts {
+    Uuid id;
+    Uuid customerId;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    Timestamp createdAt;
+};
+
+// How a call ended, as the dialer reported it.
+struct CallEnding {
+    CallStatus status = CallStatus::completed;
+    EndedReason endedReason = EndedReason::unknown;
+    std::int64_t durationMs = 0;
+    Timestamp endedAt;
+    std::vector<TranscriptMessage> messages;
+};
+
+// call-created: the status the event reports is in-progress, whatever the call's is now.
+inline CallWebhookEvent call_created_event(const CallFacts& call, Timestamp at) {
+    CallWebhookEvent event;
+    event.type = CallEventType::call_created;
+    event.id = call.id;
+    event.name = std::string(call_event_name);
+    event.customerId = call.customerId;
+    event.threadId = call.threadId;
+    event.status = CallStatus::in_progress;
+    event.createdAt = at;
+    event.callCreated = CallCreatedDetails{call.id, call.threadId, call.toPhoneNumber,
+                                           call.fromPhoneNumber, call.createdAt};
+    return event;
+}
+
+// call-ended, created when the call ended; `recording_url` is where its recording is served.
+inline CallWebhookEvent call_ended_event(const CallFacts& call, CallEnding ending,
+                                         std::string recording_url) {
+    CallWebhookEvent event;
+    event.type = CallEventType::call_ended;
+    event.id = call.id;
+    event.name = std::string(call_event_name);
+    event.customerId = call.customerId;
+    event.threadId = call.threadId;
+    event.status = ending.status;
+    event.createdAt = ending.endedAt;
+    CallEndedDetails details;
+    details.id = call.id;
+    details.customerId = call.customerId;
+    details.threadId = call.threadId;
+    details.toPhoneNumber = call.toPhoneNumber;
+    details.fromPhoneNumber = call.fromPhoneNumber;
+    details.endedReason = ending.endedReason;
+    details.durationMs = ending.durationMs;
+    details.endedAt = ending.endedAt;
+    details.createdAt = call.createdAt;
+    details.messages = std::move(ending.messages);
+    details.recordingUrl = std::move(recording_url);
+    event.callEnded = std::move(details);
+    return event;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/webhook.hpp ----
+
+namespace collectcall {
+
+// ---- Definitions (`init --campaign NAME=STEPS`) -----------------------------------------------
+
+// The steps a campaign has when its definition gives none.
+inline constexpr std::string_view default_drip_steps = "call@0,sms@2,call@4";
+// Bounds of a definition: a name is 1 to 100 printable ASCII characters, a campaign has 1 to 50
+// steps, each due 0 to 365 days after enrolment.
+inline constexpr std::size_t max_drip_name_length = 100;
+inline constexpr std::size_t max_drip_steps = 50;
+inline constexpr unsigned max_drip_step_days = 365;
+
+// One step of a campaign: a call or a text message, `days` x 24 hours after the enrolment.
+struct DripStepDefinition {
+    ContactChannel channel = ContactChannel::call;
+    unsigned days = 0;
+
+    friend bool operator==(const DripStepDefinition&, const DripStepDefinition&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripStepDefinition, (), (channel, days))
+
+struct DripCampaignDefinition {
+    std::string name;
+    std::vector<DripStepDefinition> steps;
+
+    friend bool operator==(const DripCampaignDefinition&, const DripCampaignDefinition&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripCampaignDefinition, (), (name, steps))
+
+// A definition, or what is wrong with it (one sentence naming the part at fault).
+struct DripDefinitionParse {
+    std::optional<DripCampaignDefinition> campaign;
+    std::string error;
+};
+
+namespace detail {
+
+[[nodiscard]] inline std::string quoted(std::string_view text) {
+    std::string out = "\"";
+    out += text;
+    out += '"';
+    return out;
+}
+
+}  // namespace detail
+
+// "call@0,sms@2,call@4": a comma list of `call@D` or `sms@D`, D a whole number of days (no sign,
+// no leading zero), in the order they run (D never decreasing).
+[[nodiscard]] inline DripDefinitionParse parse_drip_steps(std::string_view text) {
+    DripDefinitionParse out;
+    DripCampaignDefinition campaign;
+    if (text.empty()) {
+        out.error = "the campaign has no steps (expected e.g. call@0,sms@2,call@4)";
+        return out;
+    }
+    std::size_t index = 0;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = text.substr(0, comma);
+        ++index;
+        const std::string where = "step " + std::to_string(index) + " " + detail::quoted(item);
+        if (campaign.steps.size() == max_drip_steps) {
+            out.error = "a campaign has at most " + std::to_string(max_drip_steps) + " steps";
+            return out;
+        }
+        const std::size_t at = item.find('@');
+        if (at == std::string_view::npos) {
+            out.error = where + ": expected call@DAYS or sms@DAYS";
+            return out;
+        }
+        const auto channel = enum_from_name<ContactChannel>(item.substr(0, at));
+        if (!channel) {
+            out.error = where + ": the channel must be call or sms";
+            return out;
+        }
+        const std::string_view digits = item.substr(at + 1);
+        unsigned days = 0;
+        bool number = !digits.empty() && digits.size() <= 3 && (digits == "0" || digits[0] != '0');
+        for (char c : digits) {
+            if (c < '0' || c > '9') {
+                number = false;
+                break;
+            }
+            days = days * 10 + static_cast<unsigned>(c - '0');
+        }
+        if (!number || days > max_drip_step_days) {
+            out.error = where + ": the days after enrolment must be a whole number from 0 to " +
+                        std::to_string(max_drip_step_days);
+            return out;
+        }
+        if (!campaign.steps.empty() && days < campaign.steps.back().days) {
+            out.error = where + ": steps are listed in the order they run (day " +
+                        std::to_string(days) + " comes before day " +
+                        std::to_string(campaign.steps.back().days) + ")";
+            return out;
+        }
+        campaign.steps.push_back({*channel, days});
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    out.campaign = std::move(campaign);
+    return out;
+}
+
+// `NAME=STEPS` or `NAME` (the default steps), as `init --campaign` takes it.
+[[nodiscard]] inline DripDefinitionParse parse_drip_campaign(std::string_view text) {
+    const std::size_t equals = text.find('=');
+    const std::string_view name = text.substr(0, equals);
+    DripDefinitionParse out;
+    if (name.empty() || name.size() > max_drip_name_length) {
+        out.error = "the campaign name must be 1 to " + std::to_string(max_drip_name_length) +
+                    " characters (NAME=STEPS)";
+        return out;
+    }
+    for (char c : name) {
+        if (c < ' ' || c > '~') {
+            out.error =
+                "the campaign name " + detail::quoted(name) + " must be printable ASCII characters";
+            return out;
+        }
+    }
+    if (name.front() == ' ' || name.back() == ' ') {
+        out.error =
+            "the campaign name " + detail::quoted(name) + " must not begin or end with a space";
+        return out;
+    }
+    out = parse_drip_steps(equals == std::string_view::npos ? default_drip_steps
+                                                            : text.substr(equals + 1));
+    if (out.campaign) {
+        out.campaign->name = std::string(name);
+    } else {
+        out.error = "campaign " + detail::quoted(name) + ": " + out.error;
+    }
+    return out;
+}
+
+// The definition written back as `init --campaign` takes it.
+[[nodiscard]] inline std::string to_string(const DripCampaignDefinition& campaign) {
+    std::string out = campaign.name;
+    out += '=';
+    for (std::size_t i = 0; i < campaign.steps.size(); ++i) {
+        if (i != 0) out += ',';
+        out += enum_name(campaign.steps[i].channel);
+        out += '@';
+        out += std::to_string(campaign.steps[i].days);
+    }
+    return out;
+}
+
+// ---- Enrolments (POST and DELETE /customers/{id}/drip-campaigns) ------------------------------
+
+// The body of POST /customers/{id}/drip-campaigns, as the hosted
+// CustomersDripCampaignsPostRequest.
+struct DripEnrolRequest {
+    Text campaignName;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const DripEnrolRequest&, const DripEnrolRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripEnrolRequest, (), (campaignName, webhook))
+
+// Why an operator cancels an enrolment (the hosted values).
+enum class DripCancelReason { customer_converted, customer_engaged };
+BOOST_DESCRIBE_ENUM(DripCancelReason, customer_converted, customer_engaged)
+
+// The body of DELETE /customers/{id}/drip-campaigns/{dripCampaignId}; the hosted document does
+// not require the reason.
+struct DripCancelRequest {
+    std::optional<DripCancelReason> reason;
+
+    friend bool operator==(const DripCancelRequest&, const DripCancelRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripCancelRequest, (), (reason))
+
+// The hosted statuses of a drip campaign.
+enum class DripCampaignStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(DripCampaignStatus, in_progress, completed, canceled)
+
+// Why an enrolment ended before its last step: the operator's reason, or the customer became
+// uncontactable (inactive, cease and desist).
+enum class DripEndReason { customer_converted, customer_engaged, customer_uncontactable };
+BOOST_DESCRIBE_ENUM(DripEndReason, customer_converted, customer_engaged, customer_uncontactable)
+
+// A step waits (`pending`) until it runs (`completed`) or its enrolment is canceled.
+enum class DripStepStatus { pending, completed, canceled };
+BOOST_DESCRIBE_ENUM(DripStepStatus, pending, completed, canceled)
+
+struct DripStep {
+    ContactChannel channel = ContactChannel::call;
+    Timestamp dueAt;  // enrolment + days x 24 h
+    DripStepStatus status = DripStepStatus::pending;
+    // A pending step: the first instant at or after dueAt at which its compliance passes, null
+    // when no time will do. Absent once it ran or was canceled.
+    Patch<Timestamp> nextEligibleAt;
+    Patch<Timestamp> ranAt;     // once completed
+    Patch<Uuid> interactionId;  // the call or SMS it made
+
+    friend bool operator==(const DripStep&, const DripStep&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripStep, (), (channel, dueAt, status, nextEligibleAt, ranAt, interactionId))
+
+// A customer's enrolment in a campaign (the data of both operations; the hosted document shows
+// none). nextStepAt is when the next pending step runs: null when none is pending, or when no
+// time will do.
+struct DripEnrolment {
+    Uuid id;
+    std::string name;
+    Uuid customerId;
+    DripCampaignStatus status = DripCampaignStatus::in_progress;
+    Timestamp createdAt;
+    std::vector<DripStep> steps;
+    std::optional<Timestamp> nextStepAt;
+    Patch<DripEndReason> canceledReason;  // once canceled
+
+    friend bool operator==(const DripEnrolment&, const DripEnrolment&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripEnrolment, (),
+                      (id, name, customerId, status, createdAt, steps, nextStepAt, canceledReason))
+
+// A new enrolment of `customer` in `campaign` at `at`: every step pending, due its days x 24
+// hours after `at` (API.md section 15); nextStepAt the first step's due time until the caller
+// sets when it runs.
+[[nodiscard]] inline DripEnrolment enrol(const DripCampaignDefinition& campaign, const Uuid& id,
+                                         const Uuid& customer, Timestamp at) {
+    DripEnrolment out;
+    out.id = id;
+    out.name = campaign.name;
+    out.customerId = customer;
+    out.createdAt = at;
+    for (const DripStepDefinition& step : campaign.steps) {
+        DripStep& s = out.steps.emplace_back();
+        s.channel = step.channel;
+        s.dueAt = Timestamp::from_time(at.time() + std::chrono::days{static_cast<int>(step.days)});
+    }
+    if (!out.steps.empty()) out.nextStepAt = out.steps.front().dueAt;
+    return out;
+}
+
+// The first pending step (the next to run), or nullptr when none is pending.
+[[nodiscard]] inline DripStep* next_pending_step(DripEnrolment& enrolment) noexcept {
+    for (DripStep& step : enrolment.steps) {
+        if (step.status == DripStepStatus::pending) return &step;
+    }
+    return nullptr;
+}
+
+// Ends an enrolment before its last step: it and every pending step canceled.
+inline void cancel(DripEnrolment& enrolment, DripEndReason reason) {
+    enrolment.status = DripCampaignStatus::canceled;
+    enrolment.canceledReason = reason;
+    enrolment.nextStepAt.reset();
+    for (DripStep& step : enrolment.steps) {
+        if (step.status != DripStepStatus::pending) continue;
+        step.status = DripStepStatus::canceled;
+        step.nextEligibleAt.reset();
+    }
+}
+
+// ---- Webhook bodies (the hosted DripCampaignWebhook) -------------------------------------------
+
+enum class DripEvent { call_created, call_ended, sms };
+BOOST_DESCRIBE_ENUM(DripEvent, call_created, call_ended, sms)
+
+// The `type` of a drip webhook: "drip-campaign." and the event in kebab case.
+class DripEventType {
+  public:
+    static constexpr std::string_view prefix = "drip-campaign.";
+
+    DripEventType() = default;
+    explicit DripEventType(DripEvent event) : event_(event) {
+        text_ = std::string(prefix) + std::string(enum_name(event));
+    }
+
+    static Parsed<DripEventType> parse(std::string_view text) {
+        if (text.substr(0, prefix.size()) == prefix) {
+            if (auto event = enum_from_name<DripEvent>(text.substr(prefix.size())))
+                return DripEventType(*event);
+        }
+        return Problem{codes::format,
+                       "must be one of drip-campaign.call-created, drip-campaign.call-ended, "
+                       "drip-campaign.sms"};
+    }
+
+    [[nodiscard]] std::string_view view() const noexcept { return text_; }
+    [[nodiscard]] DripEvent event() const noexcept { return event_; }
+
+    friend bool operator==(const DripEventType&, const DripEventType&) = default;
+
+  private:
+    DripEvent event_ = DripEvent::call_created;
+    std::string text_ = "drip-campaign.call-created";
+};
+
+inline void collectcall_schema(schema_tag<DripEventType>, SchemaBuilder& s) {
+    s["type"] = "string";
+    Json values = Json::array();
+    for (DripEvent event : enum_values<DripEvent>)
+        values.push_back(std::string(DripEventType(event).view()));
+    s["enum"] = std::move(values);
+}
+
+// The text message an SMS step sent, as the hosted Sms.
+struct DripSmsDetails {
+    Uuid id;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    std::string message;
+    Timestamp createdAt;
+
+    friend bool operator==(const DripSmsDetails&, const DripSmsDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripSmsDetails, (), (id, toPhoneNumber, fromPhoneNumber, message, createdAt))
+
+// The body of a drip webhook. `id`, `name`, `status` and `createdAt` are the enrolment's (the
+// hosted descriptions: the drip campaign's id, name, status and creation time), `status` as it
+// is once the step has run. call-created carries callCreated, call-ended callEnded, sms the
+// message with its direction (outbound).
+struct DripWebhookEvent {
+    DripEventType type;
+    Uuid id;
+    std::string name;
+    Uuid customerId;
+    Uuid threadId;
+    DripCampaignStatus status = DripCampaignStatus::in_progress;
+    Timestamp createdAt;
+    Patch<CallDirection> direction;
+    Patch<CallCreatedDetails> callCreated;
+    Patch<CallEndedDetails> callEnded;
+    Patch<DripSmsDetails> sms;
+
+    friend bool operator==(const DripWebhookEvent&, const DripWebhookEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripWebhookEvent, (),
+                      (type, id, name, customerId, threadId, status, createdAt, direction,
+                       callCreated, callEnded, sms))
+
+inline void collectcall_schema(schema_tag<DripWebhookEvent>, SchemaBuilder& s) {
+    s["description"] =
+        "A drip campaign's event as the hosted DripCampaignWebhook: callCreated is present on "
+        "drip-campaign.call-created only, callEnded on drip-campaign.call-ended only, sms and "
+        "direction on drip-campaign.sms only.";
+}
+
+inline void collectcall_schema(schema_tag<DripStep>, SchemaBuilder& s) {
+    s["description"] =
+        "nextEligibleAt is present while the step is pending (null when no time will do); ranAt "
+        "and interactionId once it has run.";
+}
+
+inline void collectcall_schema(schema_tag<DripEnrolment>, SchemaBuilder& s) {
+    s["description"] = "canceledReason is present once the enrolment is canceled.";
+}
+
+namespace detail {
+
+[[nodiscard]] inline DripWebhookEvent drip_event(const DripEnrolment& enrolment, DripEvent event,
+                                                 const Uuid& thread) {
+    DripWebhookEvent out;
+    out.type = DripEventType(event);
+    out.id = enrolment.id;
+    out.name = enrolment.name;
+    out.customerId = enrolment.customerId;
+    out.threadId = thread;
+    out.status = enrolment.status;
+    out.createdAt = enrolment.createdAt;
+    return out;
+}
+
+}  // namespace detail
+
+// drip-campaign.call-created: the call a step placed.
+[[nodiscard]] inline DripWebhookEvent drip_call_created_event(const DripEnrolment& enrolment,
+                                                              const CallFacts& call) {
+    DripWebhookEvent out = detail::drip_event(enrolment, DripEvent::call_created, call.threadId);
+    out.callCreated = CallCreatedDetails{call.id, call.threadId, call.toPhoneNumber,
+                                         call.fromPhoneNumber, call.createdAt};
+    return out;
+}
+
+// drip-campaign.call-ended: the same call once ended, as a call's own call-ended tells it.
+[[nodiscard]] inline DripWebhookEvent drip_call_ended_event(const DripEnrolment& enrolment,
+                                                            const CallFacts& call,
+                                                            CallEnding ending,
+                                                            std::string recording_url) {
+    DripWebhookEvent out = detail::drip_event(enrolment, DripEvent::call_ended, call.threadId);
+    CallWebhookEvent ended = call_ended_event(call, std::move(ending), std::move(recording_url));
+    out.callEnded = std::move(ended.callEnded);
+    return out;
+}
+
+// drip-campaign.sms: the text message a step sent.
+[[nodiscard]] inline DripWebhookEvent drip_sms_event(const DripEnrolment& enrolment,
+                                                     const Uuid& thread, DripSmsDetails sms) {
+    DripWebhookEvent out = detail::drip_event(enrolment, DripEvent::sms, thread);
+    out.direction = CallDirection::outbound;
+    out.sms = std::move(sms);
+    return out;
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/drip_campaign.hpp ----
+
+namespace collectcall {
+
+// The calling window of the hosted checks in the customer's local time, half-open: a call at
+// `start` is inside, one at `end` outside (`init --respectful-hours HH:MM-HH:MM`).
+struct CallingWindow {
+    ClockTime start;
+    ClockTime end;
+
+    friend bool operator==(const CallingWindow&, const CallingWindow&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallingWindow, (), (start, end))
+
+struct Account {
+    Uuid id;
+    std::string name;
+    CompliancePolicy compliancePolicy = CompliancePolicy::hosted;  // `init --compliance`
+    CallingWindow respectfulHours;
+    unsigned maxCallsPerDay = 0;      // four-voice-call-per-day's limit
+    std::vector<E164> callerNumbers;  // the pool calls come from (API.md section 8)
+    std::vector<DripCampaignDefinition> dripCampaigns;  // `init --campaign`
+
+    friend bool operator==(const Account&, const Account&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Account, (),
+                      (id, name, compliancePolicy, respectfulHours, maxCallsPerDay, callerNumbers,
+                       dripCampaigns))
+
+}  // namespace collectcall
+// ---- end collectcall/model/account.hpp ----
+// ---- begin collectcall/model/address.hpp ----
+// Address (SPEC.md 2.3): as the hosted service, only zip is required; line1, line2, city and
+// state may be absent or null (API.md section 4).
+
+#include <optional>
+
+#include <boost/describe/class.hpp>
+
 
 namespace collectcall {
 
@@ -7136,12 +8419,17 @@ struct CustomerCreate {
     std::optional<Digits<4>> ssnLastFour;
     std::optional<PastDate> dateOfBirth;
     std::optional<Collections> collections;
+    // Extension: the times the customer designated inconvenient (12 CFR 1006.6(b)(1)), in their
+    // local time, which the regulation-f policy honours. Left out of an answer when the customer
+    // designated none, so that a customer reads as the hosted service's.
+    Patch<InconvenientTimes> inconvenientTimes;
 
     friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
                       (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
-                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
+                       inconvenientTimes))
 
 // A stored customer as the API returns it.
 struct Customer : CustomerCreate {
@@ -7169,13 +8457,14 @@ struct CustomerPatch {
     Patch<Digits<4>> ssnLastFour;
     Patch<PastDate> dateOfBirth;
     Patch<CollectionsPatch> collections;
+    Patch<InconvenientTimes> inconvenientTimes;  // replaces the list; null clears it
 
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
                       (id, externalId, clientId, firstName, middleName, lastName, email,
-                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
-                       collections))
+                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
+                       inconvenientTimes))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
@@ -7472,317 +8761,6 @@ template <class Stored, class Projection = std::identity>
 
 #include <boost/describe/class.hpp>
 
-// ---- begin collectcall/model/call.hpp ----
-// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
-// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
-
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/model/compliance.hpp ----
-// The compliance result of a call (SPEC.md 2.6): every check, passed or failed, with its reason;
-// the compliance policies (API.md section 14), a customer's designated inconvenient times, and
-// the record of one compliance decision.
-
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/types/clock_time.hpp ----
-// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
-// day, for the end of a period). What a calling window and a customer's designated inconvenient
-// times are written in.
-
-#include <array>
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
-
-namespace collectcall {
-
-// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
-[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
-    std::string_view text) noexcept {
-    if (text.size() != 5 || text[2] != ':') return std::nullopt;
-    for (std::size_t i : {0U, 1U, 3U, 4U}) {
-        if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    }
-    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
-    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
-    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-    return std::chrono::minutes{hh * 60 + mm};
-}
-
-class ClockTime {
-  public:
-    // Midnight at the start of the day, so that structs holding one can be built member by
-    // member.
-    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
-
-    static Parsed<ClockTime> parse(std::string_view text) noexcept {
-        const auto minutes = parse_clock(text);
-        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
-        return ClockTime(*minutes);
-    }
-
-    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
-    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
-        std::chrono::minutes minutes) noexcept {
-        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
-            return std::nullopt;
-        }
-        return ClockTime(minutes);
-    }
-
-    [[nodiscard]] constexpr std::string_view view() const noexcept {
-        return {text_.data(), text_.size()};
-    }
-    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
-
-    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
-
-  private:
-    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
-
-    constexpr void assign(std::chrono::minutes minutes) noexcept {
-        minutes_ = minutes;
-        const auto m = static_cast<unsigned>(minutes.count());
-        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
-                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
-    }
-
-    std::chrono::minutes minutes_{0};
-    std::array<char, 5> text_{};
-};
-
-}  // namespace collectcall
-// ---- end collectcall/types/clock_time.hpp ----
-
-namespace collectcall {
-
-// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
-// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
-// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours,
-    call_frequency,
-    inconvenient_time,
-    medium_restriction,
-    attorney_representation,
-    state_call_limit
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
-                    attorney_representation, state_call_limit)
-
-struct Check {
-    CheckId id = CheckId::is_active;
-    std::string name;
-    std::string description;
-    std::string reason;  // the human-readable outcome
-
-    friend bool operator==(const Check&, const Check&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
-
-struct ComplianceResult {
-    bool passed = false;
-    std::vector<Check> checksPassed;
-    std::vector<Check> checksFailed;
-
-    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
-
-// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
-// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
-// stricter state law (docs/compliance.md).
-enum class CompliancePolicy { hosted, regulation_f };
-BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
-
-// How the customer is contacted: a voice call or a text message.
-enum class ContactChannel { call, sms };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
-
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
-// an SMS.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
-
-enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
-BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
-
-// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
-// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
-// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
-// named and from 00:00 to `to` on the next ("22:00" to "07:00").
-struct InconvenientTime {
-    std::vector<Weekday> days;
-    ClockTime from;
-    ClockTime to;
-
-    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
-
-// The customer's wall clock in one candidate zone at the instant of a decision:
-// "2026-01-15T20:30:00" (local, no offset).
-struct ZoneLocalTime {
-    std::string zone;  // IANA name
-    std::string localTime;
-
-    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
-
-// The counts a decision was made on, each the largest over the candidate zones' calendars.
-struct ComplianceCounts {
-    unsigned callsToday = 0;                      // calls placed in the local calendar day
-    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
-    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
-    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
-
-    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
-                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
-
-// The record of one compliance evaluation (API.md section 14): what was asked, when, under
-// which policy, where the customer may have been and what their clock said, the counts, every
-// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
-// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
-// (12 CFR 1006.100).
-struct ComplianceDecision {
-    Timestamp at;
-    ComplianceOperation operation = ComplianceOperation::call;
-    CompliancePolicy policy = CompliancePolicy::hosted;
-    ContactChannel channel = ContactChannel::call;
-    std::vector<std::string> candidateZones;
-    std::vector<ZoneLocalTime> localTimes;
-    ComplianceCounts counts;
-    ComplianceResult compliance;
-    std::optional<Timestamp> nextEligibleAt;
-
-    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
-                      (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt))
-
-}  // namespace collectcall
-// ---- end collectcall/model/compliance.hpp ----
-
-namespace collectcall {
-
-// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
-enum class CallStatus { in_progress, completed, canceled };
-BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
-
-enum class CallEventType { call_created, call_ended };
-BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
-
-enum class EndedReason {
-    customer_did_not_answer,
-    voicemail,
-    customer_ended_call,
-    agent_ended_call,
-    silence_timed_out,
-    unknown,
-};
-BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
-                    agent_ended_call, silence_timed_out, unknown)
-
-// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
-// service); with one, they are signed with that secret of the caller's account.
-struct Webhook {
-    Url url;
-    std::optional<Uuid> secretId;
-
-    friend bool operator==(const Webhook&, const Webhook&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
-
-struct CallRequest {
-    Text agentId;
-    std::optional<Webhook> webhook;
-
-    friend bool operator==(const CallRequest&, const CallRequest&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
-
-// The data of the create-call response, placed (200) or blocked by compliance (422).
-struct Call {
-    Uuid id;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    ComplianceResult compliance;
-    Timestamp createdAt;
-
-    friend bool operator==(const Call&, const Call&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Call, (),
-                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
-
-struct CallEvent {
-    CallEventType type = CallEventType::call_created;
-    Timestamp createdAt;
-
-    friend bool operator==(const CallEvent&, const CallEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
-
-// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
-struct CallDetails : Call {
-    Uuid customerId;
-    CallStatus status = CallStatus::in_progress;
-    std::optional<EndedReason> endedReason;  // once ended
-    std::optional<std::int64_t> durationMs;  // once ended
-    std::vector<CallEvent> events;
-
-    friend bool operator==(const CallDetails&, const CallDetails&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
-
-struct CallList {
-    std::vector<CallDetails> calls;
-
-    friend bool operator==(const CallList&, const CallList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
-
-// The number a call comes from (API.md section 8): the first number of the account's pool in the
-// customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
-// that means is the caller's decision).
-[[nodiscard]] inline std::optional<E164> caller_number(std::span<const E164> pool,
-                                                       const E164& customer_phone) noexcept {
-    if (pool.empty()) return std::nullopt;
-    const std::string_view area = customer_phone.nanp_area_code();
-    if (!area.empty()) {
-        for (const E164& number : pool) {
-            if (number.nanp_area_code() == area) return number;
-        }
-    }
-    return pool.front();
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/call.hpp ----
 
 namespace collectcall {
 
@@ -7853,10 +8831,14 @@ struct BulkCallItemResult {
     Patch<Call> data;
     Patch<std::string> error;
     Patch<ComplianceResult> compliance;
+    // A blocked call's next eligible time (extension, as a single call's 422 carries it): null
+    // when no time will do. Absent on a placed call and an unknown customer.
+    Patch<Timestamp> nextEligibleAt;
 
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
-BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (),
+                      (customerId, success, data, error, compliance, nextEligibleAt))
 
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
@@ -7895,6 +8877,18 @@ struct BulkCallResult {
         if (compliance) item.compliance = std::move(*compliance);
         ++summary.failed;
         summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next customer's call was blocked by compliance: the 422's message, its compliance and
+    // its next eligible time (nullopt: no time will do).
+    void add_blocked(const Uuid& customer_id, std::string error, ComplianceResult compliance,
+                     std::optional<Timestamp> next_eligible_at) {
+        add_failed(customer_id, std::move(error), std::move(compliance));
+        BulkCallItemResult& item = results.back();
+        if (next_eligible_at) {
+            item.nextEligibleAt = *next_eligible_at;
+        } else {
+            item.nextEligibleAt = null;
+        }
     }
 
     friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;
@@ -8784,475 +9778,6 @@ struct EmailDraft {
 
 }  // namespace collectcall
 // ---- end collectcall/interaction/message_writer.hpp ----
-// ---- begin collectcall/model/webhook.hpp ----
-// Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
-// shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.
-
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/types/webhook_secret.hpp ----
-// Webhook secrets as texts (API.md sections 5 and 9): which texts are secrets, and the keys the
-// two signature schemes take from one. No cryptography here (signature.hpp signs), so that the
-// model validates an imported secret without OpenSSL.
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-#include <vector>
-
-namespace collectcall::webhook {
-
-inline constexpr std::string_view secret_prefix = "whsec_";
-
-// Overwrites key material before its memory is given back, in a way the compiler keeps.
-inline void wipe(std::span<unsigned char> bytes) noexcept {
-    volatile unsigned char* p = bytes.data();
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        p[i] = 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Encodings
-
-// Lowercase hexadecimal, two digits per byte.
-inline std::string hex_encode(std::span<const unsigned char> bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 0x0f];
-    }
-    return out;
-}
-
-// Standard base64 (RFC 4648 section 4) with `=` padding.
-inline std::string base64_encode(std::span<const unsigned char> bytes) {
-    static constexpr char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) |
-                                (std::uint32_t{bytes[i + 1]} << 8) | std::uint32_t{bytes[i + 2]};
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += alphabet[(v >> 6) & 0x3f];
-        out += alphabet[v & 0x3f];
-    }
-    const std::size_t rest = bytes.size() - i;
-    if (rest == 1) {
-        const std::uint32_t v = std::uint32_t{bytes[i]} << 16;
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += "==";
-    } else if (rest == 2) {
-        const std::uint32_t v =
-            (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8);
-        out += alphabet[(v >> 18) & 0x3f];
-        out += alphabet[(v >> 12) & 0x3f];
-        out += alphabet[(v >> 6) & 0x3f];
-        out += '=';
-    }
-    return out;
-}
-
-namespace detail {
-
-// The 6-bit value of a base64 character, or -1.
-constexpr int base64_value(char c) noexcept {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-}  // namespace detail
-
-// Strict decoding: the length is a multiple of 4, `=` appears only as final padding, no white
-// space, and unused bits of the last character are zero. Strictness means one byte string has
-// exactly one accepted spelling, so two different secret texts never name the same key.
-inline std::optional<std::vector<unsigned char>> base64_decode(std::string_view text) {
-    if (text.size() % 4 != 0) return std::nullopt;
-    std::size_t padding = 0;
-    if (!text.empty() && text.back() == '=') {
-        padding = text.size() >= 2 && text[text.size() - 2] == '=' ? 2 : 1;
-    }
-    std::vector<unsigned char> out;
-    out.reserve(text.size() / 4 * 3);
-    for (std::size_t i = 0; i < text.size(); i += 4) {
-        const bool last = i + 4 == text.size();
-        const std::size_t pad_here = last ? padding : 0;
-        std::uint32_t v = 0;
-        for (std::size_t j = 0; j < 4; ++j) {
-            int d = 0;
-            if (j < 4 - pad_here) {
-                d = detail::base64_value(text[i + j]);
-                if (d < 0) return std::nullopt;
-            }
-            v = (v << 6) | static_cast<std::uint32_t>(d);
-        }
-        out.push_back(static_cast<unsigned char>(v >> 16));
-        if (pad_here == 2) {
-            if ((v & 0xffff) != 0) return std::nullopt;
-            break;
-        }
-        out.push_back(static_cast<unsigned char>((v >> 8) & 0xff));
-        if (pad_here == 1) {
-            if ((v & 0xff) != 0) return std::nullopt;
-            break;
-        }
-        out.push_back(static_cast<unsigned char>(v & 0xff));
-    }
-    return out;
-}
-
-// The key a `whsec_` secret gives Standard Webhooks: the base64 after the prefix, decoded, 24 to
-// 64 bytes (the sizes that standard allows); nullopt for anything else.
-inline std::optional<std::vector<unsigned char>> standard_key(std::string_view secret) {
-    if (!secret.starts_with(secret_prefix)) return std::nullopt;
-    auto bytes = base64_decode(secret.substr(secret_prefix.size()));
-    if (!bytes) return std::nullopt;
-    if (bytes->size() < 24 || bytes->size() > 64) {
-        wipe(*bytes);
-        return std::nullopt;
-    }
-    return bytes;
-}
-
-// The key of the hosted scheme: the secret's text itself.
-inline std::span<const unsigned char> hosted_key(std::string_view secret) noexcept {
-    return {reinterpret_cast<const unsigned char*>(secret.data()), secret.size()};
-}
-
-// The lengths of a secret's text (API.md section 5: a secret brought from the hosted service).
-inline constexpr std::size_t secret_min_length = 16;
-inline constexpr std::size_t secret_max_length = 256;
-
-// Why `secret` cannot sign, or an empty view when it can: 16 to 256 printable ASCII
-// characters (space to tilde), and a `whsec_` secret must decode as Standard Webhooks says, so
-// that every `whsec_` delivery carries both schemes.
-inline std::string_view secret_problem(std::string_view secret) noexcept {
-    if (secret.size() < secret_min_length || secret.size() > secret_max_length) {
-        return "must be 16 to 256 characters";
-    }
-    if (!std::all_of(secret.begin(), secret.end(), [](char c) { return c >= ' ' && c <= '~'; })) {
-        return "must be printable ASCII characters";
-    }
-    if (secret.starts_with(secret_prefix) && !standard_key(secret)) {
-        return "a whsec_ secret must be whsec_ and the base64 of 24 to 64 bytes";
-    }
-    return {};
-}
-
-inline bool valid_secret(std::string_view secret) noexcept {
-    return secret_problem(secret).empty();
-}
-
-}  // namespace collectcall::webhook
-// ---- end collectcall/types/webhook_secret.hpp ----
-
-namespace collectcall {
-
-// ---- Webhook secrets ----------------------------------------------------------------------------
-
-// The text of a webhook secret brought from elsewhere (the hosted service): 16 to 256 printable
-// ASCII characters; a `whsec_` one must be the base64 of 24 to 64 bytes after the prefix.
-class WebhookSecretText {
-  public:
-    WebhookSecretText() = default;
-
-    static Parsed<WebhookSecretText> parse(std::string_view text) {
-        const std::string_view problem = webhook::secret_problem(text);
-        if (!problem.empty()) {
-            const bool length = text.size() < webhook::secret_min_length ||
-                                text.size() > webhook::secret_max_length;
-            return Problem{length ? codes::length : codes::format, problem};
-        }
-        WebhookSecretText out;
-        out.text_ = std::string(text);
-        return out;
-    }
-
-    [[nodiscard]] std::string_view view() const noexcept { return text_; }
-
-    friend bool operator==(const WebhookSecretText&, const WebhookSecretText&) = default;
-
-  private:
-    std::string text_;
-};
-
-inline void collectcall_schema(schema_tag<WebhookSecretText>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] =
-        "16 to 256 printable ASCII characters; a whsec_ secret is whsec_ and the base64 of 24 to "
-        "64 bytes";
-    s["minLength"] = static_cast<std::int64_t>(webhook::secret_min_length);
-    s["maxLength"] = static_cast<std::int64_t>(webhook::secret_max_length);
-    s["pattern"] = "^[ -~]+$";
-}
-
-// The body of POST /webhook-secrets that imports a secret: the id and text a client got from
-// the hosted service, so that both work unchanged here. (An empty body, or `{}`, makes one.)
-struct WebhookSecretImport {
-    Uuid id;
-    WebhookSecretText secret;
-
-    friend bool operator==(const WebhookSecretImport&, const WebhookSecretImport&) = default;
-};
-BOOST_DESCRIBE_STRUCT(WebhookSecretImport, (), (id, secret))
-
-// The answer of POST /webhook-secrets: the secret is shown only in this response.
-struct WebhookSecret {
-    Uuid id;
-    std::string secret;
-
-    friend bool operator==(const WebhookSecret&, const WebhookSecret&) = default;
-};
-BOOST_DESCRIBE_STRUCT(WebhookSecret, (), (id, secret))
-
-// ---- Call events -------------------------------------------------------------------------------
-
-// A duration in seconds with millisecond precision, written as an exact decimal (12.5, never
-// 12.500000001): a transcript turn's offset from the start of the call.
-class Seconds {
-  public:
-    Seconds() = default;
-    static Seconds from_ms(std::int64_t ms) noexcept {
-        Seconds out;
-        out.ms_ = ms < 0 ? 0 : ms;
-        return out;
-    }
-
-    // Digits, optionally a point and 1 to 3 decimals: what append_json writes.
-    static Parsed<Seconds> from_json_number(std::string_view token) noexcept {
-        constexpr Problem bad{codes::format, "must be seconds >= 0 with at most 3 decimals"};
-        std::int64_t whole = 0;
-        std::size_t i = 0;
-        for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i) {
-            if (i >= 12) return bad;
-            whole = whole * 10 + (token[i] - '0');
-        }
-        if (i == 0) return bad;
-        std::int64_t fraction = 0;
-        std::size_t decimals = 0;
-        if (i < token.size() && token[i] == '.') {
-            for (++i; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i) {
-                if (++decimals > 3) return bad;
-                fraction = fraction * 10 + (token[i] - '0');
-            }
-            if (decimals == 0) return bad;
-        }
-        if (i != token.size()) return bad;
-        for (; decimals < 3; ++decimals)
-            fraction *= 10;
-        return from_ms(whole * 1000 + fraction);
-    }
-
-    void append_json(std::string& out) const {
-        out += std::to_string(ms_ / 1000);
-        std::int64_t fraction = ms_ % 1000;
-        if (fraction == 0) return;
-        std::string digits = std::to_string(1000 + fraction).substr(1);
-        while (digits.back() == '0')
-            digits.pop_back();
-        out += '.';
-        out += digits;
-    }
-
-    [[nodiscard]] std::int64_t ms() const noexcept { return ms_; }
-    friend bool operator==(const Seconds&, const Seconds&) = default;
-
-  private:
-    std::int64_t ms_ = 0;
-};
-
-inline void collectcall_schema(schema_tag<Seconds>, SchemaBuilder& s) {
-    s["type"] = "number";
-    s["minimum"] = 0;
-    s["description"] = "Seconds, with at most 3 decimals";
-}
-
-// One turn of a call's transcript, as the hosted service's Message. `endTime` repeats `endedAt`:
-// that document lists endedAt among the members but requires endTime, and a client may read
-// either.
-// Who speaks a transcript turn.
-enum class MessageRole { agent, user };
-BOOST_DESCRIBE_ENUM(MessageRole, agent, user)
-
-// Which way a call went: this API places outbound calls only.
-enum class CallDirection { inbound, outbound };
-BOOST_DESCRIBE_ENUM(CallDirection, inbound, outbound)
-
-struct TranscriptMessage {
-    MessageRole role = MessageRole::agent;
-    std::string message;
-    Timestamp startedAt;
-    Timestamp endedAt;
-    Timestamp endTime;
-    Seconds secondsFromStart;
-    std::int64_t duration = 0;  // milliseconds
-
-    friend bool operator==(const TranscriptMessage&, const TranscriptMessage&) = default;
-};
-BOOST_DESCRIBE_STRUCT(TranscriptMessage, (),
-                      (role, message, startedAt, endedAt, endTime, secondsFromStart, duration))
-
-// An object without members (`{}`): the variables given to the simulated agent, and the body of
-// the POSTs that take none. A member is `unknown_field`, as anywhere else.
-struct EmptyObject {
-    friend bool operator==(const EmptyObject&, const EmptyObject&) = default;
-};
-BOOST_DESCRIBE_STRUCT(EmptyObject, (), ())
-
-inline bool collectcall_read(ValueReader& in, EmptyObject&) {
-    return in.object([](std::string_view, ValueReader& member) {
-        member.error(codes::unknown_field, "is not a known member");
-    });
-}
-
-// What every event of a call tells about it.
-struct CallCreatedDetails {
-    Uuid id;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    Timestamp createdAt;  // of the call
-
-    friend bool operator==(const CallCreatedDetails&, const CallCreatedDetails&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallCreatedDetails, (),
-                      (id, threadId, toPhoneNumber, fromPhoneNumber, createdAt))
-
-struct CallEndedDetails {
-    Uuid id;
-    Uuid customerId;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    CallDirection direction = CallDirection::outbound;
-    EndedReason endedReason = EndedReason::unknown;
-    std::int64_t durationMs = 0;
-    Timestamp endedAt;
-    Timestamp createdAt;  // of the call
-    std::vector<TranscriptMessage> messages;
-    std::string recordingUrl;
-    EmptyObject inputVariables;
-    null_t outputVariables;  // no analysis of the call: null, as the hosted service says
-
-    friend bool operator==(const CallEndedDetails&, const CallEndedDetails&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEndedDetails, (),
-                      (id, customerId, threadId, toPhoneNumber, fromPhoneNumber, direction,
-                       endedReason, durationMs, endedAt, createdAt, messages, recordingUrl,
-                       inputVariables, outputVariables))
-
-// The body of a delivery: call-created carries callCreated, call-ended carries callEnded.
-struct CallWebhookEvent {
-    CallEventType type = CallEventType::call_created;
-    Uuid id;  // the call
-    // The hosted schema requires a name (a drip campaign's there); a call of this API belongs to
-    // none, and says what it is.
-    std::string name;
-    Uuid customerId;
-    Uuid threadId;
-    CallStatus status = CallStatus::in_progress;
-    Timestamp createdAt;  // of the event
-    Patch<CallCreatedDetails> callCreated;
-    Patch<CallEndedDetails> callEnded;
-
-    friend bool operator==(const CallWebhookEvent&, const CallWebhookEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallWebhookEvent, (),
-                      (type, id, name, customerId, threadId, status, createdAt, callCreated,
-                       callEnded))
-
-inline void collectcall_schema(schema_tag<CallWebhookEvent>, SchemaBuilder& s) {
-    s["description"] =
-        "A call event as the hosted service's CallCreatedWebhook / CallEndedWebhook: "
-        "callCreated is present on call-created events only, callEnded on call-ended events "
-        "only.";
-}
-
-inline constexpr std::string_view call_event_name = "Outbound call";
-
-// The call as its events describe it.
-struct CallFacts {
-    Uuid id;
-    Uuid customerId;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    Timestamp createdAt;
-};
-
-// How a call ended, as the dialer reported it.
-struct CallEnding {
-    CallStatus status = CallStatus::completed;
-    EndedReason endedReason = EndedReason::unknown;
-    std::int64_t durationMs = 0;
-    Timestamp endedAt;
-    std::vector<TranscriptMessage> messages;
-};
-
-// call-created: the status the event reports is in-progress, whatever the call's is now.
-inline CallWebhookEvent call_created_event(const CallFacts& call, Timestamp at) {
-    CallWebhookEvent event;
-    event.type = CallEventType::call_created;
-    event.id = call.id;
-    event.name = std::string(call_event_name);
-    event.customerId = call.customerId;
-    event.threadId = call.threadId;
-    event.status = CallStatus::in_progress;
-    event.createdAt = at;
-    event.callCreated = CallCreatedDetails{call.id, call.threadId, call.toPhoneNumber,
-                                           call.fromPhoneNumber, call.createdAt};
-    return event;
-}
-
-// call-ended, created when the call ended; `recording_url` is where its recording is served.
-inline CallWebhookEvent call_ended_event(const CallFacts& call, CallEnding ending,
-                                         std::string recording_url) {
-    CallWebhookEvent event;
-    event.type = CallEventType::call_ended;
-    event.id = call.id;
-    event.name = std::string(call_event_name);
-    event.customerId = call.customerId;
-    event.threadId = call.threadId;
-    event.status = ending.status;
-    event.createdAt = ending.endedAt;
-    CallEndedDetails details;
-    details.id = call.id;
-    details.customerId = call.customerId;
-    details.threadId = call.threadId;
-    details.toPhoneNumber = call.toPhoneNumber;
-    details.fromPhoneNumber = call.fromPhoneNumber;
-    details.endedReason = ending.endedReason;
-    details.durationMs = ending.durationMs;
-    details.endedAt = ending.endedAt;
-    details.createdAt = call.createdAt;
-    details.messages = std::move(ending.messages);
-    details.recordingUrl = std::move(recording_url);
-    event.callEnded = std::move(details);
-    return event;
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/webhook.hpp ----
 
 namespace collectcall {
 
@@ -9953,7 +10478,7 @@ inline constexpr std::string_view blocked_call =
     R"("checksFailed":[{"id":"respectful-hours","name":"Respectful Hours Check",)"
     R"("description":"Check if the customer's local time is within respectful hours",)"
     R"x("reason":"Customer local time is 07:00 (outside respectful hours 8am-8:50pm)"}]},)x"
-    R"("createdAt":"2026-11-20T13:00:00.000Z"})";
+    R"("createdAt":"2026-11-20T13:00:00.000Z","nextEligibleAt":"2026-11-20T14:00:00.000Z"})";
 
 inline constexpr std::string_view sms_import =
     R"({"direction":"inbound","timestamp":"2026-11-20T14:58:00Z","from":"+15125550100",)"

@@ -2173,15 +2173,18 @@ struct CustomerStanding {
 };
 
 // The rules an account sets for its calls: the local hours in which a customer may be called,
-// and the most voice calls per customer per local day.
+// the most voice calls per customer per local day, and the compliance policy (API.md section 14).
 struct CallRules {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
+    CompliancePolicy policy = CompliancePolicy::hosted;
 };
 
 // The input of a call at `now` to `customer`, whose earlier calls were placed at `placed_calls`
-// (any order; the engine counts those of the local day). The input refers to the customer's
-// address and to `placed_calls`: both outlive it.
+// (any order; the engine counts those of the local day). The customer's phone numbers and
+// designated inconvenient times are read under regulation-f; the caller adds the conversations
+// and text messages that policy counts. The input refers to the customer and to `placed_calls`:
+// both outlive it.
 [[nodiscard]] inline ComplianceInput call_input(const Customer& customer, CustomerStanding standing,
                                                 std::span<const CallTime> placed_calls,
                                                 CallTime now, CallRules rules) {
@@ -2196,6 +2199,12 @@ struct CallRules {
     input.now = now;
     input.window = rules.window;
     input.max_calls_per_day = rules.max_calls_per_day;
+    input.policy = rules.policy;
+    input.phone_numbers = {customer.primaryPhone.view(), customer.secondaryPhone
+                                                             ? customer.secondaryPhone->view()
+                                                             : std::string_view{}};
+    if (customer.inconvenientTimes.has_value())
+        input.inconvenient_times = *customer.inconvenientTimes;
     return input;
 }
 
@@ -2207,6 +2216,8 @@ struct CallRules {
 // 1006.100 keeps records three years).
 
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <optional>
 #include <utility>
 
@@ -2342,6 +2353,15 @@ namespace detail {
 
 namespace collectcall::compliance {
 
+// How long a decision's record is kept: 12 CFR 1006.100(a) keeps the records that show compliance
+// for three years after the last collection activity on the debt; a store keeps each decision
+// three years after it was made (a later decision is a later activity and has its own three
+// years), counted as 1096 days so that no three calendar years are shorter.
+inline constexpr std::chrono::days decision_retention{3 * 365 + 1};
+
+// The newest decisions GET /customers/{id}/compliance-decisions answers with.
+inline constexpr std::size_t max_listed_decisions = 1000;
+
 // The record of `result`, the evaluation of `in`, with its next eligible time.
 [[nodiscard]] inline ComplianceDecision make_decision(const ComplianceInput& in,
                                                       ComplianceOperation operation,
@@ -2395,3 +2415,27 @@ namespace collectcall::compliance {
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/decision.hpp ----
+// ---- begin collectcall/compliance/drip_schedule.hpp ----
+// When a drip campaign's step runs (API.md section 15): at the first instant, at or after its due
+// time, at which its compliance passes, the next eligible time (next_eligible.hpp) of the contact
+// it makes, seen from the later of its due time and now.
+
+#include <algorithm>
+#include <optional>
+
+
+namespace collectcall::compliance {
+
+// The instant `step` runs, given everything the compliance of its contact reads in `in` (in.now
+// the present; the channel is the step's): the first instant >= max(in.now, step.dueAt) at which
+// evaluate() passes; nullopt when no time will do (the customer cannot be contacted on that
+// channel, and the enrolment cannot go on).
+[[nodiscard]] inline std::optional<CallTime> step_run_time(ComplianceInput in,
+                                                           const DripStep& step) {
+    in.channel = step.channel;
+    in.now = std::max(in.now, step.dueAt.time());
+    return next_eligible(in);
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/drip_schedule.hpp ----

@@ -39,8 +39,8 @@ TEST_CASE("call_input: the customer's address, standing, calls, time and the acc
     const CallTime now = utc(2026, 11, 20, 15, 0);
     const compliance::RespectfulHours window{std::chrono::minutes{9 * 60},
                                              std::chrono::minutes{17 * 60}};
-    const compliance::ComplianceInput in =
-        compliance::call_input(customer, {true, false}, placed, now, {window, 2});
+    const compliance::ComplianceInput in = compliance::call_input(
+        customer, {true, false}, placed, now, {window, 2, collectcall::CompliancePolicy::hosted});
     CHECK(in.active);
     CHECK_FALSE(in.cease_and_desist);
     CHECK(in.state == "TX");
@@ -98,4 +98,25 @@ TEST_CASE("call_input: a customer without a state is placed by the ZIP Code alon
     CHECK(in.state.empty());
     CHECK(in.zip5 == "78701");
     CHECK(in.placed_calls.empty());
+}
+
+TEST_CASE("call_input: the policy, and under regulation-f the phones and designated times") {
+    Customer customer = austin_customer();
+    customer.secondaryPhone = collectcall::E164::parse("+12135550123").value();
+    customer.inconvenientTimes =
+        collectcall::InconvenientTimes{{{collectcall::Weekday::fri},
+                                        collectcall::ClockTime::parse("08:00").value(),
+                                        collectcall::ClockTime::parse("12:00").value()}};
+    const CallTime now = utc(2026, 11, 20, 15, 0);  // Friday 09:00 in Austin, 07:00 in LA
+    const compliance::ComplianceInput hosted = compliance::call_input(customer, {}, {}, now, {});
+    CHECK(hosted.policy == collectcall::CompliancePolicy::hosted);
+    CHECK(compliance::evaluate(hosted).passed);  // the hosted checks read neither
+    const compliance::ComplianceInput in = compliance::call_input(
+        customer, {}, {}, now, {.policy = collectcall::CompliancePolicy::regulation_f});
+    CHECK(in.policy == collectcall::CompliancePolicy::regulation_f);
+    CHECK(in.phone_numbers[0] == customer.primaryPhone.view());
+    CHECK(in.phone_numbers[1] == "+12135550123");
+    REQUIRE(in.inconvenient_times.size() == 1);
+    CHECK(in.inconvenient_times.data() == customer.inconvenientTimes->data());
+    CHECK(failed(compliance::evaluate(in), CheckId::inconvenient_time));
 }

@@ -14,6 +14,7 @@
 
 #include "collectcall/api/openapi.hpp"
 #include "collectcall/compliance/engine.hpp"
+#include "collectcall/compliance/next_eligible.hpp"
 
 using namespace collectcall;
 
@@ -89,7 +90,7 @@ void check_operation(const api::Route& route, simdjson::dom::element op, Counts&
         if (status == "200") continue;
         for (const auto& [code, json] : examples_of(response["content"]["application/json"])) {
             if (code == api::errors::compliance_failed.code) {
-                const auto blocked = round_trip<ErrorEnvelope<Call>>(where, json);
+                const auto blocked = round_trip<ErrorEnvelope<BlockedCall>>(where, json);
                 CHECK_FALSE(blocked.data.compliance.passed);
                 CHECK(blocked.error.message ==
                       compliance::failure_message(blocked.data.compliance));
@@ -107,14 +108,18 @@ void check_operation(const api::Route& route, simdjson::dom::element op, Counts&
 }
 
 // The compliance of the example customer (Austin, 78701) called at `now` with no earlier calls.
-ComplianceResult austin_at(int utc_hour) {
+compliance::ComplianceInput austin_input(int utc_hour) {
     compliance::ComplianceInput in;
     in.active = true;
     in.state = "TX";
     in.zip5 = "78701";
     in.now = compliance::CallTime{std::chrono::sys_days{std::chrono::year{2026} / 11 / 20}} +
              std::chrono::hours{utc_hour};
-    return compliance::evaluate(in);
+    return in;
+}
+
+ComplianceResult austin_at(int utc_hour) {
+    return compliance::evaluate(austin_input(utc_hour));
 }
 
 }  // namespace
@@ -149,10 +154,13 @@ TEST_CASE("openapi examples: the calls' compliance is what the engine decides") 
     CHECK(placed.value().createdAt.view() == "2026-11-20T15:00:00.000Z");
 
     // The blocked call: 13:00 UTC is 07:00 in Austin, and its error message is the engine's.
-    auto blocked = read<Call>(openapi_examples::blocked_call);
+    // Its next eligible time is the engine's: 08:00 in Austin.
+    auto blocked = read<BlockedCall>(openapi_examples::blocked_call);
     REQUIRE(blocked);
     CHECK(blocked.value().compliance == austin_at(13));
     CHECK(blocked.value().createdAt.view() == "2026-11-20T13:00:00.000Z");
+    REQUIRE(blocked.value().nextEligibleAt);
+    CHECK(blocked.value().nextEligibleAt->time() == compliance::next_eligible(austin_input(13)));
     CHECK(api::errors::compliance_failed.example ==
           compliance::failure_message(blocked.value().compliance));
 }

@@ -34,7 +34,8 @@ ComplianceInput regulation_f(std::string_view state, std::string_view zip, CallT
 }
 
 InconvenientTime period(std::vector<Weekday> days, std::string_view from, std::string_view to) {
-    return {std::move(days), ClockTime::parse(from).value(), ClockTime::parse(to).value()};
+    return {
+        {days.begin(), days.end()}, ClockTime::parse(from).value(), ClockTime::parse(to).value()};
 }
 
 }  // namespace

@@ -170,13 +170,15 @@ TEST_CASE("schema: CustomerCreate", "[schema]") {
                                                                        "lastName", "email",
                                                                        "primaryPhone", "address"});
     CHECK(member(doc, "title").text() == "CustomerCreate");
-    CHECK(member(doc, "properties").keys().size() == 12);
+    CHECK(member(doc, "properties").keys().size() == 13);
     CHECK(type_of(property(doc, "clientId")) == "string|null");
+    CHECK(type_of(property(doc, "inconvenientTimes")) == "array|null");
 
     SECTION("nested structs are definitions") {
         CHECK(is_ref_to(property(doc, "address"), "Address"));
         CHECK(is_nullable_ref_to(property(doc, "collections"), "Collections"));
-        CHECK(member(doc, "$defs").keys() == std::vector<std::string>{"Address", "Collections"});
+        CHECK(member(doc, "$defs").keys() ==
+              std::vector<std::string>{"Address", "Collections", "InconvenientTime", "Weekday"});
         const Json& collections = definition(doc, "Collections");
         CHECK(strings(member(collections, "required")) == std::vector<std::string>{"totalBalance"});
         CHECK_FALSE(member(collections, "additionalProperties").boolean());
@@ -475,7 +477,10 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                    "/api/v1/customers/{customerId}/interactions/sms/generate",
                                    "/api/v1/customers/{customerId}/interactions/email/generate",
                                    "/api/v1/customers/{customerId}/interactions",
-                                   "/api/v1/interactions/{interactionId}/analyze"});
+                                   "/api/v1/interactions/{interactionId}/analyze",
+                                   "/api/v1/account",
+                                   "/api/v1/customers/{customerId}/do-not-call",
+                                   "/api/v1/customers/{customerId}/compliance-decisions"});
 
     SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
@@ -515,7 +520,7 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
             member(member(member(member(post, "responses"), "422"), "content"), "application/json");
         const Json& one_of = member(member(blocked, "schema"), "oneOf");
         CHECK(member(one_of.values()[0], "$ref").text() ==
-              "#/components/schemas/ErrorEnvelope_Call");
+              "#/components/schemas/ErrorEnvelope_BlockedCall");
         CHECK(member(member(post, "responses"), "403").contains("content"));
     }
     SECTION("PATCH takes merge-patch+json too") {
@@ -547,8 +552,11 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                       "Error",
                                       "Envelope_Customer",
                                       "ErrorEnvelope",
-                                      "ErrorEnvelope_Call",
+                                      "ErrorEnvelope_BlockedCall",
+                                      "BlockedCall",
                                       "CustomerList",
+                                      "Account",
+                                      "ComplianceDecisionList",
                                       "HealthStatus",
                                       "CallWebhookEvent"}) {
             CAPTURE(name);

@@ -85,7 +85,7 @@ TEST_CASE("BulkCallRequest: 1 to 100 distinct customer ids") {
 
 TEST_CASE("BulkCallResult: the hosted shape, placed and failed items in order") {
     auto call = read<Call>(openapi_examples::call);
-    auto blocked = read<Call>(openapi_examples::blocked_call);
+    auto blocked = read<BlockedCall>(openapi_examples::blocked_call);
     REQUIRE(call.ok());
     REQUIRE(blocked.ok());
     const Uuid first = Uuid::parse(a).value();
@@ -107,6 +107,23 @@ TEST_CASE("BulkCallResult: the hosted shape, placed and failed items in order") 
             R"("success":false,"error":"Customer not eligible for call. Failed rules: …","compliance":{"passed":false)") !=
         std::string::npos);
     CHECK(json.find("null") == std::string::npos);
+    auto back = read<BulkCallResult>(json);
+    REQUIRE(back.ok());
+    CHECK(back.value() == result);
+}
+
+TEST_CASE("BulkCallResult: a blocked item carries its next eligible time, null when none") {
+    auto blocked = read<BlockedCall>(openapi_examples::blocked_call);
+    REQUIRE(blocked.ok());
+    BulkCallResult result;
+    result.add_blocked(Uuid::parse(a).value(), "Customer not eligible for call. Failed rules: …",
+                       blocked.value().compliance, blocked.value().nextEligibleAt);
+    result.add_blocked(Uuid::parse(b).value(), "Customer not eligible for call. Failed rules: …",
+                       blocked.value().compliance, std::nullopt);
+    CHECK(result.summary == BulkCallSummary{2, 0, 2});
+    const std::string json = write(result);
+    CHECK(json.find(R"(]},"nextEligibleAt":"2026-11-20T14:00:00.000Z"})") != std::string::npos);
+    CHECK(json.find(R"(]},"nextEligibleAt":null})") != std::string::npos);
     auto back = read<BulkCallResult>(json);
     REQUIRE(back.ok());
     CHECK(back.value() == result);

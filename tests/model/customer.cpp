@@ -393,3 +393,85 @@ TEST_CASE("apply_patch: the merged customer or all its errors, the current one u
         CHECK_FALSE(result.value().customer.ssnLastFour.has_value());
     }
 }
+
+TEST_CASE("inconvenientTimes: an extension member, left out when the customer designated none") {
+    auto plain = read<CustomerCreate>(valid_customer, options);
+    REQUIRE(plain.ok());
+    CHECK(plain.value().inconvenientTimes.absent());
+    CHECK(write(plain.value()).find("inconvenientTimes") == std::string::npos);
+
+    const std::string body = valid_customer.substr(0, valid_customer.rfind('}')) +
+                             R"(,"inconvenientTimes":[{"days":["mon","fri"],"from":"09:00",)"
+                             R"("to":"17:00"},{"days":["sun"],"from":"22:00","to":"07:00"}]})";
+    auto designated = read<CustomerCreate>(body, options);
+    REQUIRE(designated.ok());
+    const auto& periods = designated.value().inconvenientTimes;
+    REQUIRE(periods.has_value());
+    REQUIRE(periods->size() == 2);
+    CHECK((*periods)[0].days == collectcall::BoundedVector<collectcall::Weekday, 1, 7>{
+                                    collectcall::Weekday::mon, collectcall::Weekday::fri});
+    CHECK((*periods)[1].to.view() == "07:00");
+    const std::string json = write(designated.value());
+    CHECK(
+        json.find(R"(,"inconvenientTimes":[{"days":["mon","fri"],"from":"09:00","to":"17:00"},)") !=
+        std::string::npos);
+    auto back = read<CustomerCreate>(json, options);
+    REQUIRE(back.ok());
+    CHECK(back.value() == designated.value());
+}
+
+TEST_CASE("inconvenientTimes: every bad period with its path") {
+    const std::string head = valid_customer.substr(0, valid_customer.rfind('}'));
+    struct Case {
+        const char* member;
+        std::vector<std::string> errors;
+    };
+    const std::vector<Case> cases{
+        {R"([{"days":[],"from":"09:00","to":"17:00"}])", {"/inconvenientTimes/0/days length"}},
+        {R"([{"days":["monday"],"from":"09:00","to":"17:00"}])",
+         {"/inconvenientTimes/0/days/0 format"}},
+        {R"([{"days":["mon"],"from":"9:00","to":"25:00"}])",
+         {"/inconvenientTimes/0/from format", "/inconvenientTimes/0/to format"}},
+        {R"([{"days":["mon"],"from":"09:00"}])", {"/inconvenientTimes/0/to required"}},
+        {R"([{"days":["mon","tue","wed","thu","fri","sat","sun","mon"],"from":"09:00","to":"10:00"}])",
+         {"/inconvenientTimes/0/days length"}},
+        {R"({"days":["mon"]})", {"/inconvenientTimes type"}},
+        {R"([{"days":["mon"],"from":"09:00","to":"10:00","note":"x"}])",
+         {"/inconvenientTimes/0/note unknown_field"}},
+    };
+    for (const Case& c : cases) {
+        INFO(c.member);
+        auto result =
+            read<CustomerCreate>(head + R"(,"inconvenientTimes":)" + c.member + "}", options);
+        REQUIRE_FALSE(result.ok());
+        CHECK(describe(result.errors()) == c.errors);
+    }
+    std::string many = R"([)";
+    for (std::size_t i = 0; i <= collectcall::max_inconvenient_times; ++i)
+        many += std::string(i ? "," : "") + R"({"days":["mon"],"from":"09:00","to":"10:00"})";
+    auto too_many = read<CustomerCreate>(head + R"(,"inconvenientTimes":)" + many + "]}", options);
+    REQUIRE_FALSE(too_many.ok());
+    CHECK(describe(too_many.errors()) == std::vector<std::string>{"/inconvenientTimes length"});
+}
+
+TEST_CASE("inconvenientTimes: a PATCH replaces the list, null clears it") {
+    auto stored = read<CustomerCreate>(valid_customer, options);
+    REQUIRE(stored.ok());
+    auto set = read<collectcall::CustomerPatch>(
+        R"({"inconvenientTimes":[{"days":["sat","sun"],"from":"00:00","to":"24:00"}]})", options);
+    REQUIRE(set.ok());
+    auto merged = collectcall::apply_patch(stored.value(), set.value());
+    REQUIRE(merged.ok());
+    CHECK(merged.value().changed);
+    REQUIRE(merged.value().customer.inconvenientTimes.has_value());
+    CHECK(merged.value().customer.inconvenientTimes->size() == 1);
+
+    auto clear = read<collectcall::CustomerPatch>(R"({"inconvenientTimes":null})", options);
+    REQUIRE(clear.ok());
+    auto cleared = collectcall::apply_patch(merged.value().customer, clear.value());
+    REQUIRE(cleared.ok());
+    CHECK(cleared.value().changed);
+    CHECK(cleared.value().customer.inconvenientTimes.absent());
+    CHECK(cleared.value().customer == stored.value());
+    CHECK(write(cleared.value().customer) == write(stored.value()));
+}

@@ -2,8 +2,8 @@
 """The answers of the operations of API.md section 13, as the library writes them, against the
 hosted service's own component schemas (BulkCreateCallsResponse, GetSignedUrlResponse,
 ClientListResponse, SmsImportResponse, SmsImportBulkResponse, EmailImportResponse,
-EmailImportBulkResponse, SmsGenerateResponse, EmailGenerateResponse, AnalyzeInteractionResponse),
-read in place from ../shared/reference/hosted-openapi.json; and the texts API.md quotes from the
+EmailImportBulkResponse, SmsGenerateResponse, EmailGenerateResponse, AnalyzeInteractionResponse)
+and the drip campaign webhook bodies (DripCampaignWebhook), read in place from ../shared/reference/hosted-openapi.json; and the texts API.md quotes from the
 hosted service, word for word against the document's examples.
 
 Strict where the server conformance test is lenient: a member the hosted schema declares without
@@ -28,6 +28,7 @@ EXPECTED = {
     "BulkCreateCallsResponse", "GetSignedUrlResponse", "ClientListResponse", "SmsImportResponse",
     "SmsImportBulkResponse", "EmailImportResponse", "EmailImportBulkResponse",
     "SmsGenerateResponse", "EmailGenerateResponse", "AnalyzeInteractionResponse",
+    "DripCampaignWebhook",
 }
 
 

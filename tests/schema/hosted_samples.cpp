@@ -44,15 +44,25 @@ T must_read(std::string_view json) {
     return std::move(result).value();
 }
 
-template <class T>
-void sample(std::string_view schema, std::string_view name, const T& data) {
-    Envelope<T> envelope{request_id, true, data};
+void emit_sample(std::string_view schema, std::string_view name, std::string document) {
     Json line = Json::object();
     line["kind"] = "sample";
     line["schema"] = schema;
     line["name"] = name;
-    line["document"] = Json::raw(write(envelope));
+    line["document"] = Json::raw(std::move(document));
     std::cout << line.dump() << '\n';
+}
+
+// An answer, in the envelope.
+template <class T>
+void sample(std::string_view schema, std::string_view name, const T& data) {
+    emit_sample(schema, name, write(Envelope<T>{request_id, true, data}));
+}
+
+// A webhook body: sent as it is, not in the envelope.
+template <class T>
+void body_sample(std::string_view schema, std::string_view name, const T& body) {
+    emit_sample(schema, name, write(body));
 }
 
 void text(std::string_view path, std::string_view status, std::string_view value) {
@@ -135,13 +145,55 @@ int main() {
     // Bulk calls: placed, blocked (with its compliance), unknown customer.
     BulkCallResult calls;
     calls.add_placed(customer, must_read<Call>(x::call));
-    const Call blocked = must_read<Call>(x::blocked_call);
+    const Call blocked = must_read<BlockedCall>(x::blocked_call);
     calls.add_failed(thread,
                      "Customer not eligible for call. Failed rules: Respectful Hours Check "
                      "(Customer local time is 07:00 (outside respectful hours 8am-8:50pm))",
                      blocked.compliance);
     calls.add_failed(interaction, "Customer not found");
+    calls.add_blocked(request_id,
+                      "Customer not eligible for call. Failed rules: Is Active "
+                      "(Customer is not active)",
+                      blocked.compliance, std::nullopt);
+    calls.add_blocked(customer,
+                      "Customer not eligible for call. Failed rules: Respectful Hours Check "
+                      "(Customer local time is 07:00 (outside respectful hours 8am-8:50pm))",
+                      blocked.compliance, created);
     sample("BulkCreateCallsResponse", "partial", calls);
+
+    // Drip campaign webhooks: each step's body as the hosted DripCampaignWebhook (a oneOf, so
+    // each body must match exactly one of its three shapes).
+    DripEnrolment enrolment =
+        enrol(parse_drip_campaign("welcome").campaign.value(), request_id, customer, created);
+    CallFacts call;
+    call.id = interaction;
+    call.customerId = customer;
+    call.threadId = thread;
+    call.toPhoneNumber = someone.primaryPhone;
+    call.fromPhoneNumber = E164::parse("+14155550199").value();
+    call.createdAt = created;
+    body_sample("DripCampaignWebhook", "call-created", drip_call_created_event(enrolment, call));
+    CallEnding ending;
+    ending.endedReason = EndedReason::customer_ended_call;
+    ending.durationMs = 61000;
+    ending.endedAt = Timestamp::parse("2026-11-20T15:01:01Z").value();
+    TranscriptMessage turn;
+    turn.role = MessageRole::user;
+    turn.message = "I will pay on Friday.";
+    turn.startedAt = created;
+    turn.endedAt = ending.endedAt;
+    turn.endTime = ending.endedAt;
+    turn.duration = 3000;
+    ending.messages.push_back(turn);
+    body_sample("DripCampaignWebhook", "call-ended",
+                drip_call_ended_event(enrolment, call, ending,
+                                      "http://127.0.0.1:8080/api/v1/calls/x/recording?s=1"));
+    enrolment.status = DripCampaignStatus::completed;
+    body_sample(
+        "DripCampaignWebhook", "sms",
+        drip_sms_event(enrolment, thread,
+                       DripSmsDetails{request_id, someone.primaryPhone, call.fromPhoneNumber,
+                                      write_sms(facts, {}), created}));
 
     // The hosted texts API.md quotes.
     text("/calls/bulk", "400", duplicate_customer_ids_message);

@@ -228,7 +228,7 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     REQUIRE(store->insert_customer(cred.accountId, c));
     const auto plan =
         store->place_call(cred.accountId, c.customer.id, frozen_time() - std::chrono::hours(48),
-                          [&](const StoredCustomer&, std::span<const Time>) {
+                          [&](const StoredCustomer&, const ContactHistory&) {
                               CallPlan p;
                               p.call.id = new_uuid();
                               p.call.threadId = c.thread_id;
@@ -250,7 +250,7 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     CHECK_FALSE(store->find_call_transcript(other, call));
 }
 
-TEST_CASE("store: a version 4 database migrates to 5 and keeps its customers", "[store]") {
+TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "[store]") {
     Database database;
     Uuid a;
     StoredCustomer c = customer("c-1");
@@ -259,15 +259,17 @@ TEST_CASE("store: a version 4 database migrates to 5 and keeps its customers", "
         a = account(*store, "a").accountId;
         REQUIRE(store->insert_customer(a, c));
     }
-    // Back to version 4: what version 5 added is taken away again.
-    for (const char* sql : {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
-                            "ALTER TABLE customers DROP COLUMN do_not_call",
-                            "ALTER TABLE customers DROP COLUMN attorney_represented",
-                            "ALTER TABLE customers DROP COLUMN disputed"}) {
+    // Back to version 4: what versions 5 and 6 added is taken away again.
+    for (const char* sql :
+         {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
+          "ALTER TABLE customers DROP COLUMN do_not_call",
+          "ALTER TABLE customers DROP COLUMN attorney_represented",
+          "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
+          "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy"}) {
         (void)database.rows(sql);
     }
     if (database.postgres()) {
-        (void)database.rows("DELETE FROM schema_version WHERE version = 5");
+        (void)database.rows("DELETE FROM schema_version WHERE version >= 5");
     } else {
         (void)database.rows("PRAGMA user_version = 4");
     }
@@ -282,9 +284,11 @@ TEST_CASE("store: a version 4 database migrates to 5 and keeps its customers", "
     store->insert_interactions(
         a, c.customer.id, std::vector<InteractionRecord>{sms(c, "hi", "2026-11-20T10:00:00Z")});
     CHECK(store->list_interactions(a, c.customer.id).size() == 1);
+    CHECK(store->account_settings(a).policy == collectcall::CompliancePolicy::hosted);
+    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
     if (database.postgres()) {
-        CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] == "5");
+        CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] == "6");
     } else {
-        CHECK(database.rows("PRAGMA user_version")[0][0] == "5");
+        CHECK(database.rows("PRAGMA user_version")[0][0] == "6");
     }
 }

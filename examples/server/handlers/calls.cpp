@@ -12,6 +12,7 @@
 
 #include <collectcall/api/webhook_target.hpp>
 #include <collectcall/compliance/call_input.hpp>
+#include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/core/read.hpp>
 #include <collectcall/webhook/recording.hpp>
@@ -29,7 +30,8 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
                                    .cease_and_desist = stored.cease_and_desist,
                                    .asked_not_to_call = stored.do_not_call,
                                    .attorney_represented = stored.attorney_represented},
-                                  {}, now, {settings.window, settings.max_calls_per_day});
+                                  {}, now,
+                                  {settings.window, settings.max_calls_per_day, settings.policy});
 }
 
 namespace {
@@ -63,15 +65,19 @@ bool check_webhook(const Webhook& webhook, Exchange& x, Services& s) {
 // handed to the dialer when every check passes. nullopt: the account has no such customer.
 std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
                                    std::string_view agent_id, const std::optional<Webhook>& webhook,
-                                   const AccountSettings& settings, Services& s) {
+                                   const AccountSettings& settings, ComplianceOperation operation,
+                                   Services& s) {
     const Time now = s.clock.now();
     auto plan = s.store.place_call(
         account, customer, now - s.config.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> placed) {
+        [&](const StoredCustomer& stored, const ContactHistory& history) {
             compliance::ComplianceInput input = compliance_input(stored, settings, now);
-            input.placed_calls = placed;
+            input.placed_calls = history.placed;
+            input.conversations = history.conversations;
+            input.sent_texts = history.texts;
 
             CallPlan plan;
+            plan.decision = compliance::decide(input, operation);
             plan.call.id = new_uuid();
             plan.call.threadId = stored.thread_id;
             plan.call.toPhoneNumber = stored.customer.primaryPhone;
@@ -79,9 +85,10 @@ std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
             // init gives every account a number: an empty pool is a broken store.
             if (!from) throw std::runtime_error("the account has no caller number");
             plan.call.fromPhoneNumber = *from;
-            plan.call.compliance = compliance::evaluate(input);
+            plan.call.compliance = plan.decision.compliance;
             plan.call.createdAt = Timestamp::from_time(now);
             plan.place = plan.call.compliance.passed;
+            if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
             plan.agent_id = std::string(agent_id);
             plan.webhook = webhook;
             return plan;
@@ -108,14 +115,15 @@ void handle(endpoint<Operation::create_call>, Exchange& x, Services& s) {
     }
 
     const auto plan = place_call(x.account, *id, request.agentId.view(), request.webhook,
-                                 s.store.account_settings(x.account), s);
+                                 s.store.account_settings(x.account), ComplianceOperation::call, s);
     if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->place) {
-        // Blocked: not placed, not counted; the data shows what would have been called.
+        // Blocked: not placed, not counted; the data shows what would have been called, and
+        // when it could be (nextEligibleAt).
         return x.fail(api::errors::compliance_failed,
                       compliance::failure_message(plan->call.compliance), {}, plan->call);
     }
-    x.reply(200, plan->call);
+    x.reply(200, static_cast<const Call&>(plan->call));
 }
 
 void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
@@ -139,15 +147,15 @@ void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
     const AccountSettings settings = s.store.account_settings(x.account);
     BulkCallResult result;
     for (const Uuid& customer : request.customerIds) {
-        const auto plan =
-            place_call(x.account, customer, request.agentId.view(), request.webhook, settings, s);
+        const auto plan = place_call(x.account, customer, request.agentId.view(), request.webhook,
+                                     settings, ComplianceOperation::bulk_call, s);
         if (!plan) {
             result.add_failed(customer, std::string(api::customer_not_found_message));
         } else if (plan->place) {
             result.add_placed(customer, plan->call);
         } else {
-            result.add_failed(customer, compliance::failure_message(plan->call.compliance),
-                              plan->call.compliance);
+            result.add_blocked(customer, compliance::failure_message(plan->call.compliance),
+                               plan->call.compliance, plan->call.nextEligibleAt);
         }
     }
     x.reply(200, std::move(result));

@@ -203,4 +203,10 @@ void handle(endpoint<Operation::activate_customer>, Exchange& x, Services& s) {
     set_customer_flag(x, s, &StoredCustomer::active, true);
 }
 
+void handle(endpoint<Operation::do_not_call>, Exchange& x, Services& s) {
+    // A request about a medium (12 CFR 1006.14(h)): kept until the customer says otherwise,
+    // which this API does not record.
+    set_customer_flag(x, s, &StoredCustomer::do_not_call, true);
+}
+
 }  // namespace collectcall::server::handlers

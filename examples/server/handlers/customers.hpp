@@ -1,5 +1,5 @@
 // Customers: create one or many, find, read, update, and the flags that decide whether one is
-// called (cease-and-desist, active).
+// called (cease-and-desist, active, do-not-call).
 #pragma once
 
 #include "handlers/handler.hpp"
@@ -14,5 +14,6 @@ void handle(endpoint<Operation::update_customer>, Exchange& x, Services& s);
 void handle(endpoint<Operation::cease_and_desist>, Exchange& x, Services& s);
 void handle(endpoint<Operation::deactivate_customer>, Exchange& x, Services& s);
 void handle(endpoint<Operation::activate_customer>, Exchange& x, Services& s);
+void handle(endpoint<Operation::do_not_call>, Exchange& x, Services& s);
 
 }  // namespace collectcall::server::handlers

@@ -4,6 +4,7 @@
 #include "exchange.hpp"
 #include "handlers/calls.hpp"
 #include "handlers/clients.hpp"
+#include "handlers/compliance.hpp"
 #include "handlers/customers.hpp"
 #include "handlers/interactions.hpp"
 #include "handlers/service.hpp"

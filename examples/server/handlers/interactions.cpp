@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/engine.hpp>
 #include <collectcall/core/read.hpp>
 
@@ -162,12 +163,15 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
     const Time now = s.clock.now();
     const auto plan = s.store.record_interaction(
         x.account, id, now - s.config.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> calls, std::span<const Time>) {
+        [&](const StoredCustomer& stored, std::span<const Time> calls,
+            std::span<const Time> texts) {
             compliance::ComplianceInput input = compliance_input(stored, settings, now);
             input.channel = ContactChannel::sms;
             input.placed_calls = calls;
+            input.sent_texts = texts;
             InteractionPlan plan;
-            plan.compliance = compliance::evaluate(input);
+            plan.decision = compliance::decide(input, ComplianceOperation::sms);
+            plan.compliance = plan.decision->compliance;
             plan.store = plan.compliance->passed;
             plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,
                                                     Timestamp::from_time(now));

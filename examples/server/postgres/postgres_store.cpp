@@ -188,6 +188,28 @@ ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
     ADD COLUMN attorney_represented BOOLEAN NOT NULL DEFAULT FALSE,
     ADD COLUMN disputed BOOLEAN NOT NULL DEFAULT FALSE;
 )sql",
+    // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
+    // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
+    // and sweeps them).
+    R"sql(
+ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
+CREATE TABLE drip_campaigns (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    steps TEXT NOT NULL,
+    PRIMARY KEY (account_id, name)
+);
+CREATE TABLE compliance_decisions (
+    seq BIGSERIAL PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    at_ms BIGINT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX compliance_decisions_by_customer
+    ON compliance_decisions (account_id, customer_id, at_ms, seq);
+CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -302,6 +324,18 @@ constexpr const char* placed_calls_sql =
 constexpr const char* sent_texts_sql =
     "SELECT timestamp_ms FROM interactions WHERE account_id = $1 AND customer_id = $2 AND "
     "timestamp_ms >= $3 AND channel = 'sms' AND direction = 'outbound' ORDER BY timestamp_ms";
+
+void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
+                     const ComplianceDecision& decision) {
+    db.params()
+        .add(account.view())
+        .add(customer.view())
+        .add(to_ms(decision.at.time()))
+        .add(write(decision));
+    db.query(
+        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
+        "VALUES ($1, $2, $3, $4)");
+}
 
 }  // namespace
 
@@ -425,6 +459,16 @@ Credentials PostgresStore::create_credentials(const AccountSetup& setup, Time no
                 "UPDATE accounts SET window_start_minutes = $1, window_end_minutes = $2 "
                 "WHERE id = $3");
         }
+        if (setup.policy) {
+            db.params().add(enum_name(*setup.policy)).add(account.view());
+            db.query("UPDATE accounts SET compliance_policy = $1 WHERE id = $2");
+        }
+        for (const DripCampaignDefinition& campaign : setup.campaigns) {
+            db.params().add(account.view()).add(campaign.name).add(write(campaign.steps));
+            db.query(
+                "INSERT INTO drip_campaigns (account_id, name, steps) VALUES ($1, $2, $3) "
+                "ON CONFLICT (account_id, name) DO UPDATE SET steps = excluded.steps");
+        }
         if (new_account) {
             // The schema's column defaults are those of version 1; a new account always gets
             // the library's.
@@ -510,14 +554,9 @@ AccountSettings PostgresStore::account_settings(const Uuid& account) {
     auto db = pool_.lease();
     AccountSettings settings;
     db->params().add(account.view());
-    const Result r = db->query(
-        "SELECT window_start_minutes, window_end_minutes, max_calls_per_day FROM accounts "
-        "WHERE id = $1");
-    if (!r.empty()) {
-        settings.window = compliance::RespectfulHours{std::chrono::minutes{r.integer(0, 0)},
-                                                      std::chrono::minutes{r.integer(0, 1)}};
-        settings.max_calls_per_day = static_cast<unsigned>(r.integer(0, 2));
-    }
+    const Result r =
+        db->query("SELECT " COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS " FROM accounts WHERE id = $1");
+    if (!r.empty()) settings_from_row(r.row(0), settings);
     db->params().add(account.view());
     const Result numbers =
         db->query("SELECT number FROM caller_numbers WHERE account_id = $1 ORDER BY position");
@@ -525,6 +564,38 @@ AccountSettings PostgresStore::account_settings(const Uuid& account) {
         settings.caller_numbers.push_back(parse_column<E164>(numbers.text(i, 0), "number"));
     }
     return settings;
+}
+
+Account PostgresStore::account(const Uuid& id) {
+    std::string name;
+    {
+        auto db = pool_.lease();
+        db->params().add(id.view());
+        const Result r = db->query("SELECT name FROM accounts WHERE id = $1");
+        if (!r.empty()) name = std::string(r.text(0, 0));
+    }
+    Account out = account_view(id, std::move(name), account_settings(id));
+    auto db = pool_.lease();
+    db->params().add(id.view());
+    const Result r =
+        db->query("SELECT name, steps FROM drip_campaigns WHERE account_id = $1 ORDER BY name");
+    for (int i = 0; i < r.rows(); ++i)
+        out.dripCampaigns.push_back(campaign_from_row(r.row(i)));
+    return out;
+}
+
+std::vector<ComplianceDecision> PostgresStore::list_compliance_decisions(const Uuid& account,
+                                                                         const Uuid& customer,
+                                                                         std::size_t limit) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(customer.view()).add(static_cast<std::int64_t>(limit));
+    const Result r = db->query(
+        "SELECT body FROM compliance_decisions WHERE account_id = $1 AND customer_id = $2 "
+        "ORDER BY at_ms DESC, seq DESC LIMIT $3");
+    std::vector<ComplianceDecision> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back(decision_from_column(r.text(i, 0)));
+    return out;
 }
 
 // --- Customers -------------------------------------------------------------------------------
@@ -622,10 +693,17 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
         // customer, in this process or another, waits here and then counts this one.
         const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
         if (!stored) return std::nullopt;
-        const std::vector<Time> placed =
-            times_since(db, placed_calls_sql, account, customer, since);
-        CallPlan plan = decide(*stored, placed);
-        if (!plan.place) return plan;
+        ContactHistory history;
+        db.params().add(account.view()).add(customer.view()).add(to_ms(since));
+        const Result calls = db.query(
+            "SELECT created_ms, transcript FROM calls WHERE account_id = $1 AND customer_id = $2 "
+            "AND created_ms >= $3 ORDER BY created_ms");
+        for (int i = 0; i < calls.rows(); ++i)
+            add_call_to_history(history, calls.row(i));
+        history.texts = times_since(db, sent_texts_sql, account, customer, since);
+        CallPlan plan = decide(*stored, history);
+        insert_decision(db, account, customer, plan.decision);
+        if (!plan.place) return plan;  // the decision alone is committed
 
         const Call& call = plan.call;
         auto& p = db.params()
@@ -835,6 +913,7 @@ std::optional<InteractionPlan> PostgresStore::record_interaction(const Uuid& acc
         const std::vector<Time> calls = times_since(db, placed_calls_sql, account, customer, since);
         const std::vector<Time> texts = times_since(db, sent_texts_sql, account, customer, since);
         InteractionPlan plan = decide(*stored, calls, texts);
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
         if (plan.store) insert_interaction(db, account, customer, plan.record);
         return plan;
     });
@@ -1007,6 +1086,8 @@ std::int64_t PostgresStore::sweep(Time now) {
             .affected();
     db->params().add(to_ms(now) - idempotency_lifetime_ms);
     deleted += db->query("DELETE FROM idempotency_keys WHERE created_ms < $1").affected();
+    db->params().add(to_ms(now - compliance::decision_retention));
+    deleted += db->query("DELETE FROM compliance_decisions WHERE at_ms < $1").affected();
     return deleted;
 }
 

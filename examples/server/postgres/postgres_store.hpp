@@ -51,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 5;
+    static constexpr int schema_version = 6;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -63,6 +63,7 @@ class PostgresStore final : public Store {
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override;
     bool agent_assigned(const Uuid& account, std::string_view agent) override;
     AccountSettings account_settings(const Uuid& account) override;
+    Account account(const Uuid& account) override;
 
     bool insert_customer(const Uuid& account, const StoredCustomer& customer) override;
     std::vector<bool> insert_customers(const Uuid& account,
@@ -74,6 +75,9 @@ class PostgresStore final : public Store {
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override;
 
+    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
+                                                              const Uuid& customer,
+                                                              std::size_t limit) override;
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override;
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;

@@ -192,6 +192,28 @@ ALTER TABLE customers ADD COLUMN do_not_call INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE customers ADD COLUMN attorney_represented INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
+    // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
+    // and sweeps them).
+    R"sql(
+ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
+CREATE TABLE drip_campaigns (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    steps TEXT NOT NULL,
+    PRIMARY KEY (account_id, name)
+) STRICT;
+CREATE TABLE compliance_decisions (
+    seq INTEGER PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    at_ms INTEGER NOT NULL,
+    body TEXT NOT NULL
+) STRICT;
+CREATE INDEX compliance_decisions_by_customer
+    ON compliance_decisions (account_id, customer_id, at_ms, seq);
+CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -361,6 +383,18 @@ constexpr const char* sent_texts_sql =
     "SELECT timestamp_ms FROM interactions WHERE account_id = ? AND customer_id = ? AND "
     "timestamp_ms >= ? AND channel = 'sms' AND direction = 'outbound' ORDER BY timestamp_ms";
 
+void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
+                     const ComplianceDecision& decision) {
+    Query(db,
+          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
+          "VALUES (?, ?, ?, ?)")
+        .bind(1, account.view())
+        .bind(2, customer.view())
+        .bind(3, to_ms(decision.at.time()))
+        .bind(4, write(decision))
+        .run();
+}
+
 }  // namespace
 
 // A connection borrowed from the pool for the length of one operation.
@@ -528,6 +562,21 @@ Credentials SqliteStore::create_credentials(const AccountSetup& setup, Time now)
                 .bind(3, account->view())
                 .run();
         }
+        if (setup.policy) {
+            Query(*db, "UPDATE accounts SET compliance_policy = ? WHERE id = ?")
+                .bind(1, enum_name(*setup.policy))
+                .bind(2, account->view())
+                .run();
+        }
+        for (const DripCampaignDefinition& campaign : setup.campaigns) {
+            Query(*db,
+                  "INSERT INTO drip_campaigns (account_id, name, steps) VALUES (?, ?, ?) "
+                  "ON CONFLICT (account_id, name) DO UPDATE SET steps = excluded.steps")
+                .bind(1, account->view())
+                .bind(2, campaign.name)
+                .bind(3, write(campaign.steps))
+                .run();
+        }
         if (new_account) {
             // The schema's column defaults are those of version 1; a new account always gets
             // the library's.
@@ -614,21 +663,46 @@ AccountSettings SqliteStore::account_settings(const Uuid& account) {
     auto db = lease();
     AccountSettings settings;
     {
-        Query q(*db,
-                "SELECT window_start_minutes, window_end_minutes, max_calls_per_day FROM accounts "
-                "WHERE id = ?");
+        Query q(*db, "SELECT " COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS " FROM accounts WHERE id = ?");
         q.bind(1, account.view());
-        if (q.step()) {
-            settings.window = compliance::RespectfulHours{std::chrono::minutes{q.integer(0)},
-                                                          std::chrono::minutes{q.integer(1)}};
-            settings.max_calls_per_day = static_cast<unsigned>(q.integer(2));
-        }
+        if (q.step()) settings_from_row(q, settings);
     }
     Query q(*db, "SELECT number FROM caller_numbers WHERE account_id = ? ORDER BY position");
     q.bind(1, account.view());
     while (q.step())
         settings.caller_numbers.push_back(parse_column<E164>(q.text(0), "number"));
     return settings;
+}
+
+Account SqliteStore::account(const Uuid& id) {
+    std::string name;
+    {
+        auto db = lease();
+        Query q(*db, "SELECT name FROM accounts WHERE id = ?");
+        q.bind(1, id.view());
+        if (q.step()) name = std::string(q.text(0));
+    }
+    Account out = account_view(id, std::move(name), account_settings(id));
+    auto db = lease();
+    Query q(*db, "SELECT name, steps FROM drip_campaigns WHERE account_id = ? ORDER BY name");
+    q.bind(1, id.view());
+    while (q.step())
+        out.dripCampaigns.push_back(campaign_from_row(q));
+    return out;
+}
+
+std::vector<ComplianceDecision> SqliteStore::list_compliance_decisions(const Uuid& account,
+                                                                       const Uuid& customer,
+                                                                       std::size_t limit) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT body FROM compliance_decisions WHERE account_id = ? AND customer_id = ? "
+            "ORDER BY at_ms DESC, seq DESC LIMIT ?");
+    q.bind(1, account.view()).bind(2, customer.view()).bind(3, static_cast<std::int64_t>(limit));
+    std::vector<ComplianceDecision> out;
+    while (q.step())
+        out.push_back(decision_from_column(q.text(0)));
+    return out;
 }
 
 // --- Customers -------------------------------------------------------------------------------
@@ -726,10 +800,22 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         Transaction tx(*db);
         const std::optional<StoredCustomer> stored = customer_for_update(*db, account, customer);
         if (!stored) return std::nullopt;
-        const std::vector<Time> placed =
-            times_since(*db, placed_calls_sql, account, customer, since);
-        CallPlan plan = decide(*stored, placed);
-        if (!plan.place) return plan;  // nothing written; the transaction rolls back
+        ContactHistory history;
+        {
+            Query q(*db,
+                    "SELECT created_ms, transcript FROM calls WHERE account_id = ? AND "
+                    "customer_id = ? AND created_ms >= ? ORDER BY created_ms");
+            q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
+            while (q.step())
+                add_call_to_history(history, q);
+        }
+        history.texts = times_since(*db, sent_texts_sql, account, customer, since);
+        CallPlan plan = decide(*stored, history);
+        insert_decision(*db, account, customer, plan.decision);
+        if (!plan.place) {
+            tx.commit();  // the decision alone
+            return plan;
+        }
 
         const Call& call = plan.call;
         Query insert(*db,
@@ -908,7 +994,11 @@ std::optional<InteractionPlan> SqliteStore::record_interaction(const Uuid& accou
         const std::vector<Time> calls = times_since(db, placed_calls_sql, account, customer, since);
         const std::vector<Time> texts = times_since(db, sent_texts_sql, account, customer, since);
         InteractionPlan plan = decide(*stored, calls, texts);
-        if (!plan.store) return plan;
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
+        if (!plan.store) {
+            if (plan.decision) tx.commit();  // the decision alone
+            return plan;
+        }
         insert_interaction(db, account, customer, plan.record);
         tx.commit();
         return plan;
@@ -1102,6 +1192,10 @@ std::int64_t SqliteStore::sweep(Time now) {
         std::int64_t deleted = db->changes();
         Query(*db, "DELETE FROM idempotency_keys WHERE created_ms < ?")
             .bind(1, to_ms(now) - idempotency_lifetime_ms)
+            .run();
+        deleted += db->changes();
+        Query(*db, "DELETE FROM compliance_decisions WHERE at_ms < ?")
+            .bind(1, to_ms(now - compliance::decision_retention))
             .run();
         deleted += db->changes();
         return deleted;

@@ -47,7 +47,7 @@ class SqliteStore final : public Store {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 5;
+    static constexpr int schema_version = 6;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -62,6 +62,7 @@ class SqliteStore final : public Store {
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override;
     bool agent_assigned(const Uuid& account, std::string_view agent) override;
     AccountSettings account_settings(const Uuid& account) override;
+    Account account(const Uuid& account) override;
 
     bool insert_customer(const Uuid& account, const StoredCustomer& customer) override;
     std::vector<bool> insert_customers(const Uuid& account,
@@ -73,6 +74,9 @@ class SqliteStore final : public Store {
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override;
 
+    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
+                                                              const Uuid& customer,
+                                                              std::size_t limit) override;
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override;
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;

@@ -18,10 +18,12 @@
 #include "collectcall/api/limits.hpp"
 #include "collectcall/api/route.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/client.hpp"
+#include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
 #include "collectcall/model/interaction.hpp"
 #include "collectcall/model/openapi.hpp"
@@ -58,7 +60,8 @@ BOOST_DEFINE_ENUM_CLASS(Operation, get_health, get_readiness, get_metrics, get_o
                         deactivate_customer, activate_customer, get_call, get_call_recording,
                         create_webhook_secret, create_calls, get_signed_url, list_clients,
                         create_client, import_sms, import_sms_bulk, import_email, import_email_bulk,
-                        generate_sms, generate_email, list_interactions, analyze_interaction)
+                        generate_sms, generate_email, list_interactions, analyze_interaction,
+                        get_account, do_not_call, list_compliance_decisions)
 
 // One endpoint: `static constexpr Route route`, `using body` (what it reads; null_t: nothing),
 // `using data` (what it answers with, inside the envelope for an API call) and
@@ -381,7 +384,7 @@ struct endpoint<Operation::create_calls> {
                     "daily count however single and bulk calls interleave): placed, {customerId, "
                     "success: true, data: the call}; not, {customerId, success: false, error} "
                     "with `Customer not found` or the compliance message, and the blocked call's "
-                    "compliance.",
+                    "compliance and nextEligibleAt (null when no time will do).",
                 .success = "Every customer was processed; see results[].success.",
                 .request_examples = {{"two", openapi_examples::bulk_call_request}}};
     }
@@ -617,6 +620,66 @@ struct endpoint<Operation::analyze_interaction> {
                     "words (an outbound message, an unanswered call).",
                 .success = "The analysis.",
                 .answer_examples = {{"analysed", openapi_examples::analyze_result}}};
+    }
+};
+
+// -- compliance (API.md section 14): the account's policy, a request not to be called, and the
+// record of decisions
+
+template <>
+struct endpoint<Operation::get_account> {
+    static constexpr Route route{.method = "GET",
+                                 .path = "/api/v1/account",
+                                 .tag = "compliance",
+                                 .summary = "Read the caller's account and its settings"};
+    using body = null_t;
+    using data = Account;
+    static OperationText text() {
+        return {.description =
+                    "Extension. The settings init gave the account: its compliance policy "
+                    "(hosted or regulation-f), the respectful-hours window, the daily call limit, "
+                    "the caller-number pool and the drip campaigns.",
+                .success = "The account."};
+    }
+};
+
+template <>
+struct endpoint<Operation::do_not_call> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/do-not-call",
+        .tag = "compliance",
+        .summary = "Record the customer's request not to be called (idempotent)",
+        .body = Body::empty_or_json,
+        .errors = {&errors::not_found}};
+    using body = EmptyObject;
+    using data = Customer;
+    static OperationText text() {
+        return {.description =
+                    "Extension. Under the regulation-f policy the customer is not called any more "
+                    "(medium-restriction, 12 CFR 1006.14(h)); text messages are another medium. "
+                    "The hosted policy does not read it.",
+                .success = "The customer."};
+    }
+};
+
+template <>
+struct endpoint<Operation::list_compliance_decisions> {
+    static constexpr Route route{
+        .method = "GET",
+        .path = "/api/v1/customers/{customerId}/compliance-decisions",
+        .tag = "compliance",
+        .summary = "List the compliance decisions about a customer, newest first",
+        .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = ComplianceDecisionList;
+    static OperationText text() {
+        return {.description =
+                    "Extension. Every evaluation (a call, a bulk call's item, a drip campaign's "
+                    "step, an SMS) with its instant, operation, policy, candidate zones and their "
+                    "local times, counts, every check with its reason, the outcome and the next "
+                    "eligible time; the 1000 newest. Kept 3 years (12 CFR 1006.100).",
+                .success = "The decisions."};
     }
 };
 

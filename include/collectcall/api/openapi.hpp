@@ -103,7 +103,7 @@ class Builder {
         Json& media = response["content"]["application/json"];
         if (call_data) {
             media["schema"]["oneOf"] =
-                Json::array({schema<ErrorEnvelope<Call>>(), schema<ErrorEnvelope<>>()});
+                Json::array({schema<ErrorEnvelope<BlockedCall>>(), schema<ErrorEnvelope<>>()});
         } else {
             media["schema"] = schema<ErrorEnvelope<>>();
         }
@@ -387,6 +387,9 @@ Json openapi_value() {
              {"customers", "Customer records: create one or many, read, update"},
              {"calls", "Agent calls and their compliance checks"},
              {"webhooks", "Secrets that sign call-event deliveries"},
+             {"compliance",
+              "The account's compliance policy, requests not to be called, and the record of "
+              "every compliance decision"},
              {"service", "Documents that are not API calls (no envelope, no key)"}}) {
         Json tag = Json::object();
         tag["name"] = name;
@@ -425,6 +428,32 @@ Json openapi_value() {
             "\".\" + timestamp + \".\" + body)> (Standard Webhooks). Without a secretId, unsigned; "
             "webhook-id is always sent. A non-2xx answer or a timeout (10 s) is retried.";
         Json parameters = Json::array();
+        for (auto [name, description] :
+             std::initializer_list<std::pair<std::string_view, std::string_view>>{
+                 {"X-Webhook-Timestamp", "Unix time in seconds of the delivery"},
+                 {"X-Webhook-Signature", "sha256= and the hex HMAC-SHA256 of timestamp.body"},
+                 {"webhook-id", "Unique per message: the key to drop duplicate deliveries"},
+                 {"webhook-timestamp", "Unix time in seconds of the delivery"},
+                 {"webhook-signature", "v1, and the base64 HMAC-SHA256 of id.timestamp.body"}}) {
+            Json p = Json::object();
+            p["name"] = name;
+            p["in"] = "header";
+            p["required"] = name == "webhook-id";
+            p["description"] = description;
+            p["schema"]["type"] = "string";
+            parameters.push_back(std::move(p));
+        }
+        post["parameters"] = std::move(parameters);
+        post["requestBody"]["required"] = true;
+        post["requestBody"]["content"]["application/json"]["schema"] = b.schema<CallWebhookEvent>();
+        post["responses"]["2XX"]["description"] = "Delivered; any other answer is retried.";
+        doc["webhooks"]["callEvent"]["post"] = std::move(post);
+    }
+
+    Json& components = doc["components"];
+    components["schemas"] = b.definitions();
+    {
+        Json& parameters = components["parameters"];
         for (const auto& [name, description] : path_parameters) {
             Json& p = parameters[name];
             p["name"] = name;

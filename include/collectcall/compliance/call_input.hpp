@@ -25,15 +25,18 @@ struct CustomerStanding {
 };
 
 // The rules an account sets for its calls: the local hours in which a customer may be called,
-// and the most voice calls per customer per local day.
+// the most voice calls per customer per local day, and the compliance policy (API.md section 14).
 struct CallRules {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
+    CompliancePolicy policy = CompliancePolicy::hosted;
 };
 
 // The input of a call at `now` to `customer`, whose earlier calls were placed at `placed_calls`
-// (any order; the engine counts those of the local day). The input refers to the customer's
-// address and to `placed_calls`: both outlive it.
+// (any order; the engine counts those of the local day). The customer's phone numbers and
+// designated inconvenient times are read under regulation-f; the caller adds the conversations
+// and text messages that policy counts. The input refers to the customer and to `placed_calls`:
+// both outlive it.
 [[nodiscard]] inline ComplianceInput call_input(const Customer& customer, CustomerStanding standing,
                                                 std::span<const CallTime> placed_calls,
                                                 CallTime now, CallRules rules) {
@@ -48,6 +51,12 @@ struct CallRules {
     input.now = now;
     input.window = rules.window;
     input.max_calls_per_day = rules.max_calls_per_day;
+    input.policy = rules.policy;
+    input.phone_numbers = {customer.primaryPhone.view(), customer.secondaryPhone
+                                                             ? customer.secondaryPhone->view()
+                                                             : std::string_view{}};
+    if (customer.inconvenientTimes.has_value())
+        input.inconvenient_times = *customer.inconvenientTimes;
     return input;
 }
 

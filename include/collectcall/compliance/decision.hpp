@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <optional>
 #include <utility>
 
@@ -13,6 +15,15 @@
 #include "collectcall/types/timestamp.hpp"
 
 namespace collectcall::compliance {
+
+// How long a decision's record is kept: 12 CFR 1006.100(a) keeps the records that show compliance
+// for three years after the last collection activity on the debt; a store keeps each decision
+// three years after it was made (a later decision is a later activity and has its own three
+// years), counted as 1096 days so that no three calendar years are shorter.
+inline constexpr std::chrono::days decision_retention{3 * 365 + 1};
+
+// The newest decisions GET /customers/{id}/compliance-decisions answers with.
+inline constexpr std::size_t max_listed_decisions = 1000;
 
 // The record of `result`, the evaluation of `in`, with its next eligible time.
 [[nodiscard]] inline ComplianceDecision make_decision(const ComplianceInput& in,

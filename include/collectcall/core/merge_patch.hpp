@@ -3,7 +3,8 @@
 // A patch struct mirrors its target by member name, every member of the target included (checked
 // at compile time: patch_covers_v); each of its members is a Patch<V> or NotAllowed:
 //   absent -> the target member is kept;
-//   null   -> an optional target member is cleared; a required one cannot be (`not_allowed`);
+//   null   -> an optional target member is cleared (a Patch one made absent); a required one
+//             cannot be (`not_allowed`);
 //   value  -> a value type with `std::optional<Problem> collectcall_merge(T&, const T&)` (found
 //             by ADL; JsonObject's is RFC 7396) merges itself; otherwise
 //             a nested patch struct merges member by member into the target's nested struct
@@ -113,8 +114,8 @@ template <class M, class V>
 void merge_member(M& member, const Patch<V>& change, ErrorList& errors, std::string& path) {
     if (change.absent()) return;
     if (change.is_null()) {
-        if constexpr (is_optional_v<M>) {
-            member.reset();
+        if constexpr (is_optional_v<M> || is_patch_v<M>) {
+            member.reset();  // a Patch member of a model: absent, left out of what is written
         } else {
             errors.push_back(Error{path, std::string(codes::not_allowed), "cannot be cleared"});
         }

@@ -22,6 +22,7 @@
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/detail/item_result_schema.hpp"
 #include "collectcall/types/text.hpp"
+#include "collectcall/types/timestamp.hpp"
 #include "collectcall/types/uuid.hpp"
 
 namespace collectcall {
@@ -93,10 +94,14 @@ struct BulkCallItemResult {
     Patch<Call> data;
     Patch<std::string> error;
     Patch<ComplianceResult> compliance;
+    // A blocked call's next eligible time (extension, as a single call's 422 carries it): null
+    // when no time will do. Absent on a placed call and an unknown customer.
+    Patch<Timestamp> nextEligibleAt;
 
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
-BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (), (customerId, success, data, error, compliance))
+BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (),
+                      (customerId, success, data, error, compliance, nextEligibleAt))
 
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
@@ -135,6 +140,18 @@ struct BulkCallResult {
         if (compliance) item.compliance = std::move(*compliance);
         ++summary.failed;
         summary.total = static_cast<std::int64_t>(results.size());
+    }
+    // The next customer's call was blocked by compliance: the 422's message, its compliance and
+    // its next eligible time (nullopt: no time will do).
+    void add_blocked(const Uuid& customer_id, std::string error, ComplianceResult compliance,
+                     std::optional<Timestamp> next_eligible_at) {
+        add_failed(customer_id, std::move(error), std::move(compliance));
+        BulkCallItemResult& item = results.back();
+        if (next_eligible_at) {
+            item.nextEligibleAt = *next_eligible_at;
+        } else {
+            item.nextEligibleAt = null;
+        }
     }
 
     friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;

@@ -73,6 +73,17 @@ struct Call {
 BOOST_DESCRIBE_STRUCT(Call, (),
                       (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
 
+// The data of a 422 compliance_failed: the call that was not placed and (extension) when it
+// could be (API.md section 14): the earliest instant at which every check would pass if nothing
+// else happened, null when no time will do (inactive, cease and desist, a restricted medium,
+// attorney representation).
+struct BlockedCall : Call {
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt))
+
 struct CallEvent {
     CallEventType type = CallEventType::call_created;
     Timestamp createdAt;

@@ -3,6 +3,7 @@
 // the record of one compliance decision.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +11,9 @@
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 
+#include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/types/clock_time.hpp"
 #include "collectcall/types/timestamp.hpp"
 
@@ -76,13 +79,24 @@ BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
 // period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
 // named and from 00:00 to `to` on the next ("22:00" to "07:00").
 struct InconvenientTime {
-    std::vector<Weekday> days;
+    BoundedVector<Weekday, 1, 7> days;
     ClockTime from;
     ClockTime to;
 
     friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
 };
 BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+inline void collectcall_schema(schema_tag<ClockTime>, SchemaBuilder& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+    s["examples"] = Json::array({"09:00"});
+}
+
+// The most periods a customer may designate (customer member `inconvenientTimes`).
+inline constexpr std::size_t max_inconvenient_times = 20;
+using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
 
 // The customer's wall clock in one candidate zone at the instant of a decision:
 // "2026-01-15T20:30:00" (local, no offset).
@@ -127,5 +141,13 @@ struct ComplianceDecision {
 BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
                        compliance, nextEligibleAt))
+
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
 
 }  // namespace collectcall

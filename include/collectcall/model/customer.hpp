@@ -15,6 +15,7 @@
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/address.hpp"
 #include "collectcall/model/collections.hpp"
+#include "collectcall/model/compliance.hpp"
 #include "collectcall/types/date.hpp"
 #include "collectcall/types/digits.hpp"
 #include "collectcall/types/e164.hpp"
@@ -40,12 +41,17 @@ struct CustomerCreate {
     std::optional<Digits<4>> ssnLastFour;
     std::optional<PastDate> dateOfBirth;
     std::optional<Collections> collections;
+    // Extension: the times the customer designated inconvenient (12 CFR 1006.6(b)(1)), in their
+    // local time, which the regulation-f policy honours. Left out of an answer when the customer
+    // designated none, so that a customer reads as the hosted service's.
+    Patch<InconvenientTimes> inconvenientTimes;
 
     friend bool operator==(const CustomerCreate&, const CustomerCreate&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
                       (externalId, clientId, firstName, middleName, lastName, email, primaryPhone,
-                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections))
+                       secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
+                       inconvenientTimes))
 
 // A stored customer as the API returns it.
 struct Customer : CustomerCreate {
@@ -73,13 +79,14 @@ struct CustomerPatch {
     Patch<Digits<4>> ssnLastFour;
     Patch<PastDate> dateOfBirth;
     Patch<CollectionsPatch> collections;
+    Patch<InconvenientTimes> inconvenientTimes;  // replaces the list; null clears it
 
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
                       (id, externalId, clientId, firstName, middleName, lastName, email,
-                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth,
-                       collections))
+                       primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
+                       inconvenientTimes))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.

@@ -104,7 +104,7 @@ inline constexpr std::string_view blocked_call =
     R"("checksFailed":[{"id":"respectful-hours","name":"Respectful Hours Check",)"
     R"("description":"Check if the customer's local time is within respectful hours",)"
     R"x("reason":"Customer local time is 07:00 (outside respectful hours 8am-8:50pm)"}]},)x"
-    R"("createdAt":"2026-11-20T13:00:00.000Z"})";
+    R"("createdAt":"2026-11-20T13:00:00.000Z","nextEligibleAt":"2026-11-20T14:00:00.000Z"})";
 
 inline constexpr std::string_view sms_import =
     R"({"direction":"inbound","timestamp":"2026-11-20T14:58:00Z","from":"+15125550100",)"

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -166,6 +167,15 @@ struct TranscriptMessage {
 };
 BOOST_DESCRIBE_STRUCT(TranscriptMessage, (),
                       (role, message, startedAt, endedAt, endTime, secondsFromStart, duration))
+
+// Whether a call was a telephone conversation with the customer (12 CFR 1006.14(b)(2)(i)(B);
+// API.md section 14): its transcript has a turn of the customer's.
+[[nodiscard]] inline bool is_conversation(std::span<const TranscriptMessage> transcript) noexcept {
+    for (const TranscriptMessage& turn : transcript) {
+        if (turn.role == MessageRole::user) return true;
+    }
+    return false;
+}
 
 // An object without members (`{}`): the variables given to the simulated agent, and the body of
 // the POSTs that take none. A member is `unknown_field`, as anywhere else.
