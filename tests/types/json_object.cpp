@@ -10,6 +10,7 @@
 
 #include "collectcall/core/merge_patch.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/read.hpp"
 
 namespace {
 
