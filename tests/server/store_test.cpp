@@ -288,3 +288,49 @@ TEST_CASE("store: a version 4 database migrates to 5 and keeps its customers", "
         CHECK(database.rows("PRAGMA user_version")[0][0] == "5");
     }
 }
+
+TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or not at all",
+          "[store][idempotency]") {
+    Database database;
+    HookedStore store(database.uri());
+    const Uuid a = account(store, "a").accountId;
+    int inserts = 0;
+    store.before_insert_customer = [&] { ++inserts; };
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+
+    // Abandoned: its write is rolled back and the key freed.
+    IdempotencyBegin first = store.begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(first.state == IdempotencyState::started);
+    REQUIRE(first.store);
+    const StoredCustomer dropped = customer("dropped");
+    CHECK(first.store->insert_customer(a, dropped));
+    first.store->abandon_idempotent(a, "k");
+    first.store.reset();
+    CHECK_FALSE(store.find_customer(a, dropped.customer.id));
+
+    // Its store destroyed unfinished: rolled back as well.
+    IdempotencyBegin lost = store.begin_idempotent(a, "lost", print, frozen_time());
+    REQUIRE(lost.state == IdempotencyState::started);
+    const StoredCustomer unfinished = customer("unfinished");
+    CHECK(lost.store->insert_customer(a, unfinished));
+    lost.store.reset();
+    CHECK_FALSE(store.find_customer(a, unfinished.customer.id));
+
+    // Finished: the write is seen by others only with the answer, and a retry replays.
+    IdempotencyBegin again = store.begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(again.state == IdempotencyState::started);
+    const StoredCustomer kept = customer("kept");
+    CHECK(again.store->insert_customer(a, kept));
+    CHECK_FALSE(store.find_customer(a, kept.customer.id));
+    again.store->finish_idempotent(a, "k", StoredResponse{201, "{\"kept\":1}", "request-1"});
+    again.store.reset();
+    CHECK(store.find_customer(a, kept.customer.id));
+    const IdempotencyBegin replay = store.begin_idempotent(a, "k", print, frozen_time());
+    CHECK(replay.state == IdempotencyState::replay);
+    CHECK(replay.response.status == 201);
+    CHECK(replay.response.body == "{\"kept\":1}");
+    CHECK_FALSE(replay.store);
+
+    // The decorator saw the writes made through the requests' stores.
+    CHECK(inserts == 3);
+}
