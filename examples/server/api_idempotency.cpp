@@ -32,8 +32,7 @@ void Api::run_idempotent(Exchange& x, std::string_view header) {
     fingerprint_input += x.body;
     const Sha256 fingerprint = sha256(fingerprint_input);
 
-    const IdempotencyBegin begin =
-        store_.begin_idempotent(x.account, key, fingerprint, clock_.now());
+    IdempotencyBegin begin = store_.begin_idempotent(x.account, key, fingerprint, clock_.now());
     switch (begin.state) {
         case IdempotencyState::mismatch:
             return x.fail(error_code::idempotency_key_reused);
@@ -48,6 +47,9 @@ void Api::run_idempotent(Exchange& x, std::string_view header) {
         case IdempotencyState::started:
             break;
     }
+
+    // The request's writes go through its own store, in the transaction that records its answer.
+    Store& store = *begin.store;
 
     // Until the response is recorded, the key is held; any way out without a response that can
     // be replayed (a fault, the storage failing) releases it so that a retry runs again.
@@ -64,9 +66,10 @@ void Api::run_idempotent(Exchange& x, std::string_view header) {
                 // The row stays in flight until the next start of the server clears it.
             }
         }
-    } release{store_, x.account, key};
+    } release{store, x.account, key};
 
-    handlers::dispatch(x, services_);
+    Services services = services_.with_store(store);
+    handlers::dispatch(x, services);
     // A 5xx is not recorded: the release rolls back what the request wrote and frees the key.
     if (x.response.status >= 500) return;
     // The answer is committed in one transaction with the work it answers (store.hpp): a crash
@@ -74,7 +77,7 @@ void Api::run_idempotent(Exchange& x, std::string_view header) {
     // work once), after it both (a retry replays). A commit that fails keeps neither: the
     // release frees the key, and the client gets 503 from dispatch instead of an answer whose
     // work is not there.
-    store_.finish_idempotent(
+    store.finish_idempotent(
         x.account, key,
         StoredResponse{x.response.status, x.replay_body.value_or(x.response.body), x.request_id});
     release.armed = false;

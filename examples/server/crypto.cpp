@@ -19,7 +19,8 @@ void random_bytes(std::span<unsigned char> out) {
 }
 
 SecureRandom::result_type SecureRandom::operator()() {
-    // One RAND_bytes call per 64 values: the lock inside OpenSSL's generator is the cost.
+    // One RAND_bytes call per 64 values, from a buffer per thread: the lock inside OpenSSL's
+    // generator is the cost.
     thread_local std::array<unsigned char, 256> buffer{};
     thread_local std::size_t used = buffer.size();
     if (used == buffer.size()) {

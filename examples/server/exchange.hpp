@@ -91,6 +91,10 @@ struct Services {
     // How bodies are read today: dates are checked against the clock's day, and a message's
     // timestamp against its time.
     [[nodiscard]] ReadOptions read_options() const;
+    // The same services with an Idempotency-Key request's store (Store::begin_idempotent).
+    [[nodiscard]] Services with_store(Store& request_store) const {
+        return {request_store, clock, dialer, config, resolver};
+    }
 };
 
 // A request id's UUID (a fresh one for text that is not one).

@@ -1,7 +1,7 @@
 // ForwardingStore: a Store that hands every call to another one. Decorators (the metrics of
 // metrics.cpp, the tests' fault hooks) derive from it and override only what they intercept, so
 // a new Store method is declared in store.hpp, forwarded here once, and implemented by each
-// backend.
+// backend. A decorator also wraps each Idempotency-Key request's store (decorate).
 #pragma once
 
 #include <memory>
@@ -123,7 +123,9 @@ class ForwardingStore : public Store {
     }
     IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                       const Sha256& fingerprint, Time now) override {
-        return inner_->begin_idempotent(account, key, fingerprint, now);
+        IdempotencyBegin begun = inner_->begin_idempotent(account, key, fingerprint, now);
+        if (begun.store) begun.store = decorate(std::move(begun.store));
+        return begun;
     }
     void finish_idempotent(const Uuid& account, std::string_view key,
                            const StoredResponse& response) override {
@@ -136,6 +138,9 @@ class ForwardingStore : public Store {
 
   protected:
     [[nodiscard]] Store& inner() noexcept { return *inner_; }
+    // The same decorator over an Idempotency-Key request's store (begin_idempotent), so that it
+    // sees the request's calls too.
+    virtual std::unique_ptr<Store> decorate(std::unique_ptr<Store> request_store) = 0;
 
   private:
     std::unique_ptr<Store> inner_;

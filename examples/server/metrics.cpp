@@ -294,7 +294,17 @@ class MeteredStore final : public ForwardingStore {
         });
     }
 
+  protected:
+    std::unique_ptr<Store> decorate(std::unique_ptr<Store> request_store) override {
+        return std::unique_ptr<Store>(
+            new MeteredStore(std::move(request_store), metrics_, batched_));
+    }
+
   private:
+    // Over a request's store, whose commits the store's observer already counts.
+    MeteredStore(std::unique_ptr<Store> request_store, Metrics& metrics, bool batched)
+        : ForwardingStore(std::move(request_store)), metrics_(metrics), batched_(batched) {}
+
     Metrics& metrics_;
     bool batched_;
 };

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -186,9 +187,14 @@ enum class IdempotencyState {
     in_flight,  // the first request with this key has not been answered yet
 };
 
+class Store;
+
 struct IdempotencyBegin {
     IdempotencyState state = IdempotencyState::started;
     StoredResponse response;
+    // With `started`: the request's store, the same database with the request's transaction
+    // (Store::begin_idempotent). Destroyed before finish_idempotent, it rolls the writes back.
+    std::unique_ptr<Store> store;
 };
 
 // --- Webhook secrets -------------------------------------------------------------------------
@@ -322,10 +328,11 @@ class Store {
 
     // Idempotency-Key (API.md section 10). Keys are per account and live
     // api::idempotency_retention.
-    // Exactly once under a crash: after begin_idempotent answers `started`, every write this
-    // thread makes through the store is part of one transaction that finish_idempotent commits
-    // together with the answer (it throws, and keeps neither, when the commit fails);
-    // abandon_idempotent rolls the writes back and frees the key. A crash before that commit
+    // Exactly once under a crash: when begin_idempotent answers `started`, it gives the
+    // request a store of its own; every write made through that store is part of one
+    // transaction that its finish_idempotent commits together with the answer (it throws, and
+    // keeps neither, when the commit fails); its abandon_idempotent rolls the writes back and
+    // frees the key. Writes through any other store are not part of it. A crash before that commit
     // leaves the key in flight (freed at the next start, or after its lease on PostgreSQL) and
     // no work; after it, the work and its answer.
     virtual IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,

@@ -31,6 +31,9 @@ inline std::unique_ptr<Store> open_store(const std::string& db) {
 class HookedStore final : public ForwardingStore {
   public:
     explicit HookedStore(const std::string& db) : ForwardingStore(open_store(db)) {}
+    // Over a request's store: the hooks and counts of `root`.
+    HookedStore(std::unique_ptr<Store> request_store, HookedStore& root)
+        : ForwardingStore(std::move(request_store)), hooks_(&root) {}
 
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
@@ -38,22 +41,30 @@ class HookedStore final : public ForwardingStore {
     std::atomic<int> key_lookups{0};
 
     void check() override {
-        if (before_check) before_check();
+        if (hooks_->before_check) hooks_->before_check();
         ForwardingStore::check();
     }
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
-        ++key_lookups;
+        ++hooks_->key_lookups;
         return ForwardingStore::find_api_key(key_id);
     }
     bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
-        if (before_insert_customer) before_insert_customer();
+        if (hooks_->before_insert_customer) hooks_->before_insert_customer();
         return ForwardingStore::insert_customer(a, c);
     }
     std::optional<StoredCustomer> find_customer(const collectcall::Uuid& a,
                                                 const collectcall::Uuid& id) override {
-        if (before_find_customer) before_find_customer();
+        if (hooks_->before_find_customer) hooks_->before_find_customer();
         return ForwardingStore::find_customer(a, id);
     }
+
+  protected:
+    std::unique_ptr<Store> decorate(std::unique_ptr<Store> request_store) override {
+        return std::make_unique<HookedStore>(std::move(request_store), *hooks_);
+    }
+
+  private:
+    HookedStore* hooks_ = this;
 };
 
 }  // namespace test

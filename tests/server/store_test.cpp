@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -291,4 +292,50 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
     } else {
         CHECK(database.rows("PRAGMA user_version")[0][0] == "6");
     }
+}
+
+TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or not at all",
+          "[store][idempotency]") {
+    Database database;
+    HookedStore store(database.uri());
+    const Uuid a = account(store, "a").accountId;
+    int inserts = 0;
+    store.before_insert_customer = [&] { ++inserts; };
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+
+    // Begins `key` and inserts a customer through the request's store.
+    const auto begin_with_write = [&](std::string_view key, std::string_view external_id) {
+        IdempotencyBegin begun = store.begin_idempotent(a, key, print, frozen_time());
+        REQUIRE(begun.state == IdempotencyState::started);
+        REQUIRE(begun.store);
+        const StoredCustomer written = customer(external_id);
+        CHECK(begun.store->insert_customer(a, written));
+        return std::pair{std::move(begun), written.customer.id};
+    };
+
+    // Abandoned: its write is rolled back and the key freed.
+    auto [first, dropped] = begin_with_write("k", "dropped");
+    first.store->abandon_idempotent(a, "k");
+    first.store.reset();
+    CHECK_FALSE(store.find_customer(a, dropped));
+
+    // Its store destroyed unfinished: rolled back as well.
+    auto [lost, unfinished] = begin_with_write("lost", "unfinished");
+    lost.store.reset();
+    CHECK_FALSE(store.find_customer(a, unfinished));
+
+    // Finished: the write is seen by others only with the answer, and a retry replays.
+    auto [again, kept] = begin_with_write("k", "kept");
+    CHECK_FALSE(store.find_customer(a, kept));
+    again.store->finish_idempotent(a, "k", StoredResponse{201, "{\"kept\":1}", "request-1"});
+    again.store.reset();
+    CHECK(store.find_customer(a, kept));
+    const IdempotencyBegin replay = store.begin_idempotent(a, "k", print, frozen_time());
+    CHECK(replay.state == IdempotencyState::replay);
+    CHECK(replay.response.status == 201);
+    CHECK(replay.response.body == "{\"kept\":1}");
+    CHECK_FALSE(replay.store);
+
+    // The decorator saw the writes made through the requests' stores.
+    CHECK(inserts == 3);
 }

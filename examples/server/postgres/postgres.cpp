@@ -173,41 +173,23 @@ Pool::Lease::~Lease() {
     if (pool_ != nullptr && connection_) pool_->give_back(std::move(connection_));
 }
 
-namespace {
-// The connection pinned to this thread, and its pool (a thread serves one request at a time).
-struct Pinned {
-    const Pool* pool = nullptr;
-    std::optional<Pool::Lease> lease;
-};
-thread_local Pinned pinned;
-}  // namespace
-
-Connection* Pool::pinned_connection() const noexcept {
-    return pinned.pool == this && pinned.lease ? &**pinned.lease : nullptr;
+Pool::Pinned::Pinned(Pool& pool) {
+    lease_.emplace(pool.lease());
+    (*lease_)->exec("BEGIN");
 }
 
-void Pool::pin() {
-    rollback_pinned();
-    Lease connection = lease();
-    connection->exec("BEGIN");
-    pinned.lease.emplace(std::move(connection));
-    pinned.pool = this;
-}
-
-void Pool::commit_pinned() {
-    if (pinned.pool != this || !pinned.lease) return;
-    const Lease taken = std::move(*pinned.lease);  // unpinned whatever COMMIT does
-    pinned.lease.reset();
-    pinned.pool = nullptr;
+void Pool::Pinned::commit() {
+    if (!lease_) return;
+    const Lease taken = std::move(*lease_);  // ended whatever COMMIT does
+    lease_.reset();
     taken->exec("COMMIT");
 }
 
-void Pool::rollback_pinned() noexcept {
-    if (pinned.pool != this || !pinned.lease) return;
-    const Lease taken = std::move(*pinned.lease);
-    pinned.lease.reset();
-    pinned.pool = nullptr;
-    rollback(*taken);
+void Pool::Pinned::rollback() noexcept {
+    if (!lease_) return;
+    const Lease taken = std::move(*lease_);
+    lease_.reset();
+    Pool::rollback(*taken);
 }
 
 void Pool::rollback_to_savepoint(Connection& connection) noexcept {
@@ -220,8 +202,10 @@ void Pool::rollback_to_savepoint(Connection& connection) noexcept {
     }
 }
 
-Pool::Lease Pool::lease() {
-    if (Connection* connection = pinned_connection()) return Lease(*connection);
+Pool::Lease Pool::lease(const Pinned* pinned) {
+    if (Connection* connection = pinned != nullptr ? pinned->connection() : nullptr) {
+        return Lease(*connection);
+    }
     {
         std::unique_lock lock(mutex_);
         available_.wait(lock, [&] { return !idle_.empty() || open_ < size_; });

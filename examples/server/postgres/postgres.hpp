@@ -137,8 +137,6 @@ class Connection {
 class Pool {
   public:
     Pool(std::string uri, std::size_t size) : uri_(std::move(uri)), size_(size) {}
-    // A transaction the destroying thread pinned and left open is rolled back.
-    ~Pool() { rollback_pinned(); }
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
 
@@ -146,7 +144,7 @@ class Pool {
       public:
         Lease(Pool& pool, std::unique_ptr<Connection> connection)
             : pool_(&pool), connection_(std::move(connection)), use_(connection_.get()) {}
-        // The connection pinned to this thread (pin()): borrowed, not given back.
+        // A Pinned transaction's connection: borrowed, not given back.
         explicit Lease(Connection& pinned) : pool_(nullptr), use_(&pinned) {}
         ~Lease();
         Lease(Lease&& other) noexcept
@@ -163,16 +161,36 @@ class Pool {
         Connection* use_;
     };
 
-    Lease lease();
+    // One transaction held open across operations, on a connection of the pool, until commit()
+    // or rollback() (or its destruction: rolled back). An Idempotency-Key's work and the
+    // recording of its answer are committed together this way (store.hpp).
+    class Pinned {
+      public:
+        explicit Pinned(Pool& pool);
+        ~Pinned() { rollback(); }
+        Pinned(const Pinned&) = delete;
+        Pinned& operator=(const Pinned&) = delete;
+        // Its connection; null once committed or rolled back.
+        [[nodiscard]] Connection* connection() const { return lease_ ? &**lease_ : nullptr; }
+        void commit();
+        void rollback() noexcept;
+
+      private:
+        std::optional<Lease> lease_;
+    };
+
+    // A connection of the pool, or with `pinned` open, its connection.
+    Lease lease(const Pinned* pinned = nullptr);
     [[nodiscard]] const std::string& uri() const { return uri_; }
 
     // Runs `work(connection)` in a transaction and commits; runs it again (at most a few times)
     // when PostgreSQL reports a deadlock or a serialization failure. Whatever `work` throws rolls
-    // the transaction back. On a thread with a pinned transaction (pin()), `work` runs in a
-    // savepoint of it instead, once.
+    // the transaction back. With `pinned` open, `work` runs in a savepoint of its transaction
+    // instead, once.
     template <class Work>
-    auto transaction(Work&& work) {
-        if (Connection* pinned = pinned_connection()) {
+    auto transaction(Work&& work, const Pinned* pinned_transaction = nullptr) {
+        if (Connection* pinned =
+                pinned_transaction != nullptr ? pinned_transaction->connection() : nullptr) {
             pinned->exec("SAVEPOINT work");
             try {
                 auto result = work(*pinned);
@@ -200,15 +218,6 @@ class Pool {
         }
     }
 
-    // One transaction for everything this thread does on this pool until commit_pinned() or
-    // rollback_pinned(): every lease() of the thread is its connection, every transaction() a
-    // savepoint in it. An Idempotency-Key's work and the recording of its answer are committed
-    // together this way (store.hpp).
-    void pin();
-    void commit_pinned();
-    void rollback_pinned() noexcept;
-    [[nodiscard]] Connection* pinned_connection() const noexcept;
-
   private:
     static void rollback(Connection& connection) noexcept;
     static void rollback_to_savepoint(Connection& connection) noexcept;
@@ -220,6 +229,23 @@ class Pool {
     std::condition_variable available_;
     std::vector<std::unique_ptr<Connection>> idle_;
     std::size_t open_ = 0;
+};
+
+// The connections of a store's operations: its pool's, or while an Idempotency-Key request's
+// transaction is open (Pool::Pinned), that transaction's connection, every transaction() a
+// savepoint in it.
+class Connections {
+  public:
+    Connections(Pool& pool, const Pool::Pinned* pinned) : pool_(pool), pinned_(pinned) {}
+    [[nodiscard]] Pool::Lease lease() const { return pool_.lease(pinned_); }
+    template <class Work>
+    auto transaction(Work&& work) const {
+        return pool_.transaction(std::forward<Work>(work), pinned_);
+    }
+
+  private:
+    Pool& pool_;
+    const Pool::Pinned* pinned_;
 };
 
 // A lease's length as an interval PostgreSQL reads ("60000 milliseconds").

@@ -339,12 +339,19 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
 
 }  // namespace
 
+PostgresStore::Shared::Shared(PostgresOptions o)
+    : options(std::move(o)),
+      pool(options.uri, std::max<std::size_t>(2, options.pool_size)),
+      process_id(std::string(new_uuid().view())) {}
+
 PostgresStore::PostgresStore(PostgresOptions options)
-    : options_(std::move(options)),
-      pool_(options_.uri, std::max<std::size_t>(2, options_.pool_size)),
-      process_id_(std::string(new_uuid().view())) {
+    : shared_(std::make_shared<Shared>(std::move(options))) {
     migrate();
 }
+
+PostgresStore::PostgresStore(std::shared_ptr<Shared> shared,
+                             std::unique_ptr<pg::Pool::Pinned> request)
+    : shared_(std::move(shared)), request_(std::move(request)) {}
 
 PostgresStore::~PostgresStore() {
     {
@@ -1002,7 +1009,6 @@ std::optional<std::string> PostgresStore::find_webhook_secret(const Uuid& accoun
 IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                  const Sha256& fingerprint, Time now) {
     const std::string print = hex(fingerprint);
-    pool_.rollback_pinned();  // a thread begins one request at a time
     IdempotencyBegin begun = pool_.transaction([&](Connection& db) {
         db.params().add(account.view()).add(key).add(print).add(to_ms(now));
         const bool fresh = db.query(
@@ -1044,16 +1050,19 @@ IdempotencyBegin PostgresStore::begin_idempotent(const Uuid& account, std::strin
         // Expired keys of the account go with the next new one.
         db.params().add(account.view()).add(to_ms(now) - idempotency_lifetime_ms);
         db.query("DELETE FROM idempotency_keys WHERE account_id = $1 AND created_ms <= $2");
-        return IdempotencyBegin{IdempotencyState::started, {}};
+        return IdempotencyBegin{IdempotencyState::started, {}, {}};
     });
     // From here the request's writes and the recording of its answer are one transaction.
-    if (begun.state == IdempotencyState::started) pool_.pin();
+    if (begun.state == IdempotencyState::started) {
+        begun.store.reset(
+            new PostgresStore(shared_, std::make_unique<pg::Pool::Pinned>(shared_->pool)));
+    }
     return begun;
 }
 
 void PostgresStore::finish_idempotent(const Uuid& account, std::string_view key,
                                       const StoredResponse& response) {
-    auto db = pool_.lease();  // the request's transaction (pinned by begin_idempotent)
+    auto db = pool_.lease();  // the request's transaction, in a request's store
     db->params()
         .add(std::int64_t{response.status})
         .add(response.body)
@@ -1063,11 +1072,11 @@ void PostgresStore::finish_idempotent(const Uuid& account, std::string_view key,
     db->query(
         "UPDATE idempotency_keys SET status = $1, response = $2, request_id = $3 "
         "WHERE account_id = $4 AND key = $5");
-    pool_.commit_pinned();
+    if (request_) request_->commit();
 }
 
 void PostgresStore::abandon_idempotent(const Uuid& account, std::string_view key) {
-    pool_.rollback_pinned();  // the request's writes go with its key
+    if (request_) request_->rollback();  // the request's writes go with its key
     auto db = pool_.lease();
     db->params().add(account.view()).add(key);
     db->query("DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL");

@@ -117,12 +117,27 @@ class PostgresStore final : public Store {
     std::int64_t sweep(Time now) override;
 
   private:
+    struct Shared {
+        explicit Shared(PostgresOptions o);
+        PostgresOptions options;
+        pg::Pool pool;
+        std::string process_id;  // this process's name in leases and heartbeats
+    };
+    // An Idempotency-Key request's store (begin_idempotent): the same database, with its
+    // operations in the request's transaction.
+    PostgresStore(std::shared_ptr<Shared> shared, std::unique_ptr<pg::Pool::Pinned> request);
+
     void migrate();
     void beat();
 
-    PostgresOptions options_;
-    pg::Pool pool_;
-    std::string process_id_;  // this process's name in leases and heartbeats
+    // The database's pool, shared by the store and its requests' stores.
+    std::shared_ptr<Shared> shared_;
+    // The request's transaction, in a request's store; null in the store itself.
+    std::unique_ptr<pg::Pool::Pinned> request_;
+    const PostgresOptions& options_ = shared_->options;
+    // The operations' connections: the pool's, or the request's transaction's.
+    pg::Connections pool_{shared_->pool, request_.get()};
+    const std::string& process_id_ = shared_->process_id;
 
     std::mutex heartbeat_mutex_;
     std::condition_variable heartbeat_wake_;

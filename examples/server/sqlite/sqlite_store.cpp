@@ -421,10 +421,10 @@ template <class Work>
 auto SqliteStore::batched(Work&& work) {
     using Result = decltype(work(std::declval<Connection&>()));
     if constexpr (std::is_void_v<Result>) {
-        writer_->write([&](Connection& db) { work(db); });
+        writer_->write([&](Connection& db) { work(db); }, request_.get());
     } else {
         std::optional<Result> result;
-        writer_->write([&](Connection& db) { result.emplace(work(db)); });
+        writer_->write([&](Connection& db) { result.emplace(work(db)); }, request_.get());
         return std::move(*result);
     }
 }
@@ -434,7 +434,8 @@ bool SqliteStore::observe_commits(CommitObserver observer) {
     return true;
 }
 
-SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
+SqliteStore::SqliteStore(SqliteOptions options)
+    : shared_(std::make_shared<Shared>(std::move(options))) {
     auto db = open_connection();
     migrate(*db);
     idle_.push_back(std::move(db));
@@ -460,7 +461,13 @@ SqliteStore::SqliteStore(SqliteOptions options) : options_(std::move(options)) {
     writer_ = std::make_unique<SqliteWriter>(std::move(writer));
 }
 
+SqliteStore::SqliteStore(std::shared_ptr<Shared> shared,
+                         std::unique_ptr<SqliteWriter::RequestTransaction> request)
+    : shared_(std::move(shared)), request_(std::move(request)) {}
+
 SqliteStore::~SqliteStore() = default;
+SqliteStore::Shared::Shared(SqliteOptions o) : options(std::move(o)) {}
+SqliteStore::Shared::~Shared() = default;
 
 std::unique_ptr<Connection> SqliteStore::open_connection() {
     auto db = std::make_unique<Connection>(options_.path, true, options_.busy_timeout_ms);
@@ -1102,7 +1109,6 @@ std::optional<std::string> SqliteStore::find_webhook_secret(const Uuid& account,
 
 IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_view key,
                                                const Sha256& fingerprint, Time now) {
-    writer_->end_request(false);  // a thread begins one request at a time
     IdempotencyBegin begun = batched([&](Connection& connection) -> IdempotencyBegin {
         Connection* db = &connection;
         Transaction tx(*db);
@@ -1141,10 +1147,12 @@ IdempotencyBegin SqliteStore::begin_idempotent(const Uuid& account, std::string_
             .bind(2, to_ms(now) - idempotency_lifetime_ms)
             .run();
         tx.commit();
-        return IdempotencyBegin{IdempotencyState::started, {}};
+        return IdempotencyBegin{IdempotencyState::started, {}, {}};
     });
     // From here the request's writes and the recording of its answer are one transaction.
-    if (begun.state == IdempotencyState::started) writer_->begin_request();
+    if (begun.state == IdempotencyState::started) {
+        begun.store.reset(new SqliteStore(shared_, writer_->begin_request()));
+    }
     return begun;
 }
 
@@ -1162,11 +1170,12 @@ void SqliteStore::finish_idempotent(const Uuid& account, std::string_view key,
             .bind(5, key)
             .run();
     });
-    writer_->end_request(true);
+    if (request_) writer_->commit_request(*request_);
+    request_.reset();
 }
 
 void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) {
-    writer_->end_request(false);  // the request's writes go with its key
+    request_.reset();  // the request's writes go with its key
     batched([&](Connection& connection) {
         Connection* db = &connection;
         Query(*db,

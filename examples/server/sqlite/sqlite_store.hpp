@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "sqlite.hpp"
+#include "sqlite_writer.hpp"
 #include "store.hpp"
 
 namespace collectcall::server {
 
-class SqliteWriter;
 class WalCheckpointer;
 
 struct SqliteOptions {
@@ -115,8 +115,14 @@ class SqliteStore final : public Store {
     std::int64_t sweep(Time now) override;
 
   private:
-    // Runs `work(connection)` on the writer (sqlite_writer.hpp); returns its result once it is
-    // durable.
+    struct Shared;
+    // An Idempotency-Key request's store (begin_idempotent): the same database, with its writes
+    // in the request's transaction.
+    SqliteStore(std::shared_ptr<Shared> shared,
+                std::unique_ptr<SqliteWriter::RequestTransaction> request);
+
+    // Runs `work(connection)` on the writer (sqlite_writer.hpp), in the request's transaction
+    // when this is a request's store; returns its result once it is durable.
     template <class Work>
     auto batched(Work&& work);
 
@@ -124,10 +130,6 @@ class SqliteStore final : public Store {
     Lease lease();
     std::unique_ptr<sqlite::Connection> open_connection();
     void migrate(sqlite::Connection& db);
-
-    SqliteOptions options_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<sqlite::Connection>> idle_;
 
     // API keys found in the last second, by key id: a key's requests are authenticated without a
     // read of the database each (a read that reloads its pages after every commit). A key
@@ -144,14 +146,36 @@ class SqliteStore final : public Store {
         }
     };
     static constexpr std::size_t max_known_keys = 4096;  // then forgotten all at once
-    std::shared_mutex keys_mutex_;
-    std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>> known_keys_;
 
-    // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp).
-    std::unique_ptr<WalCheckpointer> checkpointer_;
-    // Every write goes through it (sqlite_writer.hpp). Last, so that it stops first and removes
-    // its WAL hook before the checkpointer goes.
-    std::unique_ptr<SqliteWriter> writer_;
+    // The database's connections, shared by the store and its requests' stores.
+    struct Shared {
+        explicit Shared(SqliteOptions o);
+        ~Shared();
+        Shared(const Shared&) = delete;
+        Shared& operator=(const Shared&) = delete;
+        SqliteOptions options;
+        std::mutex mutex;
+        std::vector<std::unique_ptr<sqlite::Connection>> idle;
+        std::shared_mutex keys_mutex;
+        std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>> known_keys;
+        // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp).
+        std::unique_ptr<WalCheckpointer> checkpointer;
+        // Every write goes through it (sqlite_writer.hpp). Last, so that it stops first and
+        // removes its WAL hook before the checkpointer goes.
+        std::unique_ptr<SqliteWriter> writer;
+    };
+    std::shared_ptr<Shared> shared_;
+    // The request's transaction, in a request's store; null in the store itself.
+    std::unique_ptr<SqliteWriter::RequestTransaction> request_;
+    // Shared's members, by the names the operations use.
+    SqliteOptions& options_ = shared_->options;
+    std::mutex& mutex_ = shared_->mutex;
+    std::vector<std::unique_ptr<sqlite::Connection>>& idle_ = shared_->idle;
+    std::shared_mutex& keys_mutex_ = shared_->keys_mutex;
+    std::unordered_map<std::string, KnownKey, KeyIdHash, std::equal_to<>>& known_keys_ =
+        shared_->known_keys;
+    std::unique_ptr<WalCheckpointer>& checkpointer_ = shared_->checkpointer;
+    std::unique_ptr<SqliteWriter>& writer_ = shared_->writer;
 };
 
 }  // namespace collectcall::server

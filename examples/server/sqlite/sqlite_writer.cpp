@@ -23,24 +23,10 @@ class SqliteWriter::Lease {
     SqliteWriter& writer_;
 };
 
-struct SqliteWriter::RequestTransaction {
-    const SqliteWriter* writer = nullptr;
-    std::optional<Lease> lease;              // taken at the request's first write
-    std::optional<Transaction> transaction;  // destroyed first: rolled back unless committed
-};
-
-namespace {
-// The Idempotency-Key request this thread is serving, between begin_idempotent and its finish or
-// abandon (a thread serves one request at a time). The Store's methods take no request, so its
-// writes find their request's transaction by their thread.
-thread_local std::unique_ptr<SqliteWriter::RequestTransaction> this_request;
-}  // namespace
-
 SqliteWriter::SqliteWriter(std::unique_ptr<Connection> connection)
     : connection_(std::move(connection)), thread_([this] { write_batches(); }) {}
 
 SqliteWriter::~SqliteWriter() {
-    end_request(false);  // one the destroying thread began and left open
     {
         std::lock_guard lock(batch_mutex_);
         stopping_ = true;
@@ -50,38 +36,30 @@ SqliteWriter::~SqliteWriter() {
     sqlite3_wal_hook(connection_->handle(), nullptr, nullptr);  // before its owner goes
 }
 
-SqliteWriter::RequestTransaction* SqliteWriter::request_transaction() const {
-    return this_request && this_request->writer == this ? this_request.get() : nullptr;
+std::unique_ptr<SqliteWriter::RequestTransaction> SqliteWriter::begin_request() {
+    return std::make_unique<RequestTransaction>(*this);
 }
 
-void SqliteWriter::begin_request() {
-    end_request(false);  // a thread begins one request at a time
-    this_request = std::make_unique<RequestTransaction>();
-    this_request->writer = this;
-}
-
-void SqliteWriter::end_request(bool commit) {
-    RequestTransaction* request = request_transaction();
-    if (request == nullptr) return;
-    const std::unique_ptr<RequestTransaction> ending = std::move(this_request);
-    if (commit && request->transaction) {
-        const auto start = std::chrono::steady_clock::now();
-        request->transaction->commit();
-        if (observer_) observer_(1, std::chrono::steady_clock::now() - start);
-    }
+void SqliteWriter::commit_request(RequestTransaction& request) {
+    if (!request.transaction) return;
+    const auto start = std::chrono::steady_clock::now();
+    request.transaction->commit();
+    request.transaction.reset();
+    request.lock = {};
+    if (observer_) observer_(1, std::chrono::steady_clock::now() - start);
 }
 
 // The write joins the queue, and the writer thread runs it in its next batch.
-void SqliteWriter::write(const Work& work) {
-    if (RequestTransaction* request = request_transaction()) {
+void SqliteWriter::write(const Work& work, RequestTransaction* request) {
+    if (request != nullptr) {
         // An Idempotency-Key request: its writes wait in its own transaction for its answer,
         // each write in a savepoint, as in a batch.
         if (!request->transaction) {
-            request->lease.emplace(*this);
-            request->transaction.emplace(**request->lease);
+            request->lock = std::unique_lock(connection_mutex_);
+            request->transaction.emplace(*connection_);
         }
-        Transaction item(**request->lease);
-        work(**request->lease);
+        Transaction item(*connection_);
+        work(*connection_);
         item.commit();
         return;
     }

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -29,28 +30,32 @@ class SqliteWriter {
 
     // Writes through `connection`, from a thread of its own started here.
     explicit SqliteWriter(std::unique_ptr<sqlite::Connection> connection);
-    // Rolls back a request transaction the destroying thread left open, runs the writes still
-    // queued, stops the thread, and removes the connection's WAL hook.
+    // Runs the writes still queued, stops the thread, and removes the connection's WAL hook.
     ~SqliteWriter();
     SqliteWriter(const SqliteWriter&) = delete;
     SqliteWriter& operator=(const SqliteWriter&) = delete;
 
-    // Runs `work` in the next batch, or in the request transaction this thread has open
-    // (begin_request), in a savepoint of its own; returns once it is durable (in a batch) and
-    // rethrows what it threw.
-    void write(const Work& work);
+    // An Idempotency-Key request's transaction on the writer connection (store.hpp): the writes
+    // made with it wait in it, holding the writer from the first of them (the handler's work
+    // after the write: microseconds), until commit_request commits them with the recording of
+    // the request's answer. Destroyed uncommitted, it rolls them back and frees the writer.
+    struct RequestTransaction {
+        explicit RequestTransaction(SqliteWriter& by) : writer(by) {}
+        SqliteWriter& writer;
+        std::unique_lock<std::mutex> lock;  // the writer connection, from the first write
+        std::optional<sqlite::Transaction> transaction;  // destroyed first: rolled back
+    };
+
+    // Runs `work` in the next batch, or with `request` in the request's transaction, in a
+    // savepoint of its own; returns once it is durable (in a batch) and rethrows what it threw.
+    void write(const Work& work, RequestTransaction* request = nullptr);
 
     // Counts each commit: the writes it made durable and how long it took.
     void observe_commits(Store::CommitObserver observer);
 
-    // An Idempotency-Key request's transaction on the writer connection (store.hpp): from
-    // begin_request, the writes of this thread's request wait in it, holding the writer from its
-    // first write (the handler's work after the write: microseconds); end_request commits them
-    // with the recording of its answer, or rolls them back. Per thread: a thread serves one
-    // request at a time.
-    void begin_request();
-    void end_request(bool commit);
-    struct RequestTransaction;
+    [[nodiscard]] std::unique_ptr<RequestTransaction> begin_request();
+    // Commits the request's writes (none: nothing to commit) and frees the writer.
+    void commit_request(RequestTransaction& request);
 
   private:
     // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
@@ -72,7 +77,6 @@ class SqliteWriter {
     };
     class Lease;
 
-    RequestTransaction* request_transaction() const;
     void write_batches();
     void run_batch(const std::vector<PendingWrite*>& batch);
 
