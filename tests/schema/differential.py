@@ -115,6 +115,23 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/calls/{callId}"),
     ("post", "/api/v1/webhook-secrets"),
     ("get", "/api/v1/calls/{callId}/recording"),
+    # API.md section 13: the rest of the hosted API, and its extensions.
+    ("post", "/api/v1/calls/bulk"),
+    ("post", "/api/v1/calls/get-signed-url"),
+    ("get", "/api/v1/clients"),
+    ("post", "/api/v1/clients"),
+    ("post", "/api/v1/customers/{customerId}/interactions/sms/import"),
+    ("post", "/api/v1/customers/{customerId}/interactions/sms/import/bulk"),
+    ("post", "/api/v1/customers/{customerId}/interactions/email/import"),
+    ("post", "/api/v1/customers/{customerId}/interactions/email/import/bulk"),
+    ("post", "/api/v1/customers/{customerId}/interactions/sms/generate"),
+    ("post", "/api/v1/customers/{customerId}/interactions/email/generate"),
+    ("get", "/api/v1/customers/{customerId}/interactions"),
+    ("post", "/api/v1/interactions/{interactionId}/analyze"),
+    # API.md section 14: the account's policy, requests not to be called, decisions.
+    ("get", "/api/v1/account"),
+    ("post", "/api/v1/customers/{customerId}/do-not-call"),
+    ("get", "/api/v1/customers/{customerId}/compliance-decisions"),
 }
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
