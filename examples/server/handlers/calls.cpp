@@ -24,14 +24,18 @@
 namespace collectcall::server::handlers {
 
 compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
-                                             const AccountSettings& settings, Time now) {
-    return compliance::call_input(stored.customer,
-                                  {.active = stored.active,
-                                   .cease_and_desist = stored.cease_and_desist,
-                                   .asked_not_to_call = stored.do_not_call,
-                                   .attorney_represented = stored.attorney_represented},
-                                  {}, now,
-                                  {settings.window, settings.max_calls_per_day, settings.policy});
+                                             const AccountSettings& settings, Time now,
+                                             ContactTimes history) {
+    compliance::ComplianceInput input = compliance::call_input(
+        stored.customer,
+        {.active = stored.active,
+         .cease_and_desist = stored.cease_and_desist,
+         .asked_not_to_call = stored.do_not_call,
+         .attorney_represented = stored.attorney_represented},
+        history.placed, now, {settings.window, settings.max_calls_per_day, settings.policy});
+    input.conversations = history.conversations;
+    input.sent_texts = history.texts;
+    return input;
 }
 
 namespace {
@@ -71,10 +75,8 @@ std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
     auto plan = s.store.place_call(
         account, customer, now - s.config.call_history,
         [&](const StoredCustomer& stored, const ContactHistory& history) {
-            compliance::ComplianceInput input = compliance_input(stored, settings, now);
-            input.placed_calls = history.placed;
-            input.conversations = history.conversations;
-            input.sent_texts = history.texts;
+            const compliance::ComplianceInput input = compliance_input(
+                stored, settings, now, {history.placed, history.conversations, history.texts});
 
             CallPlan plan;
             plan.decision = compliance::decide(input, operation);

@@ -165,10 +165,9 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
         x.account, id, now - s.config.call_history,
         [&](const StoredCustomer& stored, std::span<const Time> calls,
             std::span<const Time> texts) {
-            compliance::ComplianceInput input = compliance_input(stored, settings, now);
+            compliance::ComplianceInput input = compliance_input(
+                stored, settings, now, {.placed = calls, .conversations = {}, .texts = texts});
             input.channel = ContactChannel::sms;
-            input.placed_calls = calls;
-            input.sent_texts = texts;
             InteractionPlan plan;
             plan.decision = compliance::decide(input, ComplianceOperation::sms);
             plan.compliance = plan.decision->compliance;
