@@ -198,8 +198,8 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
     }
     static const api::Route no_route{};
     Exchange x{
-        request,    response, context,         match.route != nullptr ? *match.route : no_route,
-        request_id, {},       match.parameter, {},
+        request,    response, context,          match.route != nullptr ? *match.route : no_route,
+        request_id, {},       match.parameters, {},
         {},         {}};
     try {
         const std::size_t limit = x.route.max_body;

@@ -46,6 +46,10 @@ class Api {
     };
     std::optional<Admission> admit(const httplib::Request& head);
 
+    // What the handlers use, for the server's background jobs that act as they do (the drip
+    // campaign scheduler).
+    [[nodiscard]] Services& services() noexcept { return services_; }
+
   private:
     void dispatch(RequestContext& context, const httplib::Request& request,
                   httplib::Response& response, const httplib::ContentReader* reader);

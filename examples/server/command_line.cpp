@@ -222,6 +222,16 @@ const OptionRow options[] = {
          c.server.now = time.value().time();
          return {};
      }},
+    {"--clock-rate", Scope::serve, "N",
+     [](const ServerOptions&) -> std::string {
+         return "for tests only: the clock starts at --now (or now) and runs N\ntimes faster "
+                "than real time (1 to 1000000), so that a week of drip\ncampaign steps runs "
+                "in seconds";
+     },
+     [](Command& c, Value v) {
+         return integer<int, 1, 1'000'000>(v, "--clock-rate needs a whole number from 1 to 1000000",
+                                           [&](int n) { c.server.clock_rate = n; });
+     }},
     {"--call-step-ms", Scope::serve, "N",
      [](const ServerOptions& d) {
          return "how fast simulated calls move between states (default " +

@@ -42,8 +42,9 @@ void Exchange::fail_validation(ErrorList errors) {
     fail(api::errors::validation_failed, std::move(message), std::move(errors));
 }
 
-std::optional<Uuid> Exchange::path_id() const {
-    auto parsed = Uuid::parse(id_segment);
+std::optional<Uuid> Exchange::path_id(std::size_t index) const {
+    if (index >= path_parameters.size()) return std::nullopt;
+    auto parsed = Uuid::parse(path_parameters[index]);
     if (!parsed) return std::nullopt;
     return std::move(parsed).value();
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -120,7 +121,8 @@ struct Exchange {
     const api::Route& route;
     std::string request_id;
     std::string body;
-    std::string_view id_segment;  // the "{id}" of the path
+    // The segments of the path that matched its "{...}", in order.
+    std::span<const std::string> path_parameters;
     Uuid account;
     std::string key_id;
     // What an Idempotency-Key replay answers when it must differ from the first answer (a
@@ -151,8 +153,9 @@ struct Exchange {
     void fail_validation(ErrorList errors);
     void not_found(std::string_view message) { fail(api::errors::not_found, std::string(message)); }
 
-    // The "{id}" of the path as a UUID; nullopt (a 404, API.md section 2) when it is not one.
-    [[nodiscard]] std::optional<Uuid> path_id() const;
+    // The path's "{...}" number `index` as a UUID (the first by default); nullopt (a 404, API.md
+    // section 2) when it is not one.
+    [[nodiscard]] std::optional<Uuid> path_id(std::size_t index = 0) const;
 
     // Ends the connection after the answer: the response says so, and the server does so.
     void end_connection();

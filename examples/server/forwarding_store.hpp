@@ -56,6 +56,27 @@ class ForwardingStore : public Store {
                                        const CallDecider& decide) override {
         return inner_->place_call(account, customer, since, decide);
     }
+    std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
+                                              std::string_view campaign, Time since,
+                                              const DripEnrolDecider& decide) override {
+        return inner_->enrol_drip(account, customer, campaign, since, decide);
+    }
+    std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
+                                                    const Uuid& customer) override {
+        return inner_->list_drip_enrolments(account, customer);
+    }
+    std::optional<DripEnrolment> update_drip_enrolment(
+        const Uuid& account, const Uuid& customer, const Uuid& id,
+        const std::function<bool(DripEnrolment&)>& change) override {
+        return inner_->update_drip_enrolment(account, customer, id, change);
+    }
+    std::vector<DueEnrolment> due_drip_enrolments(Time now, std::size_t limit) override {
+        return inner_->due_drip_enrolments(now, limit);
+    }
+    std::optional<DripStepPlan> run_drip_step(const Uuid& account, const Uuid& enrolment, Time now,
+                                              Time since, const DripStepRunner& run) override {
+        return inner_->run_drip_step(account, enrolment, now, since, run);
+    }
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
         return inner_->find_call(account, id);
     }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -125,6 +126,30 @@ inline ComplianceDecision decision_from_column(std::string_view body) {
     auto decision = read<ComplianceDecision>(body, stored_read_options());
     if (!decision) corrupt("compliance decision");
     return std::move(decision).value();
+}
+
+// A drip campaign enrolment, stored as its JSON document (API.md section 15).
+inline DripEnrolment enrolment_from_column(std::string_view body) {
+    auto enrolment = read<DripEnrolment>(body, stored_read_options());
+    if (!enrolment) corrupt("drip campaign enrolment");
+    return std::move(enrolment).value();
+}
+
+// The webhook of a row's columns `url` and `secret` (NULL: none).
+template <class Row>
+std::optional<Webhook> webhook_from_row(const Row& row, int url, int secret) {
+    if (row.is_null(url)) return std::nullopt;
+    Webhook webhook;
+    webhook.url = parse_column<Url>(row.text(url), "webhook url");
+    if (!row.is_null(secret)) webhook.secretId = parse_column<Uuid>(row.text(secret), "secretId");
+    return webhook;
+}
+
+// The next_ms column of an enrolment: when its next step runs, NULL when none will.
+inline std::optional<std::int64_t> enrolment_next_ms(const DripEnrolment& enrolment) {
+    if (enrolment.status != DripCampaignStatus::in_progress || !enrolment.nextStepAt)
+        return std::nullopt;
+    return to_ms(enrolment.nextStepAt->time());
 }
 
 // Whether a call's transcript column (a JSON array of TranscriptMessage, or NULL while the call

@@ -17,6 +17,7 @@
 
 #include <collectcall/api/limits.hpp>
 
+#include "handlers/drip.hpp"
 #include "http.hpp"
 #include "http_server.hpp"
 #include "postgres/postgres.hpp"
@@ -136,7 +137,7 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     : options_(std::move(options)),
       metrics_(std::make_unique<Metrics>()),
       store_(metered(store ? std::move(store) : open_store(options_), *metrics_)),
-      clock_(options_.now),
+      clock_(options_.now, options_.clock_rate),
       recording_(recording_links(*store_, options_)),
       outbox_(metered(open_outbox(options_, recording_), *metrics_)),
       delivery_(std::make_unique<WebhookDelivery>(*outbox_, delivery_options(options_))),
@@ -161,6 +162,34 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
     delivery_->start();
     dialer_->start(store_->calls_in_progress());
     sweeper_ = std::thread([this] { sweep_periodically(); });
+    drip_scheduler_ = std::thread([this] { run_drip_steps(); });
+}
+
+void Server::run_drip_steps() {
+    // A step runs within about a second of its time, of the server's clock: with a faster
+    // clock, as often as that clock's second passes, down to every 10 ms.
+    const double rate = clock_.rate();
+    const std::chrono::milliseconds interval =
+        rate > 1 ? std::max(std::chrono::milliseconds{10},
+                            std::chrono::milliseconds{static_cast<std::int64_t>(1000 / rate)})
+                 : std::chrono::milliseconds{1000};
+    constexpr std::size_t batch = 100;
+    std::unique_lock lock(sweep_mutex_);
+    while (!sweep_stop_) {
+        lock.unlock();
+        std::size_t looked_at = 0;
+        try {
+            looked_at = handlers::run_due_drip_steps(api_.services(), batch);
+        } catch (const std::exception& e) {
+            // The step was not run (its transaction rolled back): tried again at the next turn.
+            if (options_.api.access_log) {
+                std::cerr << "collectcall-server: drip campaign step failed: " << e.what()
+                          << std::endl;
+            }
+        }
+        lock.lock();
+        if (looked_at < batch) sweep_wake_.wait_for(lock, interval, [this] { return sweep_stop_; });
+    }
 }
 
 void Server::sweep_periodically() {
@@ -197,6 +226,7 @@ Server::~Server() {
     }
     sweep_wake_.notify_all();
     if (sweeper_.joinable()) sweeper_.join();
+    if (drip_scheduler_.joinable()) drip_scheduler_.join();
     stop();
     static_cast<HttpServer&>(*http_).close_unserved();
     dialer_->stop();

@@ -42,7 +42,10 @@ struct ServerOptions {
     std::string db_path = "collectcall.db";
     std::string host = "127.0.0.1";
     int port = 8080;          // 0: any free port (see Server::bind)
-    std::optional<Time> now;  // frozen clock
+    std::optional<Time> now;  // the clock's start: frozen there, or running at clock_rate
+    // Tests only (`serve --clock-rate N`): the clock runs N times faster than real time from
+    // `now` (or from the system clock's now); 0: frozen at `now` when given.
+    double clock_rate = 0;
     int call_step_ms = 2000;
     // Webhook delivery (docs/server.md, "Webhooks"): the retry schedule times this factor
     // (< 1 in tests), the number of delivery threads, and a CA bundle for https receivers in
@@ -134,12 +137,15 @@ class Server {
     std::unique_ptr<httplib::Server> http_;  // server.cpp's event loop on cpp-httplib
     std::atomic<bool> stopping_{false};
 
-    // The retention sweep (options_.retention_sweep).
+    // The retention sweep (options_.retention_sweep) and the drip campaign scheduler, which
+    // runs the steps that are due (API.md section 15); both stop on sweep_stop_.
     void sweep_periodically();
+    void run_drip_steps();
     std::mutex sweep_mutex_;
     std::condition_variable sweep_wake_;
     bool sweep_stop_ = false;
     std::thread sweeper_;
+    std::thread drip_scheduler_;
 };
 
 }  // namespace collectcall::server

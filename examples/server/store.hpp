@@ -99,6 +99,9 @@ struct CallPlan {
     // The record of the evaluation, stored whether the call is placed or not (API.md section
     // 14).
     ComplianceDecision decision;
+    // The drip campaign enrolment whose step placed it: its events go to the enrolment's
+    // webhook as drip-campaign events (API.md section 15).
+    std::optional<Uuid> drip_id;
 };
 
 // A call still in progress, as a dialer resuming after a restart needs it.
@@ -170,6 +173,49 @@ struct StoredAnalysis {
 // Applies an analysis's outcomes to its customer (section 13's applyOutcomes); true to store what
 // it left in the customer.
 using OutcomeApplier = std::function<bool(StoredCustomer& customer, const OutputVariables&)>;
+
+// --- Drip campaigns (API.md section 15) ------------------------------------------------------
+
+// What the enrolment handler decided inside the store's transaction, on the customer's row as it
+// is and its contacts since the `since` given to enrol_drip.
+struct DripEnrolPlan {
+    DripEnrolment enrolment;
+    std::optional<Webhook> webhook;  // where its events go
+    bool store = false;              // false: refused (the customer can never be contacted)
+    ComplianceResult compliance;     // of the first step, when refused
+};
+using DripEnrolDecider =
+    std::function<DripEnrolPlan(const StoredCustomer& customer, const ContactHistory& history)>;
+
+struct DripEnrolResult {
+    // The customer has an enrolment in the campaign that has not finished: nothing decided.
+    bool already_enrolled = false;
+    DripEnrolPlan plan;
+};
+
+// An enrolment with a step due.
+struct DueEnrolment {
+    Uuid account;
+    Uuid id;
+    Uuid customer;
+};
+
+// What running an enrolment's due step decided; the store writes all of it, with the enrolment
+// as the runner left it, in one transaction.
+struct DripStepPlan {
+    std::optional<ComplianceDecision> decision;
+    std::optional<CallPlan> call;          // a call placed (stored in progress, counted)
+    std::optional<InteractionRecord> sms;  // an SMS sent (an outbound interaction)
+    // A drip webhook body to enqueue for the enrolment's webhook (a call's events are enqueued
+    // as the call's, from its own events).
+    std::optional<std::string> event;
+};
+// Runs the due step of `enrolment` (which it changes: the step's status, times and
+// interaction, the enrolment's status and next step) on the customer's row and contacts;
+// `webhook` is the enrolment's.
+using DripStepRunner = std::function<DripStepPlan(
+    DripEnrolment& enrolment, const StoredCustomer& customer, const ContactHistory& history,
+    const std::optional<Webhook>& webhook)>;
 
 // --- Idempotency -----------------------------------------------------------------------------
 
@@ -274,6 +320,34 @@ class Store {
     // The records of the compliance decisions about a customer, newest first, at most `limit`.
     [[nodiscard]] virtual std::vector<ComplianceDecision> list_compliance_decisions(
         const Uuid& account, const Uuid& customer, std::size_t limit) = 0;
+
+    // Drip campaigns (API.md section 15). nullopt when there is no such customer. Otherwise, in
+    // one transaction with the customer's row locked: already_enrolled when the customer has an
+    // enrolment in `campaign` that has not finished; else the plan `decide` returned, whose
+    // enrolment is stored when `plan.store`.
+    virtual std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
+                                                      std::string_view campaign, Time since,
+                                                      const DripEnrolDecider& decide) = 0;
+    // The customer's enrolments, newest first.
+    [[nodiscard]] virtual std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
+                                                                          const Uuid& customer) = 0;
+    // Read-modify-write of one of the customer's enrolments in one transaction: `change` returns
+    // true to store what it left. nullopt when the customer has no such enrolment; otherwise the
+    // enrolment as it is after the call.
+    virtual std::optional<DripEnrolment> update_drip_enrolment(
+        const Uuid& account, const Uuid& customer, const Uuid& id,
+        const std::function<bool(DripEnrolment&)>& change) = 0;
+    // Enrolments in progress whose next step is due at `now`, soonest first, at most `limit`.
+    [[nodiscard]] virtual std::vector<DueEnrolment> due_drip_enrolments(Time now,
+                                                                        std::size_t limit) = 0;
+    // Runs the due step of an enrolment once: in one transaction, the enrolment's row locked (on
+    // PostgreSQL skipped when another process holds it) and still in progress with its next
+    // step due at `now`, the customer's row locked, `run` decides on the contacts since `since`,
+    // and its decision, call or SMS, webhook message and the enrolment as `run` left it are
+    // stored together. nullopt when the step is not (or no longer) this process's to run.
+    virtual std::optional<DripStepPlan> run_drip_step(const Uuid& account, const Uuid& enrolment,
+                                                      Time now, Time since,
+                                                      const DripStepRunner& run) = 0;
 
     // Clients (API.md section 13). A new id is inserted, an id the account has already gets the
     // new name, an id of another account is left alone (taken).

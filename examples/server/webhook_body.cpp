@@ -5,6 +5,7 @@
 #include <collectcall/collectcall.hpp>
 
 #include "columns.hpp"
+#include "rows.hpp"
 
 namespace collectcall::server {
 
@@ -46,7 +47,8 @@ webhook::RecordingLink RecordingLinks::check(std::string_view call_id, std::stri
                                          unix_now(), duration_ms);
 }
 
-std::string webhook_body(const StoredEvent& event, const RecordingLinks& links) {
+std::string webhook_body(const StoredEvent& event, std::optional<std::string_view> drip,
+                         const RecordingLinks& links) {
     CallFacts call;
     call.id = parse_column<Uuid>(event.call_id, "call id");
     call.customerId = parse_column<Uuid>(event.customer_id, "customer id");
@@ -55,7 +57,10 @@ std::string webhook_body(const StoredEvent& event, const RecordingLinks& links) 
     call.fromPhoneNumber = parse_column<E164>(event.from_number, "fromPhoneNumber");
     call.createdAt = parse_column<Timestamp>(event.call_created_at, "call createdAt");
     const Timestamp at = parse_column<Timestamp>(event.created_at, "event createdAt");
+    const std::optional<DripEnrolment> enrolment =
+        drip ? std::optional(enrolment_from_column(*drip)) : std::nullopt;
     if (parse_column<CallEventType>(event.type, "event type") != CallEventType::call_ended) {
+        if (enrolment) return write(drip_call_created_event(*enrolment, call));
         return write(call_created_event(call, at));
     }
 
@@ -74,6 +79,10 @@ std::string webhook_body(const StoredEvent& event, const RecordingLinks& links) 
     // Signed when the message is built for an attempt, so that a retry hours later still
     // carries a link that works for 30 minutes.
     std::string recording = links.url(event.call_id, event.duration_ms);
+    if (enrolment) {
+        return write(
+            drip_call_ended_event(*enrolment, call, std::move(ending), std::move(recording)));
+    }
     return write(call_ended_event(call, std::move(ending), std::move(recording)));
 }
 

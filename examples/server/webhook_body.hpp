@@ -79,7 +79,20 @@ StoredEvent stored_event(Text&& text) {
     return e;
 }
 
-// The body of the message. Throws StoreError when a stored value does not read back.
-std::string webhook_body(const StoredEvent& event, const RecordingLinks& links);
+// The body of the message of a call event: the call's own event, or a drip campaign's when the
+// call was placed by a step of the enrolment whose document is `drip` (API.md section 15).
+// Throws StoreError when a stored value does not read back.
+std::string webhook_body(const StoredEvent& event, std::optional<std::string_view> drip,
+                         const RecordingLinks& links);
+
+// The body of an outbox message: `stored` when it was stored with the message (a drip
+// campaign's SMS), else built from its call event, whose event_columns `event_column(i)` reads.
+template <class Text>
+std::string outbox_body(std::optional<std::string_view> stored,
+                        std::optional<std::string_view> drip, Text&& event_column,
+                        const RecordingLinks& links) {
+    if (stored) return std::string(*stored);
+    return webhook_body(stored_event(event_column), drip, links);
+}
 
 }  // namespace collectcall::server

@@ -18,7 +18,7 @@ TEST_CASE("routes: a path finds its route, the most specific pattern first") {
     m = match_route("PATCH", "/api/v1/customers/abc");
     REQUIRE(m.route != nullptr);
     CHECK(m.route->operation == Operation::update_customer);
-    CHECK(m.parameter == "abc");
+    CHECK(m.parameters.at(0) == "abc");
     CHECK(m.route->max_body == collectcall::api::max_body);
 
     m = match_route("HEAD", "/api/v1/calls/x");
@@ -67,16 +67,16 @@ TEST_CASE("routes: the path is split on '/' before its segments are decoded") {
     auto m = match_route("POST", "/api/v1/customers/" + id + "/calls");
     REQUIRE(m.route != nullptr);
     CHECK(m.route->operation == Operation::create_call);
-    CHECK(m.parameter == id);
+    CHECK(m.parameters.at(0) == id);
     // Other escapes are decoded within their segment, literal or parameter.
     m = match_route("POST", "/api/v1/%63ustomers/%30190b2f4-0000-7000-8000-000000000001/calls");
     REQUIRE(m.route != nullptr);
     CHECK(m.route->operation == Operation::create_call);
-    CHECK(m.parameter == id);
+    CHECK(m.parameters.at(0) == id);
     // A '%' without two hex digits after it stands for itself.
     m = match_route("GET", "/api/v1/customers/a%zz%4");
     REQUIRE(m.route != nullptr);
-    CHECK(m.parameter == "a%zz%4");
+    CHECK(m.parameters.at(0) == "a%zz%4");
     // An encoded '/' at the end of a parameter is still inside it.
     m = match_route("GET", "/api/v1/customers/" + id + "%2F");
     CHECK(m.route == nullptr);

@@ -38,7 +38,29 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
     return input;
 }
 
-namespace {
+CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
+                   const AccountSettings& settings, Time now, ComplianceOperation operation,
+                   std::string_view agent_id, const std::optional<Webhook>& webhook) {
+    const compliance::ComplianceInput input = compliance_input(
+        stored, settings, now, {history.placed, history.conversations, history.texts});
+
+    CallPlan plan;
+    plan.decision = compliance::decide(input, operation);
+    plan.call.id = new_uuid();
+    plan.call.threadId = stored.thread_id;
+    plan.call.toPhoneNumber = stored.customer.primaryPhone;
+    const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+    // init gives every account a number: an empty pool is a broken store.
+    if (!from) throw std::runtime_error("the account has no caller number");
+    plan.call.fromPhoneNumber = *from;
+    plan.call.compliance = plan.decision.compliance;
+    plan.call.createdAt = Timestamp::from_time(now);
+    plan.place = plan.call.compliance.passed;
+    if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
+    plan.agent_id = std::string(agent_id);
+    plan.webhook = webhook;
+    return plan;
+}
 
 // The webhook of a call request: its host resolves to an allowed address and its secretId is the
 // account's (API.md section 9). False when it is not, and the request has been answered.
@@ -63,6 +85,8 @@ bool check_webhook(const Webhook& webhook, Exchange& x, Services& s) {
     return false;
 }
 
+namespace {
+
 // One call to one customer, as POST /customers/{id}/calls and each customer of POST /calls/bulk
 // make it: compliance decided on the customer's row inside the store's transaction (the daily
 // count holds however calls interleave, across processes on PostgreSQL), the call stored and
@@ -75,25 +99,7 @@ std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
     auto plan = s.store.place_call(
         account, customer, now - s.config.call_history,
         [&](const StoredCustomer& stored, const ContactHistory& history) {
-            const compliance::ComplianceInput input = compliance_input(
-                stored, settings, now, {history.placed, history.conversations, history.texts});
-
-            CallPlan plan;
-            plan.decision = compliance::decide(input, operation);
-            plan.call.id = new_uuid();
-            plan.call.threadId = stored.thread_id;
-            plan.call.toPhoneNumber = stored.customer.primaryPhone;
-            const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
-            // init gives every account a number: an empty pool is a broken store.
-            if (!from) throw std::runtime_error("the account has no caller number");
-            plan.call.fromPhoneNumber = *from;
-            plan.call.compliance = plan.decision.compliance;
-            plan.call.createdAt = Timestamp::from_time(now);
-            plan.place = plan.call.compliance.passed;
-            if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
-            plan.agent_id = std::string(agent_id);
-            plan.webhook = webhook;
-            return plan;
+            return plan_call(stored, history, settings, now, operation, agent_id, webhook);
         });
     if (plan && plan->place) s.dialer.placed(PlacedCall{account, customer, *plan});
     return plan;

@@ -1,7 +1,9 @@
 // Agent calls: placing one or many (compliance first), reading them, and their recordings.
 #pragma once
 
+#include <optional>
 #include <span>
+#include <string_view>
 
 #include <collectcall/compliance/engine.hpp>
 
@@ -28,5 +30,16 @@ struct ContactTimes {
 compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
                                              const AccountSettings& settings, Time now,
                                              ContactTimes history);
+
+// The plan of one call to a customer at `now`, decided on the customer and its contacts inside
+// the store's transaction: POST .../calls, each item of POST /calls/bulk and a drip campaign's
+// call step decide a call alike.
+CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
+                   const AccountSettings& settings, Time now, ComplianceOperation operation,
+                   std::string_view agent_id, const std::optional<Webhook>& webhook);
+
+// The webhook of a request: its host resolves to an allowed address and its secretId is the
+// account's (API.md section 9). False when it is not, and the request has been answered.
+bool check_webhook(const Webhook& webhook, Exchange& x, Services& s);
 
 }  // namespace collectcall::server::handlers

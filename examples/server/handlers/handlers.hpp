@@ -6,6 +6,7 @@
 #include "handlers/clients.hpp"
 #include "handlers/compliance.hpp"
 #include "handlers/customers.hpp"
+#include "handlers/drip.hpp"
 #include "handlers/interactions.hpp"
 #include "handlers/service.hpp"
 #include "handlers/webhooks.hpp"

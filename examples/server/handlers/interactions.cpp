@@ -106,6 +106,11 @@ bool record_outcomes(StoredCustomer& customer, const CustomerOutcomes& outcomes,
 
 }  // namespace
 
+std::string next_sms_text(Store& store, const Uuid& account, const Customer& customer,
+                          const Uuid& thread) {
+    return write_sms(message_facts(customer), last_inbound_text(store, account, thread));
+}
+
 void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s) {
     import_one<SmsImportRequest>(x, s.store, s.read_options(), s.clock.now(), &sms_interaction);
 }
@@ -153,8 +158,7 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
 
     const Uuid& id = customer->customer.id;
     const Uuid thread = request.threadId.value_or(customer->thread_id);
-    const std::string message =
-        write_sms(message_facts(customer->customer), last_inbound_text(s.store, x.account, thread));
+    const std::string message = next_sms_text(s.store, x.account, customer->customer, thread);
     if (!request.persists()) return x.reply(200, SmsGenerateResult{message, {}});
 
     // Sending it is a communication: the SMS checks of API.md section 14 decide, on the

@@ -3,6 +3,8 @@
 // 13).
 #pragma once
 
+#include <string>
+
 #include "handlers/handler.hpp"
 
 namespace collectcall::server::handlers {
@@ -15,5 +17,10 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s);
 void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s);
 void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s);
 void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s);
+
+// The next SMS the sandbox writes to a customer (docs/interactions.md): its first name and an
+// answer to the last inbound message of `thread`.
+std::string next_sms_text(Store& store, const Uuid& account, const Customer& customer,
+                          const Uuid& thread);
 
 }  // namespace collectcall::server::handlers

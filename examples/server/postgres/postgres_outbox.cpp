@@ -60,17 +60,21 @@ class PostgresOutbox final : public WebhookOutbox {
             .add(static_cast<std::int64_t>(per_account))
             .add(process_id_);
         static const std::string sql =
-            "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
-            "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
+            "WITH heads AS (SELECT o.seq, COALESCE(o.call_id, o.drip_id) AS stream, "
+            "COALESCE(c.webhook_url, d.webhook_url) AS url, o.next_attempt_ms, "
+            "COALESCE(c.account_id, d.account_id) AS account_id, o.unfinished "
+            "FROM webhook_outbox o LEFT JOIN calls c ON c.id = o.call_id "
+            "LEFT JOIN drip_enrolments d ON d.id = o.drip_id "
             "WHERE o.state = 'pending' AND o.next_attempt_ms <= $1 AND " +
             takeable("o", "$4") +
-            " AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id = o.call_id "
+            " AND o.seq = (SELECT MIN(p.seq) FROM webhook_outbox p WHERE p.call_id IS NOT "
+            "DISTINCT FROM o.call_id AND p.drip_id IS NOT DISTINCT FROM o.drip_id "
             "AND p.state = 'pending')), "
             "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
             "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
             "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
             "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= $2) "
-            "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
+            "SELECT seq, stream, url, next_attempt_ms, account_id, unfinished FROM by_account "
             "WHERE a <= $3 ORDER BY account_id, a";
         const Result r = db->query(sql.c_str());
         std::vector<OutboxHead> heads;
@@ -159,22 +163,24 @@ class PostgresOutbox final : public WebhookOutbox {
         db->params().add(seq).add(process_id_);
         static const std::string sql =
             std::string(
-                "SELECT o.message_id, o.attempts, c.webhook_url, c.webhook_secret_id, "
-                "s.secret, ") +
+                "SELECT o.message_id, o.attempts, COALESCE(c.webhook_url, d.webhook_url), "
+                "COALESCE(c.webhook_secret_id, d.webhook_secret_id), s.secret, o.body, "
+                "d.body, ") +
             event_columns +
             " FROM webhook_outbox o "
-            "JOIN calls c ON c.id = o.call_id "
-            "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
-            "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND "
-            "s.account_id = c.account_id "
+            "LEFT JOIN calls c ON c.id = o.call_id "
+            "LEFT JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
+            "LEFT JOIN drip_enrolments d ON d.id = COALESCE(o.drip_id, c.drip_id) "
+            "LEFT JOIN webhook_secrets s ON s.id = COALESCE(c.webhook_secret_id, "
+            "d.webhook_secret_id) AND s.account_id = COALESCE(c.account_id, d.account_id) "
             "WHERE o.seq = $1 AND o.state = 'pending' AND o.lease_owner = $2";
         const Result r = db->query(sql.c_str());
         if (r.empty()) return std::nullopt;
 
-        const StoredEvent event = stored_event([&](int i) -> std::optional<std::string_view> {
-            if (r.is_null(0, 5 + i)) return std::nullopt;
-            return r.text(0, 5 + i);
-        });
+        const auto column = [&](int i) -> std::optional<std::string_view> {
+            if (r.is_null(0, i)) return std::nullopt;
+            return r.text(0, i);
+        };
         OutboxMessage message;
         message.seq = seq;
         message.message_id = std::string(r.text(0, 0));
@@ -182,7 +188,8 @@ class PostgresOutbox final : public WebhookOutbox {
         message.url = std::string(r.text(0, 2));
         if (!r.is_null(0, 4)) message.secret = std::string(r.text(0, 4));
         message.secret_lost = !r.is_null(0, 3) && r.is_null(0, 4);
-        message.body = webhook_body(event, *links_);
+        message.body = outbox_body(
+            column(5), column(6), [&](int i) { return column(7 + i); }, *links_);
         return message;
     }
 

@@ -190,7 +190,9 @@ ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
 )sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
     // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
-    // and sweeps them).
+    // and sweeps them). Drip campaign enrolments (a DripEnrolment as JSON; next_ms is when its
+    // next step runs, NULL once none will), the enrolment whose step placed a call, and outbox
+    // messages of an enrolment rather than of a call (a drip-campaign.sms body stored as sent).
     R"sql(
 ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
 CREATE TABLE drip_campaigns (
@@ -209,6 +211,28 @@ CREATE TABLE compliance_decisions (
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+CREATE TABLE drip_enrolments (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next_ms BIGINT,
+    webhook_url TEXT,
+    webhook_secret_id TEXT,
+    body TEXT NOT NULL
+);
+CREATE INDEX drip_enrolments_by_customer ON drip_enrolments (account_id, customer_id, seq);
+CREATE INDEX drip_enrolments_due ON drip_enrolments (next_ms) WHERE status = 'in-progress';
+ALTER TABLE calls ADD COLUMN drip_id TEXT;
+ALTER TABLE webhook_outbox ALTER COLUMN call_id DROP NOT NULL;
+ALTER TABLE webhook_outbox ADD COLUMN drip_id TEXT REFERENCES drip_enrolments(id);
+ALTER TABLE webhook_outbox ADD COLUMN body TEXT;
+ALTER TABLE webhook_outbox ADD CONSTRAINT webhook_outbox_subject
+    CHECK ((call_id IS NULL) <> (drip_id IS NULL));
+CREATE INDEX webhook_outbox_drip_pending ON webhook_outbox (drip_id, seq)
+    WHERE state = 'pending';
 )sql",
 };
 
@@ -337,6 +361,70 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
         "VALUES ($1, $2, $3, $4)");
 }
 
+// The contacts with a customer since `since` that compliance counts.
+ContactHistory contact_history(Connection& db, const Uuid& account, const Uuid& customer,
+                               Time since) {
+    ContactHistory history;
+    db.params().add(account.view()).add(customer.view()).add(to_ms(since));
+    const Result calls = db.query(
+        "SELECT created_ms, transcript FROM calls WHERE account_id = $1 AND customer_id = $2 "
+        "AND created_ms >= $3 ORDER BY created_ms");
+    for (int i = 0; i < calls.rows(); ++i)
+        add_call_to_history(history, calls.row(i));
+    history.texts = times_since(db, sent_texts_sql, account, customer, since);
+    return history;
+}
+
+// A placed call, in progress and owned by process `owner`, with its call-created event.
+void insert_call(Connection& db, const Uuid& account, const Uuid& customer, const CallPlan& plan,
+                 std::string_view owner) {
+    const Call& call = plan.call;
+    auto& p = db.params()
+                  .add(call.id.view())
+                  .add(account.view())
+                  .add(customer.view())
+                  .add(plan.agent_id)
+                  .add(call.threadId.view())
+                  .add(call.toPhoneNumber.view())
+                  .add(call.fromPhoneNumber.view())
+                  .add(write(call.compliance))
+                  .add(call.createdAt.view())
+                  .add(to_ms(call.createdAt.time()));
+    if (plan.webhook) {
+        p.add(plan.webhook->url.view());
+        if (plan.webhook->secretId) {
+            p.add(plan.webhook->secretId->view());
+        } else {
+            p.add_null();
+        }
+    } else {
+        p.add_null().add_null();
+    }
+    p.add(owner);
+    if (plan.drip_id) {
+        p.add(plan.drip_id->view());
+    } else {
+        p.add_null();
+    }
+    db.query(
+        "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, to_number, "
+        "from_number, compliance, created_at, created_ms, status, webhook_url, "
+        "webhook_secret_id, owner, drip_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+        "$10, 'in-progress', $11, $12, $13, $14)");
+    insert_event(db, call.id.view(), CallEventType::call_created, call.createdAt.time());
+}
+
+// Writes an enrolment's document and the columns the scheduler reads.
+void update_enrolment_row(Connection& db, const DripEnrolment& enrolment) {
+    auto& p = db.params().add(enum_name(enrolment.status));
+    if (const auto next = enrolment_next_ms(enrolment)) {
+        p.add(*next);
+    } else {
+        p.add_null();
+    }
+    p.add(write(enrolment)).add(enrolment.id.view());
+    db.query("UPDATE drip_enrolments SET status = $1, next_ms = $2, body = $3 WHERE id = $4");
+}
 }  // namespace
 
 PostgresStore::Shared::Shared(PostgresOptions o)
@@ -700,47 +788,140 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
         // customer, in this process or another, waits here and then counts this one.
         const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
         if (!stored) return std::nullopt;
-        ContactHistory history;
-        db.params().add(account.view()).add(customer.view()).add(to_ms(since));
-        const Result calls = db.query(
-            "SELECT created_ms, transcript FROM calls WHERE account_id = $1 AND customer_id = $2 "
-            "AND created_ms >= $3 ORDER BY created_ms");
-        for (int i = 0; i < calls.rows(); ++i)
-            add_call_to_history(history, calls.row(i));
-        history.texts = times_since(db, sent_texts_sql, account, customer, since);
+        const ContactHistory history = contact_history(db, account, customer, since);
         CallPlan plan = decide(*stored, history);
         insert_decision(db, account, customer, plan.decision);
         if (!plan.place) return plan;  // the decision alone is committed
 
-        const Call& call = plan.call;
+        insert_call(db, account, customer, plan, process_id_);
+        return plan;
+    });
+}
+
+// --- Drip campaigns ----------------------------------------------------------------------------
+
+std::optional<DripEnrolResult> PostgresStore::enrol_drip(const Uuid& account, const Uuid& customer,
+                                                         std::string_view campaign, Time since,
+                                                         const DripEnrolDecider& decide) {
+    return pool_.transaction([&](Connection& db) -> std::optional<DripEnrolResult> {
+        // The customer's row stays locked until the commit: two enrolments of one customer in
+        // one campaign, in any processes, are decided one after the other.
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        DripEnrolResult result;
+        db.params().add(account.view()).add(customer.view()).add(campaign);
+        result.already_enrolled =
+            !db.query(
+                   "SELECT 1 FROM drip_enrolments WHERE account_id = $1 AND customer_id = $2 "
+                   "AND name = $3 AND status = 'in-progress'")
+                 .empty();
+        if (result.already_enrolled) return result;
+        result.plan = decide(*stored, contact_history(db, account, customer, since));
+        if (!result.plan.store) return result;
+        const DripEnrolment& e = result.plan.enrolment;
         auto& p = db.params()
-                      .add(call.id.view())
+                      .add(e.id.view())
                       .add(account.view())
                       .add(customer.view())
-                      .add(plan.agent_id)
-                      .add(call.threadId.view())
-                      .add(call.toPhoneNumber.view())
-                      .add(call.fromPhoneNumber.view())
-                      .add(write(call.compliance))
-                      .add(call.createdAt.view())
-                      .add(to_ms(call.createdAt.time()));
-        if (plan.webhook) {
-            p.add(plan.webhook->url.view());
-            if (plan.webhook->secretId) {
-                p.add(plan.webhook->secretId->view());
+                      .add(e.name)
+                      .add(enum_name(e.status));
+        if (const auto next = enrolment_next_ms(e)) {
+            p.add(*next);
+        } else {
+            p.add_null();
+        }
+        if (const auto& webhook = result.plan.webhook) {
+            p.add(webhook->url.view());
+            if (webhook->secretId) {
+                p.add(webhook->secretId->view());
             } else {
                 p.add_null();
             }
         } else {
             p.add_null().add_null();
         }
-        p.add(process_id_);
+        p.add(write(e));
         db.query(
-            "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, to_number, "
-            "from_number, compliance, created_at, created_ms, status, webhook_url, "
-            "webhook_secret_id, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-            "'in-progress', $11, $12, $13)");
-        insert_event(db, call.id.view(), CallEventType::call_created, call.createdAt.time());
+            "INSERT INTO drip_enrolments (id, account_id, customer_id, name, status, next_ms, "
+            "webhook_url, webhook_secret_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)");
+        return result;
+    });
+}
+
+std::vector<DripEnrolment> PostgresStore::list_drip_enrolments(const Uuid& account,
+                                                               const Uuid& customer) {
+    auto db = pool_.lease();
+    db->params().add(account.view()).add(customer.view());
+    const Result r = db->query(
+        "SELECT body FROM drip_enrolments WHERE account_id = $1 AND customer_id = $2 "
+        "ORDER BY seq DESC");
+    std::vector<DripEnrolment> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back(enrolment_from_column(r.text(i, 0)));
+    return out;
+}
+
+std::optional<DripEnrolment> PostgresStore::update_drip_enrolment(
+    const Uuid& account, const Uuid& customer, const Uuid& id,
+    const std::function<bool(DripEnrolment&)>& change) {
+    return pool_.transaction([&](Connection& db) -> std::optional<DripEnrolment> {
+        db.params().add(id.view()).add(account.view()).add(customer.view());
+        const Result r = db.query(
+            "SELECT body FROM drip_enrolments WHERE id = $1 AND account_id = $2 AND "
+            "customer_id = $3 FOR UPDATE");
+        if (r.empty()) return std::nullopt;
+        DripEnrolment enrolment = enrolment_from_column(r.text(0, 0));
+        if (change(enrolment)) update_enrolment_row(db, enrolment);
+        return enrolment;
+    });
+}
+
+std::vector<DueEnrolment> PostgresStore::due_drip_enrolments(Time now, std::size_t limit) {
+    auto db = pool_.lease();
+    db->params().add(to_ms(now)).add(static_cast<std::int64_t>(limit));
+    const Result r = db->query(
+        "SELECT account_id, id, customer_id FROM drip_enrolments WHERE status = "
+        "'in-progress' AND next_ms <= $1 ORDER BY next_ms, seq LIMIT $2");
+    std::vector<DueEnrolment> out;
+    for (int i = 0; i < r.rows(); ++i) {
+        out.push_back(DueEnrolment{parse_column<Uuid>(r.text(i, 0), "account id"),
+                                   parse_column<Uuid>(r.text(i, 1), "enrolment id"),
+                                   parse_column<Uuid>(r.text(i, 2), "customer id")});
+    }
+    return out;
+}
+
+std::optional<DripStepPlan> PostgresStore::run_drip_step(const Uuid& account, const Uuid& enrolment,
+                                                         Time now, Time since,
+                                                         const DripStepRunner& run) {
+    return pool_.transaction([&](Connection& db) -> std::optional<DripStepPlan> {
+        // The enrolment's row stays locked until the commit of what its step made: another
+        // process skips it (SKIP LOCKED) and, once committed, finds the step no longer due. A
+        // process that dies before the commit leaves nothing, and the step to another.
+        db.params().add(enrolment.view()).add(account.view()).add(to_ms(now));
+        const Result r = db.query(
+            "SELECT customer_id, body, webhook_url, webhook_secret_id FROM drip_enrolments "
+            "WHERE id = $1 AND account_id = $2 AND status = 'in-progress' AND next_ms <= $3 "
+            "FOR UPDATE SKIP LOCKED");
+        if (r.empty()) return std::nullopt;
+        const Uuid customer = parse_column<Uuid>(r.text(0, 0), "customer id");
+        DripEnrolment e = enrolment_from_column(r.text(0, 1));
+        const std::optional<Webhook> webhook = webhook_from_row(r.row(0), 2, 3);
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        DripStepPlan plan = run(e, *stored, contact_history(db, account, customer, since), webhook);
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
+        if (plan.call) insert_call(db, account, customer, *plan.call, process_id_);
+        if (plan.sms) insert_interaction(db, account, customer, *plan.sms);
+        if (plan.event) {
+            db.params().add(enrolment.view()).add(*plan.event);
+            db.query(
+                "INSERT INTO webhook_outbox (message_id, drip_id, event_seq, body) SELECT "
+                "'msg_' || replace(gen_random_uuid()::text, '-', ''), id, (SELECT COUNT(*) FROM "
+                "webhook_outbox WHERE drip_id = $1), $2 FROM drip_enrolments WHERE id = $1 AND "
+                "webhook_url IS NOT NULL");
+        }
+        update_enrolment_row(db, e);
         return plan;
     });
 }

@@ -78,6 +78,17 @@ class PostgresStore final : public Store {
     std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
                                                               const Uuid& customer,
                                                               std::size_t limit) override;
+    std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
+                                              std::string_view campaign, Time since,
+                                              const DripEnrolDecider& decide) override;
+    std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
+                                                    const Uuid& customer) override;
+    std::optional<DripEnrolment> update_drip_enrolment(
+        const Uuid& account, const Uuid& customer, const Uuid& id,
+        const std::function<bool(DripEnrolment&)>& change) override;
+    std::vector<DueEnrolment> due_drip_enrolments(Time now, std::size_t limit) override;
+    std::optional<DripStepPlan> run_drip_step(const Uuid& account, const Uuid& enrolment, Time now,
+                                              Time since, const DripStepRunner& run) override;
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override;
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;

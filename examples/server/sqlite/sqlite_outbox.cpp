@@ -16,15 +16,18 @@ using sqlite::Query;
 // The due heads, a bounded page for a fair pick (WebhookOutbox::due). ?1 now, ?2 per receiver,
 // ?3 per account.
 constexpr const char* due_sql =
-    "WITH heads AS (SELECT o.seq, o.call_id, c.webhook_url AS url, o.next_attempt_ms, "
-    "c.account_id, o.unfinished FROM webhook_outbox o JOIN calls c ON c.id = o.call_id "
+    "WITH heads AS (SELECT o.seq, COALESCE(o.call_id, o.drip_id) AS stream, "
+    "COALESCE(c.webhook_url, d.webhook_url) AS url, o.next_attempt_ms, "
+    "COALESCE(c.account_id, d.account_id) AS account_id, o.unfinished FROM webhook_outbox o "
+    "LEFT JOIN calls c ON c.id = o.call_id LEFT JOIN drip_enrolments d ON d.id = o.drip_id "
     "WHERE o.state = 'pending' AND o.next_attempt_ms <= ?1 AND o.seq = (SELECT MIN(p.seq) "
-    "FROM webhook_outbox p WHERE p.call_id = o.call_id AND p.state = 'pending')), "
+    "FROM webhook_outbox p WHERE p.call_id IS o.call_id AND p.drip_id IS o.drip_id AND "
+    "p.state = 'pending')), "
     "by_receiver AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id, url "
     "ORDER BY next_attempt_ms, seq) AS r FROM heads), "
     "by_account AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id "
     "ORDER BY r, next_attempt_ms, seq) AS a FROM by_receiver WHERE r <= ?2) "
-    "SELECT seq, call_id, url, next_attempt_ms, account_id, unfinished FROM by_account "
+    "SELECT seq, stream, url, next_attempt_ms, account_id, unfinished FROM by_account "
     "WHERE a <= ?3 ORDER BY account_id, a";
 
 constexpr const char* next_due_sql =
@@ -32,12 +35,16 @@ constexpr const char* next_due_sql =
     "next_attempt_ms > ?";
 
 const std::string load_sql =
-    std::string("SELECT o.message_id, o.attempts, c.webhook_url, c.webhook_secret_id, s.secret, ") +
+    std::string(
+        "SELECT o.message_id, o.attempts, COALESCE(c.webhook_url, d.webhook_url), "
+        "COALESCE(c.webhook_secret_id, d.webhook_secret_id), s.secret, o.body, d.body, ") +
     event_columns +
     " FROM webhook_outbox o "
-    "JOIN calls c ON c.id = o.call_id "
-    "JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
-    "LEFT JOIN webhook_secrets s ON s.id = c.webhook_secret_id AND s.account_id = c.account_id "
+    "LEFT JOIN calls c ON c.id = o.call_id "
+    "LEFT JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
+    "LEFT JOIN drip_enrolments d ON d.id = COALESCE(o.drip_id, c.drip_id) "
+    "LEFT JOIN webhook_secrets s ON s.id = COALESCE(c.webhook_secret_id, d.webhook_secret_id) "
+    "AND s.account_id = COALESCE(c.account_id, d.account_id) "
     "WHERE o.seq = ? AND o.state = 'pending'";
 
 constexpr const char* begin_sql =
@@ -121,12 +128,10 @@ std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {
     q.bind(1, seq);
     if (!q.step()) return std::nullopt;
 
-    // The body is built from rows that never change once written; only the recording link
-    // (and the signature timestamps) are made afresh for each attempt.
-    const StoredEvent event = stored_event([&](int i) -> std::optional<std::string_view> {
-        if (q.is_null(5 + i)) return std::nullopt;
-        return q.text(5 + i);
-    });
+    const auto column = [&](int i) -> std::optional<std::string_view> {
+        if (q.is_null(i)) return std::nullopt;
+        return q.text(i);
+    };
 
     OutboxMessage message;
     message.seq = seq;
@@ -135,7 +140,8 @@ std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {
     message.url = std::string(q.text(2));
     if (!q.is_null(4)) message.secret = std::string(q.text(4));
     message.secret_lost = !q.is_null(3) && q.is_null(4);
-    message.body = webhook_body(event, *links_);
+    message.body = outbox_body(
+        column(5), column(6), [&](int i) { return column(7 + i); }, *links_);
     return message;
 }
 

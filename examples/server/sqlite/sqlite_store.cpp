@@ -194,7 +194,10 @@ ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
 )sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
     // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
-    // and sweeps them).
+    // and sweeps them). Drip campaign enrolments (a DripEnrolment as JSON; next_ms is when its
+    // next step runs, NULL once none will), the enrolment whose step placed a call, and outbox
+    // messages of an enrolment rather than of a call (a drip-campaign.sms body stored as sent):
+    // the outbox is rebuilt for call_id to be NULL on those.
     R"sql(
 ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
 CREATE TABLE drip_campaigns (
@@ -213,6 +216,54 @@ CREATE TABLE compliance_decisions (
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+CREATE TABLE drip_enrolments (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next_ms INTEGER,
+    webhook_url TEXT,
+    webhook_secret_id TEXT,
+    body TEXT NOT NULL
+) STRICT;
+CREATE INDEX drip_enrolments_by_customer ON drip_enrolments (account_id, customer_id, seq);
+CREATE INDEX drip_enrolments_due ON drip_enrolments (next_ms) WHERE status = 'in-progress';
+ALTER TABLE calls ADD COLUMN drip_id TEXT;
+DROP TRIGGER webhook_outbox_enqueue;
+CREATE TABLE webhook_outbox_next (
+    seq INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    call_id TEXT REFERENCES calls(id),
+    event_seq INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_ms INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    done_ms INTEGER,
+    unfinished INTEGER NOT NULL DEFAULT 0,
+    drip_id TEXT REFERENCES drip_enrolments(id),
+    body TEXT,
+    UNIQUE (call_id, event_seq),
+    CHECK ((call_id IS NULL) <> (drip_id IS NULL))
+) STRICT;
+INSERT INTO webhook_outbox_next (seq, message_id, call_id, event_seq, state, attempts,
+    next_attempt_ms, last_error, done_ms, unfinished)
+SELECT seq, message_id, call_id, event_seq, state, attempts, next_attempt_ms, last_error, done_ms,
+    unfinished FROM webhook_outbox;
+DROP TABLE webhook_outbox;
+ALTER TABLE webhook_outbox_next RENAME TO webhook_outbox;
+CREATE INDEX webhook_outbox_pending ON webhook_outbox (call_id, seq) WHERE state = 'pending';
+CREATE INDEX webhook_outbox_drip_pending ON webhook_outbox (drip_id, seq)
+    WHERE state = 'pending';
+CREATE INDEX webhook_outbox_done ON webhook_outbox (done_ms) WHERE state <> 'pending';
+CREATE TRIGGER webhook_outbox_enqueue AFTER INSERT ON call_events
+WHEN (SELECT webhook_url FROM calls WHERE id = NEW.call_id) IS NOT NULL
+BEGIN
+    INSERT INTO webhook_outbox (message_id, call_id, event_seq)
+    VALUES ('msg_' || lower(hex(randomblob(16))), NEW.call_id, NEW.seq);
+END;
 )sql",
 };
 
@@ -395,6 +446,58 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
         .run();
 }
 
+// The contacts with a customer since `since` that compliance counts.
+ContactHistory contact_history(Connection& db, const Uuid& account, const Uuid& customer,
+                               Time since) {
+    ContactHistory history;
+    {
+        Query q(db,
+                "SELECT created_ms, transcript FROM calls WHERE account_id = ? AND "
+                "customer_id = ? AND created_ms >= ? ORDER BY created_ms");
+        q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
+        while (q.step())
+            add_call_to_history(history, q);
+    }
+    history.texts = times_since(db, sent_texts_sql, account, customer, since);
+    return history;
+}
+
+// A placed call, in progress, with its call-created event.
+void insert_call(Connection& connection, const Uuid& account, const Uuid& customer,
+                 const CallPlan& plan) {
+    Connection* db = &connection;
+    const Call& call = plan.call;
+    Query insert(*db,
+                 "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
+                 "to_number, from_number, compliance, created_at, created_ms, status, "
+                 "webhook_url, webhook_secret_id, drip_id) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?, ?)");
+    insert.bind(1, call.id.view())
+        .bind(2, account.view())
+        .bind(3, customer.view())
+        .bind(4, plan.agent_id)
+        .bind(5, call.threadId.view())
+        .bind(6, call.toPhoneNumber.view())
+        .bind(7, call.fromPhoneNumber.view())
+        .bind(8, write(call.compliance))
+        .bind(9, call.createdAt.view())
+        .bind(10, to_ms(call.createdAt.time()));
+    if (plan.webhook) {
+        insert.bind(11, plan.webhook->url.view());
+        if (plan.webhook->secretId) insert.bind(12, plan.webhook->secretId->view());
+    }
+    if (plan.drip_id) insert.bind(13, plan.drip_id->view());
+    insert.run();
+    insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
+}
+
+// Writes an enrolment's document and the columns the scheduler reads.
+void update_enrolment_row(Connection& db, const DripEnrolment& enrolment) {
+    Query q(db, "UPDATE drip_enrolments SET status = ?, next_ms = ?, body = ? WHERE id = ?");
+    q.bind(1, enum_name(enrolment.status)).bind(3, write(enrolment)).bind(4, enrolment.id.view());
+    if (const auto next = enrolment_next_ms(enrolment)) q.bind(2, *next);
+    q.run();
+}
 }  // namespace
 
 // A connection borrowed from the pool for the length of one operation.
@@ -807,16 +910,7 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         Transaction tx(*db);
         const std::optional<StoredCustomer> stored = customer_for_update(*db, account, customer);
         if (!stored) return std::nullopt;
-        ContactHistory history;
-        {
-            Query q(*db,
-                    "SELECT created_ms, transcript FROM calls WHERE account_id = ? AND "
-                    "customer_id = ? AND created_ms >= ? ORDER BY created_ms");
-            q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
-            while (q.step())
-                add_call_to_history(history, q);
-        }
-        history.texts = times_since(*db, sent_texts_sql, account, customer, since);
+        const ContactHistory history = contact_history(*db, account, customer, since);
         CallPlan plan = decide(*stored, history);
         insert_decision(*db, account, customer, plan.decision);
         if (!plan.place) {
@@ -824,28 +918,133 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
             return plan;
         }
 
-        const Call& call = plan.call;
-        Query insert(*db,
-                     "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
-                     "to_number, from_number, compliance, created_at, created_ms, status, "
-                     "webhook_url, webhook_secret_id) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?)");
-        insert.bind(1, call.id.view())
+        insert_call(*db, account, customer, plan);
+        tx.commit();
+        return plan;
+    });
+}
+
+// --- Drip campaigns ----------------------------------------------------------------------------
+
+std::optional<DripEnrolResult> SqliteStore::enrol_drip(const Uuid& account, const Uuid& customer,
+                                                       std::string_view campaign, Time since,
+                                                       const DripEnrolDecider& decide) {
+    return batched([&](Connection& db) -> std::optional<DripEnrolResult> {
+        Transaction tx(db);
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        DripEnrolResult result;
+        {
+            Query q(db,
+                    "SELECT 1 FROM drip_enrolments WHERE account_id = ? AND customer_id = ? AND "
+                    "name = ? AND status = 'in-progress'");
+            q.bind(1, account.view()).bind(2, customer.view()).bind(3, campaign);
+            result.already_enrolled = q.step();
+        }
+        if (result.already_enrolled) return result;
+        result.plan = decide(*stored, contact_history(db, account, customer, since));
+        if (!result.plan.store) return result;
+        const DripEnrolment& e = result.plan.enrolment;
+        Query insert(db,
+                     "INSERT INTO drip_enrolments (id, account_id, customer_id, name, status, "
+                     "next_ms, webhook_url, webhook_secret_id, body) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        insert.bind(1, e.id.view())
             .bind(2, account.view())
             .bind(3, customer.view())
-            .bind(4, plan.agent_id)
-            .bind(5, call.threadId.view())
-            .bind(6, call.toPhoneNumber.view())
-            .bind(7, call.fromPhoneNumber.view())
-            .bind(8, write(call.compliance))
-            .bind(9, call.createdAt.view())
-            .bind(10, to_ms(call.createdAt.time()));
-        if (plan.webhook) {
-            insert.bind(11, plan.webhook->url.view());
-            if (plan.webhook->secretId) insert.bind(12, plan.webhook->secretId->view());
+            .bind(4, e.name)
+            .bind(5, enum_name(e.status))
+            .bind(9, write(e));
+        if (const auto next = enrolment_next_ms(e)) insert.bind(6, *next);
+        if (const auto& webhook = result.plan.webhook) {
+            insert.bind(7, webhook->url.view());
+            if (webhook->secretId) insert.bind(8, webhook->secretId->view());
         }
         insert.run();
-        insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
+        tx.commit();
+        return result;
+    });
+}
+
+std::vector<DripEnrolment> SqliteStore::list_drip_enrolments(const Uuid& account,
+                                                             const Uuid& customer) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT body FROM drip_enrolments WHERE account_id = ? AND customer_id = ? "
+            "ORDER BY seq DESC");
+    q.bind(1, account.view()).bind(2, customer.view());
+    std::vector<DripEnrolment> out;
+    while (q.step())
+        out.push_back(enrolment_from_column(q.text(0)));
+    return out;
+}
+
+std::optional<DripEnrolment> SqliteStore::update_drip_enrolment(
+    const Uuid& account, const Uuid& customer, const Uuid& id,
+    const std::function<bool(DripEnrolment&)>& change) {
+    return batched([&](Connection& db) -> std::optional<DripEnrolment> {
+        Transaction tx(db);
+        Query q(db,
+                "SELECT body FROM drip_enrolments WHERE id = ? AND account_id = ? AND "
+                "customer_id = ?");
+        q.bind(1, id.view()).bind(2, account.view()).bind(3, customer.view());
+        if (!q.step()) return std::nullopt;
+        DripEnrolment enrolment = enrolment_from_column(q.text(0));
+        if (change(enrolment)) {
+            update_enrolment_row(db, enrolment);
+            tx.commit();
+        }
+        return enrolment;
+    });
+}
+
+std::vector<DueEnrolment> SqliteStore::due_drip_enrolments(Time now, std::size_t limit) {
+    auto db = lease();
+    Query q(*db,
+            "SELECT account_id, id, customer_id FROM drip_enrolments WHERE status = "
+            "'in-progress' AND next_ms <= ? ORDER BY next_ms, seq LIMIT ?");
+    q.bind(1, to_ms(now)).bind(2, static_cast<std::int64_t>(limit));
+    std::vector<DueEnrolment> out;
+    while (q.step()) {
+        out.push_back(DueEnrolment{parse_column<Uuid>(q.text(0), "account id"),
+                                   parse_column<Uuid>(q.text(1), "enrolment id"),
+                                   parse_column<Uuid>(q.text(2), "customer id")});
+    }
+    return out;
+}
+
+std::optional<DripStepPlan> SqliteStore::run_drip_step(const Uuid& account, const Uuid& enrolment,
+                                                       Time now, Time since,
+                                                       const DripStepRunner& run) {
+    return batched([&](Connection& db) -> std::optional<DripStepPlan> {
+        // The writer's transaction: no other write, of this process or another, runs between
+        // the check that the step is due and the commit of what it made.
+        Transaction tx(db);
+        Query q(db,
+                "SELECT customer_id, body, webhook_url, webhook_secret_id FROM drip_enrolments "
+                "WHERE id = ? AND account_id = ? AND status = 'in-progress' AND next_ms <= ?");
+        q.bind(1, enrolment.view()).bind(2, account.view()).bind(3, to_ms(now));
+        if (!q.step()) return std::nullopt;
+        const Uuid customer = parse_column<Uuid>(q.text(0), "customer id");
+        DripEnrolment e = enrolment_from_column(q.text(1));
+        const std::optional<Webhook> webhook = webhook_from_row(q, 2, 3);
+        const std::optional<StoredCustomer> stored = customer_for_update(db, account, customer);
+        if (!stored) return std::nullopt;
+        DripStepPlan plan = run(e, *stored, contact_history(db, account, customer, since), webhook);
+        if (plan.decision) insert_decision(db, account, customer, *plan.decision);
+        if (plan.call) insert_call(db, account, customer, *plan.call);
+        if (plan.sms) insert_interaction(db, account, customer, *plan.sms);
+        if (plan.event) {
+            Query(db,
+                  "INSERT INTO webhook_outbox (message_id, drip_id, event_seq, body) SELECT "
+                  "'msg_' || lower(hex(randomblob(16))), id, (SELECT COUNT(*) FROM "
+                  "webhook_outbox WHERE drip_id = ?1), ?2 FROM drip_enrolments WHERE id = ?1 "
+                  "AND webhook_url IS NOT NULL")
+                .bind(1, enrolment.view())
+                .bind(2, *plan.event)
+                .run();
+        }
+        update_enrolment_row(db, e);
         tx.commit();
         return plan;
     });

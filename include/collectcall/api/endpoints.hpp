@@ -25,6 +25,7 @@
 #include "collectcall/model/client.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/drip_campaign.hpp"
 #include "collectcall/model/interaction.hpp"
 #include "collectcall/model/openapi.hpp"
 #include "collectcall/model/signed_url.hpp"
@@ -61,7 +62,8 @@ BOOST_DEFINE_ENUM_CLASS(Operation, get_health, get_readiness, get_metrics, get_o
                         create_webhook_secret, create_calls, get_signed_url, list_clients,
                         create_client, import_sms, import_sms_bulk, import_email, import_email_bulk,
                         generate_sms, generate_email, list_interactions, analyze_interaction,
-                        get_account, do_not_call, list_compliance_decisions)
+                        get_account, do_not_call, list_compliance_decisions, enrol_drip_campaign,
+                        list_drip_campaigns, cancel_drip_campaign)
 
 // One endpoint: `static constexpr Route route`, `using body` (what it reads; null_t: nothing),
 // `using data` (what it answers with, inside the envelope for an API call) and
@@ -680,6 +682,74 @@ struct endpoint<Operation::list_compliance_decisions> {
                     "local times, counts, every check with its reason, the outcome and the next "
                     "eligible time; the 1000 newest. Kept 3 years (12 CFR 1006.100).",
                 .success = "The decisions."};
+    }
+};
+
+// -- drip campaigns (API.md section 15): enrolment, its state, its cancellation
+
+template <>
+struct endpoint<Operation::enrol_drip_campaign> {
+    static constexpr Route route{
+        .method = "POST",
+        .path = "/api/v1/customers/{customerId}/drip-campaigns",
+        .tag = "drip-campaigns",
+        .summary = "Enrol the customer in a drip campaign",
+        .body = Body::json,
+        .errors = {&errors::not_found, &errors::already_enrolled, &errors::compliance_failed}};
+    using body = DripEnrolRequest;
+    using data = DripEnrolment;
+    static OperationText text() {
+        return {.description =
+                    "The campaign is one of the account's (`init --campaign`; an unknown name is "
+                    "400 with a not_found detail at /campaignName). Each step is due its days x "
+                    "24 h after the enrolment and runs at the first instant, at or after that, at "
+                    "which its compliance passes (nextEligibleAt): a call step places a call as "
+                    "POST .../calls does, an SMS step sends a generated SMS. The webhook receives "
+                    "drip-campaign.call-created, drip-campaign.call-ended and drip-campaign.sms. "
+                    "409 while the customer's enrolment in the same campaign has not finished; "
+                    "422 `compliance_failed` for a customer who can never be contacted (inactive, "
+                    "cease-and-desist). The answer's shape is an extension: the hosted document "
+                    "shows none.",
+                .success = "The enrolment, every step pending."};
+    }
+};
+
+template <>
+struct endpoint<Operation::list_drip_campaigns> {
+    static constexpr Route route{
+        .method = "GET",
+        .path = "/api/v1/customers/{customerId}/drip-campaigns",
+        .tag = "drip-campaigns",
+        .summary = "List the customer's drip campaign enrolments, newest first",
+        .errors = {&errors::not_found}};
+    using body = null_t;
+    using data = DripEnrolmentList;
+    static OperationText text() {
+        return {.description =
+                    "Extension. Each enrolment with its steps: when each is due, "
+                    "when it runs next (nextEligibleAt), when it ran and what it made.",
+                .success = "The enrolments."};
+    }
+};
+
+template <>
+struct endpoint<Operation::cancel_drip_campaign> {
+    static constexpr Route route{
+        .method = "DELETE",
+        .path = "/api/v1/customers/{customerId}/drip-campaigns/{dripCampaignId}",
+        .tag = "drip-campaigns",
+        .summary = "Cancel the customer's drip campaign",
+        .body = Body::empty_or_json,
+        .errors = {&errors::not_found, &errors::drip_campaign_finished}};
+    using body = DripCancelRequest;
+    using data = DripEnrolment;
+    static OperationText text() {
+        return {.description =
+                    "Its pending steps do not run. The reason (customer-converted, "
+                    "customer-engaged) is recorded as canceledReason. 404 for an enrolment the "
+                    "customer does not have; 409 for one that has completed or was canceled "
+                    "already (nothing is left to cancel).",
+                .success = "The enrolment, canceled."};
     }
 };
 

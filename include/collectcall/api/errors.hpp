@@ -27,6 +27,8 @@ inline constexpr std::string_view customer_not_found_message = "Customer not fou
 inline constexpr std::string_view call_not_found_message = "Call not found";
 inline constexpr std::string_view recording_not_found_message = "Recording not found";
 inline constexpr std::string_view no_route_message = "no such route";
+// A customer's enrolment in a drip campaign that is not there (API.md section 15).
+inline constexpr std::string_view drip_campaign_not_found_message = "Drip campaign not found";
 
 // 409 of a single create.
 [[nodiscard]] inline std::string duplicate_external_id_message(std::string_view external_id) {
@@ -77,6 +79,12 @@ inline constexpr ErrorCode webhook_secret_taken{
 inline constexpr ErrorCode client_taken{
     "client_taken", 409, "a client's id is another account's",
     "client id 550e8400-e29b-41d4-a716-446655440000 is already in use"};
+inline constexpr ErrorCode already_enrolled{
+    "already_enrolled", 409, "the customer is enrolled in this campaign and it has not finished",
+    "The customer is already enrolled in this drip campaign."};
+inline constexpr ErrorCode drip_campaign_finished{
+    "drip_campaign_finished", 409, "the drip campaign has completed or was canceled already",
+    "The drip campaign has already completed."};
 inline constexpr ErrorCode idempotency_key_in_flight{
     "idempotency_key_in_flight", 409,
     "a request with this Idempotency-Key is still being processed",
@@ -123,6 +131,8 @@ inline constexpr std::array all_errors{
     errors::duplicate_external_id,
     errors::webhook_secret_taken,
     errors::client_taken,
+    errors::already_enrolled,
+    errors::drip_campaign_finished,
     errors::idempotency_key_in_flight,
     errors::payload_too_large,
     errors::uri_too_long,

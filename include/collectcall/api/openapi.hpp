@@ -169,11 +169,15 @@ inline Json parameter_ref(std::string_view name) {
     return ref_to("#/components/parameters/" + std::string(name));
 }
 
-// The name of the path's parameter ("customerId" of ".../{customerId}/calls"), or "".
-constexpr std::string_view path_parameter(std::string_view path) {
-    const std::size_t open = path.find('{');
+// The name of the path's parameter at or after `from` ("customerId" of ".../{customerId}/calls"),
+// or "" when there is none; `from` moves past it. Called again, the next one: every "{name}" of
+// a path in order.
+constexpr std::string_view path_parameter(std::string_view path, std::size_t& from) {
+    const std::size_t open = path.find('{', from);
     if (open == std::string_view::npos) return {};
-    return path.substr(open + 1, path.find('}', open) - open - 1);
+    const std::size_t close = path.find('}', open);
+    from = close;
+    return path.substr(open + 1, close - open - 1);
 }
 
 // The path parameters of the routes, each a UUID: a route's "{name}" without its description
@@ -190,19 +194,27 @@ inline constexpr std::array path_parameters{
     PathParameter{"interactionId",
                   "The id of an SMS, an e-mail or a call (a call's id is an interaction id). "
                   "Anything that is not a UUID is 404, like an unknown id."},
+    PathParameter{"dripCampaignId",
+                  "The id of the customer's enrolment in a drip campaign. Anything that is not a "
+                  "UUID is 404, like an unknown id."},
 };
 static_assert(
     [] {
         for (const api::Route& route : api::routes) {
-            const std::string_view name = path_parameter(route.path);
-            if (name.empty()) continue;
-            if (std::none_of(path_parameters.begin(), path_parameters.end(),
-                             [&](const PathParameter& p) { return p.name == name; }))
-                return false;
+            std::size_t from = 0;
+            std::size_t count = 0;
+            for (std::string_view name = path_parameter(route.path, from); !name.empty();
+                 name = path_parameter(route.path, from)) {
+                if (++count > api::max_path_parameters) return false;
+                if (std::none_of(path_parameters.begin(), path_parameters.end(),
+                                 [&](const PathParameter& p) { return p.name == name; }))
+                    return false;
+            }
         }
         return true;
     }(),
-    "every path parameter of a route has its description in path_parameters");
+    "every path parameter of a route has its description in path_parameters, and no route has "
+    "more than api::max_path_parameters");
 
 // The errors a route can answer with, grouped by status in the order of api::all_errors: those
 // of its kind (a key, a body, an Idempotency-Key) and its own.
@@ -390,6 +402,9 @@ Json openapi_value() {
              {"compliance",
               "The account's compliance policy, requests not to be called, and the record of "
               "every compliance decision"},
+             {"drip-campaigns",
+              "Enrolments in the account's drip campaigns, whose steps run at their first "
+              "compliant instant"},
              {"service", "Documents that are not API calls (no envelope, no key)"}}) {
         Json tag = Json::object();
         tag["name"] = name;
@@ -408,9 +423,13 @@ Json openapi_value() {
                 for (char& c : method)
                     c = static_cast<char>(c - 'A' + 'a');
                 Json& item = paths[route.path];
-                if (const std::string_view parameter = path_parameter(route.path);
-                    !parameter.empty() && !item.contains("parameters")) {
-                    item["parameters"] = Json::array({parameter_ref(parameter)});
+                if (!item.contains("parameters")) {
+                    Json parameters = Json::array();
+                    std::size_t from = 0;
+                    for (std::string_view name = path_parameter(route.path, from); !name.empty();
+                         name = path_parameter(route.path, from))
+                        parameters.push_back(parameter_ref(name));
+                    if (parameters.size() != 0) item["parameters"] = std::move(parameters);
                 }
                 item[method] = std::move(op);
             });
@@ -447,7 +466,13 @@ Json openapi_value() {
         post["requestBody"]["required"] = true;
         post["requestBody"]["content"]["application/json"]["schema"] = b.schema<CallWebhookEvent>();
         post["responses"]["2XX"]["description"] = "Delivered; any other answer is retried.";
+        // A drip campaign's events go to its enrolment's webhook.url, delivered and signed alike.
+        Json drip = post;
+        drip["operationId"] = "dripCampaignEvent";
+        drip["summary"] = "A drip campaign's event (drip-campaign.call-created, .call-ended, .sms)";
+        drip["requestBody"]["content"]["application/json"]["schema"] = b.schema<DripWebhookEvent>();
         doc["webhooks"]["callEvent"]["post"] = std::move(post);
+        doc["webhooks"]["dripCampaignEvent"]["post"] = std::move(drip);
     }
 
     Json& components = doc["components"];

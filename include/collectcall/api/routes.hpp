@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <boost/describe/enumerators.hpp>
 
@@ -77,8 +78,12 @@ static_assert(
 struct RouteMatch {
     const Route* route = nullptr;  // the route of this method, if the path has one
     std::string allow;             // otherwise the methods the path has ("" = unknown path)
-    std::string parameter;         // the segment that matched "{...}", percent-decoded
+    // The segments that matched the "{...}" of the route's path, in order, percent-decoded.
+    std::vector<std::string> parameters;
 };
+
+// The most "{...}" segments a route's path has.
+inline constexpr std::size_t max_path_parameters = 2;
 
 namespace detail {
 
@@ -131,12 +136,19 @@ inline std::string decode_segment(std::string_view segment) {
     return out;
 }
 
+// The raw segments of a path that matched its pattern's "{...}", in order.
+struct PathSegments {
+    std::array<std::string_view, max_path_parameters> segments{};
+    std::size_t count = 0;
+};
+
 // The number of literal segments `path` matches of `pattern` (more is more specific), or -1.
 // `path` is the request target's path as sent: it is split on '/' first, and each segment is
 // percent-decoded only to be compared, so an encoded '/' stays inside its segment.
 constexpr int match_path(std::string_view pattern, std::string_view path,
-                         std::string_view& parameter) {
+                         PathSegments& parameters) {
     int literal = 0;
+    parameters.count = 0;
     while (!pattern.empty() || !path.empty()) {
         if (pattern.empty() || path.empty() || pattern.front() != '/' || path.front() != '/') {
             return -1;
@@ -146,8 +158,9 @@ constexpr int match_path(std::string_view pattern, std::string_view path,
         const std::string_view p = pattern.substr(0, pattern.find('/'));
         const std::string_view s = path.substr(0, path.find('/'));
         if (!p.empty() && p.front() == '{') {
-            if (s.empty() || has_encoded_slash(s)) return -1;
-            parameter = s;
+            if (s.empty() || has_encoded_slash(s) || parameters.count == max_path_parameters)
+                return -1;
+            parameters.segments[parameters.count++] = s;
         } else if (segment_is(s, p)) {
             ++literal;
         } else {
@@ -170,21 +183,22 @@ constexpr int match_path(std::string_view pattern, std::string_view path,
 [[nodiscard]] inline RouteMatch match_route(std::string_view method, std::string_view path) {
     const std::string_view wanted = method == "HEAD" ? std::string_view("GET") : method;
     int best = -1;
-    std::string_view best_parameter;
+    detail::PathSegments best_parameters;
     for (const Route& r : routes) {
-        std::string_view parameter;
-        const int score = detail::match_path(r.path, path, parameter);
+        detail::PathSegments parameters;
+        const int score = detail::match_path(r.path, path, parameters);
         if (score > best) {
             best = score;
-            best_parameter = parameter;
+            best_parameters = parameters;
         }
     }
     RouteMatch match;
     if (best < 0) return match;
-    match.parameter = detail::decode_segment(best_parameter);
+    for (std::size_t i = 0; i < best_parameters.count; ++i)
+        match.parameters.push_back(detail::decode_segment(best_parameters.segments[i]));
     for (const Route& r : routes) {
-        std::string_view parameter;
-        if (detail::match_path(r.path, path, parameter) != best) continue;
+        detail::PathSegments parameters;
+        if (detail::match_path(r.path, path, parameters) != best) continue;
         if (r.method == wanted) {
             match.route = &r;
             match.allow.clear();

@@ -1,0 +1,254 @@
+// Drip campaigns (API.md section 15): enrolment, its state, its cancellation, and the run of each
+// due step (a call placed as POST .../calls places one, or a generated SMS sent), each decided on
+// the customer's row inside the store's transaction that records what it made.
+#include "handlers/drip.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <collectcall/compliance/decision.hpp>
+#include <collectcall/compliance/drip_schedule.hpp>
+#include <collectcall/compliance/engine.hpp>
+#include <collectcall/core/read.hpp>
+
+#include "crypto.hpp"
+#include "handlers/calls.hpp"
+#include "handlers/interactions.hpp"
+
+namespace collectcall::server::handlers {
+
+namespace {
+
+constexpr std::string_view not_a_campaign = "is not a drip campaign of this account";
+
+// Sets each pending step's nextEligibleAt (null when no time will do) from the compliance of its
+// contact as `input` sees it, and the enrolment's next step time; with no step pending the
+// enrolment is completed. False when the next step can never run.
+bool schedule_steps(DripEnrolment& enrolment, const compliance::ComplianceInput& input) {
+    for (DripStep& step : enrolment.steps) {
+        if (step.status != DripStepStatus::pending) continue;
+        if (const auto at = compliance::step_run_time(input, step)) {
+            step.nextEligibleAt = Timestamp::from_time(*at);
+        } else {
+            step.nextEligibleAt.set_null();
+        }
+    }
+    const DripStep* next = next_pending_step(enrolment);
+    if (next == nullptr) {
+        enrolment.status = DripCampaignStatus::completed;
+        enrolment.nextStepAt.reset();
+        return true;
+    }
+    if (!next->nextEligibleAt.has_value()) return false;
+    enrolment.nextStepAt = *next->nextEligibleAt;
+    return true;
+}
+
+DripEndReason end_reason(DripCancelReason reason) {
+    switch (reason) {
+        case DripCancelReason::customer_converted:
+            return DripEndReason::customer_converted;
+        case DripCancelReason::customer_engaged:
+            return DripEndReason::customer_engaged;
+    }
+    return DripEndReason::customer_converted;
+}
+
+// The contacts compliance counts, with one more made at `now` on `channel`.
+struct HistoryAfter {
+    std::vector<Time> placed;
+    std::vector<Time> texts;
+
+    HistoryAfter(const ContactHistory& history, ContactChannel channel, Time now)
+        : placed(history.placed), texts(history.texts) {
+        (channel == ContactChannel::call ? placed : texts).push_back(now);
+    }
+};
+
+// Runs the due step of `e` at `now`: its decision recorded; when it passes, the call or SMS made
+// and the step completed, the later steps scheduled; when it does not, the step moved to its next
+// eligible time, or the enrolment canceled when there is none.
+DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const ContactHistory& history,
+                      const std::optional<Webhook>& webhook, const AccountSettings& settings,
+                      const std::string& sms_text, Time now) {
+    DripStepPlan plan;
+    DripStep* step = next_pending_step(e);
+    if (step == nullptr) {
+        e.status = DripCampaignStatus::completed;
+        e.nextStepAt.reset();
+        return plan;
+    }
+    const ContactChannel channel = step->channel;
+    std::optional<CallPlan> call;
+    if (channel == ContactChannel::call) {
+        call =
+            plan_call(stored, history, settings, now, ComplianceOperation::drip_step, "", webhook);
+        plan.decision = call->decision;
+    } else {
+        compliance::ComplianceInput input = compliance_input(
+            stored, settings, now, {history.placed, history.conversations, history.texts});
+        input.channel = channel;
+        plan.decision = compliance::decide(input, ComplianceOperation::drip_step);
+    }
+    const ComplianceDecision& decision = *plan.decision;
+    if (!decision.compliance.passed) {
+        if (!decision.nextEligibleAt) {
+            cancel(e, DripEndReason::customer_uncontactable);
+        } else {
+            step->nextEligibleAt = *decision.nextEligibleAt;
+            e.nextStepAt = *decision.nextEligibleAt;
+        }
+        return plan;
+    }
+
+    const Timestamp ran = Timestamp::from_time(now);
+    step->status = DripStepStatus::completed;
+    step->ranAt = ran;
+    step->nextEligibleAt.reset();
+    std::optional<DripSmsDetails> sms;
+    if (call) {
+        call->drip_id = e.id;
+        step->interactionId = call->call.id;
+        plan.call = std::move(call);
+    } else {
+        const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+        if (!from) throw std::runtime_error("the account has no caller number");
+        SmsGenerateRequest request;
+        request.from = *from;
+        request.to = stored.customer.primaryPhone;
+        request.threadId = stored.thread_id;
+        const SmsInteractionData record = generated_sms_interaction(
+            request, sms_text, new_uuid(), stored.customer.id, stored.thread_id, ran);
+        step->interactionId = record.id;
+        sms = DripSmsDetails{record.id, stored.customer.primaryPhone, *from, sms_text, ran};
+        plan.sms = record;
+    }
+
+    // The later steps, as compliance sees them with this contact made.
+    const HistoryAfter after(history, channel, now);
+    compliance::ComplianceInput input =
+        compliance_input(stored, settings, now, {after.placed, history.conversations, after.texts});
+    if (!schedule_steps(e, input)) cancel(e, DripEndReason::customer_uncontactable);
+    if (sms && webhook) plan.event = write(drip_sms_event(e, stored.thread_id, std::move(*sms)));
+    return plan;
+}
+
+}  // namespace
+
+void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) {
+    // As a call: the customer (404), the body (400), then compliance.
+    const auto id = x.path_id();
+    if (!id) return x.not_found(api::customer_not_found_message);
+    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
+    auto body = read<DripEnrolRequest>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const DripEnrolRequest& request = body.value();
+    const Account account = s.store.account(x.account);
+    const auto campaign = std::find_if(
+        account.dripCampaigns.begin(), account.dripCampaigns.end(),
+        [&](const DripCampaignDefinition& c) { return c.name == request.campaignName.view(); });
+    if (campaign == account.dripCampaigns.end()) {
+        return x.fail_validation(
+            {Error{"/campaignName", std::string(codes::not_found), std::string(not_a_campaign)}});
+    }
+    if (request.webhook && !check_webhook(*request.webhook, x, s)) return;
+
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    ContactChannel first = ContactChannel::call;
+    const auto result = s.store.enrol_drip(
+        x.account, *id, campaign->name, now - s.config.call_history,
+        [&](const StoredCustomer& stored, const ContactHistory& history) {
+            DripEnrolPlan plan;
+            plan.enrolment = enrol(*campaign, new_uuid(), *id, Timestamp::from_time(now));
+            plan.webhook = request.webhook;
+            compliance::ComplianceInput input = compliance_input(
+                stored, settings, now, {history.placed, history.conversations, history.texts});
+            plan.store = schedule_steps(plan.enrolment, input);
+            if (!plan.store) {
+                // Why the first step can never run: its checks as they stand now.
+                first = plan.enrolment.steps.front().channel;
+                input.channel = first;
+                plan.compliance = compliance::evaluate(input);
+            }
+            return plan;
+        });
+    if (!result) return x.not_found(api::customer_not_found_message);
+    if (result->already_enrolled) return x.fail(api::errors::already_enrolled);
+    if (!result->plan.store) {
+        return x.fail(api::errors::compliance_failed,
+                      compliance::failure_message(result->plan.compliance, first), {},
+                      result->plan.compliance);
+    }
+    x.reply(200, result->plan.enrolment);
+}
+
+void handle(endpoint<Operation::list_drip_campaigns>, Exchange& x, Services& s) {
+    const auto id = x.path_id();
+    if (!id) return x.not_found(api::customer_not_found_message);
+    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
+    x.reply(200, DripEnrolmentList{s.store.list_drip_enrolments(x.account, *id)});
+}
+
+void handle(endpoint<Operation::cancel_drip_campaign>, Exchange& x, Services& s) {
+    const auto customer = x.path_id(0);
+    if (!customer || !s.store.find_customer(x.account, *customer))
+        return x.not_found(api::customer_not_found_message);
+    DripCancelRequest request;
+    if (!x.body.empty()) {
+        auto body = read<DripCancelRequest>(x.body, s.read_options());
+        if (!body) return x.fail_read(std::move(body).errors());
+        request = body.value();
+    }
+    const auto id = x.path_id(1);
+    if (!id) return x.not_found(api::drip_campaign_not_found_message);
+
+    bool finished = false;
+    const auto enrolment =
+        s.store.update_drip_enrolment(x.account, *customer, *id, [&](DripEnrolment& e) {
+            if (e.status != DripCampaignStatus::in_progress) {
+                finished = true;
+                return false;
+            }
+            cancel(e, end_reason(request.reason.value_or(DripCancelReason::customer_converted)));
+            if (!request.reason) e.canceledReason.set_null();
+            return true;
+        });
+    if (!enrolment) return x.not_found(api::drip_campaign_not_found_message);
+    if (finished) {
+        return x.fail(
+            api::errors::drip_campaign_finished,
+            "The drip campaign has already " +
+                std::string(enrolment->status == DripCampaignStatus::completed ? "completed."
+                                                                               : "been canceled."));
+    }
+    x.reply(200, *enrolment);
+}
+
+std::size_t run_due_drip_steps(Services& s, std::size_t limit) {
+    const Time now = s.clock.now();
+    const std::vector<DueEnrolment> due = s.store.due_drip_enrolments(now, limit);
+    for (const DueEnrolment& enrolment : due) {
+        const auto customer = s.store.find_customer(enrolment.account, enrolment.customer);
+        if (!customer) continue;
+        const AccountSettings settings = s.store.account_settings(enrolment.account);
+        // Written before the transaction, from the thread as it is: an SMS step sends it.
+        const std::string text =
+            next_sms_text(s.store, enrolment.account, customer->customer, customer->thread_id);
+        const auto plan = s.store.run_drip_step(
+            enrolment.account, enrolment.id, now, now - s.config.call_history,
+            [&](DripEnrolment& e, const StoredCustomer& stored, const ContactHistory& history,
+                const std::optional<Webhook>& webhook) {
+                return run_step(e, stored, history, webhook, settings, text, now);
+            });
+        if (plan && plan->call) {
+            s.dialer.placed(PlacedCall{enrolment.account, enrolment.customer, *plan->call});
+        }
+    }
+    return due.size();
+}
+
+}  // namespace collectcall::server::handlers
