@@ -1,0 +1,392 @@
+// Drip campaigns over HTTP (API.md section 15): enrolment and its answers, cancellation, and the
+// scheduler on a clock that runs 100000 times faster than real time (serve --clock-rate): each
+// step at its first compliant instant, in order, with its webhooks; a cancellation or a
+// cease-and-desist stops the steps left; a process killed mid-campaign loses no step and runs
+// none twice.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <collectcall/collectcall.hpp>
+
+#include "harness.hpp"
+
+using namespace test;
+using collectcall::Timestamp;
+using collectcall::server::ServerOptions;
+using collectcall::server::Time;
+
+namespace {
+
+// 22:00 in Chicago (CST) on 2026-11-19: the first compliant instant after it is 08:00 the next
+// morning, 2026-11-20T14:00:00Z.
+constexpr std::string_view evening = "2026-11-20T04:00:00Z";
+// A clock that runs a day in under a second: a campaign of four days runs in about four.
+constexpr int fast = 100'000;
+
+Time instant(std::string_view when) {
+    return Timestamp::parse(when).value().time();
+}
+
+LocalServer::Tweak clock_at(std::string_view when, int rate = 0) {
+    const Time start = instant(when);
+    return [start, rate](ServerOptions& o) {
+        o.now = start;
+        o.clock_rate = rate;
+        o.call_step_ms = 20;
+        o.api.allow_private_webhooks = true;
+    };
+}
+
+Account drip_account(LocalServer& server, std::vector<std::string_view> campaigns) {
+    collectcall::server::AccountSetup setup;
+    setup.name = "acme";
+    setup.fallback_caller_number = collectcall::E164::parse("+12025550100").value();
+    for (std::string_view text : campaigns)
+        setup.campaigns.push_back(collectcall::parse_drip_campaign(text).campaign.value());
+    const auto c = server.store().create_credentials(setup, instant("2026-01-01T00:00:00Z"));
+    return Account{std::string(c.accountId.view()), c.apiKey, c.agentId};
+}
+
+std::string create_customer(Client& client, std::string_view external_id) {
+    const Reply r = client.post("/api/v1/customers", customer_json(external_id));
+    REQUIRE(r.status == 200);
+    return r.str("/data/id");
+}
+
+std::string enrol_body(std::string_view campaign, std::string_view webhook = {}) {
+    std::string body = R"({"campaignName":")" + std::string(campaign) + '"';
+    if (!webhook.empty()) body += R"(,"webhook":{"url":")" + std::string(webhook) + R"("})";
+    return body + '}';
+}
+
+std::string drip_path(const std::string& customer) {
+    return "/api/v1/customers/" + customer + "/drip-campaigns";
+}
+
+Reply cancel(Client& client, const std::string& customer, const std::string& id,
+             const std::string& body = {}) {
+    httplib::Headers headers;
+    if (!body.empty()) headers.emplace("Content-Type", "application/json");
+    return client.send("DELETE", drip_path(customer) + "/" + id, body, headers);
+}
+
+// The customer's newest enrolment once `done` holds of it (the steps run on the server's
+// scheduler), or as it is after `timeout`.
+Reply wait_for(Client& client, const std::string& customer,
+               const std::function<bool(const Reply&)>& done,
+               std::chrono::seconds timeout = std::chrono::seconds(20)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+        Reply r = client.get(drip_path(customer));
+        REQUIRE(r.status == 200);
+        REQUIRE(r.size("/data/dripCampaigns") >= 1);
+        if (done(r) || std::chrono::steady_clock::now() > deadline) return r;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+bool finished(const Reply& r) {
+    return r.str("/data/dripCampaigns/0/status") != "in-progress";
+}
+
+bool step_ran(const Reply& r, int step) {
+    return r.str("/data/dripCampaigns/0/steps/" + std::to_string(step) + "/status") == "completed";
+}
+
+// A webhook receiver on a loopback port: the bodies it was sent, in order of arrival (each also
+// recorded for the conformance check against the hosted DripCampaignWebhook schemas).
+class Receiver {
+  public:
+    Receiver() {
+        server_.Post("/hook", [this](const httplib::Request& request, httplib::Response& response) {
+            record_webhook(request.body);
+            {
+                const std::lock_guard lock(mutex_);
+                bodies_.push_back(request.body);
+            }
+            changed_.notify_all();
+            response.status = 204;
+        });
+        port_ = server_.bind_to_any_port("127.0.0.1");
+        thread_ = std::thread([this] { server_.listen_after_bind(); });
+    }
+    ~Receiver() {
+        server_.stop();
+        thread_.join();
+    }
+    Receiver(const Receiver&) = delete;
+    Receiver& operator=(const Receiver&) = delete;
+
+    [[nodiscard]] std::string url() const {
+        return "http://127.0.0.1:" + std::to_string(port_) + "/hook";
+    }
+    // The bodies once there are `count`, or those there are after `timeout`.
+    std::vector<std::string> wait(std::size_t count,
+                                  std::chrono::seconds timeout = std::chrono::seconds(20)) {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, timeout, [&] { return bodies_.size() >= count; });
+        return bodies_;
+    }
+
+  private:
+    httplib::Server server_;
+    int port_ = 0;
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<std::string> bodies_;
+};
+
+// The instant of a timestamp member of `r`.
+Time time_at(const Reply& r, const std::string& pointer) {
+    return instant(r.str(pointer));
+}
+
+}  // namespace
+
+TEST_CASE("drip: enrolment, its answers and its cancellation", "[drip]") {
+    LocalServer server(clock_at(evening));  // frozen: no step comes due
+    const Account account = drip_account(server, {"default", "short=sms@0"});
+    Client client = server.client(account);
+    const std::string customer = create_customer(client, "d-1");
+    const std::string path = drip_path(customer);
+
+    SECTION("an unknown campaign is 400 at /campaignName, an unknown customer 404") {
+        Reply r = client.post(path, enrol_body("nope"));
+        CHECK(r.status == 400);
+        CHECK(r.error_code() == "validation_failed");
+        CHECK(r.str("/error/details/0/path") == "/campaignName");
+        CHECK(r.str("/error/details/0/code") == "not_found");
+        r = client.post(path, R"({"webhook":{"url":"https://example.com/h"}})");
+        CHECK(r.status == 400);
+        CHECK(r.str("/error/details/0/path") == "/campaignName");
+        r = client.post(drip_path("0f8fad5b-d9cb-469f-a165-70867728950e"), enrol_body("default"));
+        CHECK(r.status == 404);
+        CHECK(client.get(drip_path("not-a-uuid")).status == 404);
+        CHECK(client.get(path).size("/data/dripCampaigns") == 0);
+    }
+
+    SECTION("enrolled at 22:00 local, the first step runs at 08:00 the next morning") {
+        const Reply r = client.post(path, enrol_body("default"));
+        REQUIRE(r.status == 200);
+        CHECK(r.str("/data/name") == "default");
+        CHECK(r.str("/data/customerId") == customer);
+        CHECK(r.str("/data/status") == "in-progress");
+        CHECK(r.str("/data/createdAt") == "2026-11-20T04:00:00.000Z");
+        REQUIRE(r.size("/data/steps") == 3);
+        const char* channels[] = {"call", "sms", "call"};
+        const char* due[] = {"2026-11-20T04:00:00.000Z", "2026-11-22T04:00:00.000Z",
+                             "2026-11-24T04:00:00.000Z"};
+        const char* eligible[] = {"2026-11-20T14:00:00.000Z", "2026-11-22T14:00:00.000Z",
+                                  "2026-11-24T14:00:00.000Z"};
+        for (int i = 0; i < 3; ++i) {
+            const std::string step = "/data/steps/" + std::to_string(i);
+            CHECK(r.str(step + "/channel") == channels[i]);
+            CHECK(r.str(step + "/dueAt") == due[i]);
+            CHECK(r.str(step + "/status") == "pending");
+            CHECK(r.str(step + "/nextEligibleAt") == eligible[i]);
+        }
+        CHECK(r.str("/data/nextStepAt") == "2026-11-20T14:00:00.000Z");
+
+        // Enrolled and not finished: 409; another campaign is another enrolment.
+        CHECK(client.post(path, enrol_body("default")).error_code() == "already_enrolled");
+        CHECK(client.post(path, enrol_body("short")).status == 200);
+        const Reply list = client.get(path);
+        REQUIRE(list.size("/data/dripCampaigns") == 2);
+        CHECK(list.str("/data/dripCampaigns/0/name") == "short");  // newest first
+        CHECK(list.str("/data/dripCampaigns/1/id") == r.str("/data/id"));
+
+        // Canceled: every pending step with it, then 409 for a second cancellation, and the
+        // campaign may be enrolled in again.
+        const std::string id = r.str("/data/id");
+        CHECK(cancel(client, customer, "0f8fad5b-d9cb-469f-a165-70867728950e").status == 404);
+        CHECK(cancel(client, customer, "nope").status == 404);
+        CHECK(cancel(client, customer, id, R"({"reason":"maybe"})").status == 400);
+        const Reply canceled = cancel(client, customer, id, R"({"reason":"customer-engaged"})");
+        REQUIRE(canceled.status == 200);
+        CHECK(canceled.str("/data/status") == "canceled");
+        CHECK(canceled.str("/data/canceledReason") == "customer-engaged");
+        CHECK(canceled.is_null("/data/nextStepAt"));
+        for (int i = 0; i < 3; ++i)
+            CHECK(canceled.str("/data/steps/" + std::to_string(i) + "/status") == "canceled");
+        const Reply again = cancel(client, customer, id);
+        CHECK(again.status == 409);
+        CHECK(again.error_code() == "drip_campaign_finished");
+        CHECK(client.post(path, enrol_body("default")).status == 200);
+    }
+
+    SECTION("a customer who can never be contacted is 422 compliance_failed") {
+        REQUIRE(client.post("/api/v1/customers/" + customer + "/cease-and-desist", "").status ==
+                200);
+        const Reply r = client.post(path, enrol_body("default"));
+        CHECK(r.status == 422);
+        CHECK(r.error_code() == "compliance_failed");
+        CHECK(client.get(path).size("/data/dripCampaigns") == 0);
+    }
+}
+
+TEST_CASE("drip: the steps run in order at their first compliant instants, with their webhooks",
+          "[drip]") {
+    LocalServer server(clock_at(evening, fast));
+    const Account account = drip_account(server, {"default"});
+    Client client = server.client(account);
+    const std::string customer = create_customer(client, "d-2");
+    Receiver receiver;
+    const Reply enrolled = client.post(drip_path(customer), enrol_body("default", receiver.url()));
+    REQUIRE(enrolled.status == 200);
+    const std::string id = enrolled.str("/data/id");
+
+    const Reply r = wait_for(client, customer, finished);
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    // Each step at 08:00 Chicago time on its day (within the scheduler's turn, 10 ms of real time
+    // here: under 20 minutes of this clock), each after the one before.
+    const char* mornings[] = {"2026-11-20T14:00:00Z", "2026-11-22T14:00:00Z",
+                              "2026-11-24T14:00:00Z"};
+    std::vector<std::string> made;
+    for (int i = 0; i < 3; ++i) {
+        const std::string step = "/data/dripCampaigns/0/steps/" + std::to_string(i);
+        CHECK(r.str(step + "/status") == "completed");
+        const Time ran = time_at(r, step + "/ranAt");
+        CHECK(ran >= instant(mornings[i]));
+        CHECK(ran < instant(mornings[i]) + std::chrono::minutes(30));
+        made.push_back(r.str(step + "/interactionId"));
+    }
+
+    // What the steps made: two calls and an SMS, each once.
+    const Reply calls = client.get("/api/v1/customers/" + customer + "/calls");
+    REQUIRE(calls.size("/data/calls") == 2);
+    CHECK(calls.str("/data/calls/0/id") == made[2]);  // newest first
+    CHECK(calls.str("/data/calls/1/id") == made[0]);
+    const Reply interactions = client.get("/api/v1/customers/" + customer + "/interactions");
+    std::size_t texts = 0;
+    for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i) {
+        const std::string item = "/data/interactions/" + std::to_string(i);
+        if (interactions.str(item + "/channel") != "sms") continue;
+        ++texts;
+        CHECK(interactions.str(item + "/sms/id") == made[1]);
+    }
+    CHECK(texts == 1);
+    // Each run's compliance decision, recorded as a drip step's.
+    const Reply decisions = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+    std::size_t drip_decisions = 0;
+    for (std::size_t i = 0; i < decisions.size("/data/decisions"); ++i)
+        drip_decisions +=
+            decisions.str("/data/decisions/" + std::to_string(i) + "/operation") == "drip-step";
+    CHECK(drip_decisions == 3);
+
+    // Five webhooks: each call's call-created and call-ended, and the SMS; the library reads
+    // each back as a DripWebhookEvent (the conformance check holds them to the hosted schemas).
+    const std::vector<std::string> bodies = receiver.wait(5);
+    REQUIRE(bodies.size() == 5);
+    std::vector<std::string> types;
+    for (const std::string& body : bodies) {
+        const auto event = collectcall::read<collectcall::DripWebhookEvent>(body);
+        REQUIRE(event.ok());
+        CHECK(event.value().id.view() == id);
+        CHECK(event.value().name == "default");
+        CHECK(event.value().customerId.view() == customer);
+        types.emplace_back(event.value().type.view());
+        if (event.value().sms.has_value()) {
+            CHECK(event.value().sms->id.view() == made[1]);
+            CHECK(enum_name(*event.value().direction) == "outbound");
+        }
+        if (event.value().callCreated.has_value()) {
+            const std::string call(event.value().callCreated->id.view());
+            CHECK((call == made[0] || call == made[2]));
+        }
+    }
+    std::sort(types.begin(), types.end());
+    CHECK(types == std::vector<std::string>{"drip-campaign.call-created",
+                                            "drip-campaign.call-created",
+                                            "drip-campaign.call-ended", "drip-campaign.call-ended",
+                                            "drip-campaign.sms"});
+}
+
+TEST_CASE("drip: a cancellation stops the steps left, and so does a cease-and-desist", "[drip]") {
+    LocalServer server(clock_at(evening, fast));
+    const Account account = drip_account(server, {"daily=call@0,call@1,call@2,call@3"});
+    Client client = server.client(account);
+    const bool by_operator = GENERATE(true, false);
+    const std::string customer = create_customer(client, "d-3");
+    const Reply enrolled = client.post(drip_path(customer), enrol_body("daily"));
+    REQUIRE(enrolled.status == 200);
+    const std::string id = enrolled.str("/data/id");
+
+    REQUIRE(step_ran(wait_for(client, customer, [](const Reply& r) { return step_ran(r, 0); }), 0));
+    if (by_operator) {
+        REQUIRE(cancel(client, customer, id, R"({"reason":"customer-converted"})").status == 200);
+    } else {
+        REQUIRE(client.post("/api/v1/customers/" + customer + "/cease-and-desist", "").status ==
+                200);
+    }
+    // Canceled at once, or at the next step's time (under a second of real time here).
+    const Reply r = wait_for(client, customer, finished);
+    CHECK(r.str("/data/dripCampaigns/0/status") == "canceled");
+    CHECK(r.str("/data/dripCampaigns/0/canceledReason") ==
+          (by_operator ? "customer-converted" : "customer-uncontactable"));
+    // A day and a half of this clock later (two more steps due), the steps left have not run.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const Reply after = client.get(drip_path(customer));
+    CHECK(after.str("/data/dripCampaigns/0/steps/0/status") == "completed");
+    for (int i = 1; i < 4; ++i)
+        CHECK(after.str("/data/dripCampaigns/0/steps/" + std::to_string(i) + "/status") ==
+              "canceled");
+    CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 1);
+}
+
+TEST_CASE("drip: a server killed mid-campaign loses no step and runs none twice", "[drip]") {
+    Database db;
+    const ProcessResult init = run_binary(
+        {"init", "--db", db.uri(), "--account", "acme", "--campaign", "d=call@0,sms@1,call@2"});
+    REQUIRE(init.exit_code == 0);
+    const Reply credentials = parse(init.out);
+    const std::string key = credentials.str("/apiKey");
+    const std::vector<std::string> fast_clock = {"--clock-rate", std::to_string(fast),
+                                                 "--call-step-ms", "20", "--quiet"};
+    const auto args = [&](std::string_view now) {
+        std::vector<std::string> out = {"--now", std::string(now)};
+        out.insert(out.end(), fast_clock.begin(), fast_clock.end());
+        return out;
+    };
+
+    std::string customer;
+    {
+        ChildServer first(db.uri(), args(evening));
+        Client client("127.0.0.1", first.port(), key);
+        customer = create_customer(client, "d-4");
+        REQUIRE(client.post(drip_path(customer), enrol_body("d")).status == 200);
+        // Killed at once after the first step ran: the next step's time comes on the next
+        // process's clock.
+        wait_for(client, customer, [](const Reply& r) { return step_ran(r, 0); });
+        first.signal(SIGKILL);
+        CHECK(first.wait() == 128 + SIGKILL);
+    }
+    ChildServer second(db.uri(), args("2026-11-21T00:00:00Z"));
+    Client client("127.0.0.1", second.port(), key);
+    const Reply r = wait_for(client, customer, finished);
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    Time previous{};
+    for (int i = 0; i < 3; ++i) {
+        const std::string step = "/data/dripCampaigns/0/steps/" + std::to_string(i);
+        CHECK(r.str(step + "/status") == "completed");
+        const Time ran = time_at(r, step + "/ranAt");
+        CHECK(ran > previous);
+        previous = ran;
+    }
+    CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 2);
+    const Reply interactions = client.get("/api/v1/customers/" + customer + "/interactions");
+    std::size_t texts = 0;
+    for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i)
+        texts += interactions.str("/data/interactions/" + std::to_string(i) + "/channel") == "sms";
+    CHECK(texts == 1);
+}
