@@ -26,6 +26,7 @@ namespace {
 using namespace collectcall::server;
 
 constexpr std::string_view demo_account = "demo";
+constexpr std::string_view demo_campaign = "default";
 
 AccountSetup setup_for(std::string name, std::vector<collectcall::E164> numbers,
                        std::optional<collectcall::compliance::RespectfulHours> window = {}) {
@@ -141,8 +142,10 @@ int serve(const Command& command) {
     }
     Server server(options);
     if (!server.store().has_accounts()) {
-        const Credentials demo = server.store().create_credentials(
-            setup_for(std::string(demo_account), {}), server.clock().now());
+        // With the drip campaign "default" (call@0,sms@2,call@4), for the walkthrough.
+        AccountSetup setup = setup_for(std::string(demo_account), {});
+        setup.campaigns.push_back(collectcall::parse_drip_campaign(demo_campaign).campaign.value());
+        const Credentials demo = server.store().create_credentials(setup, server.clock().now());
         std::cout << "collectcall-server: created the demo account " << demo.accountId.view()
                   << ". Its API key is shown only this once:\n"
                   << "  export COLLECTCALL_API_KEY=" << demo.apiKey << "\n"

@@ -7710,6 +7710,14 @@ struct DripEnrolment {
 BOOST_DESCRIBE_STRUCT(DripEnrolment, (),
                       (id, name, customerId, status, createdAt, steps, nextStepAt, canceledReason))
 
+// The data of GET /customers/{id}/drip-campaigns: the customer's enrolments, newest first.
+struct DripEnrolmentList {
+    std::vector<DripEnrolment> dripCampaigns;
+
+    friend bool operator==(const DripEnrolmentList&, const DripEnrolmentList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripEnrolmentList, (), (dripCampaigns))
+
 // A new enrolment of `customer` in `campaign` at `at`: every step pending, due its days x 24
 // hours after `at` (API.md section 15); nextStepAt the first step's due time until the caller
 // sets when it runs.

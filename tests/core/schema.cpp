@@ -480,7 +480,10 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                    "/api/v1/interactions/{interactionId}/analyze",
                                    "/api/v1/account",
                                    "/api/v1/customers/{customerId}/do-not-call",
-                                   "/api/v1/customers/{customerId}/compliance-decisions"});
+                                   "/api/v1/customers/{customerId}/compliance-decisions",
+                                   "/api/v1/customers/{customerId}/drip-campaigns",
+                                   "/api/v1/customers/{customerId}/drip-campaigns/"
+                                   "{dripCampaignId}"});
 
     SECTION("security: bearer everywhere but the bare documents") {
         const Json& scheme =
@@ -566,6 +569,7 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
     }
     SECTION("call events are described as a webhook") {
         CHECK(member(member(doc, "webhooks"), "callEvent").contains("post"));
+        CHECK(member(member(doc, "webhooks"), "dripCampaignEvent").contains("post"));
     }
 }
 

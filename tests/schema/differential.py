@@ -132,6 +132,10 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/account"),
     ("post", "/api/v1/customers/{customerId}/do-not-call"),
     ("get", "/api/v1/customers/{customerId}/compliance-decisions"),
+    # API.md section 15: drip campaigns (the list is an extension).
+    ("post", "/api/v1/customers/{customerId}/drip-campaigns"),
+    ("get", "/api/v1/customers/{customerId}/drip-campaigns"),
+    ("delete", "/api/v1/customers/{customerId}/drip-campaigns/{dripCampaignId}"),
 }
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
