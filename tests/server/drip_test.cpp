@@ -390,3 +390,39 @@ TEST_CASE("drip: a server killed mid-campaign loses no step and runs none twice"
         texts += interactions.str("/data/interactions/" + std::to_string(i) + "/channel") == "sms";
     CHECK(texts == 1);
 }
+
+TEST_CASE("drip: two processes on one database run each step once", "[drip]") {
+    Database db;
+    const ProcessResult init = run_binary(
+        {"init", "--db", db.uri(), "--account", "acme", "--campaign", "d=call@0,sms@1,call@2"});
+    REQUIRE(init.exit_code == 0);
+    const std::string key = parse(init.out).str("/apiKey");
+    const std::vector<std::string> args = {"--now",          std::string(evening),
+                                           "--clock-rate",   std::to_string(fast),
+                                           "--call-step-ms", "20",
+                                           "--quiet"};
+    ChildServer first(db.uri(), args);
+    ChildServer second(db.uri(), args);
+    Client a("127.0.0.1", first.port(), key);
+    Client b("127.0.0.1", second.port(), key);
+
+    // Six customers, enrolled through either process: both schedulers look for every step.
+    std::vector<std::string> customers;
+    for (int i = 0; i < 6; ++i) {
+        Client& client = i % 2 == 0 ? a : b;
+        customers.push_back(create_customer(client, "p-" + std::to_string(i)));
+        REQUIRE(client.post(drip_path(customers.back()), enrol_body("d")).status == 200);
+    }
+    for (const std::string& customer : customers) {
+        CAPTURE(customer);
+        const Reply r = wait_for(a, customer, finished);
+        CHECK(r.str("/data/dripCampaigns/0/status") == "completed");
+        CHECK(a.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 2);
+        const Reply interactions = b.get("/api/v1/customers/" + customer + "/interactions");
+        std::size_t texts = 0;
+        for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i)
+            texts +=
+                interactions.str("/data/interactions/" + std::to_string(i) + "/channel") == "sms";
+        CHECK(texts == 1);
+    }
+}
