@@ -365,9 +365,11 @@ TEST_CASE("drip: a server killed mid-campaign loses no step and runs none twice"
         Client client("127.0.0.1", first.port(), key);
         customer = create_customer(client, "d-4");
         REQUIRE(client.post(drip_path(customer), enrol_body("d")).status == 200);
-        // Killed at once after the first step ran: the next step's time comes on the next
-        // process's clock.
+        // Killed 0.3, 0.86 or 1.2 s after the first step ran: before, about when, or after the
+        // second step runs (a day, 0.86 s, later on this clock).
         wait_for(client, customer, [](const Reply& r) { return step_ran(r, 0); });
+        const auto pause = GENERATE(300, 860, 1200);
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause));
         first.signal(SIGKILL);
         CHECK(first.wait() == 128 + SIGKILL);
     }
