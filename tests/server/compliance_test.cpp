@@ -356,6 +356,7 @@ TEST_CASE("a bulk call's blocked item and a generated SMS are decided and record
     const Reply sms = client.post("/api/v1/customers/" + customer + "/interactions/sms/generate",
                                   R"({"from":"+12025550100","to":"+12125550123","persist":true})");
     REQUIRE(sms.status == 422);
+    CHECK(sms.str("/data/nextEligibleAt") == "2026-01-06T13:00:00.000Z");
 
     const Reply list = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
     REQUIRE(list.size("/data/decisions") == 2);
