@@ -56,19 +56,7 @@ void seed_call(LocalServer& server, const Account& account, const std::string& c
     const auto plan =
         server.store().place_call(account_id, Uuid::parse(customer).value(), t,
                                   [&](const StoredCustomer& stored, const ContactHistory&) {
-                                      CallPlan p;
-                                      p.place = true;
-                                      p.call.id = new_uuid();
-                                      p.call.threadId = stored.thread_id;
-                                      p.call.toPhoneNumber = stored.customer.primaryPhone;
-                                      p.call.fromPhoneNumber = E164::parse("+12025550100").value();
-                                      p.call.compliance.passed = true;
-                                      p.call.createdAt = Timestamp::from_time(t);
-                                      p.agent_id = account.agent;
-                                      p.decision.at = p.call.createdAt;
-                                      p.decision.compliance.passed = true;
-                                      p.decision.nextEligibleAt = p.call.createdAt;
-                                      return p;
+                                      return placed_call_plan(stored, account.agent, t);
                                   });
     REQUIRE(plan);
     if (!conversation) return;

@@ -63,17 +63,8 @@ SmsInteractionData sms(const StoredCustomer& c, std::string_view body, std::stri
 // A call placed to `c` at `at`, as the calls handler stores one.
 Uuid place(Store& store, const Credentials& cred, const StoredCustomer& c, Time at) {
     const auto plan = store.place_call(cred.accountId, c.customer.id, at - std::chrono::hours(48),
-                                       [&](const StoredCustomer&, const ContactHistory&) {
-                                           CallPlan p;
-                                           p.call.id = new_uuid();
-                                           p.call.threadId = c.thread_id;
-                                           p.call.toPhoneNumber = c.customer.primaryPhone;
-                                           p.call.fromPhoneNumber =
-                                               E164::parse("+12025550100").value();
-                                           p.call.createdAt = Timestamp::from_time(at);
-                                           p.place = true;
-                                           p.agent_id = cred.agentId;
-                                           return p;
+                                       [&](const StoredCustomer& stored, const ContactHistory&) {
+                                           return placed_call_plan(stored, cred.agentId, at);
                                        });
     REQUIRE(plan);
     return plan->call.id;
@@ -415,21 +406,13 @@ TEST_CASE(
         const auto plan = store->place_call(
             a, c.customer.id, t - std::chrono::hours(1),
             [&](const StoredCustomer& stored, const ContactHistory&) {
-                CallPlan p;
+                CallPlan p = placed_call_plan(stored, account_credentials.agentId, t);
                 p.place = place;
-                p.call.id = new_uuid();
-                p.call.threadId = stored.thread_id;
-                p.call.toPhoneNumber = stored.customer.primaryPhone;
-                p.call.fromPhoneNumber = E164::parse("+12025550100").value();
                 p.call.compliance.passed = place;
-                p.call.createdAt = Timestamp::from_time(t);
-                p.agent_id = account_credentials.agentId;
-                p.decision.at = p.call.createdAt;
                 p.decision.operation =
                     i % 2 == 0 ? ComplianceOperation::call : ComplianceOperation::bulk_call;
                 p.decision.compliance.passed = place;
                 p.decision.candidateZones = {"zone-" + std::to_string(i)};
-                p.decision.nextEligibleAt = p.call.createdAt;
                 return p;
             });
         REQUIRE(plan);
