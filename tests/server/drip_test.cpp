@@ -147,6 +147,17 @@ class Receiver {
     std::vector<std::string> bodies_;
 };
 
+// The ids of the SMS among the customer's interactions.
+std::vector<std::string> texts_sent(Client& client, const std::string& customer) {
+    const Reply r = client.get("/api/v1/customers/" + customer + "/interactions");
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < r.size("/data/interactions"); ++i) {
+        const std::string item = "/data/interactions/" + std::to_string(i);
+        if (r.str(item + "/channel") == "sms") ids.push_back(r.str(item + "/sms/id"));
+    }
+    return ids;
+}
+
 // The instant of a timestamp member of `r`.
 Time time_at(const Reply& r, const std::string& pointer) {
     return instant(r.str(pointer));
@@ -267,15 +278,7 @@ TEST_CASE("drip: the steps run in order at their first compliant instants, with 
     REQUIRE(calls.size("/data/calls") == 2);
     CHECK(calls.str("/data/calls/0/id") == made[2]);  // newest first
     CHECK(calls.str("/data/calls/1/id") == made[0]);
-    const Reply interactions = client.get("/api/v1/customers/" + customer + "/interactions");
-    std::size_t texts = 0;
-    for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i) {
-        const std::string item = "/data/interactions/" + std::to_string(i);
-        if (interactions.str(item + "/channel") != "sms") continue;
-        ++texts;
-        CHECK(interactions.str(item + "/sms/id") == made[1]);
-    }
-    CHECK(texts == 1);
+    CHECK(texts_sent(client, customer) == std::vector<std::string>{made[1]});
     // Each run's compliance decision, recorded as a drip step's.
     const Reply decisions = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
     std::size_t drip_decisions = 0;
@@ -386,11 +389,7 @@ TEST_CASE("drip: a server killed mid-campaign loses no step and runs none twice"
         previous = ran;
     }
     CHECK(client.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 2);
-    const Reply interactions = client.get("/api/v1/customers/" + customer + "/interactions");
-    std::size_t texts = 0;
-    for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i)
-        texts += interactions.str("/data/interactions/" + std::to_string(i) + "/channel") == "sms";
-    CHECK(texts == 1);
+    CHECK(texts_sent(client, customer).size() == 1);
 }
 
 TEST_CASE("drip: two processes on one database run each step once", "[drip]") {
@@ -420,11 +419,6 @@ TEST_CASE("drip: two processes on one database run each step once", "[drip]") {
         const Reply r = wait_for(a, customer, finished);
         CHECK(r.str("/data/dripCampaigns/0/status") == "completed");
         CHECK(a.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 2);
-        const Reply interactions = b.get("/api/v1/customers/" + customer + "/interactions");
-        std::size_t texts = 0;
-        for (std::size_t i = 0; i < interactions.size("/data/interactions"); ++i)
-            texts +=
-                interactions.str("/data/interactions/" + std::to_string(i) + "/channel") == "sms";
-        CHECK(texts == 1);
+        CHECK(texts_sent(b, customer).size() == 1);
     }
 }
