@@ -12,8 +12,10 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <collectcall/collectcall.hpp>
+#include <collectcall/compliance/checks.hpp>
 
 #include "columns.hpp"
 #include "store.hpp"
@@ -122,6 +124,58 @@ DripCampaignDefinition campaign_from_row(const Row& row) {
     return out;
 }
 
+// A check as a calls row keeps it: its id and reason, the catalogue having its name and
+// description (compliance::check_info), which would otherwise be half the row. Rows written
+// before schema version 6 hold them in full and are read as written.
+struct StoredCheck {
+    CheckId id = CheckId::is_active;
+    Patch<std::string> name;
+    Patch<std::string> description;
+    std::string reason;
+};
+BOOST_DESCRIBE_STRUCT(StoredCheck, (), (id, name, description, reason))
+
+struct StoredCompliance {
+    bool passed = false;
+    std::vector<StoredCheck> checksPassed;
+    std::vector<StoredCheck> checksFailed;
+};
+BOOST_DESCRIBE_STRUCT(StoredCompliance, (), (passed, checksPassed, checksFailed))
+
+// The calls.compliance column of a call's compliance.
+inline std::string compliance_column(const ComplianceResult& compliance) {
+    const auto stored = [](const std::vector<Check>& checks) {
+        std::vector<StoredCheck> out;
+        out.reserve(checks.size());
+        for (const Check& check : checks)
+            out.push_back(StoredCheck{check.id, {}, {}, check.reason});
+        return out;
+    };
+    return write(StoredCompliance{compliance.passed, stored(compliance.checksPassed),
+                                  stored(compliance.checksFailed)});
+}
+
+// A call's compliance from its calls.compliance column.
+inline ComplianceResult compliance_from_column(std::string_view column) {
+    auto stored = read<StoredCompliance>(column, stored_read_options());
+    if (!stored) corrupt("compliance");
+    const auto checks = [](std::vector<StoredCheck>& from) {
+        std::vector<Check> out;
+        out.reserve(from.size());
+        for (StoredCheck& check : from) {
+            const compliance::CheckInfo& info = compliance::check_info(check.id);
+            out.push_back(Check{
+                check.id, check.name.has_value() ? std::move(*check.name) : std::string(info.name),
+                check.description.has_value() ? std::move(*check.description)
+                                              : std::string(info.description),
+                std::move(check.reason)});
+        }
+        return out;
+    };
+    StoredCompliance& s = stored.value();
+    return ComplianceResult{s.passed, checks(s.checksPassed), checks(s.checksFailed)};
+}
+
 // A placed call's decision as its calls row keeps it (calls.decision): without its compliance,
 // which the row's compliance column already holds.
 inline std::string call_decision_column(const ComplianceDecision& decision) {
@@ -161,11 +215,7 @@ inline ComplianceDecision decision_from_columns(std::string_view body,
     auto decision = read<ComplianceDecision>(body, stored_read_options());
     if (!decision) corrupt("compliance decision");
     ComplianceDecision out = std::move(decision).value();
-    if (call_compliance) {
-        auto compliance = read<ComplianceResult>(*call_compliance, stored_read_options());
-        if (!compliance) corrupt("compliance");
-        out.compliance = std::move(compliance).value();
-    }
+    if (call_compliance) out.compliance = compliance_from_column(*call_compliance);
     return out;
 }
 
@@ -225,9 +275,7 @@ CallDetails call_from_row(const Row& row) {
     call.threadId = parse_column<Uuid>(row.text(1), "thread id");
     call.toPhoneNumber = parse_column<E164>(row.text(2), "toPhoneNumber");
     call.fromPhoneNumber = parse_column<E164>(row.text(3), "fromPhoneNumber");
-    auto compliance = read<ComplianceResult>(row.text(4), stored_read_options());
-    if (!compliance) corrupt("compliance");
-    call.compliance = std::move(compliance).value();
+    call.compliance = compliance_from_column(row.text(4));
     call.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
     call.customerId = parse_column<Uuid>(row.text(6), "customer id");
     call.status = parse_column<CallStatus>(row.text(7), "call status");

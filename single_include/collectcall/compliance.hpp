@@ -1300,6 +1300,17 @@ static_assert(
     }(),
     "all_checks then regulation_f_checks list every CheckId once, in the order of the enum");
 
+// The catalogue entry of a check: its name and description.
+[[nodiscard]] constexpr const CheckInfo& check_info(CheckId id) noexcept {
+    for (const CheckInfo& info : all_checks) {
+        if (info.id == id) return info;
+    }
+    for (const CheckInfo& info : regulation_f_checks) {
+        if (info.id == id) return info;
+    }
+    return all_checks.front();  // not reached: the two lists hold every CheckId (above)
+}
+
 [[nodiscard]] inline Check make_check(const CheckInfo& info, std::string reason) {
     return Check{info.id, std::string(info.name), std::string(info.description), std::move(reason)};
 }

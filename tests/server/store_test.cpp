@@ -446,3 +446,50 @@ TEST_CASE(
     CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
     CHECK(store->list_calls(a, c.customer.id).size() == 2);
 }
+
+TEST_CASE("store: a call's compliance comes back whole, from its id and reason or an older row",
+          "[store][compliance]") {
+    namespace checks = collectcall::compliance::checks;
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials cred = account(*store, "a");
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(cred.accountId, c));
+    collectcall::ComplianceResult compliance;
+    compliance.passed = false;
+    compliance.checksPassed = {collectcall::compliance::make_check(checks::is_active, "Active")};
+    compliance.checksFailed = {
+        collectcall::compliance::make_check(checks::respectful_hours, "Too late"),
+        collectcall::compliance::make_check(checks::state_call_limit, "Two this week")};
+    const auto plan =
+        store->place_call(cred.accountId, c.customer.id, frozen_time() - std::chrono::hours(48),
+                          [&](const StoredCustomer& stored, const ContactHistory&) {
+                              CallPlan p = placed_call_plan(stored, cred.agentId, frozen_time());
+                              p.call.compliance = compliance;
+                              return p;
+                          });
+    REQUIRE(plan);
+    const auto found = store->find_call(cred.accountId, plan->call.id);
+    REQUIRE(found);
+    CHECK(found->compliance == compliance);
+    // The row keeps ids and reasons only.
+    const std::string stored = database
+                                   .rows("SELECT compliance FROM calls WHERE id = '" +
+                                         std::string(plan->call.id.view()) + "'")
+                                   .at(0)
+                                   .at(0);
+    CHECK(stored.find("Too late") != std::string::npos);
+    CHECK(stored.find(checks::respectful_hours.description) == std::string::npos);
+
+    // A row written in full (before schema version 6) is read as it was written.
+    (void)database.rows(
+        R"(UPDATE calls SET compliance = '{"passed":true,"checksPassed":[{"id":"is-active",)"
+        R"("name":"Older Name","description":"Older description","reason":"Active"}],)"
+        R"("checksFailed":[]}')");
+    const auto older = store->find_call(cred.accountId, plan->call.id);
+    REQUIRE(older);
+    REQUIRE(older->compliance.checksPassed.size() == 1);
+    CHECK(older->compliance.checksPassed[0].name == "Older Name");
+    CHECK(older->compliance.checksPassed[0].description == "Older description");
+    CHECK(older->compliance.checksPassed[0].reason == "Active");
+}

@@ -400,7 +400,7 @@ void insert_call(Connection& db, const Uuid& account, const Uuid& customer, cons
                   .add(call.threadId.view())
                   .add(call.toPhoneNumber.view())
                   .add(call.fromPhoneNumber.view())
-                  .add(write(call.compliance))
+                  .add(compliance_column(call.compliance))
                   .add(call.createdAt.view())
                   .add(to_ms(call.createdAt.time()))
                   .add(call_decision_column(plan.decision));

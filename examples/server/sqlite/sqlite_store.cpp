@@ -503,7 +503,7 @@ void insert_call(Connection& connection, const Uuid& account, const Uuid& custom
         .bind(5, call.threadId.view())
         .bind(6, call.toPhoneNumber.view())
         .bind(7, call.fromPhoneNumber.view())
-        .bind(8, write(call.compliance))
+        .bind(8, compliance_column(call.compliance))
         .bind(9, call.createdAt.view())
         .bind(10, to_ms(call.createdAt.time()))
         .bind(11, call_decision_column(plan.decision));
