@@ -7,19 +7,24 @@
 // What is compiled once: read<T> and read_into<T> (every overload) of each request body, and
 // write<T> and write_value<T> of each body and each document the API answers with, so that an
 // Envelope<T> or a list around one calls the separately compiled writer of T. Any other type is
-// compiled where it is used, as in the header-only mode. The compiler still inlines everything
-// inside each of these functions; a call across the translation units costs one call per
-// document (read) or per model object (write).
+// written where it is used, as in the header-only mode; in this mode the umbrella header includes
+// neither the reader nor simdjson (these declarations need neither), so a file that reads a type
+// that is not a request body below includes collectcall/core/read.hpp. The compiler still inlines
+// everything inside each of these functions; a call across the translation units costs one call
+// per document (read) or per model object (write). Every endpoint's body and answer are in the
+// lists: api/endpoints.hpp does not compile otherwise.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include "collectcall/core/errors.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/write.hpp"
+#include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
 #include "collectcall/model/call.hpp"
@@ -40,6 +45,7 @@
     X(ClientCreate)                    \
     X(SignedUrlRequest)                \
     X(WebhookSecretImport)             \
+    X(EmptyObject)                     \
     X(SmsImportRequest)                \
     X(EmailImportRequest)              \
     X(SmsImportBulkRequest)            \
@@ -57,6 +63,8 @@
     X(CallList)                           \
     X(BulkCallResult)                     \
     X(ComplianceResult)                   \
+    X(ComplianceDecision)                 \
+    X(Account)                            \
     X(Client)                             \
     X(SignedUrl)                          \
     X(WebhookSecret)                      \
@@ -69,6 +77,17 @@
     X(SmsGenerateResult)                  \
     X(EmailGenerateResult)                \
     X(AnalyzeInteractionResult)
+
+namespace collectcall::detail {
+// The two lists as types (api/endpoints.hpp checks that every endpoint's body and answer are
+// in them).
+#define COLLECTCALL_DETAIL_LIST_ITEM(T) , T
+using separate_bodies = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+using separate_documents = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+#undef COLLECTCALL_DETAIL_LIST_ITEM
+}  // namespace collectcall::detail
 
 // Explicit instantiations of the reading and the writing of T: declarations with `extern`,
 // definitions (collectcall/src.hpp) without.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "collectcall/collectcall.hpp"
+#include "collectcall/core/read.hpp"
 #include "collectcall/extern.hpp"
 
 #define COLLECTCALL_DETAIL_DEFINE_BODY(T)    \

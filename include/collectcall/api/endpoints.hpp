@@ -9,15 +9,21 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/api/errors.hpp"
 #include "collectcall/api/limits.hpp"
 #include "collectcall/api/route.hpp"
+#include "collectcall/core/describe.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/extern.hpp"
 #include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
@@ -682,5 +688,59 @@ struct endpoint<Operation::list_compliance_decisions> {
                 .success = "The decisions."};
     }
 };
+
+// ---- The separately compiled part of the library ----------------------------------------------
+
+namespace detail {
+
+template <class T, class List>
+inline constexpr bool listed_v = boost::mp11::mp_contains<List, T>::value;
+template <class T>
+inline constexpr bool listed_document_v = listed_v<T, collectcall::detail::separate_documents> ||
+                                          listed_v<T, collectcall::detail::separate_bodies>;
+
+// Text, or a list of listed documents.
+template <class T>
+inline constexpr bool plain_part_v = std::is_same_v<T, std::string>;
+template <class T, class A>
+inline constexpr bool plain_part_v<std::vector<T, A>> = listed_document_v<T>;
+
+// What an answer may be: a listed document, a plain part, or a shape of the wire made of plain
+// parts (CustomerList, HealthStatus), whose writing is a few lines around the separately
+// compiled writer.
+template <class T>
+inline constexpr bool written_apart_v = [] {
+    if constexpr (listed_document_v<T> || plain_part_v<T>) {
+        return true;
+    } else if constexpr (Described<T>) {
+        return []<template <class...> class L, class... D>(L<D...>) {
+            return (plain_part_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> &&
+                    ...);
+        }(described_members<T>{});
+    } else {
+        return false;
+    }
+}();
+
+template <Operation Op>
+inline constexpr bool compiled_apart_v =
+    (std::is_same_v<typename endpoint<Op>::body, null_t> ||
+     listed_v<typename endpoint<Op>::body,
+              collectcall::detail::separate_bodies>)&&written_apart_v<typename endpoint<Op>::data>;
+
+inline constexpr bool every_endpoint_compiled_apart = [] {
+    bool all = true;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<Operation>>(
+        [&](auto D) { all = all && compiled_apart_v<D.value>; });
+    return all;
+}();
+
+}  // namespace detail
+
+// The separately compiled mode (collectcall/extern.hpp) compiles each endpoint's body and answer
+// once: an endpoint whose types are not in its lists does not compile.
+static_assert(detail::every_endpoint_compiled_apart,
+              "an endpoint's body or data is missing from COLLECTCALL_SEPARATE_BODIES or "
+              "COLLECTCALL_SEPARATE_DOCUMENTS (collectcall/extern.hpp)");
 
 }  // namespace collectcall::api
