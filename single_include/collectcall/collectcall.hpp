@@ -10801,18 +10801,20 @@ inline constexpr std::string_view validation_failed =
 // below: it calls them, and one translation unit of the project compiles them once by including
 // collectcall/src.hpp. Without the macro nothing changes (header-only).
 //
-// What is compiled once: read<T> and read_into<T> (every overload) of each request body, and
-// write<T> and write_value<T> of each body and each document the API answers with, so that an
-// Envelope<T> or a list around one calls the separately compiled writer of T. Any other type is
-// written where it is used, as in the header-only mode; in this mode the umbrella header includes
-// neither the reader nor simdjson (these declarations need neither), so a file that reads a type
-// that is not a request body below includes collectcall/core/read.hpp. The compiler still inlines
-// everything inside each of these functions; a call across the translation units costs one call
-// per document (read) or per model object (write). Every endpoint's body and answer are in the
-// lists: api/endpoints.hpp does not compile otherwise.
+// What is compiled once: read<T> and read_into<T> (every overload) of each request body and of
+// each document a service keeps and reads back, merge_patch of each PATCH body onto what it
+// changes, and write<T> and write_value<T> of all of these and of each document the API answers
+// with, so that an Envelope<T> or a list around one calls the separately compiled writer of T.
+// Any other type is written where it is used, as in the header-only mode. In this mode the
+// umbrella header includes neither the reader nor simdjson (the declarations here need neither):
+// a file that reads a type of no list below includes collectcall/core/read.hpp. The compiler
+// still inlines everything inside each of these functions; a call across the translation units
+// costs one call per document (read) or per model object (write). Every endpoint's body and
+// answer are in the lists: api/endpoints.hpp does not compile otherwise.
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
@@ -10837,6 +10839,17 @@ inline constexpr std::string_view validation_failed =
     X(EmailGenerateRequest)            \
     X(AnalyzeInteractionRequest)
 
+// The documents a service keeps and reads back (the example server's stored rows): read and
+// written.
+#define COLLECTCALL_SEPARATE_STORED(X) \
+    X(ComplianceResult)                \
+    X(ComplianceDecision)              \
+    X(SmsInteractionData)              \
+    X(EmailInteractionData)            \
+    X(OutputVariables)                 \
+    X(std::vector<TranscriptMessage>)  \
+    X(std::vector<DripStepDefinition>)
+
 // The documents the API answers with (and sends to webhooks): written.
 #define COLLECTCALL_SEPARATE_DOCUMENTS(X) \
     X(Customer)                           \
@@ -10845,15 +10858,11 @@ inline constexpr std::string_view validation_failed =
     X(CallDetails)                        \
     X(CallList)                           \
     X(BulkCallResult)                     \
-    X(ComplianceResult)                   \
-    X(ComplianceDecision)                 \
     X(Account)                            \
     X(Client)                             \
     X(SignedUrl)                          \
     X(WebhookSecret)                      \
     X(CallWebhookEvent)                   \
-    X(SmsInteractionData)                 \
-    X(EmailInteractionData)               \
     X(InteractionList)                    \
     X(SmsImportBulkResult)                \
     X(EmailImportBulkResult)              \
@@ -10861,14 +10870,18 @@ inline constexpr std::string_view validation_failed =
     X(EmailGenerateResult)                \
     X(AnalyzeInteractionResult)
 
+// The merge patches (RFC 7396) of the API, as (target, patch): merged.
+#define COLLECTCALL_SEPARATE_PATCHES(X) X(CustomerCreate, CustomerPatch)
+
 namespace collectcall::detail {
-// The two lists as types (api/endpoints.hpp checks that every endpoint's body and answer are
+// The lists as types (api/endpoints.hpp checks that every endpoint's body and answer are
 // in them).
 #define COLLECTCALL_DETAIL_LIST_ITEM(T) , T
 using separate_bodies = boost::mp11::mp_pop_front<
     boost::mp11::mp_list<void COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_LIST_ITEM)>>;
 using separate_documents = boost::mp11::mp_pop_front<
-    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_LIST_ITEM)
+                             COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_LIST_ITEM)>>;
 #undef COLLECTCALL_DETAIL_LIST_ITEM
 }  // namespace collectcall::detail
 
@@ -10887,16 +10900,22 @@ using separate_documents = boost::mp11::mp_pop_front<
 #define COLLECTCALL_DETAIL_INSTANTIATE_WRITE(prefix, T)     \
     prefix template void write_value<T>(Writer&, const T&); \
     prefix template std::string write<T>(const T&);
+#define COLLECTCALL_DETAIL_INSTANTIATE_PATCH(prefix, Target, PatchT) \
+    prefix template ErrorList merge_patch<Target, PatchT>(Target&, const PatchT&);
 
 #if defined(COLLECTCALL_SEPARATE_COMPILATION)
 #define COLLECTCALL_DETAIL_EXTERN_BODY(T)          \
     COLLECTCALL_DETAIL_INSTANTIATE_READ(extern, T) \
     COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
 #define COLLECTCALL_DETAIL_EXTERN_DOCUMENT(T) COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
+#define COLLECTCALL_DETAIL_EXTERN_PATCH(Target, PatchT) \
+    COLLECTCALL_DETAIL_INSTANTIATE_PATCH(extern, Target, PatchT)
 
 namespace collectcall {
 COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_EXTERN_BODY)
+COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_EXTERN_BODY)
 COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_EXTERN_DOCUMENT)
+COLLECTCALL_SEPARATE_PATCHES(COLLECTCALL_DETAIL_EXTERN_PATCH)
 }  // namespace collectcall
 #endif
 // ---- end collectcall/extern.hpp ----

@@ -14,9 +14,9 @@
 //     // collectcall_src.cpp
 //     #include "collectcall/src.hpp"
 //
-// It compiles the reading and writing of every model of extern.hpp's lists once. With CMake:
-// target_compile_definitions(app PRIVATE COLLECTCALL_SEPARATE_COMPILATION) and the file above
-// among the sources of app.
+// It compiles the reading, merging and writing of every model of extern.hpp's lists once. With
+// CMake: target_compile_definitions(app PRIVATE COLLECTCALL_SEPARATE_COMPILATION) and the file
+// above among the sources of app.
 
 #include "collectcall.hpp"
 // ---- begin collectcall/core/read.hpp ----
@@ -2352,9 +2352,13 @@ requires std::same_as<String, std::string> ErrorList read_into(const String& jso
     COLLECTCALL_DETAIL_INSTANTIATE_READ(, T) \
     COLLECTCALL_DETAIL_INSTANTIATE_WRITE(, T)
 #define COLLECTCALL_DETAIL_DEFINE_DOCUMENT(T) COLLECTCALL_DETAIL_INSTANTIATE_WRITE(, T)
+#define COLLECTCALL_DETAIL_DEFINE_PATCH(Target, PatchT) \
+    COLLECTCALL_DETAIL_INSTANTIATE_PATCH(, Target, PatchT)
 
 namespace collectcall {
 COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_DEFINE_BODY)
+COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_DEFINE_BODY)
 COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_DEFINE_DOCUMENT)
+COLLECTCALL_SEPARATE_PATCHES(COLLECTCALL_DETAIL_DEFINE_PATCH)
 }  // namespace collectcall
 // ---- end collectcall/src.hpp ----

@@ -722,25 +722,32 @@ inline constexpr bool written_apart_v = [] {
     }
 }();
 
+// What a body may be: a listed one, or none.
+template <class T>
+inline constexpr bool read_apart_v =
+    std::is_same_v<T, null_t> || listed_v<T, collectcall::detail::separate_bodies>;
+
+// The separately compiled mode (collectcall/extern.hpp) compiles each endpoint's body and answer
+// once: an endpoint whose types are not in its lists does not compile (the error names it).
 template <Operation Op>
-inline constexpr bool compiled_apart_v =
-    (std::is_same_v<typename endpoint<Op>::body, null_t> ||
-     listed_v<typename endpoint<Op>::body,
-              collectcall::detail::separate_bodies>)&&written_apart_v<typename endpoint<Op>::data>;
+struct compiled_apart {
+    static_assert(read_apart_v<typename endpoint<Op>::body>,
+                  "this endpoint's body is missing from COLLECTCALL_SEPARATE_BODIES "
+                  "(collectcall/extern.hpp)");
+    static_assert(written_apart_v<typename endpoint<Op>::data>,
+                  "this endpoint's data is missing from COLLECTCALL_SEPARATE_DOCUMENTS "
+                  "(collectcall/extern.hpp)");
+    static constexpr bool value = true;
+};
 
 inline constexpr bool every_endpoint_compiled_apart = [] {
     bool all = true;
     boost::mp11::mp_for_each<boost::describe::describe_enumerators<Operation>>(
-        [&](auto D) { all = all && compiled_apart_v<D.value>; });
+        [&](auto D) { all = all && compiled_apart<D.value>::value; });
     return all;
 }();
+static_assert(every_endpoint_compiled_apart);
 
 }  // namespace detail
-
-// The separately compiled mode (collectcall/extern.hpp) compiles each endpoint's body and answer
-// once: an endpoint whose types are not in its lists does not compile.
-static_assert(detail::every_endpoint_compiled_apart,
-              "an endpoint's body or data is missing from COLLECTCALL_SEPARATE_BODIES or "
-              "COLLECTCALL_SEPARATE_DOCUMENTS (collectcall/extern.hpp)");
 
 }  // namespace collectcall::api

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/value_type.hpp"
 
 namespace simdjson {
 struct padded_string;

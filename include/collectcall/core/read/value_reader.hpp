@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
 
