@@ -423,8 +423,8 @@ COMPILE_TIME_PROGRAMS = [
     ("read_write/collectcall", "read and write a CustomerCreate, header-only "
      "(`benchmarks/compile_time/read_write_collectcall.cpp`)"),
     ("read_write/collectcall_separate", "the same file with `COLLECTCALL_SEPARATE_COMPILATION`"),
-    ("read_write/collectcall_model", "the same program including `collectcall/model/customer.hpp` "
-     "and `collectcall/core/write.hpp`, header-only (`read_write_customer.cpp`)"),
+    ("read_write/collectcall_model", "the same file including `collectcall/model/customer.hpp` "
+     "and `collectcall/core/write.hpp` instead of the umbrella header, header-only"),
     ("read_write/nlohmann", "the same program with nlohmann/json 3.11 "
      "(`read_write_nlohmann.cpp`)"),
     ("include/collectcall", "only `#include \"collectcall/collectcall.hpp\"`"),
