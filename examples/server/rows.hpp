@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -121,27 +122,43 @@ DripCampaignDefinition campaign_from_row(const Row& row) {
     return out;
 }
 
-inline ComplianceDecision decision_from_column(std::string_view body) {
-    auto decision = read<ComplianceDecision>(body, stored_read_options());
-    if (!decision) corrupt("compliance decision");
-    return std::move(decision).value();
+// A placed call's decision as its calls row keeps it (calls.decision): without its compliance,
+// which the row's compliance column already holds.
+inline std::string call_decision_column(const ComplianceDecision& decision) {
+    ComplianceDecision context = decision;
+    context.compliance = {};
+    return write(context);
 }
 
-// Whether a call's transcript column (a JSON array of TranscriptMessage, or NULL while the call
-// is in progress) shows a telephone conversation.
+// A decision from compliance_decisions.body, or from a call's decision and compliance columns
+// (`call_compliance`).
+inline ComplianceDecision decision_from_columns(std::string_view body,
+                                                std::optional<std::string_view> call_compliance) {
+    auto decision = read<ComplianceDecision>(body, stored_read_options());
+    if (!decision) corrupt("compliance decision");
+    ComplianceDecision out = std::move(decision).value();
+    if (call_compliance) {
+        auto compliance = read<ComplianceResult>(*call_compliance, stored_read_options());
+        if (!compliance) corrupt("compliance");
+        out.compliance = std::move(compliance).value();
+    }
+    return out;
+}
+
+// Whether a call's transcript (a JSON array of TranscriptMessage, as its column holds it) shows a
+// telephone conversation: what the calls.conversation column keeps from the call's end on.
 inline bool conversation_from_column(std::string_view transcript) {
     auto turns = read<std::vector<TranscriptMessage>>(transcript, stored_read_options());
     if (!turns) corrupt("transcript");
     return is_conversation(turns.value());
 }
 
-// A row (created_ms, transcript) of a call to the customer, added to what compliance counts.
+// A row (created_ms, conversation) of a call to the customer, added to what compliance counts.
 template <class Row>
 void add_call_to_history(ContactHistory& history, const Row& row) {
     const Time at{std::chrono::milliseconds{row.integer(0)}};
     history.placed.push_back(at);
-    if (!row.is_null(1) && conversation_from_column(row.text(1)))
-        history.conversations.push_back(at);
+    if (row.boolean(1)) history.conversations.push_back(at);
 }
 
 // The channel column of an interaction row: its data's `channel`.

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <future>
 #include <map>
 #include <set>
@@ -226,6 +228,84 @@ TEST_CASE("three processes on one database behave as one server", "[postgres][pr
         CHECK(count(database,
                     "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'delivered' AND "
                     "attempts = 1") == 18);
+    }
+}
+
+TEST_CASE("three processes hold Regulation F's seven-day limits as they hold the daily one",
+          "[postgres][process][compliance]") {
+    REQUIRE(on_postgres());
+    Database database;
+    const std::string db = database.uri();
+    const ProcessResult initialised =
+        run_binary({"init", "--db", db, "--account", "acme", "--compliance", "regulation-f"});
+    REQUIRE(initialised.exit_code == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element json;
+    REQUIRE(parser.parse(initialised.out).get(json) == simdjson::SUCCESS);
+    const Credentials acme{std::string(json["apiKey"].get_string().value()),
+                           std::string(json["agentId"].get_string().value())};
+    std::vector<std::unique_ptr<ChildServer>> servers;
+    for (int i = 0; i < 3; ++i)
+        servers.push_back(std::make_unique<ChildServer>(db, server_args("200")));
+    const auto client = [&](int i) {
+        return Client("127.0.0.1", servers[static_cast<std::size_t>(i) % 3]->port(), acme.key);
+    };
+    const auto call_at_once = [&](const std::string& customer) {
+        const std::string path = "/api/v1/customers/" + customer + "/calls";
+        return at_once(12, [&](int i) {
+            return client(i).post(path, R"({"agentId":")" + acme.agent + R"("})");
+        });
+    };
+    // The ids of the checks that refused each refused call.
+    const auto refusals = [](const std::vector<Reply>& replies) {
+        std::vector<std::string> out;
+        for (const Reply& r : replies) {
+            if (r.boolean("/success")) continue;
+            CHECK(r.error_code() == "compliance_failed");
+            for (std::size_t i = 0; i < r.size("/data/compliance/checksFailed"); ++i)
+                out.push_back(r.str("/data/compliance/checksFailed/" + std::to_string(i) + "/id"));
+        }
+        return out;
+    };
+
+    SECTION("7 calls in 7 days: with 5 made on the two days before, 2 of 12 are placed") {
+        const Reply created = client(0).post("/api/v1/customers", customer_json("weekly"));
+        REQUIRE(created.boolean("/success"));
+        const std::string id = created.str("/data/id");
+        // Five calls (no conversation) on Wednesday and Thursday at 09:00 in Chicago.
+        for (const char* at :
+             {"2026-11-18T15:00:00.000Z", "2026-11-18T15:01:00.000Z", "2026-11-18T15:02:00.000Z",
+              "2026-11-19T15:00:00.000Z", "2026-11-19T15:01:00.000Z"}) {
+            const std::int64_t ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(
+                    collectcall::Timestamp::parse(at).value().time().time_since_epoch())
+                    .count();
+            (void)database.rows(
+                "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, to_number, "
+                "from_number, compliance, created_at, created_ms, status, ended_reason, "
+                "duration_ms, transcript) SELECT gen_random_uuid()::text, account_id, id, '" +
+                acme.agent +
+                "', thread_id, '+13125550123', '+12025550100', "
+                "'{\"passed\":true,\"checksPassed\":[],\"checksFailed\":[]}', '" +
+                std::string(at) + "', " + std::to_string(ms) +
+                ", 'completed', 'customer-ended-call', 1000, '[]' FROM customers WHERE id = '" +
+                id + "'");
+        }
+        const auto replies = call_at_once(id);
+        CHECK(successes(replies) == 2);
+        CHECK(refusals(replies) == std::vector<std::string>(10, "call-frequency"));
+        CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + id + "'") == 7);
+    }
+
+    SECTION("Massachusetts: 2 telephone communications in 7 days; 2 of 12 are placed") {
+        const Reply created = client(0).post(
+            "/api/v1/customers", customer_json("boston", {}, "+16175550123", "MA", "02108"));
+        REQUIRE(created.boolean("/success"));
+        const std::string id = created.str("/data/id");
+        const auto replies = call_at_once(id);
+        CHECK(successes(replies) == 2);
+        CHECK(refusals(replies) == std::vector<std::string>(10, "state-call-limit"));
+        CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + id + "'") == 2);
     }
 }
 

@@ -56,19 +56,7 @@ void seed_call(LocalServer& server, const Account& account, const std::string& c
     const auto plan =
         server.store().place_call(account_id, Uuid::parse(customer).value(), t,
                                   [&](const StoredCustomer& stored, const ContactHistory&) {
-                                      CallPlan p;
-                                      p.place = true;
-                                      p.call.id = new_uuid();
-                                      p.call.threadId = stored.thread_id;
-                                      p.call.toPhoneNumber = stored.customer.primaryPhone;
-                                      p.call.fromPhoneNumber = E164::parse("+12025550100").value();
-                                      p.call.compliance.passed = true;
-                                      p.call.createdAt = Timestamp::from_time(t);
-                                      p.agent_id = account.agent;
-                                      p.decision.at = p.call.createdAt;
-                                      p.decision.compliance.passed = true;
-                                      p.decision.nextEligibleAt = p.call.createdAt;
-                                      return p;
+                                      return placed_call_plan(stored, account.agent, t);
                                   });
     REQUIRE(plan);
     if (!conversation) return;
@@ -356,6 +344,7 @@ TEST_CASE("a bulk call's blocked item and a generated SMS are decided and record
     const Reply sms = client.post("/api/v1/customers/" + customer + "/interactions/sms/generate",
                                   R"({"from":"+12025550100","to":"+12125550123","persist":true})");
     REQUIRE(sms.status == 422);
+    CHECK(sms.str("/data/nextEligibleAt") == "2026-01-06T13:00:00.000Z");
 
     const Reply list = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
     REQUIRE(list.size("/data/decisions") == 2);

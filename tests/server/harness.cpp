@@ -539,6 +539,22 @@ Time frozen_time(std::string_view rfc3339) {
     return collectcall::Timestamp::parse(rfc3339).value().time();
 }
 
+CallPlan placed_call_plan(const StoredCustomer& stored, std::string_view agent, Time at) {
+    CallPlan p;
+    p.place = true;
+    p.call.id = new_uuid();
+    p.call.threadId = stored.thread_id;
+    p.call.toPhoneNumber = stored.customer.primaryPhone;
+    p.call.fromPhoneNumber = collectcall::E164::parse("+12025550100").value();
+    p.call.compliance.passed = true;
+    p.call.createdAt = collectcall::Timestamp::from_time(at);
+    p.agent_id = std::string(agent);
+    p.decision.at = p.call.createdAt;
+    p.decision.compliance.passed = true;
+    p.decision.nextEligibleAt = p.call.createdAt;
+    return p;
+}
+
 bool is_uuid_v4(std::string_view text) {
     auto parsed = collectcall::Uuid::parse(text);
     return parsed && text.size() == 36 && text[14] == '4' &&

@@ -223,6 +223,12 @@ std::string collections_customer_json(std::string_view external_id);
 // A fixed instant inside respectful hours in Chicago (09:00 CST): 2026-11-20T15:00:00Z.
 collectcall::server::Time frozen_time(std::string_view rfc3339 = "2026-11-20T15:00:00Z");
 
+// The plan of a call that compliance let through: a call to `stored` at `at` by `agent`, with a
+// passing decision, as the calls handler makes one. For seeding a store's history directly.
+collectcall::server::CallPlan placed_call_plan(const collectcall::server::StoredCustomer& stored,
+                                               std::string_view agent,
+                                               collectcall::server::Time at);
+
 bool is_uuid_v4(std::string_view text);
 // A version 7 UUID (time-ordered, RFC 9562) whose Unix milliseconds are within a minute of this
 // machine's clock.

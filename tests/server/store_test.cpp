@@ -60,6 +60,39 @@ SmsInteractionData sms(const StoredCustomer& c, std::string_view body, std::stri
     return s;
 }
 
+// A call placed to `c` at `at`, as the calls handler stores one.
+Uuid place(Store& store, const Credentials& cred, const StoredCustomer& c, Time at) {
+    const auto plan = store.place_call(cred.accountId, c.customer.id, at - std::chrono::hours(48),
+                                       [&](const StoredCustomer& stored, const ContactHistory&) {
+                                           return placed_call_plan(stored, cred.agentId, at);
+                                       });
+    REQUIRE(plan);
+    return plan->call.id;
+}
+
+// What compliance counts of `c`'s contacts since `since` (the decider sees it; nothing is placed).
+ContactHistory history_of(Store& store, const Uuid& account, const StoredCustomer& c, Time since) {
+    ContactHistory seen;
+    const auto plan = store.place_call(account, c.customer.id, since,
+                                       [&](const StoredCustomer&, const ContactHistory& history) {
+                                           seen = history;
+                                           return CallPlan{};
+                                       });
+    REQUIRE(plan);
+    return seen;
+}
+
+// A transcript with a turn of the customer's: a telephone conversation.
+std::string conversation_transcript() {
+    collectcall::TranscriptMessage turn;
+    turn.role = collectcall::MessageRole::user;
+    turn.message = "I can pay next month.";
+    turn.startedAt = Timestamp::from_time(frozen_time());
+    turn.endedAt = turn.startedAt;
+    turn.endTime = turn.endedAt;
+    return collectcall::write(std::vector<collectcall::TranscriptMessage>{turn});
+}
+
 std::string body_of(const std::optional<InteractionRecord>& record) {
     REQUIRE(record);
     REQUIRE(std::holds_alternative<SmsInteractionData>(*record));
@@ -227,21 +260,8 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     const Credentials cred = account(*store, "a");
     const StoredCustomer c = customer("c-1");
     REQUIRE(store->insert_customer(cred.accountId, c));
-    const auto plan =
-        store->place_call(cred.accountId, c.customer.id, frozen_time() - std::chrono::hours(48),
-                          [&](const StoredCustomer&, const ContactHistory&) {
-                              CallPlan p;
-                              p.call.id = new_uuid();
-                              p.call.threadId = c.thread_id;
-                              p.call.toPhoneNumber = c.customer.primaryPhone;
-                              p.call.fromPhoneNumber = E164::parse("+12025550100").value();
-                              p.call.createdAt = Timestamp::from_time(frozen_time());
-                              p.place = true;
-                              p.agent_id = cred.agentId;
-                              return p;
-                          });
-    REQUIRE(plan);
-    const Uuid call = plan->call.id;
+    const Time since = frozen_time() - std::chrono::hours(48);
+    const Uuid call = place(*store, cred, c, frozen_time());
     CHECK_FALSE(store->find_call_transcript(cred.accountId, call));
     REQUIRE(store->end_call(cred.accountId, call, collectcall::CallStatus::completed,
                             collectcall::EndedReason::customer_ended_call, 1000, "[]",
@@ -249,6 +269,20 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     CHECK(store->find_call_transcript(cred.accountId, call) == std::optional<std::string>("[]"));
     const Uuid other = account(*store, "b").accountId;
     CHECK_FALSE(store->find_call_transcript(other, call));
+    // No turn of the customer's: placed, not a conversation.
+    ContactHistory history = history_of(*store, cred.accountId, c, since);
+    CHECK(history.placed.size() == 1);
+    CHECK(history.conversations.empty());
+
+    // A turn of the customer's: a conversation, from the call's end on.
+    const Uuid talked = place(*store, cred, c, frozen_time() + std::chrono::minutes(1));
+    CHECK(history_of(*store, cred.accountId, c, since).conversations.empty());
+    REQUIRE(store->end_call(cred.accountId, talked, collectcall::CallStatus::completed,
+                            collectcall::EndedReason::customer_ended_call, 1000,
+                            conversation_transcript(), frozen_time()));
+    history = history_of(*store, cred.accountId, c, since);
+    CHECK(history.placed.size() == 2);
+    CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
 }
 
 TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "[store]") {
@@ -257,8 +291,14 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
     StoredCustomer c = customer("c-1");
     {
         const std::unique_ptr<Store> store = open_store(database.uri());
-        a = account(*store, "a").accountId;
+        const Credentials cred = account(*store, "a");
+        a = cred.accountId;
         REQUIRE(store->insert_customer(a, c));
+        // A conversation ended under version 4: version 6 finds it in the transcript.
+        REQUIRE(store->end_call(a, place(*store, cred, c, frozen_time()),
+                                collectcall::CallStatus::completed,
+                                collectcall::EndedReason::customer_ended_call, 1000,
+                                conversation_transcript(), frozen_time()));
     }
     // Back to version 4: what versions 5 and 6 added is taken away again.
     for (const char* sql :
@@ -266,7 +306,9 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
           "ALTER TABLE customers DROP COLUMN do_not_call",
           "ALTER TABLE customers DROP COLUMN attorney_represented",
           "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
-          "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy"}) {
+          "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy",
+          "DROP INDEX calls_decided", "ALTER TABLE calls DROP COLUMN decision",
+          "ALTER TABLE calls DROP COLUMN conversation"}) {
         (void)database.rows(sql);
     }
     if (database.postgres()) {
@@ -287,6 +329,9 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
     CHECK(store->list_interactions(a, c.customer.id).size() == 1);
     CHECK(store->account_settings(a).policy == collectcall::CompliancePolicy::hosted);
     CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
+    const ContactHistory history = history_of(*store, a, c, frozen_time() - std::chrono::hours(48));
+    CHECK(history.placed == std::vector<Time>{frozen_time()});
+    CHECK(history.conversations == std::vector<Time>{frozen_time()});
     if (database.postgres()) {
         CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] == "6");
     } else {
@@ -338,4 +383,58 @@ TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or
 
     // The decorator saw the writes made through the requests' stores.
     CHECK(inserts == 3);
+}
+
+TEST_CASE(
+    "store: the record of decisions, placed calls' and others', newest first; swept after "
+    "three years",
+    "[store][compliance]") {
+    using collectcall::ComplianceOperation;
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials account_credentials = account(*store, "a");
+    const Uuid a = account_credentials.accountId;
+    StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(a, c));
+
+    // Evaluations at one instant, alternately placed and refused: the listing gives them back in
+    // the opposite order of their making, each with its own compliance and operation.
+    const Time t = frozen_time();
+    std::vector<bool> placed_pattern{true, false, false, true, false};
+    for (std::size_t i = 0; i < placed_pattern.size(); ++i) {
+        const bool place = placed_pattern[i];
+        const auto plan = store->place_call(
+            a, c.customer.id, t - std::chrono::hours(1),
+            [&](const StoredCustomer& stored, const ContactHistory&) {
+                CallPlan p = placed_call_plan(stored, account_credentials.agentId, t);
+                p.place = place;
+                p.call.compliance.passed = place;
+                p.decision.operation =
+                    i % 2 == 0 ? ComplianceOperation::call : ComplianceOperation::bulk_call;
+                p.decision.compliance.passed = place;
+                p.decision.candidateZones = {"zone-" + std::to_string(i)};
+                return p;
+            });
+        REQUIRE(plan);
+    }
+    const auto listed = store->list_compliance_decisions(a, c.customer.id, 10);
+    REQUIRE(listed.size() == placed_pattern.size());
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        const std::size_t made = placed_pattern.size() - 1 - i;
+        INFO("listed " << i << ", made " << made);
+        CHECK(listed[i].candidateZones == std::vector<std::string>{"zone-" + std::to_string(made)});
+        CHECK(listed[i].compliance.passed == placed_pattern[made]);
+        CHECK(listed[i].operation ==
+              (made % 2 == 0 ? ComplianceOperation::call : ComplianceOperation::bulk_call));
+        CHECK(listed[i].at == Timestamp::from_time(t));
+    }
+    CHECK(store->list_compliance_decisions(a, c.customer.id, 2).size() == 2);
+    CHECK(store->list_calls(a, c.customer.id).size() == 2);
+
+    // Three years later: the record is swept; the calls stay.
+    store->sweep(t + collectcall::compliance::decision_retention - std::chrono::hours(1));
+    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).size() == listed.size());
+    store->sweep(t + collectcall::compliance::decision_retention + std::chrono::hours(1));
+    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
+    CHECK(store->list_calls(a, c.customer.id).size() == 2);
 }

@@ -178,9 +178,10 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
         });
     if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->store) {
-        return x.fail(api::errors::compliance_failed,
-                      compliance::failure_message(*plan->compliance, ContactChannel::sms), {},
-                      SmsGenerateBlocked{message, *plan->compliance});
+        return x.fail(
+            api::errors::compliance_failed,
+            compliance::failure_message(*plan->compliance, ContactChannel::sms), {},
+            SmsGenerateBlocked{message, *plan->compliance, plan->decision->nextEligibleAt});
     }
     x.reply(200, SmsGenerateResult{message, thread});
 }

@@ -189,8 +189,13 @@ ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
     ADD COLUMN disputed BOOLEAN NOT NULL DEFAULT FALSE;
 )sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
-    // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
-    // and sweeps them).
+    // and the record of every compliance decision, a ComplianceDecision as JSON. A placed call's
+    // is in its own row (calls.decision, without the compliance the row already holds), so
+    // placing a call writes no second row; every other evaluation has a row of
+    // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
+    // after the calls made before it in the same millisecond. at_ms / created_ms sweep them.
+    // calls.conversation: whether the call's transcript has a turn of the customer's (a
+    // telephone conversation, which Regulation F counts), kept from the call's end on.
     R"sql(
 ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
 CREATE TABLE drip_campaigns (
@@ -204,11 +209,17 @@ CREATE TABLE compliance_decisions (
     account_id TEXT NOT NULL REFERENCES accounts(id),
     customer_id TEXT NOT NULL REFERENCES customers(id),
     at_ms BIGINT NOT NULL,
+    call_seq BIGINT NOT NULL,
     body TEXT NOT NULL
 );
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+ALTER TABLE calls ADD COLUMN decision TEXT;
+CREATE INDEX calls_decided ON calls (created_ms) WHERE decision IS NOT NULL;
+ALTER TABLE calls ADD COLUMN conversation BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE calls SET conversation = TRUE WHERE transcript IS NOT NULL
+    AND jsonb_path_exists(transcript::jsonb, '$[*] ? (@.role == "user")');
 )sql",
 };
 
@@ -333,8 +344,8 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
         .add(to_ms(decision.at.time()))
         .add(write(decision));
     db.query(
-        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
-        "VALUES ($1, $2, $3, $4)");
+        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body) "
+        "VALUES ($1, $2, $3, (SELECT coalesce(max(seq), 0) FROM calls), $4)");
 }
 
 }  // namespace
@@ -596,12 +607,20 @@ std::vector<ComplianceDecision> PostgresStore::list_compliance_decisions(const U
                                                                          std::size_t limit) {
     auto db = pool_.lease();
     db->params().add(account.view()).add(customer.view()).add(static_cast<std::int64_t>(limit));
+    // Newest first: the placed calls' decisions and the other evaluations', each of those after
+    // the calls made before it (see the schema).
     const Result r = db->query(
-        "SELECT body FROM compliance_decisions WHERE account_id = $1 AND customer_id = $2 "
-        "ORDER BY at_ms DESC, seq DESC LIMIT $3");
+        "SELECT body, compliance FROM ("
+        "SELECT decision AS body, compliance, created_ms AS at_ms, seq AS call_seq, 0 AS after, "
+        "0 AS seq FROM calls WHERE account_id = $1 AND customer_id = $2 AND decision IS NOT NULL "
+        "UNION ALL SELECT body, NULL, at_ms, call_seq, 1, seq FROM compliance_decisions "
+        "WHERE account_id = $1 AND customer_id = $2) AS decisions "
+        "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT $3");
     std::vector<ComplianceDecision> out;
-    for (int i = 0; i < r.rows(); ++i)
-        out.push_back(decision_from_column(r.text(i, 0)));
+    for (int i = 0; i < r.rows(); ++i) {
+        out.push_back(decision_from_columns(
+            r.text(i, 0), r.is_null(i, 1) ? std::nullopt : std::optional(r.text(i, 1))));
+    }
     return out;
 }
 
@@ -703,15 +722,18 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
         ContactHistory history;
         db.params().add(account.view()).add(customer.view()).add(to_ms(since));
         const Result calls = db.query(
-            "SELECT created_ms, transcript FROM calls WHERE account_id = $1 AND customer_id = $2 "
+            "SELECT created_ms, conversation FROM calls WHERE account_id = $1 AND customer_id = $2 "
             "AND created_ms >= $3 ORDER BY created_ms");
         for (int i = 0; i < calls.rows(); ++i)
             add_call_to_history(history, calls.row(i));
         history.texts = times_since(db, sent_texts_sql, account, customer, since);
         CallPlan plan = decide(*stored, history);
-        insert_decision(db, account, customer, plan.decision);
-        if (!plan.place) return plan;  // the decision alone is committed
+        if (!plan.place) {
+            insert_decision(db, account, customer, plan.decision);
+            return plan;  // the decision alone is committed
+        }
 
+        // The decision in the call's own row (see the schema).
         const Call& call = plan.call;
         auto& p = db.params()
                       .add(call.id.view())
@@ -723,7 +745,8 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
                       .add(call.fromPhoneNumber.view())
                       .add(write(call.compliance))
                       .add(call.createdAt.view())
-                      .add(to_ms(call.createdAt.time()));
+                      .add(to_ms(call.createdAt.time()))
+                      .add(call_decision_column(plan.decision));
         if (plan.webhook) {
             p.add(plan.webhook->url.view());
             if (plan.webhook->secretId) {
@@ -737,9 +760,9 @@ std::optional<CallPlan> PostgresStore::place_call(const Uuid& account, const Uui
         p.add(process_id_);
         db.query(
             "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, to_number, "
-            "from_number, compliance, created_at, created_ms, status, webhook_url, "
+            "from_number, compliance, created_at, created_ms, status, decision, webhook_url, "
             "webhook_secret_id, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-            "'in-progress', $11, $12, $13)");
+            "'in-progress', $11, $12, $13, $14)");
         insert_event(db, call.id.view(), CallEventType::call_created, call.createdAt.time());
         return plan;
     });
@@ -779,10 +802,11 @@ bool PostgresStore::end_call(const Uuid& account, const Uuid& id, CallStatus sta
             .add(enum_name(ended_reason))
             .add(duration_ms)
             .add(transcript)
+            .add(bool_text(conversation_from_column(transcript)))
             .add(id.view())
             .add(account.view());
         if (db.query("UPDATE calls SET status = $1, ended_reason = $2, duration_ms = $3, "
-                     "transcript = $4 WHERE id = $5 AND account_id = $6 AND "
+                     "transcript = $4, conversation = $5 WHERE id = $6 AND account_id = $7 AND "
                      "status = 'in-progress'")
                 .affected() != 1) {
             return false;
@@ -1095,8 +1119,13 @@ std::int64_t PostgresStore::sweep(Time now) {
             .affected();
     db->params().add(to_ms(now) - idempotency_lifetime_ms);
     deleted += db->query("DELETE FROM idempotency_keys WHERE created_ms < $1").affected();
-    db->params().add(to_ms(now - compliance::decision_retention));
+    const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
+    db->params().add(decisions_before);
     deleted += db->query("DELETE FROM compliance_decisions WHERE at_ms < $1").affected();
+    db->params().add(decisions_before);
+    deleted +=
+        db->query("UPDATE calls SET decision = NULL WHERE decision IS NOT NULL AND created_ms < $1")
+            .affected();
     return deleted;
 }
 

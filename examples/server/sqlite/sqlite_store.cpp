@@ -193,8 +193,13 @@ ALTER TABLE customers ADD COLUMN attorney_represented INTEGER NOT NULL DEFAULT 0
 ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
 )sql",
     // 5 -> 6: the account's compliance policy and drip campaigns (API.md sections 14 and 15),
-    // and the record of every compliance decision (a ComplianceDecision as JSON; at_ms orders
-    // and sweeps them).
+    // and the record of every compliance decision, a ComplianceDecision as JSON. A placed call's
+    // is in its own row (calls.decision, without the compliance the row already holds), so
+    // placing a call writes no second row; every other evaluation has a row of
+    // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
+    // after the calls made before it in the same millisecond. at_ms / created_ms sweep them.
+    // calls.conversation: whether the call's transcript has a turn of the customer's (a
+    // telephone conversation, which Regulation F counts), kept from the call's end on.
     R"sql(
 ALTER TABLE accounts ADD COLUMN compliance_policy TEXT NOT NULL DEFAULT 'hosted';
 CREATE TABLE drip_campaigns (
@@ -208,11 +213,18 @@ CREATE TABLE compliance_decisions (
     account_id TEXT NOT NULL REFERENCES accounts(id),
     customer_id TEXT NOT NULL REFERENCES customers(id),
     at_ms INTEGER NOT NULL,
+    call_seq INTEGER NOT NULL,
     body TEXT NOT NULL
 ) STRICT;
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
+ALTER TABLE calls ADD COLUMN decision TEXT;
+CREATE INDEX calls_decided ON calls (created_ms) WHERE decision IS NOT NULL;
+ALTER TABLE calls ADD COLUMN conversation INTEGER NOT NULL DEFAULT 0;
+UPDATE calls SET conversation = 1 WHERE transcript IS NOT NULL AND EXISTS (
+    SELECT 1 FROM json_each(calls.transcript) AS turn
+    WHERE json_extract(turn.value, '$.role') = 'user');
 )sql",
 };
 
@@ -383,11 +395,21 @@ constexpr const char* sent_texts_sql =
     "SELECT timestamp_ms FROM interactions WHERE account_id = ? AND customer_id = ? AND "
     "timestamp_ms >= ? AND channel = 'sms' AND direction = 'outbound' ORDER BY timestamp_ms";
 
+// A customer's decisions, newest first (?1 account, ?2 customer, ?3 limit): the placed calls'
+// and the other evaluations', each of those after the calls made before it (see the schema).
+constexpr const char* list_decisions_sql =
+    "SELECT body, compliance FROM ("
+    "SELECT decision AS body, compliance, created_ms AS at_ms, seq AS call_seq, 0 AS after, "
+    "0 AS seq FROM calls WHERE account_id = ?1 AND customer_id = ?2 AND decision IS NOT NULL "
+    "UNION ALL SELECT body, NULL, at_ms, call_seq, 1, seq FROM compliance_decisions "
+    "WHERE account_id = ?1 AND customer_id = ?2) "
+    "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT ?3";
+
 void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
                      const ComplianceDecision& decision) {
     Query(db,
-          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, body) "
-          "VALUES (?, ?, ?, ?)")
+          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body) "
+          "VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) FROM calls), ?)")
         .bind(1, account.view())
         .bind(2, customer.view())
         .bind(3, to_ms(decision.at.time()))
@@ -702,13 +724,13 @@ std::vector<ComplianceDecision> SqliteStore::list_compliance_decisions(const Uui
                                                                        const Uuid& customer,
                                                                        std::size_t limit) {
     auto db = lease();
-    Query q(*db,
-            "SELECT body FROM compliance_decisions WHERE account_id = ? AND customer_id = ? "
-            "ORDER BY at_ms DESC, seq DESC LIMIT ?");
+    Query q(*db, list_decisions_sql);
     q.bind(1, account.view()).bind(2, customer.view()).bind(3, static_cast<std::int64_t>(limit));
     std::vector<ComplianceDecision> out;
-    while (q.step())
-        out.push_back(decision_from_column(q.text(0)));
+    while (q.step()) {
+        out.push_back(decision_from_columns(
+            q.text(0), q.is_null(1) ? std::nullopt : std::optional(q.text(1))));
+    }
     return out;
 }
 
@@ -810,7 +832,7 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         ContactHistory history;
         {
             Query q(*db,
-                    "SELECT created_ms, transcript FROM calls WHERE account_id = ? AND "
+                    "SELECT created_ms, conversation FROM calls WHERE account_id = ? AND "
                     "customer_id = ? AND created_ms >= ? ORDER BY created_ms");
             q.bind(1, account.view()).bind(2, customer.view()).bind(3, to_ms(since));
             while (q.step())
@@ -818,18 +840,19 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
         }
         history.texts = times_since(*db, sent_texts_sql, account, customer, since);
         CallPlan plan = decide(*stored, history);
-        insert_decision(*db, account, customer, plan.decision);
         if (!plan.place) {
+            insert_decision(*db, account, customer, plan.decision);
             tx.commit();  // the decision alone
             return plan;
         }
 
+        // The decision in the call's own row (see the schema).
         const Call& call = plan.call;
         Query insert(*db,
                      "INSERT INTO calls (id, account_id, customer_id, agent_id, thread_id, "
                      "to_number, from_number, compliance, created_at, created_ms, status, "
-                     "webhook_url, webhook_secret_id) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?)");
+                     "decision, webhook_url, webhook_secret_id) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-progress', ?, ?, ?)");
         insert.bind(1, call.id.view())
             .bind(2, account.view())
             .bind(3, customer.view())
@@ -839,10 +862,11 @@ std::optional<CallPlan> SqliteStore::place_call(const Uuid& account, const Uuid&
             .bind(7, call.fromPhoneNumber.view())
             .bind(8, write(call.compliance))
             .bind(9, call.createdAt.view())
-            .bind(10, to_ms(call.createdAt.time()));
+            .bind(10, to_ms(call.createdAt.time()))
+            .bind(11, call_decision_column(plan.decision));
         if (plan.webhook) {
-            insert.bind(11, plan.webhook->url.view());
-            if (plan.webhook->secretId) insert.bind(12, plan.webhook->secretId->view());
+            insert.bind(12, plan.webhook->url.view());
+            if (plan.webhook->secretId) insert.bind(13, plan.webhook->secretId->view());
         }
         insert.run();
         insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
@@ -878,14 +902,15 @@ bool SqliteStore::end_call(const Uuid& account, const Uuid& id, CallStatus statu
         Connection* db = &connection;
         Transaction tx(*db);
         Query(*db,
-              "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ?, transcript = ? "
-              "WHERE id = ? AND account_id = ? AND status = 'in-progress'")
+              "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ?, transcript = ?, "
+              "conversation = ? WHERE id = ? AND account_id = ? AND status = 'in-progress'")
             .bind(1, enum_name(status))
             .bind(2, enum_name(ended_reason))
             .bind(3, duration_ms)
             .bind(4, transcript)
-            .bind(5, id.view())
-            .bind(6, account.view())
+            .bind(5, std::int64_t{conversation_from_column(transcript)})
+            .bind(6, id.view())
+            .bind(7, account.view())
             .run();
         if ((*db).changes() != 1) return false;
         insert_event(*db, id.view(), CallEventType::call_ended, at);
@@ -1203,8 +1228,13 @@ std::int64_t SqliteStore::sweep(Time now) {
             .bind(1, to_ms(now) - idempotency_lifetime_ms)
             .run();
         deleted += db->changes();
+        const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
         Query(*db, "DELETE FROM compliance_decisions WHERE at_ms < ?")
-            .bind(1, to_ms(now - compliance::decision_retention))
+            .bind(1, decisions_before)
+            .run();
+        deleted += db->changes();
+        Query(*db, "UPDATE calls SET decision = NULL WHERE decision IS NOT NULL AND created_ms < ?")
+            .bind(1, decisions_before)
             .run();
         deleted += db->changes();
         return deleted;

@@ -418,14 +418,16 @@ inline void collectcall_schema(schema_tag<EmailGenerateResult>, SchemaBuilder& s
 }
 
 // The data of a 422 compliance_failed of a generated SMS that was to be sent: the message that
-// was written, and the compliance that kept it from being sent (extension).
+// was written, the compliance that kept it from being sent, and the first instant at which it
+// could be (null when no time will do; API.md section 14) (extension).
 struct SmsGenerateBlocked {
     std::string message;
     ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
 
     friend bool operator==(const SmsGenerateBlocked&, const SmsGenerateBlocked&) = default;
 };
-BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance))
+BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance, nextEligibleAt))
 
 // The record of a generated SMS that is persisted: outbound, from the request's `from` to its
 // `to` (lacks_recipient(request) is false), at `now`, one segment or more as a carrier counts.
