@@ -4837,7 +4837,8 @@ class FunctionRef<R(A...)> {
   public:
     template <class F>
     explicit FunctionRef(F& f) noexcept
-        : object_(&f), call_([](void* object, A... args) -> R {
+        : object_(const_cast<void*>(static_cast<const void*>(&f))),
+          call_([](void* object, A... args) -> R {
               return (*static_cast<F*>(object))(std::forward<A>(args)...);
           }) {}
     R operator()(A... args) const { return call_(object_, std::forward<A>(args)...); }
