@@ -409,6 +409,9 @@ COMPILE_TIME_TARGETS = [
      "collectcall / nlohmann", "read_write/collectcall_separate", "read_write/nlohmann", 0.5),
 ]
 COMPILE_TIME_OTHER = [
+    ("read+write a CustomerCreate, header-only, including the model's header and the writer "
+     "instead of the umbrella header: collectcall / nlohmann",
+     "read_write/collectcall_model", "read_write/nlohmann"),
     ("a file that only includes the umbrella header / the nlohmann read+write program",
      "include/collectcall", "read_write/nlohmann"),
     ("a file that only includes the umbrella header / one that only includes nlohmann/json.hpp",
@@ -420,6 +423,8 @@ COMPILE_TIME_PROGRAMS = [
     ("read_write/collectcall", "read and write a CustomerCreate, header-only "
      "(`benchmarks/compile_time/read_write_collectcall.cpp`)"),
     ("read_write/collectcall_separate", "the same file with `COLLECTCALL_SEPARATE_COMPILATION`"),
+    ("read_write/collectcall_model", "the same file including `collectcall/model/customer.hpp` "
+     "and `collectcall/core/write.hpp` instead of the umbrella header, header-only"),
     ("read_write/nlohmann", "the same program with nlohmann/json 3.11 "
      "(`read_write_nlohmann.cpp`)"),
     ("include/collectcall", "only `#include \"collectcall/collectcall.hpp\"`"),

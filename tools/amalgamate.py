@@ -20,7 +20,10 @@ instead, so any set of the single headers can be included together.
 
 Each project header (a quoted `#include "collectcall/..."`) is inlined where it is first
 included, once, without its `#pragma once`; angle-bracket includes (simdjson, Boost, OpenSSL,
-the standard library) are left as they are. The output depends only on the files' contents, so
+the standard library) are left as they are. A project header is included inside #if only under
+`#if !defined(COLLECTCALL_SEPARATE_COMPILATION)` (the reader, which the separately compiled mode
+leaves to src.hpp): what is inlined there is wrapped in an include guard of its own, and inlined
+again, under the same guard, wherever it is later included unconditionally (src.hpp included). The output depends only on the files' contents, so
 it is reproducible byte for byte.
 
 The version macros of include/collectcall/version.hpp are rewritten from project(VERSION) in
@@ -41,6 +44,10 @@ ANGLE_PROJECT_INCLUDE = re.compile(r"^\s*#\s*include\s*<collectcall/")
 PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\b")
 CONDITIONAL_OPEN = re.compile(r"^\s*#\s*if")  # #if, #ifdef, #ifndef
 CONDITIONAL_CLOSE = re.compile(r"^\s*#\s*endif\b")
+CONDITIONAL_ELSE = re.compile(r"^\s*#\s*(else|elif)\b")
+# The one condition a project header may be included under: header-only, not separately compiled.
+HEADER_ONLY = re.compile(
+    r"^\s*#\s*if\s+!\s*defined\s*\(\s*COLLECTCALL_SEPARATE_COMPILATION\s*\)\s*$")
 CMAKE_VERSION = re.compile(
     r"\bproject\s*\(\s*collectcall\b[^)]*?\bVERSION\s+(\d+)\.(\d+)\.(\d+)\b", re.IGNORECASE
 )
@@ -65,12 +72,16 @@ class Expansion:
 
     include_dir: Path
     provided_elsewhere: frozenset[str] = frozenset()
-    inlined: list[str] = field(default_factory=list)
+    guarded_elsewhere: frozenset[str] = frozenset()  # inlined with a guard in collectcall.hpp
+    inlined: list[str] = field(default_factory=list)  # unconditionally
+    guarded: list[str] = field(default_factory=list)  # under HEADER_ONLY, with a guard
     included_umbrella: bool = False
     _active: list[str] = field(default_factory=list)
+    _header_only: int = 0  # how many HEADER_ONLY conditions enclose the line being expanded
 
     def expand(self, name: str, out: list[str]) -> None:
-        if name in self.inlined:
+        conditional = self._header_only > 0
+        if name in self.inlined or (conditional and name in self.guarded):
             return
         if name in self._active:
             cycle = " -> ".join(self._active + [name])
@@ -79,17 +90,28 @@ class Expansion:
         if not path.is_file():
             raise AmalgamateError(f"{name} does not exist under {self.include_dir}")
         self._active.append(name)
+        # A header inlined under the condition, or once before under it, has an include guard:
+        # in the separately compiled mode its earlier copy is not there, in the header-only mode
+        # a later copy must not repeat it.
+        guard = (
+            "COLLECTCALL_SINGLE_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()
+            if conditional or name in self.guarded or name in self.guarded_elsewhere
+            else None
+        )
         # Marked as inlined before its body so that a header reached twice is emitted once.
-        self.inlined.append(name)
+        (self.guarded if conditional else self.inlined).append(name)
         out.append(f"// ---- begin {name} ----\n")
+        if guard:
+            out.append(f"#ifndef {guard}\n#define {guard}\n")
         depth = 0
+        header_only: list[bool] = []  # for each open conditional, whether it is HEADER_ONLY
         text = path.read_text(encoding="utf-8")
         for number, line in enumerate(text.splitlines(), start=1):
             if PRAGMA_ONCE.match(line):
                 continue
             match = PROJECT_INCLUDE.match(line)
             if match:
-                if depth != 0:
+                if depth != 0 and not all(header_only):
                     # Inlining once is only correct when every include is unconditional.
                     raise AmalgamateError(
                         f"{name}:{number}: a project header is included inside #if; "
@@ -104,9 +126,18 @@ class Expansion:
                 )
             if CONDITIONAL_OPEN.match(line):
                 depth += 1
-            elif CONDITIONAL_CLOSE.match(line):
+                header_only.append(bool(HEADER_ONLY.match(line)))
+                self._header_only += header_only[-1]
+            elif CONDITIONAL_ELSE.match(line) and header_only:
+                self._header_only -= header_only[-1]
+                header_only[-1] = False
+            elif CONDITIONAL_CLOSE.match(line) and header_only:
                 depth -= 1
+                self._header_only -= header_only.pop()
             out.append(line + "\n")
+        self._header_only -= sum(header_only)  # an #if left open closes with its file
+        if guard:
+            out.append(f"#endif  // {guard}\n")
         out.append(f"// ---- end {name} ----\n")
         self._active.pop()
 
@@ -179,7 +210,8 @@ def generate(root: Path, version: tuple[int, int, int]) -> dict[str, str]:
         )
         if not headers:
             continue
-        component = Expansion(include_dir, provided_elsewhere=frozenset(core.inlined))
+        component = Expansion(include_dir, provided_elsewhere=frozenset(core.inlined),
+                              guarded_elsewhere=frozenset(core.guarded))
         body = []
         for header in headers:
             component.expand(header, body)
@@ -189,7 +221,8 @@ def generate(root: Path, version: tuple[int, int, int]) -> dict[str, str]:
         )
 
     if (include_dir / SEPARATE_SOURCE).is_file():
-        source = Expansion(include_dir, provided_elsewhere=frozenset(core.inlined))
+        source = Expansion(include_dir, provided_elsewhere=frozenset(core.inlined),
+                              guarded_elsewhere=frozenset(core.guarded))
         body = []
         source.expand(SEPARATE_SOURCE, body)
         outputs["src.hpp"] = "".join(

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,13 @@ struct Address {
     std::string zip;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Address, line1, line2, city, state, zip)
+
+struct InconvenientTime {
+    std::vector<std::string> days;
+    std::string from;
+    std::string to;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InconvenientTime, days, from, to)
 
 struct Collections {
     double totalBalance = 0;
@@ -77,11 +85,12 @@ struct CustomerCreate {
     std::optional<std::string> ssnLastFour;
     std::optional<std::string> dateOfBirth;
     std::optional<Collections> collections;
+    std::optional<std::vector<InconvenientTime>> inconvenientTimes;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CustomerCreate, externalId, clientId, firstName,
                                                 middleName, lastName, email, primaryPhone,
                                                 secondaryPhone, address, ssnLastFour, dateOfBirth,
-                                                collections)
+                                                collections, inconvenientTimes)
 
 }  // namespace program
 

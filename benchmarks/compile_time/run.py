@@ -15,6 +15,8 @@ rounds; the ratios are between medians of the same run.
                                    the models' reading and writing that collectcall/src.hpp
                                    compiles once (that translation unit is timed apart, once per
                                    run, and is not part of the ratio)
+  read_write/collectcall_model     the same file with COMPILE_TIME_MODEL_HEADER: it includes the
+                                   model's header and the writer instead of the umbrella header
   read_write/nlohmann              read_write_nlohmann.cpp, the same program with nlohmann/json
   include/collectcall              umbrella.cpp: only #include "collectcall/collectcall.hpp"
   include/nlohmann                 include_nlohmann.cpp: only #include <nlohmann/json.hpp>
@@ -50,6 +52,8 @@ def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
         "read_write/collectcall": inc + [str(HERE / "read_write_collectcall.cpp")],
         "read_write/collectcall_separate": inc + ["-DCOLLECTCALL_SEPARATE_COMPILATION",
                                                   str(HERE / "read_write_collectcall.cpp")],
+        "read_write/collectcall_model": inc + ["-DCOMPILE_TIME_MODEL_HEADER",
+                                               str(HERE / "read_write_collectcall.cpp")],
         "read_write/nlohmann": [str(HERE / "read_write_nlohmann.cpp")],
         "include/collectcall": inc + [str(HERE / "umbrella.cpp")],
         "include/nlohmann": [str(HERE / "include_nlohmann.cpp")],
@@ -130,6 +134,7 @@ def main() -> int:
             "include_collectcall_vs_include_nlohmann":
                 medians["include/collectcall"] / medians["include/nlohmann"],
             "include_collectcall_vs_nlohmann": medians["include/collectcall"] / nlohmann,
+            "model_header_vs_nlohmann": medians["read_write/collectcall_model"] / nlohmann,
         },
     }
     if "read_write/collectcall_separate" in medians:

@@ -16,6 +16,9 @@
 
 #include <collectcall/collectcall.hpp>
 #include <collectcall/compliance/checks.hpp>
+// The reader of the row types of this file (StoredCompliance), which no list of
+// collectcall/extern.hpp names.
+#include <collectcall/core/read.hpp>
 
 #include "columns.hpp"
 #include "store.hpp"

@@ -12,7 +12,6 @@
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/merge_patch.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/core/value_type.hpp"
 #include "collectcall/core/write.hpp"
@@ -50,6 +49,10 @@
 #include "collectcall/interaction/message_writer.hpp"
 #include "collectcall/interaction/sms_segments.hpp"
 
-// Last: with COLLECTCALL_SEPARATE_COMPILATION, the models' reading and writing are declared
-// compiled elsewhere (collectcall/src.hpp), and not compiled in this translation unit.
+// Header-only, the reader (and simdjson). With COLLECTCALL_SEPARATE_COMPILATION, neither: the
+// models' reading and writing are declared compiled elsewhere (collectcall/src.hpp), and not
+// compiled in this translation unit; a file that reads another type includes core/read.hpp.
+#if !defined(COLLECTCALL_SEPARATE_COMPILATION)
+#include "collectcall/core/read.hpp"
+#endif
 #include "collectcall/extern.hpp"

@@ -4,28 +4,38 @@
 // below: it calls them, and one translation unit of the project compiles them once by including
 // collectcall/src.hpp. Without the macro nothing changes (header-only).
 //
-// What is compiled once: read<T> and read_into<T> (every overload) of each request body, and
-// write<T> and write_value<T> of each body and each document the API answers with, so that an
-// Envelope<T> or a list around one calls the separately compiled writer of T. Any other type is
-// compiled where it is used, as in the header-only mode. The compiler still inlines everything
-// inside each of these functions; a call across the translation units costs one call per
-// document (read) or per model object (write).
+// What is compiled once: read<T> and read_into<T> (every overload) of each request body and of
+// each document a service keeps and reads back, merge_patch of each PATCH body onto what it
+// changes, and write<T> and write_value<T> of all of these and of each document the API answers
+// with, so that an Envelope<T> or a list around one calls the separately compiled writer of T.
+// Any other type is written where it is used, as in the header-only mode. In this mode the
+// umbrella header includes neither the reader nor simdjson (the declarations here need neither):
+// a file that reads a type of no list below includes collectcall/core/read.hpp. The compiler
+// still inlines everything inside each of these functions; a call across the translation units
+// costs one call per document (read) or per model object (write). Every endpoint's body and
+// answer are in the lists: api/endpoints.hpp does not compile otherwise.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include "collectcall/core/errors.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/merge_patch.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/write.hpp"
+#include "collectcall/interaction/analysis.hpp"
+#include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/client.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/model/customer.hpp"
+#include "collectcall/model/drip_campaign.hpp"
 #include "collectcall/model/interaction.hpp"
 #include "collectcall/model/signed_url.hpp"
 #include "collectcall/model/webhook.hpp"
@@ -40,13 +50,28 @@
     X(ClientCreate)                    \
     X(SignedUrlRequest)                \
     X(WebhookSecretImport)             \
+    X(EmptyObject)                     \
     X(SmsImportRequest)                \
     X(EmailImportRequest)              \
     X(SmsImportBulkRequest)            \
     X(EmailImportBulkRequest)          \
     X(SmsGenerateRequest)              \
     X(EmailGenerateRequest)            \
-    X(AnalyzeInteractionRequest)
+    X(AnalyzeInteractionRequest)       \
+    X(DripEnrolRequest)                \
+    X(DripCancelRequest)
+
+// The documents a service keeps and reads back (the example server's stored rows): read and
+// written.
+#define COLLECTCALL_SEPARATE_STORED(X) \
+    X(ComplianceResult)                \
+    X(ComplianceDecision)              \
+    X(SmsInteractionData)              \
+    X(EmailInteractionData)            \
+    X(OutputVariables)                 \
+    X(std::vector<TranscriptMessage>)  \
+    X(std::vector<DripStepDefinition>) \
+    X(DripEnrolment)
 
 // The documents the API answers with (and sends to webhooks): written.
 #define COLLECTCALL_SEPARATE_DOCUMENTS(X) \
@@ -56,19 +81,33 @@
     X(CallDetails)                        \
     X(CallList)                           \
     X(BulkCallResult)                     \
-    X(ComplianceResult)                   \
+    X(Account)                            \
     X(Client)                             \
     X(SignedUrl)                          \
     X(WebhookSecret)                      \
     X(CallWebhookEvent)                   \
-    X(SmsInteractionData)                 \
-    X(EmailInteractionData)               \
     X(InteractionList)                    \
     X(SmsImportBulkResult)                \
     X(EmailImportBulkResult)              \
     X(SmsGenerateResult)                  \
     X(EmailGenerateResult)                \
-    X(AnalyzeInteractionResult)
+    X(AnalyzeInteractionResult)           \
+    X(DripWebhookEvent)
+
+// The merge patches (RFC 7396) of the API, as (target, patch): merged.
+#define COLLECTCALL_SEPARATE_PATCHES(X) X(CustomerCreate, CustomerPatch)
+
+namespace collectcall::detail {
+// The lists as types (api/endpoints.hpp checks that every endpoint's body and answer are
+// in them).
+#define COLLECTCALL_DETAIL_LIST_ITEM(T) , T
+using separate_bodies = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+using separate_documents = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_LIST_ITEM)
+                             COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+#undef COLLECTCALL_DETAIL_LIST_ITEM
+}  // namespace collectcall::detail
 
 // Explicit instantiations of the reading and the writing of T: declarations with `extern`,
 // definitions (collectcall/src.hpp) without.
@@ -85,15 +124,21 @@
 #define COLLECTCALL_DETAIL_INSTANTIATE_WRITE(prefix, T)     \
     prefix template void write_value<T>(Writer&, const T&); \
     prefix template std::string write<T>(const T&);
+#define COLLECTCALL_DETAIL_INSTANTIATE_PATCH(prefix, Target, PatchT) \
+    prefix template ErrorList merge_patch<Target, PatchT>(Target&, const PatchT&);
 
 #if defined(COLLECTCALL_SEPARATE_COMPILATION)
 #define COLLECTCALL_DETAIL_EXTERN_BODY(T)          \
     COLLECTCALL_DETAIL_INSTANTIATE_READ(extern, T) \
     COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
 #define COLLECTCALL_DETAIL_EXTERN_DOCUMENT(T) COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
+#define COLLECTCALL_DETAIL_EXTERN_PATCH(Target, PatchT) \
+    COLLECTCALL_DETAIL_INSTANTIATE_PATCH(extern, Target, PatchT)
 
 namespace collectcall {
 COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_EXTERN_BODY)
+COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_EXTERN_BODY)
 COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_EXTERN_DOCUMENT)
+COLLECTCALL_SEPARATE_PATCHES(COLLECTCALL_DETAIL_EXTERN_PATCH)
 }  // namespace collectcall
 #endif

@@ -757,1201 +757,6 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 
 }  // namespace collectcall
 // ---- end collectcall/core/merge_patch.hpp ----
-// ---- begin collectcall/core/read.hpp ----
-// read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
-//
-// A valid document is read straight from its bytes by the fast pass (read/fast_pass.hpp), which
-// gives up at the first thing it does not take; the document is then read again by the full pass
-// (read/full_pass.hpp, simdjson On-Demand), the one that reports errors, and the result is the
-// same either way (tests/core/fast_pass.cpp and the fuzz targets compare the two). Both passes
-// follow one description of how each type is read (read/kind.hpp).
-//
-// What is read: described structs (BOOST_DESCRIBE_STRUCT) member by member; described enums
-// (enum.hpp) from their wire names; std::optional, Patch, std::vector, BoundedVector, bool, the
-// integers, Validated<T>; types meeting StringValue / NumberValue (value_type.hpp), with nothing
-// more to write (one that also has `static std::optional<Problem> parse_into(text, out)`, or
-// `parse_into(text, options, out)`, changing `out` only when the text is valid, is read in place
-// through it rather than through a Parsed<T>). Any other type of your own is read through the
-// hook, `bool collectcall_read(collectcall::ValueReader&, T&)` (read/hook.hpp).
-//
-// The parts, one concern each, under read/: scan.hpp (byte scanners), reader.hpp (errors, paths,
-// depth: the Reader), convert.hpp (text to value), members.hpp (member lookup, what an object's
-// last key leads to), kind.hpp (the dispatch), hook.hpp (ValueReader), full_pass.hpp,
-// fast_pass.hpp, entry.hpp (read, read_into).
-
-// ---- begin collectcall/core/read/entry.hpp ----
-// The entry points of reading: read<T> and read_into over the ways a text may come (a string
-// view, a padded string, a std::string with room past its end), the thread's parser and buffer,
-// and the order of the two passes over one document.
-
-#include <algorithm>
-#include <concepts>
-#include <cstddef>
-#include <cstring>
-#include <memory>
-#include <string>
-#include <string_view>
-#include <utility>
-
-#include <simdjson.h>
-
-// ---- begin collectcall/core/read/fast_pass.hpp ----
-// The fast pass. Most documents are valid and written without escapes, with their members in
-// declaration order or near it. Such a document is read straight from its bytes, without
-// simdjson's index: each key compared in place with the member it names (member_lookup, as the
-// full pass does), each value scanned once and converted by the same functions as in the full
-// pass (convert_string, convert_number), each required member and each cross-field rule checked
-// the same way (finish_members, check_members). It follows kind_of<T> as the full pass does: one
-// read_as overload per kind. At the first thing it does not take (any problem at all, an escape,
-// an unknown or repeated key, a kind without a fast form, nesting past max_depth, a container past
-// its bound) it gives up, and the document is read again from the start by the full pass, which
-// reports every error. The fast pass reports none: a document's errors are always those of the
-// full pass, and a document it takes is one the full pass takes, with the same value.
-//
-// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
-// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
-// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
-// of the document's buffer allows.
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-#include <simdjson.h>
-#include <boost/mp11/algorithm.hpp>
-
-// ---- begin collectcall/core/inlining.hpp ----
-// COLLECTCALL_HOT and COLLECTCALL_OUT_OF_LINE: what the reader and the writer inline on the path
-// of every value whatever the compiler's estimate of its size (out of line it costs a call per
-// member), and what they keep out of line because it runs only off that path, so as not to crowd
-// it. Without GCC's or clang's attributes both are plain.
-
-#if defined(__GNUC__) || defined(__clang__)
-#define COLLECTCALL_HOT [[gnu::always_inline]] inline
-#define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
-#else
-#define COLLECTCALL_HOT inline
-#define COLLECTCALL_OUT_OF_LINE
-#endif
-// ---- end collectcall/core/inlining.hpp ----
-// ---- begin collectcall/core/read/convert.hpp ----
-// The conversions both passes share: a JSON string's text or a number's exact text into the
-// value type, enum or string it is read as. What each pass reads is the same value because it is
-// converted by the same function.
-
-#include <concepts>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-
-
-namespace collectcall::detail {
-
-template <class T>
-concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-// The types read from a JSON string, and how: both passes (read_value and the fast pass) convert
-// through these. `report(code, message)` hears the problem when the text is not a valid T.
-template <class T>
-concept ParsesInto = requires(std::string_view t, T& o) {
-    { T::parse_into(t, o) } -> std::same_as<std::optional<Problem>>;
-}
-|| requires(std::string_view t, const ReadOptions& options, T& o) {
-    { T::parse_into(t, options, o) } -> std::same_as<std::optional<Problem>>;
-};
-
-template <class T>
-inline constexpr bool from_json_string = DescribedEnum<T> || ParsesInto<T> || StringValue<T> ||
-                                         ContextStringValue<T> || std::is_same_v<T, std::string>;
-
-template <class T, class Report>
-COLLECTCALL_HOT bool convert_string(std::string_view text, const ReadOptions& options, T& out,
-                                    Report&& report) {
-    if constexpr (DescribedEnum<T>) {
-        if (auto found = enum_from_name<T>(text)) {
-            out = *found;
-            return true;
-        }
-        report(codes::format, enum_expectation<T>());
-        return false;
-    } else if constexpr (ParsesInto<T>) {
-        // A value type that can parse into an existing value: no Parsed<T> to move from.
-        std::optional<Problem> problem;
-        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
-            problem = T::parse_into(text, out);
-        } else {
-            problem = T::parse_into(text, options, out);
-        }
-        if (problem) {
-            report(problem->code, problem->message);
-            return false;
-        }
-        return true;
-    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
-        Parsed<T> parsed = [&] {
-            if constexpr (ContextStringValue<T>) {
-                return T::parse(text, options);
-            } else {
-                return T::parse(text);
-            }
-        }();
-        if (!parsed) {
-            report(parsed.problem().code, parsed.problem().message);
-            return false;
-        }
-        out = std::move(parsed).value();
-        return true;
-    } else {
-        static_assert(std::is_same_v<T, std::string>);
-        out.assign(text.data(), text.size());
-        return true;
-    }
-}
-
-// A NumberValue from a number's text, checked against the JSON grammar.
-template <class T, class Report>
-bool convert_number(std::string_view token, T& out, Report&& report) {
-    Parsed<T> parsed = T::from_json_number(token);
-    if (!parsed) {
-        report(parsed.problem().code, parsed.problem().message);
-        return false;
-    }
-    out = std::move(parsed).value();
-    return true;
-}
-
-template <class T>
-concept HasPlainNumbers = requires(std::string_view t) {
-    { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
-};
-
-}  // namespace collectcall::detail
-// ---- end collectcall/core/read/convert.hpp ----
-// ---- begin collectcall/core/read/kind.hpp ----
-// The one description of how a type is read, which both passes follow: kind_of<T> says what T is
-// to the reader, and each pass has one overload per ReadKind (read_as in full_pass.hpp,
-// FastReader::read_as in fast_pass.hpp). A new kind is one enumerator here and one overload in
-// each pass; a pass that lacks the overload for some kind does not compile (covers_every_kind).
-
-#include <string>
-#include <type_traits>
-
-#include <simdjson.h>
-#include <boost/describe/enum.hpp>
-#include <boost/describe/enumerators.hpp>
-#include <boost/mp11/algorithm.hpp>
-
-
-namespace collectcall {
-
-class Reader;
-class ValueReader;
-template <class T>
-class Validated;
-
-// Whether T has the read hook: `bool collectcall_read(collectcall::ValueReader&, T&)`, found by
-// ADL (read/hook.hpp).
-template <class T>
-concept HasReadHook = requires(ValueReader& in, T& out) {
-    { collectcall_read(in, out) } -> std::same_as<bool>;
-};
-
-namespace detail {
-
-template <class T>
-inline constexpr bool is_validated_v = false;
-template <class T>
-inline constexpr bool is_validated_v<Validated<T>> = true;
-
-// The former read hook, which handed a type simdjson's value and the Reader.
-template <class T>
-concept HasFormerReadHook = requires(Reader& reader, simdjson::ondemand::value& value, T& out) {
-    collectcall_read(reader, value, out);
-};
-
-enum class ReadKind {
-    hook,           // a type of its own reader (HasReadHook)
-    validated,      // Validated<T>: a part whose errors stay with it
-    optional,       // std::optional<T>: absent or null, or a T
-    patch,          // Patch<T>: absent, null or a T, told apart
-    not_allowed,    // NotAllowed: a member that must not be given
-    string,         // from a JSON string: std::string, a described enum, a StringValue
-    number,         // from a number's exact text: a NumberValue (Money)
-    boolean,        // bool
-    null,           // null_t
-    integer,        // the integer types but bool
-    bounded_array,  // BoundedVector<T, ...>: an array with a bound on its items
-    array,          // std::vector<T>
-    object,         // a described struct
-};
-BOOST_DESCRIBE_ENUM(ReadKind, hook, validated, optional, patch, not_allowed, string, number,
-                    boolean, null, integer, bounded_array, array, object)
-
-template <class T>
-consteval ReadKind read_kind() {
-    // The first that applies, in this order: a hook wins over what the type also is.
-    if constexpr (HasReadHook<T>) {
-        return ReadKind::hook;
-    } else if constexpr (is_validated_v<T>) {
-        return ReadKind::validated;
-    } else if constexpr (is_optional_v<T>) {
-        return ReadKind::optional;
-    } else if constexpr (is_patch_v<T>) {
-        return ReadKind::patch;
-    } else if constexpr (std::is_same_v<T, NotAllowed>) {
-        return ReadKind::not_allowed;
-    } else if constexpr (from_json_string<T>) {
-        return ReadKind::string;
-    } else if constexpr (NumberValue<T>) {
-        return ReadKind::number;
-    } else if constexpr (std::is_same_v<T, bool>) {
-        return ReadKind::boolean;
-    } else if constexpr (std::is_same_v<T, null_t>) {
-        return ReadKind::null;
-    } else if constexpr (Integer<T>) {
-        return ReadKind::integer;
-    } else if constexpr (is_bounded_vector_v<T>) {
-        return ReadKind::bounded_array;
-    } else if constexpr (is_vector_v<T>) {
-        return ReadKind::array;
-    } else if constexpr (Described<T>) {
-        return ReadKind::object;
-    } else {
-        static_assert(!HasFormerReadHook<T>,
-                      "collectcall_read(Reader&, simdjson::ondemand::value&, T&) is no longer the "
-                      "read hook: write bool collectcall_read(collectcall::ValueReader&, T&) "
-                      "(collectcall/core/read/hook.hpp)");
-        static_assert(sizeof(T) == 0,
-                      "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
-                      "meet StringValue/NumberValue, or write bool "
-                      "collectcall_read(collectcall::ValueReader&, T&) found by ADL");
-        return ReadKind::object;
-    }
-}
-
-// What T is to the reader.
-template <class T>
-inline constexpr ReadKind kind_of = read_kind<T>();
-
-template <ReadKind K>
-using kind_tag = std::integral_constant<ReadKind, K>;
-
-// Whether a failed read leaves `out` as it found it: a value type, a Patch; not the containers
-// of parts, which keep their valid parts, nor the types that read themselves.
-template <class T>
-inline constexpr bool read_whole = [] {
-    switch (kind_of<T>) {
-        case ReadKind::hook:
-        case ReadKind::validated:
-        case ReadKind::optional:
-        case ReadKind::bounded_array:
-        case ReadKind::array:
-        case ReadKind::object:
-            return false;
-        case ReadKind::patch:
-        case ReadKind::not_allowed:
-        case ReadKind::string:
-        case ReadKind::number:
-        case ReadKind::boolean:
-        case ReadKind::null:
-        case ReadKind::integer:
-            return true;
-    }
-    return true;
-}();
-
-// A type no overload of a pass refuses by its declaration: what covers_every_kind asks a pass to
-// read, for each kind.
-struct AnyKind {};
-
-// Whether Reads<K>::value holds for every ReadKind: a pass states with it that it has an
-// overload for each.
-template <template <ReadKind> class Reads>
-inline constexpr bool covers_every_kind = [] {
-    bool all = true;
-    boost::mp11::mp_for_each<boost::describe::describe_enumerators<ReadKind>>(
-        [&](auto D) { all = all && Reads<decltype(D)::value>::value; });
-    return all;
-}();
-
-}  // namespace detail
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/kind.hpp ----
-// ---- begin collectcall/core/read/members.hpp ----
-// The members of a described struct as both passes see them: which are required, what a
-// cross-field rule may ask about them (MemberStates), how a key finds its member (member_lookup,
-// MemberHint), and what both passes do once an object's last key is read (finish_members,
-// check_members).
-
-#include <algorithm>
-#include <array>
-#include <bit>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-
-#include <simdjson.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#include <boost/mp11/algorithm.hpp>
-
-// ---- begin collectcall/core/read/scan.hpp ----
-// The byte scanners of the reader: white space, the search for a byte in a padded document (keys,
-// strings), and where a JSON string's text stops (the fast pass's strings).
-
-#include <algorithm>
-#include <bit>
-#include <cstddef>
-#include <cstring>
-#include <string_view>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-
-namespace collectcall::detail {
-
-inline bool is_json_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-inline std::string_view trim_json_space(std::string_view token) {
-    while (!token.empty()) {
-        char c = token.back();
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-        token.remove_suffix(1);
-    }
-    return token;
-}
-
-// Where the first `a` or `b` is in the `n` bytes at `p` of the document (n when there is none):
-// inline, sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a
-// string or a key). Reads up to 15 bytes past the n, which the padding of the document's buffer
-// allows.
-COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char a,
-                                             char b) noexcept {
-#if defined(__SSE2__)
-    const __m128i first = _mm_set1_epi8(a);
-    const __m128i second = _mm_set1_epi8(b);
-    for (std::size_t i = 0; i < n; i += 16) {
-        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        const auto found = static_cast<unsigned>(_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(chunk, first), _mm_cmpeq_epi8(chunk, second))));
-        if (found != 0) return std::min(n, i + static_cast<std::size_t>(std::countr_zero(found)));
-    }
-    return n;
-#else
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p[i] == a || p[i] == b) return i;
-    }
-    return n;
-#endif
-}
-COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
-#if defined(__SSE2__)
-    return find_in_document(p, n, c, c);
-#else
-    const void* found = std::memchr(p, c, n);
-    return found == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(found) - p);
-#endif
-}
-
-// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
-// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
-// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
-COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
-                                               bool& high) noexcept {
-    for (; p < end; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"' || c == '\\' || c < 0x20) return p;
-        high = high || c >= 0x80;
-    }
-    return end;
-}
-#if defined(__SSE2__)
-COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i controls = _mm_set1_epi8(0x1F);
-    for (; p < end; p += 16) {
-        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
-        const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
-        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
-        if (stops != 0) {
-            const auto at = static_cast<unsigned>(std::countr_zero(stops));
-            high = high || (highs & ((1U << at) - 1)) != 0;
-            return p + at < end ? p + at : end;
-        }
-        high = high || highs != 0;
-    }
-    return end;
-}
-#endif
-COLLECTCALL_HOT const char* scan_string(const char* p, const char* end, bool& high) noexcept {
-#if defined(__SSE2__)
-    return scan_string_sse2(p, end, high);
-#else
-    return scan_string_scalar(p, end, high);
-#endif
-}
-
-}  // namespace collectcall::detail
-// ---- end collectcall/core/read/scan.hpp ----
-
-namespace collectcall {
-
-class Reader;
-
-// A member is required when absence is not a valid state of its type.
-template <class T>
-inline constexpr bool is_required_member_v =
-    !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
-
-// What a cross-field check (collectcall_check) may ask about the members of one object.
-class MemberStates {
-  public:
-    MemberStates(const std::string_view* names, std::size_t count, const bool* present,
-                 const bool* failed)
-        : names_(names), count_(count), present_(present), failed_(failed) {}
-
-    // Members are named by pointer (`present<&CustomerCreate::collections>()`), so that a rule
-    // naming a member that does not exist, or no longer does, does not compile.
-
-    // The member was in the document with a value other than null.
-    template <auto Member>
-    [[nodiscard]] bool present() const {
-        return flag(present_, checked_name<Member>());
-    }
-    // The member was in the document and an error was reported inside it.
-    template <auto Member>
-    [[nodiscard]] bool failed() const {
-        return flag(failed_, checked_name<Member>());
-    }
-    // The member was in the document with a value other than null, valid or not: a rule about
-    // its absence does not also fire for a member that has its own error.
-    template <auto Member>
-    [[nodiscard]] bool given() const {
-        return present<Member>() || failed<Member>();
-    }
-
-  private:
-    template <auto Member>
-    static constexpr std::string_view checked_name() {
-        constexpr std::string_view name = member_name<Member>;
-        static_assert(!name.empty(), "a member pointer of a described member");
-        return name;
-    }
-    // Names of the same length are told apart by their first byte before any call to compare
-    // the rest (a rule asks several times per object).
-    [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
-        if (name.empty()) return false;  // no member has an empty name
-        for (std::size_t i = 0; i < count_; ++i) {
-            const std::string_view candidate = names_[i];
-            if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name)
-                return flags[i];
-        }
-        return false;
-    }
-    const std::string_view* names_;
-    std::size_t count_;
-    const bool* present_;
-    const bool* failed_;
-};
-
-// Whether T has a cross-field rule: `void collectcall_check(const T&, const MemberStates&,
-// Reader&)`, found by ADL, run once all of an object's members are read.
-template <class T>
-concept HasMemberCheck = requires(const T& value, const MemberStates& states, Reader& reader) {
-    collectcall_check(value, states, reader);
-};
-
-namespace detail {
-
-// Converts to a default-initialised T, built where the conversion's result goes (no copy, no
-// move). A described struct that the reader is about to fill is made this way where a failed
-// read throws it away (the value of read<T>, an optional member): the reader writes every member
-// (a member the document lacks is reset), and value-initialisation would first clear the whole
-// object, inline text buffers and all (a customer is more than a kilobyte). Not for a
-// Validated<T>, whose value is seen even when it failed.
-struct Unfilled {
-    template <class T>
-    operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
-        T value;
-        return value;
-    }
-};
-
-// The value of an optional to read into, made in place when there is none (no temporary to move
-// from, and no stall reloading it): a described struct Unfilled, anything else by default.
-template <class T>
-COLLECTCALL_HOT T& in_place_value(std::optional<T>& out) {
-    if (!out.has_value()) {
-        if constexpr (Described<T>) {
-            out.emplace(Unfilled{});
-        } else {
-            out.emplace();
-        }
-    }
-    return *out;
-}
-
-// Empties a member the document does not have, keeping the storage a string or vector owns.
-template <class T>
-void forget(T& out) {
-    if constexpr (std::is_same_v<T, std::string> || is_vector_v<T> || is_bounded_vector_v<T>) {
-        out.clear();
-    } else {
-        out = T{};
-    }
-}
-
-// The member names of T grouped by length, so that a key is compared only with the names as
-// long as it is: whatever the order of the keys, a lookup costs a scan for the closing quote and
-// usually one comparison.
-template <class T>
-struct member_lookup {
-    static constexpr auto& names = member_names<T>;
-    static constexpr std::size_t n = names.size();
-    static constexpr std::size_t max_length = [] {
-        std::size_t longest = 0;
-        for (std::string_view name : names)
-            longest = std::max(longest, name.size());
-        return longest;
-    }();
-    // Member indices ordered by name length (declaration order within a length)...
-    static constexpr std::array<std::size_t, n> by_length = [] {
-        std::array<std::size_t, n> order{};
-        std::size_t at = 0;
-        for (std::size_t length = 0; length <= max_length; ++length) {
-            for (std::size_t i = 0; i < n; ++i) {
-                if (names[i].size() == length) order[at++] = i;
-            }
-        }
-        return order;
-    }();
-    // ...and where the names of each length start in that order.
-    static constexpr std::array<std::size_t, max_length + 2> starts = [] {
-        std::array<std::size_t, max_length + 2> first{};
-        for (std::size_t length = 0; length <= max_length; ++length) {
-            std::size_t count = 0;
-            for (std::string_view name : names)
-                count += name.size() == length ? 1 : 0;
-            first[length + 1] = first[length] + count;
-        }
-        return first;
-    }();
-#if defined(__SSE2__)
-    // Each name followed by its closing quote, as 16-byte chunks with a mask of the bytes that
-    // count: a key is compared in one or two loads, whatever the name's length.
-    static constexpr std::size_t chunks = (max_length + 1 + 15) / 16;
-    struct Chunks {
-        std::array<std::array<char, 16>, chunks> bytes{};
-        std::array<unsigned, chunks> mask{};
-    };
-    static constexpr std::array<Chunks, n> chunked = [] {
-        std::array<Chunks, n> table{};
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t b = 0; b <= names[i].size(); ++b) {
-                table[i].bytes[b / 16][b % 16] = b < names[i].size() ? names[i][b] : '"';
-                table[i].mask[b / 16] |= 1U << (b % 16);
-            }
-        }
-        return table;
-    }();
-#else
-    // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
-    // bytes that count: a key is compared in at most a few loads, whatever the name's length.
-    static constexpr std::size_t words = (max_length + 1 + 7) / 8;
-    struct Key {
-        std::array<std::uint64_t, words> word{};
-        std::array<std::uint64_t, words> mask{};
-    };
-    static constexpr std::array<Key, n> keys = [] {
-        std::array<Key, n> table{};
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t b = 0; b <= names[i].size(); ++b) {
-                const auto byte =
-                    static_cast<unsigned char>(b < names[i].size() ? names[i][b] : '"');
-                table[i].word[b / 8] |= std::uint64_t{byte} << (8 * (b % 8));
-                table[i].mask[b / 8] |= std::uint64_t{0xFF} << (8 * (b % 8));
-            }
-        }
-        return table;
-    }();
-#endif
-    // The member a raw key names, found by the key's length (a search for its closing quote that
-    // stops at the longest name's length) among the names of that length; n when no name is the
-    // key's raw text (an unknown key, or one with escapes).
-    static std::size_t by_raw_key(const char* raw) noexcept {
-        if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
-            length <= max_length) {
-            for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
-                if (is(raw, by_length[k])) return by_length[k];
-            }
-        }
-        return n;
-    }
-
-    // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
-    // start, which the document's padding allows past its closing quote; a struct with a name too
-    // long for that compares byte by byte, stopping at the first difference (the key's closing
-    // quote at the latest, as no name has a quote).
-    static bool is(const char* raw, std::size_t i) noexcept {
-#if defined(__SSE2__)
-        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) return equal(raw, chunked[i]);
-#else
-        if constexpr (std::endian::native == std::endian::little &&
-                      8 * words <= simdjson::SIMDJSON_PADDING) {
-            const Key& key = keys[i];
-            std::uint64_t differ = 0;
-            for (std::size_t w = 0; w < words; ++w) {
-                std::uint64_t loaded = 0;
-                std::memcpy(&loaded, raw + 8 * w, 8);
-                differ |= (loaded ^ key.word[w]) & key.mask[w];
-            }
-            return differ == 0;
-        }
-#endif
-        const std::string_view name = names[i];
-        for (std::size_t b = 0; b < name.size(); ++b) {
-            if (raw[b] != name[b]) return false;
-        }
-        return raw[name.size()] == '"';
-    }
-
-#if defined(__SSE2__)
-    // is() for a name given as its chunks.
-    static bool equal(const char* raw, const Chunks& name) noexcept {
-        unsigned differ = 0;
-        for (std::size_t c = 0; c < chunks; ++c) {
-            const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
-            const __m128i expected =
-                _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
-            const auto same =
-                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, expected)));
-            differ |= ~same & name.mask[c];
-        }
-        return differ == 0;
-    }
-#endif
-};
-
-// The member expected next in an object: the one after the last (declaration order), or the one
-// before it once a key came before the last in that order (documents written in reverse), so that
-// both orders are matched by the first comparison; any other order is found by the lookup by
-// length.
-class MemberHint {
-  public:
-    // A member index, or one that is none (-1 or past the last).
-    [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
-    void saw(std::size_t i) noexcept {
-        const auto at = static_cast<std::ptrdiff_t>(i);
-        if (at != next_) [[unlikely]]
-            step_ = at > next_ - step_ ? 1 : -1;  // after or before the last member
-        next_ = at + step_;
-    }
-
-  private:
-    std::ptrdiff_t next_ = 0;
-    std::ptrdiff_t step_ = 1;  // from the last member to the next: 1 or -1
-};
-
-// What both passes do after an object's last key: each member the document did not have is
-// emptied (forget), and `missing(I)` is told of each one among them that is required, in
-// declaration order. `seen(I)` says whether member I was in the document.
-template <class T, class Seen, class Missing>
-COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
-    using Members = described_members<T>;
-    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<Members>::value>>(
-        [&](auto I) {
-            using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
-            if (!seen(I)) {
-                if constexpr (is_required_member_v<M>) missing(I);
-                forget(out.*D::pointer);
-            }
-        });
-}
-
-// Runs T's cross-field rule over an object read, with what each member was: `present[i]` and
-// `failed[i]` for member i of described_members<T>.
-template <class T>
-void check_members(const T& out, const bool* present, const bool* failed, Reader& reader) {
-    const MemberStates states(member_names<T>.data(), member_names<T>.size(), present, failed);
-    collectcall_check(out, states, reader);
-}
-
-}  // namespace detail
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/members.hpp ----
-// ---- begin collectcall/core/read/reader.hpp ----
-// Reader: the state of the full pass over one document. The errors it reports (bounded, with
-// error scopes for the parts whose errors stay apart), the path of the value being read (the
-// JSON Pointer of each error, built only when one is kept), nesting depth, structural errors, and
-// the reads of scalars from simdjson's values that every part of the full pass shares.
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <cstring>
-#include <iterator>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include <simdjson.h>
-
-
-namespace collectcall {
-
-namespace ondemand = simdjson::ondemand;
-
-namespace detail {
-
-// Thrown only for structural errors; it unwinds to read<T>, which turns it into one error.
-struct Malformed {
-    std::size_t offset;
-    std::string what;
-};
-// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
-struct Stopped {};
-
-}  // namespace detail
-
-class Reader {
-  public:
-    // `json_end`, when known, bounds bytes_after().
-    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc,
-           const char* json_end = nullptr)
-        : begin_(json_begin), end_(json_end), options_(options), doc_(doc) {}
-
-    [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
-    // How many errors were reported (and not taken away by an error scope), including those
-    // past the bound of the list that are only counted.
-    [[nodiscard]] std::size_t error_count() const noexcept { return count_; }
-
-    // The errors of the document: at most options().max_errors details, then one
-    // too_many_errors detail for the rest.
-    [[nodiscard]] ErrorList take_errors() {
-        ErrorList errors = std::move(errors_);
-        if (count_ > errors.size())
-            errors.push_back(too_many_errors_detail(count_ - errors.size()));
-        errors_.clear();
-        count_ = 0;
-        scope_ = {};
-        return errors;
-    }
-
-    // An error scope gathers the errors of one part of the document apart from the rest, with a
-    // bound of its own (a Validated<T> item of a bulk request): open_error_scope() starts it and
-    // close_error_scope() takes its errors away, bounded like take_errors(), and returns to the
-    // enclosing scope.
-    struct ErrorScope {
-        std::size_t stored_from = 0;   // where the scope's details start in the list
-        std::size_t counted_from = 0;  // error_count() when it started
-    };
-    [[nodiscard]] ErrorScope open_error_scope() noexcept {
-        const ErrorScope outer = scope_;
-        scope_ = {errors_.size(), count_};
-        return outer;
-    }
-    [[nodiscard]] ErrorList close_error_scope(ErrorScope outer) {
-        const auto from = static_cast<std::ptrdiff_t>(scope_.stored_from);
-        ErrorList mine(std::make_move_iterator(errors_.begin() + from),
-                       std::make_move_iterator(errors_.end()));
-        errors_.resize(scope_.stored_from);
-        const std::size_t counted = count_ - scope_.counted_from;
-        if (counted > mine.size()) mine.push_back(too_many_errors_detail(counted - mine.size()));
-        count_ = scope_.counted_from;
-        scope_ = outer;
-        return mine;
-    }
-
-    // Reports a problem with the value being read, at the current path. Past the bound of the
-    // list it is only counted (and its path never built).
-    //
-    // So is an error after the first whose path would take the paths kept for the document (or
-    // for the error scope, a bulk item) past 64 KiB: an error's path repeats every key above
-    // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
-    // make the errors many times the size of the document. No document with keys of a usual
-    // length comes near it (100 errors with paths of 600 bytes each).
-    COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
-        if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
-            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
-        }
-        ++count_;
-    }
-    static constexpr std::size_t max_path_bytes = 64 * 1024;
-
-    // Stops reading the document: what was reported so far is its answer (a container past its
-    // bound, whose further elements must not be built).
-    [[noreturn]] void stop() const { throw detail::Stopped{}; }
-    // How deep the path is: error_at() reports at such a depth from further down.
-    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
-    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
-    // being read), as error() would have there.
-    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
-        const std::size_t here = path_size_;
-        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
-        error(code, message);
-        path_size_ = here;
-    }
-    // Reports a problem with a member of the object being read.
-    void member_error(std::string_view member, std::string_view code, std::string_view message) {
-        push(member);
-        error(code, message);
-        pop();
-    }
-
-    // The current JSON Pointer, built only when an error needs it.
-    [[nodiscard]] std::string current_path() const {
-        std::string path;
-        for (std::size_t i = 0; i < path_size_; ++i) {
-            const Segment& s =
-                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
-            if (s.is_index) {
-                append_pointer_index(path, s.index);
-            } else {
-                append_pointer_token(path, s.key());
-            }
-        }
-        return path;
-    }
-
-    // Whether the current path fits in what is left of max_path_bytes. The first error of a
-    // document or scope is always kept: its path is no longer than the document.
-    [[nodiscard]] bool path_fits() const noexcept {
-        if (errors_.size() == scope_.stored_from) return true;
-        std::size_t used = path_size_bound();
-        for (std::size_t i = scope_.stored_from; i < errors_.size(); ++i)
-            used += errors_[i].path.size();
-        return used <= max_path_bytes;
-    }
-
-    // At least current_path().size(), without building it: a key may double in the pointer
-    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
-    [[nodiscard]] std::size_t path_size_bound() const noexcept {
-        std::size_t bound = 0;
-        for (std::size_t i = 0; i < path_size_; ++i) {
-            const Segment& s =
-                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
-            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
-        }
-        return bound;
-    }
-
-    // Every member and element read is pushed and popped, so this stays inline and allocation
-    // free up to a depth no real document reaches; deeper paths spill into a vector.
-    // The fields are stored one by one: building a Segment first and copying it makes the
-    // compiler reload it through the stack, which stalls store forwarding on every member.
-    COLLECTCALL_HOT void push(std::string_view key) {
-        if (path_size_ < inline_segments) [[likely]] {
-            Segment& s = inline_path_[path_size_];
-            s.set_key(key);
-            s.is_index = false;
-        } else {
-            deep_path_.push_back(Segment{key.data(), key.size(), 0, false});
-        }
-        ++path_size_;
-    }
-    COLLECTCALL_HOT void push(std::size_t index) {
-        if (path_size_ < inline_segments) [[likely]] {
-            Segment& s = inline_path_[path_size_];
-            s.index = index;
-            s.is_index = true;
-        } else {
-            deep_path_.push_back(Segment{nullptr, 0, index, true});
-        }
-        ++path_size_;
-    }
-    // Names the innermost segment anew: the members of an object take turns in one segment,
-    // pushed once for the object.
-    COLLECTCALL_HOT void rename_top(std::string_view key) noexcept {
-        if (path_size_ <= inline_segments) [[likely]] {
-            inline_path_[path_size_ - 1].set_key(key);
-        } else {
-            deep_path_.back().set_key(key);
-        }
-    }
-    COLLECTCALL_HOT void pop() noexcept {
-        if (--path_size_ >= inline_segments) [[unlikely]]
-            deep_path_.pop_back();
-    }
-
-    // Structural errors: stop reading. The offset is into the caller's text.
-    [[noreturn]] void malformed(const char* where, std::string what) const {
-        std::size_t offset = 0;
-        if (where != nullptr && where > begin_) offset = static_cast<std::size_t>(where - begin_);
-        throw detail::Malformed{offset, std::move(what)};
-    }
-    [[noreturn]] void malformed(simdjson::error_code code) const {
-        malformed(location(), simdjson::error_message(code));
-    }
-    [[nodiscard]] const char* location() const {
-        const char* where = nullptr;
-        if (doc_ != nullptr && doc_->current_location().get(where) != simdjson::SUCCESS) {
-            where = nullptr;
-        }
-        return where;
-    }
-
-    // How many bytes of the document follow `at` (0 when its end is not known).
-    [[nodiscard]] std::size_t bytes_after(const char* at) const noexcept {
-        return end_ != nullptr && at != nullptr && at < end_ ? static_cast<std::size_t>(end_ - at)
-                                                             : 0;
-    }
-
-    void enter(const char* where) {
-        if (++depth_ > options_.max_depth) {
-            malformed(where, "nesting deeper than " + std::to_string(options_.max_depth));
-        }
-    }
-    void leave() noexcept { --depth_; }
-
-    // The JSON type of a value; malformed tokens are structural errors.
-    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
-        ondemand::json_type t{};
-        if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
-        return t;
-    }
-
-    COLLECTCALL_HOT static const char* token_start(ondemand::value& value) {
-        return value.raw_json_token().data();
-    }
-
-    // A scalar's own text, checked against the JSON grammar (simdjson validates only what is
-    // consumed, and a number is never consumed through a double here).
-    std::string_view scalar_token(ondemand::value& value, ondemand::json_type t) {
-        std::string_view token = detail::trim_json_space(value.raw_json_token());
-        bool valid = false;
-        switch (t) {
-            case ondemand::json_type::number:
-                valid = is_json_number(token);
-                break;
-            case ondemand::json_type::boolean:
-                valid = is_literal(token, "true") || is_literal(token, "false");
-                break;
-            case ondemand::json_type::null:
-                valid = is_literal(token, "null");
-                break;
-            default:
-                valid = true;
-        }
-        if (!valid) malformed(token.data(), "invalid literal or number");
-        return token;
-    }
-
-    // A comparison at the literal's compile-time length, which needs no call to memcmp.
-    template <std::size_t N>
-    static bool is_literal(std::string_view token, const char (&literal)[N]) noexcept {
-        return token.size() == N - 1 && std::memcmp(token.data(), literal, N - 1) == 0;
-    }
-
-    // Reads a string, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
-        // A value that starts with '"' is a string: the common case needs no type() first.
-        const std::string_view token = value.raw_json_token();
-        const char* quote = token.data();
-        // Without a backslash before it, the first quote after the opening one closes the
-        // string, and the text between them is the string itself: the parser has checked it for
-        // UTF-8 and unescaped control characters, and nothing needs unescaping into its buffer.
-        // One scan finds that quote or the first backslash. The token runs to the next
-        // structural character, so the closing quote is in it. A string followed by ':' is read
-        // the long way, whose error it needs: left unread, simdjson would skip it as a key and
-        // take the colon with it.
-        if (*quote == '"' && quote[token.size()] != ':') [[likely]] {
-            const std::size_t after = token.size() - 1;
-            const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
-            if (end < after && quote[1 + end] == '"') [[likely]] {
-                ondemand::raw_json_string consumed;
-                (void)value.get_raw_json_string().get(consumed);
-                return std::string_view(quote + 1, end);
-            }
-        }
-        return string_the_long_way(value);
-    }
-
-    // Reads a number's exact text, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
-        ondemand::json_type t = type_of(value);
-        if (t != ondemand::json_type::number) {
-            type_error(value, t, "must be a number");
-            return std::nullopt;
-        }
-        return scalar_token(value, t);
-    }
-
-    // Reader::string for what its fast path leaves: a string with escapes or followed by ':',
-    // and anything that is not a string.
-    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> string_the_long_way(
-        ondemand::value& value) {
-        if (*token_start(value) == '"') {
-            std::string_view text;
-            if (auto e = value.get_string().get(text)) {
-                malformed(token_start(value), simdjson::error_message(e));
-            }
-            return text;
-        }
-        ondemand::json_type t = type_of(value);
-        type_error(value, t, "must be a string");
-        return std::nullopt;
-    }
-
-    // Reports a type error, after checking that the unexpected value is well-formed JSON.
-    COLLECTCALL_OUT_OF_LINE void type_error(ondemand::value& value, ondemand::json_type t,
-                                            std::string_view message) {
-        skip(value, t);
-        error(codes::type, message);
-    }
-
-    // Walks a value that will not be kept, so that malformed JSON inside it is still found.
-    void skip(ondemand::value& value) { skip(value, type_of(value)); }
-    void skip(ondemand::value& value, ondemand::json_type t) {
-        switch (t) {
-            case ondemand::json_type::object: {
-                const char* where = token_start(value);
-                ondemand::object object;
-                if (auto e = value.get_object().get(object))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto field_result : object) {
-                    if (auto e = field_result.error()) malformed(e);
-                    ondemand::field&& field = std::move(field_result).value_unsafe();
-                    std::string_view key;
-                    if (auto e = field.unescaped_key().get(key)) malformed(e);
-                    skip(field.value());
-                }
-                leave();
-                break;
-            }
-            case ondemand::json_type::array: {
-                const char* where = token_start(value);
-                ondemand::array array;
-                if (auto e = value.get_array().get(array))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto element_result : array) {
-                    if (auto e = element_result.error()) malformed(e);
-                    ondemand::value&& element = std::move(element_result).value_unsafe();
-                    skip(element);
-                }
-                leave();
-                break;
-            }
-            case ondemand::json_type::string: {
-                std::string_view text;
-                if (auto e = value.get_string().get(text)) {
-                    malformed(token_start(value), simdjson::error_message(e));
-                }
-                break;
-            }
-            default:
-                scalar_token(value, t);
-        }
-    }
-
-  private:
-    // Trivial, so that the inline path is not cleared for each document: only the segments
-    // below path_size_ are ever read.
-    struct Segment {
-        const char* key_data;
-        std::size_t key_size;
-        std::size_t index;
-        bool is_index;
-        [[nodiscard]] std::string_view key() const noexcept { return {key_data, key_size}; }
-        void set_key(std::string_view key) noexcept {
-            key_data = key.data();
-            key_size = key.size();
-        }
-    };
-    static constexpr std::size_t inline_segments = 24;
-
-    const char* begin_;
-    const char* end_;
-    const ReadOptions& options_;
-    ondemand::document* doc_;
-    ErrorList errors_;
-    std::size_t count_ = 0;
-    ErrorScope scope_;
-    std::size_t path_size_ = 0;
-    std::array<Segment, inline_segments> inline_path_;
-    std::vector<Segment> deep_path_;
-    std::size_t depth_ = 0;
-};
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/reader.hpp ----
-// ---- begin collectcall/core/utf8.hpp ----
-// UTF-8 well-formedness (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-
-#include <cstddef>
-#include <string_view>
-
-namespace collectcall::detail {
-
-// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
-inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
-    const unsigned char c = s[0];
-    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2)) return 0;
-        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
-        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3)) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
-        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
-        return 4;
-    }
-    return 0;
-}
-
-// Whether `text` is well-formed UTF-8, a sequence at a time: for the short texts of a document
-// (a name with an accent), which a call to a vectorised validator would cost more than.
-inline bool is_utf8(std::string_view text) noexcept {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
-    for (std::size_t i = 0; i < n;) {
-        if (s[i] < 0x80) {
-            ++i;
-            continue;
-        }
-        const std::size_t length = utf8_sequence_length(s + i, n - i);
-        if (length == 0) return false;
-        i += length;
-    }
-    return true;
-}
-
-}  // namespace collectcall::detail
-// ---- end collectcall/core/utf8.hpp ----
 // ---- begin collectcall/core/validated.hpp ----
 // Validated<T>: a T read on its own. Its errors stay with it instead of failing the enclosing
 // document, so that one bad item of a bulk request does not reject the others. Both passes of
@@ -2011,6 +816,67 @@ struct schema_tag {
 
 #include <boost/mp11/algorithm.hpp>
 
+// ---- begin collectcall/core/inlining.hpp ----
+// COLLECTCALL_HOT and COLLECTCALL_OUT_OF_LINE: what the reader and the writer inline on the path
+// of every value whatever the compiler's estimate of its size (out of line it costs a call per
+// member), and what they keep out of line because it runs only off that path, so as not to crowd
+// it. Without GCC's or clang's attributes both are plain.
+
+#if defined(__GNUC__) || defined(__clang__)
+#define COLLECTCALL_HOT [[gnu::always_inline]] inline
+#define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
+#else
+#define COLLECTCALL_HOT inline
+#define COLLECTCALL_OUT_OF_LINE
+#endif
+// ---- end collectcall/core/inlining.hpp ----
+// ---- begin collectcall/core/utf8.hpp ----
+// UTF-8 well-formedness (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+
+#include <cstddef>
+#include <string_view>
+
+namespace collectcall::detail {
+
+// Length of the well-formed UTF-8 sequence at s[0] (RFC 3629), or 0.
+inline std::size_t utf8_sequence_length(const unsigned char* s, std::size_t available) noexcept {
+    const unsigned char c = s[0];
+    auto cont = [&](std::size_t i) { return i < available && (s[i] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
+        if (c == 0xED && s[1] > 0x9F) return 0;  // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
+        if (c == 0xF4 && s[1] > 0x8F) return 0;  // beyond U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+// Whether `text` is well-formed UTF-8, a sequence at a time: for the short texts of a document
+// (a name with an accent), which a call to a vectorised validator would cost more than.
+inline bool is_utf8(std::string_view text) noexcept {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        if (s[i] < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t length = utf8_sequence_length(s + i, n - i);
+        if (length == 0) return false;
+        i += length;
+    }
+    return true;
+}
+
+}  // namespace collectcall::detail
+// ---- end collectcall/core/utf8.hpp ----
 
 namespace collectcall {
 
@@ -2446,1276 +1312,6 @@ void collectcall_schema(schema_tag<Validated<T>>, Schema& s) {
 
 }  // namespace collectcall
 // ---- end collectcall/core/validated.hpp ----
-
-namespace collectcall::detail {
-
-class FastReader {
-  public:
-    FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
-               std::string& scratch)
-        : p_(begin), end_(end), options_(options), reader_(reader), scratch_(scratch) {}
-
-    // Reads the whole text as one T followed only by white space.
-    template <class T>
-    bool document(T& out) {
-        skip_space();
-        if (!value(out)) return false;
-        skip_space();
-        return p_ == end_;
-    }
-
-    // Reads one value, as kind_of<T> says.
-    template <class T>
-    bool value(T& out) {
-        return read_as(kind_tag<kind_of<T>>{}, out);
-    }
-
-    // One overload per ReadKind, for the T of that kind; the kinds without a fast form give up.
-    template <class T>
-    bool read_as(kind_tag<ReadKind::hook>, T&) {
-        return false;  // a type's own reader works on the full pass's values
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::validated>, T& out) {
-        // Only a valid item is taken: it has no errors to keep.
-        if (!value(ValidatedAccess::value(out))) return false;
-        ValidatedAccess::errors(out).clear();
-        return true;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::optional>, T& out);
-    template <class T>
-    bool read_as(kind_tag<ReadKind::patch>, T&) {
-        return false;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::not_allowed>, T&) {
-        return false;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::string>, T& out);
-    template <class T>
-    bool read_as(kind_tag<ReadKind::number>, T& out);
-    template <class T>
-    bool read_as(kind_tag<ReadKind::boolean>, T&) {
-        return false;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::null>, T&) {
-        return false;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::integer>, T&) {
-        return false;
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::bounded_array>, T& out) {
-        return array<typename T::value_type, T>(out);
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::array>, T& out) {
-        if constexpr (std::is_same_v<typename T::value_type, bool>) {
-            return false;  // vector<bool> hands out proxies: the full pass
-        } else {
-            return array<typename T::value_type, void>(out);
-        }
-    }
-    template <class T>
-    bool read_as(kind_tag<ReadKind::object>, T& out) {
-        return object(out);
-    }
-
-  private:
-    [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
-    void skip_space() noexcept {
-        while (p_ < end_ && is_json_space(*p_))
-            ++p_;
-    }
-    bool null_literal() noexcept {
-        if (end_ - p_ < 4 || std::memcmp(p_, "null", 4) != 0) return false;
-        p_ += 4;
-        return true;
-    }
-    bool enter() noexcept { return ++depth_ <= options_.max_depth; }
-
-    // What follows a member or an element: a comma and more, the container's `close`, or
-    // anything else (which the fast pass does not take).
-    enum class After { more, closed, wrong };
-    COLLECTCALL_HOT After after_value(char close) noexcept {
-        skip_space();
-        const char next = peek();
-        ++p_;
-        if (next == ',') {
-            skip_space();
-            return After::more;
-        }
-        return next == close ? After::closed : After::wrong;
-    }
-    void leave() noexcept { --depth_; }
-
-    // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
-    // the thread's buffer (valid until the next string with escapes).
-    COLLECTCALL_HOT std::optional<std::string_view> string() {
-        const char* text = p_ + 1;
-        bool high = false;
-        const char* stop = scan_string(text, high);
-        if (stop == end_) return std::nullopt;
-        if (*stop != '"') [[unlikely]]
-            return unescaped(text, stop, high);
-        const std::string_view content(text, static_cast<std::size_t>(stop - text));
-        if (high && !valid_utf8(content)) return std::nullopt;
-        p_ = stop + 1;
-        return content;
-    }
-
-    // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
-    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
-                                                                      const char* stop, bool high) {
-        std::string& out = scratch_;
-        out.assign(text, stop);
-        while (stop < end_ && *stop == '\\') {
-            if (end_ - stop < 2) return std::nullopt;
-            const char* at = stop + 2;
-            switch (stop[1]) {
-                case '"':
-                    out += '"';
-                    break;
-                case '\\':
-                    out += '\\';
-                    break;
-                case '/':
-                    out += '/';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
-                    break;
-                case 'u': {
-                    std::uint32_t code = 0;
-                    if (!hex4(stop + 2, code)) return std::nullopt;
-                    at = stop + 6;
-                    if (code >= 0xD800 && code <= 0xDBFF) {  // a high surrogate: its low one next
-                        std::uint32_t low = 0;
-                        if (end_ - at < 6 || at[0] != '\\' || at[1] != 'u' || !hex4(at + 2, low) ||
-                            low < 0xDC00 || low > 0xDFFF)
-                            return std::nullopt;
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-                        at += 6;
-                    } else if (code >= 0xDC00 && code <= 0xDFFF) {
-                        return std::nullopt;  // a low surrogate alone
-                    }
-                    append_utf8(out, code);
-                    break;
-                }
-                default:
-                    return std::nullopt;
-            }
-            const char* next = scan_string(at, high);
-            if (next == end_) return std::nullopt;
-            out.append(at, next);
-            stop = next;
-        }
-        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
-        // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
-        if (high && !valid_utf8(out)) return std::nullopt;
-        p_ = stop + 1;
-        return std::string_view(out);
-    }
-
-    static bool valid_utf8(std::string_view text) noexcept {
-        return text.size() <= 64 ? is_utf8(text)
-                                 : simdjson::validate_utf8(text.data(), text.size());
-    }
-
-    bool hex4(const char* at, std::uint32_t& code) const noexcept {
-        if (end_ - at < 4) return false;
-        for (int i = 0; i < 4; ++i) {
-            const char c = at[i];
-            std::uint32_t digit = 0;
-            if (c >= '0' && c <= '9') {
-                digit = static_cast<std::uint32_t>(c - '0');
-            } else if (c >= 'a' && c <= 'f') {
-                digit = static_cast<std::uint32_t>(c - 'a' + 10);
-            } else if (c >= 'A' && c <= 'F') {
-                digit = static_cast<std::uint32_t>(c - 'A' + 10);
-            } else {
-                return false;
-            }
-            code = code << 4 | digit;
-        }
-        return true;
-    }
-
-    static void append_utf8(std::string& out, std::uint32_t code) {
-        if (code < 0x80) {
-            out += static_cast<char>(code);
-        } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | code >> 6);
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-            out += static_cast<char>(0xE0 | code >> 12);
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | code >> 18);
-            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        }
-    }
-
-    COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
-        return detail::scan_string(p, end_, high);
-    }
-
-    // The text of what may be a number: the bytes a JSON number can hold, up to the first other
-    // one (its grammar is for the caller to check).
-    std::string_view number() noexcept {
-        const char* start = p_;
-        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
-                             *p_ == 'e' || *p_ == 'E'))
-            ++p_;
-        return std::string_view(start, static_cast<std::size_t>(p_ - start));
-    }
-
-    template <class T>
-    bool object(T& out);
-    template <class T, class Bound>
-    bool array(std::vector<T>& out);
-
-    template <class T, std::size_t I>
-    static bool member(FastReader& fast, T& out) {
-        using D = boost::mp11::mp_at_c<described_members<T>, I>;
-        return fast.value(out.*D::pointer);
-    }
-    template <class T>
-    static constexpr auto members = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<bool (*)(FastReader&, T&), sizeof...(I)>{&member<T, I>...};
-    }
-    (std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
-
-    const char* p_;
-    const char* end_;
-    const ReadOptions& options_;
-    Reader& reader_;        // for a cross-field rule's verdict
-    std::string& scratch_;  // where strings with escapes are unescaped
-    std::size_t depth_ = 0;
-};
-
-template <class T>
-bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
-    if (peek() == 'n') {
-        if (!null_literal()) return false;
-        out.reset();
-        return true;
-    }
-    return value(in_place_value(out));
-}
-
-template <class T>
-bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
-    if (peek() != '"') return false;
-    const std::optional<std::string_view> text = string();
-    return text && convert_string(*text, options_, out, [](auto&&...) {});
-}
-
-template <class T>
-bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
-    const char c = peek();
-    if (c != '-' && (c < '0' || c > '9')) return false;
-    const std::string_view token = number();
-    if constexpr (HasPlainNumbers<T>) {
-        // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
-        if (std::optional<T> plain = T::parse_plain(token)) {
-            out = *plain;
-            return true;
-        }
-    }
-    return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
-}
-
-template <ReadKind K>
-    struct fast_pass_reads : std::bool_constant < requires(FastReader& fast, AnyKind& out) {
-    fast.read_as(kind_tag<K>{}, out);
-} > {};
-static_assert(covers_every_kind<fast_pass_reads>, "the fast pass reads every kind of kind.hpp");
-
-template <class T>
-bool FastReader::object(T& out) {
-    using Members = described_members<T>;
-    using Lookup = member_lookup<T>;
-    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
-    if constexpr (n > 64) {
-        return false;  // more members than the bit sets below hold
-    } else {
-        if (peek() != '{' || !enter()) return false;
-        ++p_;
-        skip_space();
-        std::uint64_t seen = 0;
-        std::uint64_t nulls = 0;
-        MemberHint hint;
-        if (peek() == '}') {
-            ++p_;
-        } else {
-            while (true) {
-                if (peek() != '"') return false;
-                const char* raw = p_ + 1;
-                const std::size_t expected = hint.expected();
-                const std::size_t i =
-                    expected < n && Lookup::is(raw, expected) ? expected : Lookup::by_raw_key(raw);
-                if (i == n) return false;  // unknown, or a key with escapes
-                const std::uint64_t bit = std::uint64_t{1} << i;
-                if ((seen & bit) != 0) return false;
-                seen |= bit;
-                p_ = raw + member_names<T>[i].size() + 1;
-                if (p_ >= end_) return false;
-                hint.saw(i);
-                skip_space();
-                if (peek() != ':') return false;
-                ++p_;
-                skip_space();
-                if (peek() == 'n') nulls |= bit;
-                if (!members<T>[i](*this, out)) return false;
-                const After after = after_value('}');
-                if (after == After::more) continue;
-                if (after == After::closed) break;
-                return false;
-            }
-        }
-        leave();
-
-        bool complete = true;
-        finish_members(
-            out, [&](std::size_t i) { return (seen >> i & 1) != 0; },
-            [&](std::size_t) { complete = false; });
-        if (!complete) return false;
-
-        if constexpr (HasMemberCheck<T>) {
-            bool present[n + 1] = {};
-            const bool failed[n + 1] = {};
-            for (std::size_t i = 0; i < n; ++i)
-                present[i] = ((seen & ~nulls) >> i & 1) != 0;
-            const std::size_t before = reader_.error_count();
-            check_members(out, present, failed, reader_);
-            if (reader_.error_count() != before) return false;
-        }
-        return true;
-    }
-}
-
-template <class T, class Bound>
-bool FastReader::array(std::vector<T>& out) {
-    std::size_t max_items = std::numeric_limits<std::size_t>::max();
-    if constexpr (!std::is_void_v<Bound>) max_items = Bound::max_items(options_);
-    if (peek() != '[' || !enter()) return false;
-    ++p_;
-    // As read_array does: room for as many elements as the rest of the text could hold.
-    if constexpr (!std::is_void_v<Bound>) {
-        out.reserve(std::min(max_items, static_cast<std::size_t>(end_ - p_) / 2));
-    }
-    skip_space();
-    std::size_t index = 0;
-    if (peek() == ']') {
-        ++p_;
-    } else {
-        while (true) {
-            if (index == max_items) return false;
-            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
-            ++index;
-            const After after = after_value(']');
-            if (after == After::more) continue;
-            if (after == After::closed) break;
-            return false;
-        }
-    }
-    leave();
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
-    if constexpr (!std::is_void_v<Bound>) {
-        if (index < Bound::min_items) return false;
-    }
-    return true;
-}
-
-}  // namespace collectcall::detail
-// ---- end collectcall/core/read/fast_pass.hpp ----
-// ---- begin collectcall/core/read/full_pass.hpp ----
-// The full pass: one pass of simdjson On-Demand that reports every error. Each object is iterated
-// once and each key dispatched to its member (out-of-order keys cost no extra pass); a presence
-// bitset gives required, duplicate and unknown members in the same pass. Field errors are
-// collected and reading goes on; only a structural error (malformed JSON, invalid UTF-8, trailing
-// content, nesting too deep) stops it. read_value follows kind_of<T> (kind.hpp): one read_as
-// overload per kind.
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-#include <simdjson.h>
-#include <boost/mp11/algorithm.hpp>
-#include <boost/mp11/list.hpp>
-
-// ---- begin collectcall/core/read/hook.hpp ----
-// The read hook: how a type of your own is read from JSON. Write, beside the type (found by ADL),
-//
-//     bool collectcall_read(collectcall::ValueReader& in, T& out);
-//
-// returning true when `out` holds a valid value and otherwise having reported why through
-// `in.error(code, message)`. `in` is one JSON value of the document, read once: as a string, a
-// number's exact text, a boolean, any scalar's text, an object member by member or an array
-// element by element (paths and nesting depth are kept for you), or as any type the library
-// reads (`in.read(part)`). A value the function does not read is skipped, and checked to be JSON.
-// Every error is reported with the JSON Pointer of the value it is reported on, and reading goes
-// on; malformed JSON ends the document and unwinds through the function.
-//
-// A type read through the hook is read by the full pass (read.hpp): a document holding one is not
-// taken by the fast pass. docs/read-hook.md shows a type written against the hook.
-
-#include <cstddef>
-#include <optional>
-#include <stdexcept>
-#include <string_view>
-#include <utility>
-
-#include <simdjson.h>
-
-
-namespace collectcall {
-
-template <class T>
-bool read_value(Reader& reader, ondemand::value& value, T& out);
-
-namespace detail {
-struct HookAccess;
-}  // namespace detail
-
-// The JSON type of a value.
-enum class JsonType { object, array, string, number, boolean, null };
-
-class ValueReader {
-  public:
-    ValueReader(const ValueReader&) = delete;
-    ValueReader& operator=(const ValueReader&) = delete;
-
-    // The JSON type of the value, without reading it (asked before it is read).
-    [[nodiscard]] JsonType type() {
-        if (consumed_)
-            throw std::logic_error("a ValueReader's type is asked before its value is read");
-        switch (reader_->type_of(*value_)) {
-            case ondemand::json_type::object:
-                return JsonType::object;
-            case ondemand::json_type::array:
-                return JsonType::array;
-            case ondemand::json_type::string:
-                return JsonType::string;
-            case ondemand::json_type::number:
-                return JsonType::number;
-            case ondemand::json_type::boolean:
-                return JsonType::boolean;
-            case ondemand::json_type::null:
-                break;
-        }
-        return JsonType::null;
-    }
-
-    // A string's text, unescaped; anything else is a `type` error ("must be a string"). The text
-    // stays valid while the document is read.
-    std::optional<std::string_view> string() {
-        consume();
-        return reader_->string(*value_);
-    }
-
-    // A number's exact text (as written, checked against the JSON grammar); anything else is a
-    // `type` error ("must be a number").
-    std::optional<std::string_view> number() {
-        consume();
-        return reader_->number_token(*value_);
-    }
-
-    // true or false; anything else is a `type` error ("must be true or false").
-    std::optional<bool> boolean() {
-        bool b = false;
-        if (!read(b)) return std::nullopt;
-        return b;
-    }
-
-    // The exact text of a number, true, false or null; a string, object or array is a `type`
-    // error ("must be a number, true, false or null").
-    std::optional<std::string_view> scalar() {
-        consume();
-        const ondemand::json_type t = reader_->type_of(*value_);
-        if (t == ondemand::json_type::object || t == ondemand::json_type::array ||
-            t == ondemand::json_type::string) {
-            reader_->type_error(*value_, t, "must be a number, true, false or null");
-            return std::nullopt;
-        }
-        return reader_->scalar_token(*value_, t);
-    }
-
-    // Reads the value as any type the library reads (a value type, a described struct, a type
-    // with a hook of its own), reporting its errors. True when `out` holds a valid value.
-    template <class T>
-    bool read(T& out) {
-        consume();
-        return read_value(*reader_, *value_, out);
-    }
-
-    // Reads an object: `member(key, value)` is called for each member in document order, with
-    // the member's unescaped key (valid while the document is read) and its value as a
-    // ValueReader whose path ends in the key. Keys are given as they come, repeated ones too.
-    // Anything but an object is a `type` error ("must be an object"). True when the value was an
-    // object and no error was reported while it was read.
-    template <class Member>
-    bool object(Member&& member) {
-        consume();
-        const ondemand::json_type t = reader_->type_of(*value_);
-        if (t != ondemand::json_type::object) {
-            reader_->type_error(*value_, t, "must be an object");
-            return false;
-        }
-        const char* where = Reader::token_start(*value_);
-        ondemand::object object;
-        if (auto e = value_->get_object().get(object))
-            reader_->malformed(where, simdjson::error_message(e));
-        const std::size_t before = reader_->error_count();
-        reader_->enter(where);
-        reader_->push(std::string_view{});  // renamed for each member
-        for (auto field_result : object) {
-            if (auto e = field_result.error()) reader_->malformed(e);
-            ondemand::field&& field = std::move(field_result).value_unsafe();
-            std::string_view key;
-            if (auto e = field.unescaped_key().get(key)) reader_->malformed(e);
-            reader_->rename_top(key);
-            ValueReader value(*reader_, field.value());
-            member(key, value);
-            value.finish();
-        }
-        reader_->pop();
-        reader_->leave();
-        return reader_->error_count() == before;
-    }
-
-    // Reads an array: `element(value)` is called for each element in order, its path ending in
-    // its index. Anything but an array is a `type` error ("must be an array"). True when the value
-    // was an array and no error was reported while it was read.
-    template <class Element>
-    bool array(Element&& element) {
-        consume();
-        const ondemand::json_type t = reader_->type_of(*value_);
-        if (t != ondemand::json_type::array) {
-            reader_->type_error(*value_, t, "must be an array");
-            return false;
-        }
-        const char* where = Reader::token_start(*value_);
-        ondemand::array array;
-        if (auto e = value_->get_array().get(array))
-            reader_->malformed(where, simdjson::error_message(e));
-        const std::size_t before = reader_->error_count();
-        reader_->enter(where);
-        std::size_t index = 0;
-        for (auto element_result : array) {
-            if (auto e = element_result.error()) reader_->malformed(e);
-            ondemand::value&& item = std::move(element_result).value_unsafe();
-            reader_->push(index++);
-            ValueReader value(*reader_, item);
-            element(value);
-            value.finish();
-            reader_->pop();
-        }
-        reader_->leave();
-        return reader_->error_count() == before;
-    }
-
-    // Reports a problem with this value, at its path: also from inside the reading of one of its
-    // members or elements (a bound of the whole value passed deep inside it).
-    void error(std::string_view code, std::string_view message) {
-        reader_->error_at(path_depth_, code, message);
-    }
-
-    // Reports a problem with a member of this object that is not in it (a required member), at
-    // the member's path. Called once object() has returned, not from inside it.
-    void member_error(std::string_view member, std::string_view code, std::string_view message) {
-        if (reader_->path_depth() != path_depth_)
-            throw std::logic_error("ValueReader::member_error inside the reading of a part");
-        reader_->member_error(member, code, message);
-    }
-
-    // The options the document is read with (ReadOptions::today, the bounds).
-    [[nodiscard]] const ReadOptions& options() const noexcept { return reader_->options(); }
-
-  private:
-    friend struct detail::HookAccess;
-
-    ValueReader(Reader& reader, ondemand::value& value) noexcept
-        : reader_(&reader), value_(&value), path_depth_(reader.path_depth()) {}
-
-    // A value is read once (simdjson's values go forward only).
-    void consume() {
-        if (consumed_) throw std::logic_error("a ValueReader's value is read once");
-        consumed_ = true;
-    }
-    // A value left unread is skipped, so that malformed JSON inside it is still found.
-    void finish() {
-        if (!consumed_) reader_->skip(*value_);
-    }
-
-    Reader* reader_;
-    ondemand::value* value_;
-    std::size_t path_depth_;
-    bool consumed_ = false;
-};
-
-namespace detail {
-
-// The full pass's way into the hook.
-struct HookAccess {
-    template <class T>
-    static bool read(Reader& reader, ondemand::value& value, T& out) {
-        ValueReader in(reader, value);
-        const bool ok = collectcall_read(in, out);
-        in.finish();
-        return ok;
-    }
-};
-
-}  // namespace detail
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/hook.hpp ----
-
-namespace collectcall {
-
-// Reads one value of any supported type. Returns true when `out` holds a valid value; otherwise
-// the problems were reported to `reader`.
-template <class T>
-bool read_value(Reader& reader, ondemand::value& value, T& out);
-
-namespace detail {
-
-// A part that failed is made fresh out of line, like every path only a value with a problem
-// takes (Reader::error, type_error, string_the_long_way): the functions that read valid values
-// stay small, with fewer registers to save and restore on every call.
-template <class T>
-COLLECTCALL_OUT_OF_LINE void reset_part(T& out) {
-    out = T{};
-}
-
-// Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
-// a default T; read_into reads over a value that held something else).
-template <class T>
-bool read_part(Reader& reader, ondemand::value& value, T& out) {
-    if constexpr (read_whole<T>) {
-        if (read_value(reader, value, out)) [[likely]]
-            return true;
-        reset_part(out);
-        return false;
-    } else {
-        return read_value(reader, value, out);
-    }
-}
-
-template <class T>
-bool read_integer(Reader& reader, ondemand::value& value, T& out) {
-    auto token = reader.number_token(value);
-    if (!token) return false;
-    std::string_view text = *token;
-    bool negative = !text.empty() && text.front() == '-';
-    if (negative) text.remove_prefix(1);
-    if (text.find_first_of(".eE") != std::string_view::npos) {
-        reader.error(codes::type, "must be an integer");
-        return false;
-    }
-    // Accumulate as the negative magnitude so that the minimum of a signed type fits.
-    using Wide = std::conditional_t<std::is_signed_v<T>, std::intmax_t, std::uintmax_t>;
-    Wide result = 0;
-    bool overflow = false;
-    for (char c : text) {
-        Wide digit = static_cast<Wide>(c - '0');
-        if constexpr (std::is_signed_v<T>) {
-            if (result < (std::numeric_limits<T>::min() + digit) / 10) overflow = true;
-            if (!overflow) result = result * 10 - digit;
-        } else {
-            if (result > (std::numeric_limits<T>::max() - digit) / 10) overflow = true;
-            if (!overflow) result = result * 10 + digit;
-        }
-    }
-    if constexpr (std::is_signed_v<T>) {
-        if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
-        // Not when it overflowed: -min would be undefined for the widest type.
-        if (!negative && !overflow) result = -result;
-    } else {
-        if (negative && result != 0) {
-            reader.error(codes::minimum, "must be >= 0");
-            return false;
-        }
-    }
-    if (overflow) {
-        reader.error(codes::range, "is out of range");
-        return false;
-    }
-    out = static_cast<T>(result);
-    return true;
-}
-
-// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
-// built: one `length` error at the array, then reading stops.
-template <class T, class Bound = void>
-bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
-    constexpr bool bounded = !std::is_void_v<Bound>;
-    std::size_t max_items = std::numeric_limits<std::size_t>::max();
-    if constexpr (bounded) max_items = Bound::max_items(reader.options());
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::array) {
-        reader.type_error(value, t, "must be an array");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::array array;
-    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    std::size_t before = reader.error_count();
-    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
-    // growth that moves every element several times: as many elements as the rest of the
-    // document could hold (two bytes each at the least), never more than the bound.
-    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
-    std::size_t index = 0;
-    for (auto element_result : array) {
-        if (auto e = element_result.error()) reader.malformed(e);
-        ondemand::value&& element = std::move(element_result).value_unsafe();
-        if constexpr (bounded) {
-            if (index == max_items) [[unlikely]] {
-                reader.error(codes::length, Bound::length_message(max_items));
-                reader.stop();
-            }
-        }
-        reader.push(index);
-        // The elements already there (read_into) are read over, keeping what they own.
-        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
-            bool b = false;
-            read_value(reader, element, b);
-            if (index < out.size()) {
-                out[index] = b;
-            } else {
-                out.push_back(b);
-            }
-        } else {
-            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
-        }
-        ++index;
-        reader.pop();
-    }
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
-    reader.leave();
-    if constexpr (bounded) {
-        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
-    }
-    return reader.error_count() == before;
-}
-
-// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading a little past a key is safe): the member expected next (read_members' hint), where a
-// document in declaration order or its reverse hits; then, out of line, by the key's length
-// (found by a search for its closing quote that stops at the longest name's length), the names of
-// that length; for a key with escapes, its unescaped form. n when no member has the name.
-template <class T>
-COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
-                                                       Reader& reader,
-                                                       std::string_view& unescaped) {
-    constexpr auto& names = member_names<T>;
-    constexpr std::size_t n = names.size();
-    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
-    if (auto e = field.unescaped_key().get(unescaped))
-        reader.malformed(raw, simdjson::error_message(e));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (names[i] == unescaped) return i;
-    }
-    return n;
-}
-
-template <class T>
-COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
-                                         std::string_view& unescaped) {
-    using Lookup = member_lookup<T>;
-    const char* raw = field.key().raw();
-    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
-        return hint;
-    return match_other_member<T>(field, raw, reader, unescaped);
-}
-
-// Reads member I of T: one function per member, so that the member a key names is reached by
-// one indirect call rather than a call into a switch over them all.
-template <class T, std::size_t I>
-bool read_member(Reader& reader, ondemand::value& value, T& out) {
-    using D = boost::mp11::mp_at_c<described_members<T>, I>;
-    return read_part(reader, value, out.*D::pointer);
-}
-
-template <class T>
-inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
-}
-(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
-
-// Reads the members of an object that starts at `where`.
-template <class T>
-bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
-    using Members = described_members<T>;
-    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
-    constexpr auto& names = member_names<T>;
-
-    reader.enter(where);
-    const std::size_t before = reader.error_count();
-
-    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
-    constexpr bool checked = HasMemberCheck<T>;
-    bool seen[n + 1] = {};
-    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
-    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    MemberHint hint;
-    reader.push(std::string_view{});  // renamed for each member
-    for (auto field_result : object) {
-        // Used where it is rather than copied out with get(): the copy of a field just built
-        // member by member stalls on store forwarding (here and in every loop of this file).
-        if (auto e = field_result.error()) reader.malformed(e);
-        ondemand::field&& field = std::move(field_result).value_unsafe();
-        std::string_view unescaped;
-        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
-        if (i == n) {
-            reader.rename_top(unescaped);
-            reader.skip(field.value());
-            reader.error(codes::unknown_field, "is not a known member");
-            continue;
-        }
-        hint.saw(i);
-        reader.rename_top(names[i]);
-        if (seen[i]) {
-            reader.skip(field.value());
-            reader.error(codes::duplicate_field, "appears more than once");
-            if constexpr (checked) failed[i] = true;
-        } else {
-            seen[i] = true;
-            [[maybe_unused]] const std::size_t member_before = reader.error_count();
-            ondemand::value& member_value = field.value();
-            if constexpr (checked) {
-                // Only `null` starts with 'n' (anything else malformed has already stopped us).
-                present[i] = *Reader::token_start(member_value) != 'n';
-            }
-            member_readers<T>[i](reader, member_value, out);
-            if constexpr (checked) failed[i] = reader.error_count() != member_before;
-        }
-    }
-    reader.pop();
-    reader.leave();
-
-    finish_members(
-        out, [&](std::size_t i) { return seen[i]; },
-        [&](std::size_t i) { reader.member_error(names[i], codes::required, "is required"); });
-    if constexpr (checked) check_members(out, present, failed, reader);
-    return reader.error_count() == before;
-}
-
-template <class T>
-bool read_object(Reader& reader, ondemand::value& value, T& out) {
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::object) {
-        reader.type_error(value, t, "must be an object");
-        return false;
-    }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    return read_members(reader, object, where, out);
-}
-
-// One overload per ReadKind, for the T of that kind (kind_of<T>).
-
-template <class T>
-bool read_as(kind_tag<ReadKind::hook>, Reader& reader, ondemand::value& value, T& out) {
-    return HookAccess::read(reader, value, out);
-}
-
-// A Validated<T> gathers its errors apart (an error scope) and keeps them, with paths relative
-// to itself; it is always a valid part of the enclosing document.
-template <class T>
-bool read_as(kind_tag<ReadKind::validated>, Reader& reader, ondemand::value& value, T& out) {
-    const Reader::ErrorScope outer = reader.open_error_scope();
-    read_value(reader, value, ValidatedAccess::value(out));
-    ErrorList& errors = ValidatedAccess::errors(out);
-    errors = reader.close_error_scope(outer);
-    if (!errors.empty()) {
-        // The path of the item itself, built only when it has errors.
-        const std::size_t prefix = reader.current_path().size();
-        for (Error& e : errors) {
-            if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
-        }
-    }
-    return true;
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::optional>, Reader& reader, ondemand::value& value, T& out) {
-    // Only null starts with 'n' (what else does is malformed, which scalar_token reports).
-    if (*Reader::token_start(value) == 'n') {
-        reader.scalar_token(value, ondemand::json_type::null);
-        out.reset();
-        return true;
-    }
-    if (read_value(reader, value, in_place_value(out))) return true;
-    out.reset();
-    return false;
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::patch>, Reader& reader, ondemand::value& value, T& out) {
-    if (*Reader::token_start(value) == 'n') {
-        reader.scalar_token(value, ondemand::json_type::null);
-        out.set_null();
-        return true;
-    }
-    typename T::value_type inner{};
-    if (!read_value(reader, value, inner)) {
-        out.reset();
-        return false;
-    }
-    out = std::move(inner);
-    return true;
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::not_allowed>, Reader& reader, ondemand::value& value, T&) {
-    reader.skip(value);
-    reader.error(codes::not_allowed, "cannot be set");
-    return false;
-}
-
-template <class T>
-COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::string>, Reader& reader, ondemand::value& value,
-                             T& out) {
-    auto text = reader.string(value);
-    if (!text) return false;
-    return convert_string(
-        *text, reader.options(), out,
-        [&](std::string_view code, std::string_view message) { reader.error(code, message); });
-}
-
-template <class T>
-COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::number>, Reader& reader, ondemand::value& value,
-                             T& out) {
-    if constexpr (HasPlainNumbers<T>) {
-        // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which is a
-        // JSON number whenever parse_plain accepts it: no type() and no grammar check.
-        if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
-            const std::string_view token = trim_json_space(value.raw_json_token());
-            if (std::optional<T> plain = T::parse_plain(token)) {
-                out = *plain;
-                return true;
-            }
-        }
-    }
-    auto token = reader.number_token(value);
-    if (!token) return false;
-    return convert_number(*token, out, [&](std::string_view code, std::string_view message) {
-        reader.error(code, message);
-    });
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::boolean>, Reader& reader, ondemand::value& value, T& out) {
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::boolean) {
-        reader.type_error(value, t, "must be true or false");
-        return false;
-    }
-    out = Reader::is_literal(reader.scalar_token(value, t), "true");
-    return true;
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::null>, Reader& reader, ondemand::value& value, T&) {
-    ondemand::json_type t = reader.type_of(value);
-    if (t != ondemand::json_type::null) {
-        reader.type_error(value, t, "must be null");
-        return false;
-    }
-    reader.scalar_token(value, t);
-    return true;
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::integer>, Reader& reader, ondemand::value& value, T& out) {
-    return read_integer(reader, value, out);
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::bounded_array>, Reader& reader, ondemand::value& value, T& out) {
-    return read_array<typename T::value_type, T>(reader, value, out);
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::array>, Reader& reader, ondemand::value& value, T& out) {
-    return read_array(reader, value, out);
-}
-
-template <class T>
-bool read_as(kind_tag<ReadKind::object>, Reader& reader, ondemand::value& value, T& out) {
-    return read_object(reader, value, out);
-}
-
-template <ReadKind K>
-    struct full_pass_reads
-    : std::bool_constant < requires(Reader& reader, ondemand::value& value, AnyKind& out) {
-    read_as(kind_tag<K>{}, reader, value, out);
-} > {};
-static_assert(covers_every_kind<full_pass_reads>, "the full pass reads every kind of kind.hpp");
-
-}  // namespace detail
-
-template <class T>
-bool read_value(Reader& reader, ondemand::value& value, T& out) {
-    return detail::read_as(detail::kind_tag<detail::kind_of<T>>{}, reader, value, out);
-}
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/full_pass.hpp ----
-
-namespace collectcall {
-
-namespace detail {
-
-// One parser and one padded buffer per thread, reused across documents.
-struct ThreadState {
-    ondemand::parser parser;
-    std::unique_ptr<char[]> buffer;
-    std::size_t capacity = 0;
-    std::string unescaped;  // the fast pass's
-};
-
-inline ThreadState& thread_state() {
-    thread_local ThreadState state;
-    return state;
-}
-
-// A very large document's buffers (the padded copy, the parser's indexes: several times the
-// document's size) are not kept for the life of the thread: they go when it has been read.
-struct ReleaseLargeBuffers {
-    static constexpr std::size_t kept = std::size_t{1} << 20;
-    ThreadState& state;
-    ~ReleaseLargeBuffers() {
-        if (state.capacity > kept) {
-            state.buffer.reset();
-            state.capacity = 0;
-        }
-        if (state.parser.capacity() > kept) state.parser = ondemand::parser{};
-        if (state.unescaped.capacity() > kept) std::string().swap(state.unescaped);
-    }
-};
-
-inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
-    std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
-    message += what;
-    return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
-}
-
-// Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
-// `capacity` (at least SIMDJSON_PADDING more, the first of them NUL or white space, so that no
-// token runs on past the end, and a container left open meets a byte that closes nothing). The
-// caller's text is at `offset` in the buffer: the same bytes, or the same bytes wrapped in [ ].
-struct Input {
-    const char* buffer;
-    std::size_t length;
-    std::size_t capacity;
-    std::size_t offset;
-    std::size_t text_size;
-    bool wrapped;
-};
-
-template <class T>
-ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
-    ondemand::document doc;
-    const char* text = input.buffer + input.offset;
-    Reader reader(text, options, &doc, text + input.text_size);
-    if (options.fast_pass && !input.wrapped) {
-        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
-        if (fast.document(out)) return {};
-        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
-    }
-    if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
-        return malformed_error(0, simdjson::error_message(e));
-    }
-    try {
-        if (input.wrapped) {
-            // Trailing content shows up as a second element or as text after the closing
-            // bracket.
-            ondemand::array root;
-            if (auto e = doc.get_array().get(root)) reader.malformed(e);
-            std::size_t count = 0;
-            for (auto element_result : root) {
-                if (auto e = element_result.error()) reader.malformed(e);
-                ondemand::value&& element = std::move(element_result).value_unsafe();
-                if (count++ != 0) {
-                    reader.malformed(Reader::token_start(element), "trailing content");
-                }
-                read_value(reader, element, out);
-            }
-            if (count == 0) reader.malformed(text, "empty document");
-        } else {
-            // Not get_object(), which checks that the document's last token closes it: reading
-            // stops at a container's bound without looking at the rest, however broken.
-            ondemand::value root;
-            if (auto e = doc.get_value().get(root)) reader.malformed(e);
-            read_value(reader, root, out);
-        }
-        const char* rest = nullptr;
-        if (doc.current_location().get(rest) == simdjson::SUCCESS) {
-            reader.malformed(rest, "trailing content");
-        }
-    } catch (const detail::Malformed& m) {
-        return malformed_error(std::min(m.offset, input.text_size), m.what);
-    } catch (const detail::Stopped&) {
-        return reader.take_errors();
-    }
-    return reader.take_errors();
-}
-
-// Reads `json` into `out`. `readable` is how many bytes from json.data() may be read (0 when
-// unknown): with SIMDJSON_PADDING of them past the text, and the first of those ending any token
-// (a std::string's NUL, a padded_string's zeros), an object or array is parsed where it lies.
-// Anything else is copied first, into the thread's buffer.
-template <class T>
-ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
-                    T& out) {
-    ThreadState& state = thread_state();
-    const ReleaseLargeBuffers release{state};  // after the document below is gone
-
-    // "Today" is asked of the clock once per document, not once per date.
-    const ReadOptions* resolved = &options;
-    ReadOptions with_today;
-    if (!options.today) {
-        with_today = options;
-        with_today.today = options.today_or_now();
-        resolved = &with_today;
-    }
-
-    // An object or an array is a value simdjson hands out as it is; a scalar at the root is not
-    // (simdjson 3.0), so it is read as the one element of the document wrapped in [ ].
-    std::size_t first = 0;
-    while (first < json.size() && is_json_space(json[first]))
-        ++first;
-    const bool container = first < json.size() && (json[first] == '{' || json[first] == '[');
-    if (container && readable >= json.size() + simdjson::SIMDJSON_PADDING) {
-        const char after = json.data()[json.size()];
-        if (after == '\0' || is_json_space(after)) {
-            const Input input{json.data(), json.size(), readable, 0, json.size(), false};
-            return read_input(state, input, *resolved, out);
-        }
-    }
-    const std::size_t offset = container ? 0 : 1;
-    const std::size_t length = json.size() + 2 * offset;
-    const std::size_t needed = length + simdjson::SIMDJSON_PADDING;
-    if (needed > state.capacity) {
-        state.buffer = std::make_unique<char[]>(needed);
-        state.capacity = needed;
-    }
-    char* buffer = state.buffer.get();
-    // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
-    if (!json.empty()) std::memcpy(buffer + offset, json.data(), json.size());
-    if (!container) {
-        buffer[0] = '[';
-        buffer[length - 1] = ']';
-    }
-    std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
-    const Input input{buffer, length, needed, offset, json.size(), !container};
-    return read_input(state, input, *resolved, out);
-}
-
-template <class T>
-Result<T> read_result(std::string_view json, std::size_t readable, const ReadOptions& options) {
-    // One object returned on every path, so that it is constructed in the caller (NRVO).
-    Result<T> result = [] {
-        if constexpr (Described<T>) {
-            return Result<T>(std::in_place, Unfilled{});
-        } else {
-            return Result<T>(std::in_place);
-        }
-    }();
-    ErrorList errors = read_text(json, readable, options, result.value());
-    if (!errors.empty()) result.set_errors(std::move(errors));
-    return result;
-}
-
-}  // namespace detail
-
-// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
-// including cross-field rules; otherwise every error of the document is returned.
-//
-// The text is copied into a padded buffer of the thread's first. Text that is already padded is
-// read where it lies: a simdjson::padded_string, a padded_string_view, or a std::string whose
-// capacity leaves SIMDJSON_PADDING (64) bytes past its size (`s.reserve(s.size() + 64)`).
-template <class T>
-Result<T> read(std::string_view json, const ReadOptions& options = {}) {
-    return detail::read_result<T>(json, 0, options);
-}
-template <class T>
-Result<T> read(simdjson::padded_string_view json, const ReadOptions& options = {}) {
-    return detail::read_result<T>(json, json.capacity(), options);
-}
-template <class T>
-Result<T> read(const simdjson::padded_string& json, const ReadOptions& options = {}) {
-    return detail::read_result<T>(json, json.size() + simdjson::SIMDJSON_PADDING, options);
-}
-template <class T, class String>
-requires std::same_as<String, std::string> Result<T> read(const String& json,
-                                                          const ReadOptions& options = {}) {
-    return detail::read_result<T>(json, json.capacity(), options);
-}
-
-// Reads a T into `out`, which keeps the storage its strings and vectors already own: reading
-// document after document into one object allocates only when a document needs more than any
-// before it. The errors are those read<T> would return (none when the document is valid). On
-// success `out` is the value read<T> would return; on failure it is valid but unspecified, except
-// that a Validated<T> inside holds what read<T> would put there. The same inputs as read<T>.
-template <class T>
-[[nodiscard]] ErrorList read_into(std::string_view json, T& out, const ReadOptions& options = {}) {
-    return detail::read_text(json, 0, options, out);
-}
-template <class T>
-[[nodiscard]] ErrorList read_into(simdjson::padded_string_view json, T& out,
-                                  const ReadOptions& options = {}) {
-    return detail::read_text(json, json.capacity(), options, out);
-}
-template <class T>
-[[nodiscard]] ErrorList read_into(const simdjson::padded_string& json, T& out,
-                                  const ReadOptions& options = {}) {
-    return detail::read_text(json, json.size() + simdjson::SIMDJSON_PADDING, options, out);
-}
-template <class T, class String>
-requires std::same_as<String, std::string>
-[[nodiscard]] ErrorList read_into(const String& json, T& out, const ReadOptions& options = {}) {
-    return detail::read_text(json, json.capacity(), options, out);
-}
-
-}  // namespace collectcall
-// ---- end collectcall/core/read/entry.hpp ----
-// ---- end collectcall/core/read.hpp ----
 
 // ---- begin collectcall/types/date.hpp ----
 // Date: a real calendar date YYYY-MM-DD in the years 1900-2100; PastDate: one not after today.
@@ -6106,6 +3702,130 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+// ---- begin collectcall/core/check.hpp ----
+// Cross-field rules: what a rule of a described struct is given once all of an object's members
+// are read. Write, beside the struct (found by ADL),
+//
+//     void collectcall_check(const T& value, const collectcall::MemberStates& members,
+//                            collectcall::RuleErrors& errors);
+//
+// `members` says what each member was in the document (present, failed, given), `errors` reports
+// a problem at the object, at one of its members or at an element of one, each with its JSON
+// Pointer. Members are named by pointer (`members.present<&Order::refund>()`,
+// `errors.member_error<&Order::reason>(...)`), so that a rule naming a member that does not exist,
+// or no longer does, does not compile. Both passes of the reader run the rule (read.hpp); this
+// header needs neither the reader nor simdjson.
+
+#include <cstddef>
+#include <string_view>
+
+
+namespace collectcall {
+
+namespace detail {
+struct RuleAccess;
+}  // namespace detail
+
+// What a cross-field rule may ask about the members of one object.
+class MemberStates {
+  public:
+    MemberStates(const std::string_view* names, std::size_t count, const bool* present,
+                 const bool* failed)
+        : names_(names), count_(count), present_(present), failed_(failed) {}
+
+    // The member was in the document with a value other than null.
+    template <auto Member>
+    [[nodiscard]] bool present() const {
+        return flag(present_, checked_name<Member>());
+    }
+    // The member was in the document and an error was reported inside it.
+    template <auto Member>
+    [[nodiscard]] bool failed() const {
+        return flag(failed_, checked_name<Member>());
+    }
+    // The member was in the document with a value other than null, valid or not: a rule about
+    // its absence does not also fire for a member that has its own error.
+    template <auto Member>
+    [[nodiscard]] bool given() const {
+        return present<Member>() || failed<Member>();
+    }
+
+  private:
+    template <auto Member>
+    static constexpr std::string_view checked_name() {
+        constexpr std::string_view name = member_name<Member>;
+        static_assert(!name.empty(), "a member pointer of a described member");
+        return name;
+    }
+    // Names of the same length are told apart by their first byte before any call to compare
+    // the rest (a rule asks several times per object).
+    [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
+        if (name.empty()) return false;  // no member has an empty name
+        for (std::size_t i = 0; i < count_; ++i) {
+            const std::string_view candidate = names_[i];
+            if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name)
+                return flags[i];
+        }
+        return false;
+    }
+    const std::string_view* names_;
+    std::size_t count_;
+    const bool* present_;
+    const bool* failed_;
+};
+
+// Where a cross-field rule reports what it finds, as errors with JSON Pointer paths below the
+// object the rule is about. Reading goes on after each; the document is invalid.
+class RuleErrors {
+  public:
+    RuleErrors(const RuleErrors&) = delete;
+    RuleErrors& operator=(const RuleErrors&) = delete;
+
+    // A problem with the object as a whole, at its path.
+    void error(std::string_view code, std::string_view message) {
+        report_(context_, {}, no_index, code, message);
+    }
+    // A problem with a member (present or not), at the member's path.
+    template <auto Member>
+    void member_error(std::string_view code, std::string_view message) {
+        report_(context_, checked_name<Member>(), no_index, code, message);
+    }
+    // A problem with element `index` of a member that is an array, at the element's path.
+    template <auto Member>
+    void element_error(std::size_t index, std::string_view code, std::string_view message) {
+        report_(context_, checked_name<Member>(), index, code, message);
+    }
+
+  private:
+    friend struct detail::RuleAccess;
+    static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+    // The reader's side: reports a problem at the member (none: the object) and the index
+    // (no_index: none) below the object being read.
+    using Report = void (*)(void* context, std::string_view member, std::size_t index,
+                            std::string_view code, std::string_view message);
+
+    RuleErrors(Report report, void* context) noexcept : report_(report), context_(context) {}
+
+    template <auto Member>
+    static constexpr std::string_view checked_name() {
+        constexpr std::string_view name = member_name<Member>;
+        static_assert(!name.empty(), "a member pointer of a described member");
+        return name;
+    }
+
+    Report report_;
+    void* context_;
+};
+
+// Whether T has a cross-field rule, `void collectcall_check(const T&, const MemberStates&,
+// RuleErrors&)` found by ADL.
+template <class T>
+concept HasMemberCheck = requires(const T& value, const MemberStates& states, RuleErrors& errors) {
+    collectcall_check(value, states, errors);
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/check.hpp ----
 
 namespace collectcall {
 
@@ -6335,17 +4055,6 @@ inline constexpr char type_key = 0;
 
 }  // namespace detail
 
-// What a cross-field check (collectcall_check, core/read.hpp) is given; only named here, so that
-// the schema engine needs neither the reader nor simdjson.
-class MemberStates;
-class Reader;
-
-// A described struct with a rule that its member types do not show.
-template <class T>
-concept HasCrossFieldCheck = requires(const T& value, const MemberStates& members, Reader& reader) {
-    collectcall_check(value, members, reader);
-};
-
 template <class T>
 inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
     return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
@@ -6571,7 +4280,7 @@ Json SchemaBuilder::build_object() {
         Scope scope(*this, object);
         collectcall_schema(schema_tag<T>{}, *this);
     } else {
-        static_assert(!HasCrossFieldCheck<T> && !has_patch_members_v<T>,
+        static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
@@ -7025,6 +4734,2536 @@ BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 
+// ---- begin collectcall/core/readable.hpp ----
+// What the header of a readable type includes: the declarations of reading (read<T> and
+// read_into<T>, the read hook's ValueReader, the cross-field rules' MemberStates and RuleErrors),
+// none of which needs simdjson, and, header-only, the reader itself (core/read.hpp), so that a
+// model's header is all a file that reads the model includes.
+//
+// With COLLECTCALL_SEPARATE_COMPILATION the reader is left out: the models' reading is compiled
+// once by collectcall/src.hpp (collectcall/extern.hpp), and a file that reads any other type
+// includes core/read.hpp itself.
+
+// ---- begin collectcall/core/read/entry_points.hpp ----
+// The declarations of read<T> and read_into<T> (defined by read/entry.hpp), without simdjson: a
+// model's header declares its reading for the price of these lines (core/readable.hpp).
+
+#include <concepts>
+#include <string>
+#include <string_view>
+
+
+namespace simdjson {
+struct padded_string;
+class padded_string_view;
+}  // namespace simdjson
+
+namespace collectcall {
+
+// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
+// including cross-field rules; otherwise every error of the document is returned.
+//
+// The text is copied into a padded buffer of the thread's first. Text that is already padded is
+// read where it lies: a simdjson::padded_string, a padded_string_view, or a std::string whose
+// capacity leaves SIMDJSON_PADDING (64) bytes past its size (`s.reserve(s.size() + 64)`).
+template <class T>
+Result<T> read(std::string_view json, const ReadOptions& options = {});
+template <class T>
+Result<T> read(simdjson::padded_string_view json, const ReadOptions& options = {});
+template <class T>
+Result<T> read(const simdjson::padded_string& json, const ReadOptions& options = {});
+template <class T, class String>
+requires std::same_as<String, std::string> Result<T> read(const String& json,
+                                                          const ReadOptions& options = {});
+
+// Reads a T into `out`, which keeps the storage its strings and vectors already own: reading
+// document after document into one object allocates only when a document needs more than any
+// before it. The errors are those read<T> would return (none when the document is valid). On
+// success `out` is the value read<T> would return; on failure it is valid but unspecified, except
+// that a Validated<T> inside holds what read<T> would put there. The same inputs as read<T>.
+template <class T>
+[[nodiscard]] ErrorList read_into(std::string_view json, T& out, const ReadOptions& options = {});
+template <class T>
+[[nodiscard]] ErrorList read_into(simdjson::padded_string_view json, T& out,
+                                  const ReadOptions& options = {});
+template <class T>
+[[nodiscard]] ErrorList read_into(const simdjson::padded_string& json, T& out,
+                                  const ReadOptions& options = {});
+template <class T, class String>
+requires std::same_as<String, std::string>
+[[nodiscard]] ErrorList read_into(const String& json, T& out, const ReadOptions& options = {});
+
+}  // namespace collectcall
+// ---- end collectcall/core/read/entry_points.hpp ----
+// ---- begin collectcall/core/read/value_reader.hpp ----
+// The read hook: how a type of your own is read from JSON. Write, beside the type (found by ADL),
+//
+//     bool collectcall_read(collectcall::ValueReader& in, T& out);
+//
+// returning true when `out` holds a valid value and otherwise having reported why through
+// `in.error(code, message)`. `in` is one JSON value of the document, read once: as a string, a
+// number's exact text, a boolean, any scalar's text, an object member by member or an array
+// element by element (paths and nesting depth are kept for you), or as any type the library
+// reads (`in.read(part)`). A value the function does not read is skipped, and checked to be JSON.
+// Every error is reported with the JSON Pointer of the value it is reported on, and reading goes
+// on; malformed JSON ends the document and unwinds through the function.
+//
+// A type read through the hook is read by the full pass (read.hpp): a document holding one is not
+// taken by the fast pass. docs/read-hook.md shows a type written against the hook.
+//
+// This header declares ValueReader without simdjson, so that a type's header can define its hook
+// for the price of a class declaration (core/readable.hpp); its members are defined by
+// read/hook.hpp, which the reader includes.
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+
+namespace collectcall {
+
+class Reader;
+
+namespace detail {
+struct HookAccess;
+
+// A callable passed down by reference (the function given to ValueReader::object or array), so
+// that what walks the value is one function whatever the caller's lambda.
+template <class Signature>
+class FunctionRef;
+template <class R, class... A>
+class FunctionRef<R(A...)> {
+  public:
+    template <class F>
+    explicit FunctionRef(F& f) noexcept
+        : object_(const_cast<void*>(static_cast<const void*>(&f))),
+          call_([](void* object, A... args) -> R {
+              return (*static_cast<F*>(object))(std::forward<A>(args)...);
+          }) {}
+    R operator()(A... args) const { return call_(object_, std::forward<A>(args)...); }
+
+  private:
+    void* object_;
+    R (*call_)(void*, A...);
+};
+}  // namespace detail
+
+// The JSON type of a value.
+enum class JsonType { object, array, string, number, boolean, null };
+
+class ValueReader {
+  public:
+    ValueReader(const ValueReader&) = delete;
+    ValueReader& operator=(const ValueReader&) = delete;
+
+    // The JSON type of the value, without reading it (asked before it is read).
+    [[nodiscard]] JsonType type();
+
+    // A string's text, unescaped; anything else is a `type` error ("must be a string"). The text
+    // stays valid while the document is read.
+    std::optional<std::string_view> string();
+
+    // A number's exact text (as written, checked against the JSON grammar); anything else is a
+    // `type` error ("must be a number").
+    std::optional<std::string_view> number();
+
+    // true or false; anything else is a `type` error ("must be true or false").
+    std::optional<bool> boolean();
+
+    // The exact text of a number, true, false or null; a string, object or array is a `type`
+    // error ("must be a number, true, false or null").
+    std::optional<std::string_view> scalar();
+
+    // Reads the value as any type the library reads (a value type, a described struct, a type
+    // with a hook of its own), reporting its errors. True when `out` holds a valid value.
+    template <class T>
+    bool read(T& out);
+
+    // Reads an object: `member(key, value)` is called for each member in document order, with
+    // the member's unescaped key (valid while the document is read) and its value as a
+    // ValueReader whose path ends in the key. Keys are given as they come, repeated ones too.
+    // Anything but an object is a `type` error ("must be an object"). True when the value was an
+    // object and no error was reported while it was read.
+    template <class Member>
+    bool object(Member&& member) {
+        return object_members(detail::FunctionRef<void(std::string_view, ValueReader&)>(member));
+    }
+
+    // Reads an array: `element(value)` is called for each element in order, its path ending in
+    // its index. Anything but an array is a `type` error ("must be an array"). True when the value
+    // was an array and no error was reported while it was read.
+    template <class Element>
+    bool array(Element&& element) {
+        return array_elements(detail::FunctionRef<void(ValueReader&)>(element));
+    }
+
+    // Reports a problem with this value, at its path: also from inside the reading of one of its
+    // members or elements (a bound of the whole value passed deep inside it).
+    void error(std::string_view code, std::string_view message);
+
+    // Reports a problem with a member of this object that is not in it (a required member), at
+    // the member's path. Called once object() has returned, not from inside it.
+    void member_error(std::string_view member, std::string_view code, std::string_view message);
+
+    // The options the document is read with (ReadOptions::today, the bounds).
+    [[nodiscard]] const ReadOptions& options() const noexcept;
+
+  private:
+    friend struct detail::HookAccess;
+
+    // `value` is the full pass's simdjson value (read/hook.hpp).
+    ValueReader(Reader& reader, void* value, std::size_t path_depth) noexcept
+        : reader_(&reader), value_(value), path_depth_(path_depth) {}
+
+    bool object_members(detail::FunctionRef<void(std::string_view, ValueReader&)> member);
+    bool array_elements(detail::FunctionRef<void(ValueReader&)> element);
+
+    // A value is read once (simdjson's values go forward only).
+    void consume();
+    // A value left unread is skipped, so that malformed JSON inside it is still found.
+    void finish();
+
+    Reader* reader_;
+    void* value_;
+    std::size_t path_depth_;
+    bool consumed_ = false;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/read/value_reader.hpp ----
+
+#if !defined(COLLECTCALL_SEPARATE_COMPILATION)
+// ---- begin collectcall/core/read.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HPP
+// read<T>: JSON text -> a validated T, or every error of the document with its JSON Pointer path.
+//
+// A valid document is read straight from its bytes by the fast pass (read/fast_pass.hpp), which
+// gives up at the first thing it does not take; the document is then read again by the full pass
+// (read/full_pass.hpp, simdjson On-Demand), the one that reports errors, and the result is the
+// same either way (tests/core/fast_pass.cpp and the fuzz targets compare the two). Both passes
+// follow one description of how each type is read (read/kind.hpp).
+//
+// What is read: described structs (BOOST_DESCRIBE_STRUCT) member by member; described enums
+// (enum.hpp) from their wire names; std::optional, Patch, std::vector, BoundedVector, bool, the
+// integers, Validated<T>; types meeting StringValue / NumberValue (value_type.hpp), with nothing
+// more to write (one that also has `static std::optional<Problem> parse_into(text, out)`, or
+// `parse_into(text, options, out)`, changing `out` only when the text is valid, is read in place
+// through it rather than through a Parsed<T>). Any other type of your own is read through the
+// hook, `bool collectcall_read(collectcall::ValueReader&, T&)` (read/value_reader.hpp).
+//
+// The parts, one concern each, under read/: scan.hpp (byte scanners), reader.hpp (errors, paths,
+// depth: the Reader), convert.hpp (text to value), members.hpp (member lookup, what an object's
+// last key leads to, the cross-field rule of core/check.hpp), kind.hpp (the dispatch),
+// value_reader.hpp and hook.hpp (ValueReader, declared and defined), full_pass.hpp,
+// fast_pass.hpp, entry_points.hpp and entry.hpp (read, read_into: declared and defined). The
+// declarations need no simdjson: a model's header includes them (core/readable.hpp, which
+// includes this header unless COLLECTCALL_SEPARATE_COMPILATION).
+
+// ---- begin collectcall/core/read/entry.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_ENTRY_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_ENTRY_HPP
+// The entry points of reading: read<T> and read_into over the ways a text may come (a string
+// view, a padded string, a std::string with room past its end), the thread's parser and buffer,
+// and the order of the two passes over one document.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <simdjson.h>
+
+// ---- begin collectcall/core/read/fast_pass.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FAST_PASS_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FAST_PASS_HPP
+// The fast pass. Most documents are valid and written without escapes, with their members in
+// declaration order or near it. Such a document is read straight from its bytes, without
+// simdjson's index: each key compared in place with the member it names (member_lookup, as the
+// full pass does), each value scanned once and converted by the same functions as in the full
+// pass (convert_string, convert_number), each required member and each cross-field rule checked
+// the same way (finish_members, check_members). It follows kind_of<T> as the full pass does: one
+// read_as overload per kind. At the first thing it does not take (any problem at all, an escape,
+// an unknown or repeated key, a kind without a fast form, nesting past max_depth, a container past
+// its bound) it gives up, and the document is read again from the start by the full pass, which
+// reports every error. The fast pass reports none: a document's errors are always those of the
+// full pass, and a document it takes is one the full pass takes, with the same value.
+//
+// What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
+// characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
+// bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
+// of the document's buffer allows.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+
+// ---- begin collectcall/core/read/convert.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_CONVERT_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_CONVERT_HPP
+// The conversions both passes share: a JSON string's text or a number's exact text into the
+// value type, enum or string it is read as. What each pass reads is the same value because it is
+// converted by the same function.
+
+#include <concepts>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+
+namespace collectcall::detail {
+
+template <class T>
+concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// The types read from a JSON string, and how: both passes (read_value and the fast pass) convert
+// through these. `report(code, message)` hears the problem when the text is not a valid T.
+template <class T>
+concept ParsesInto = requires(std::string_view t, T& o) {
+    { T::parse_into(t, o) } -> std::same_as<std::optional<Problem>>;
+}
+|| requires(std::string_view t, const ReadOptions& options, T& o) {
+    { T::parse_into(t, options, o) } -> std::same_as<std::optional<Problem>>;
+};
+
+template <class T>
+inline constexpr bool from_json_string = DescribedEnum<T> || ParsesInto<T> || StringValue<T> ||
+                                         ContextStringValue<T> || std::is_same_v<T, std::string>;
+
+template <class T, class Report>
+COLLECTCALL_HOT bool convert_string(std::string_view text, const ReadOptions& options, T& out,
+                                    Report&& report) {
+    if constexpr (DescribedEnum<T>) {
+        if (auto found = enum_from_name<T>(text)) {
+            out = *found;
+            return true;
+        }
+        report(codes::format, enum_expectation<T>());
+        return false;
+    } else if constexpr (ParsesInto<T>) {
+        // A value type that can parse into an existing value: no Parsed<T> to move from.
+        std::optional<Problem> problem;
+        if constexpr (requires(std::string_view t) { T::parse_into(t, out); }) {
+            problem = T::parse_into(text, out);
+        } else {
+            problem = T::parse_into(text, options, out);
+        }
+        if (problem) {
+            report(problem->code, problem->message);
+            return false;
+        }
+        return true;
+    } else if constexpr (StringValue<T> || ContextStringValue<T>) {
+        Parsed<T> parsed = [&] {
+            if constexpr (ContextStringValue<T>) {
+                return T::parse(text, options);
+            } else {
+                return T::parse(text);
+            }
+        }();
+        if (!parsed) {
+            report(parsed.problem().code, parsed.problem().message);
+            return false;
+        }
+        out = std::move(parsed).value();
+        return true;
+    } else {
+        static_assert(std::is_same_v<T, std::string>);
+        out.assign(text.data(), text.size());
+        return true;
+    }
+}
+
+// A NumberValue from a number's text, checked against the JSON grammar.
+template <class T, class Report>
+bool convert_number(std::string_view token, T& out, Report&& report) {
+    Parsed<T> parsed = T::from_json_number(token);
+    if (!parsed) {
+        report(parsed.problem().code, parsed.problem().message);
+        return false;
+    }
+    out = std::move(parsed).value();
+    return true;
+}
+
+template <class T>
+concept HasPlainNumbers = requires(std::string_view t) {
+    { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+};
+
+}  // namespace collectcall::detail
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_CONVERT_HPP
+// ---- end collectcall/core/read/convert.hpp ----
+// ---- begin collectcall/core/read/kind.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_KIND_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_KIND_HPP
+// The one description of how a type is read, which both passes follow: kind_of<T> says what T is
+// to the reader, and each pass has one overload per ReadKind (read_as in full_pass.hpp,
+// FastReader::read_as in fast_pass.hpp). A new kind is one enumerator here and one overload in
+// each pass; a pass that lacks the overload for some kind does not compile (covers_every_kind).
+
+#include <string>
+#include <type_traits>
+
+#include <simdjson.h>
+#include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+
+namespace collectcall {
+
+class Reader;
+class ValueReader;
+template <class T>
+class Validated;
+
+// Whether T has the read hook: `bool collectcall_read(collectcall::ValueReader&, T&)`, found by
+// ADL (read/value_reader.hpp).
+template <class T>
+concept HasReadHook = requires(ValueReader& in, T& out) {
+    { collectcall_read(in, out) } -> std::same_as<bool>;
+};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_validated_v = false;
+template <class T>
+inline constexpr bool is_validated_v<Validated<T>> = true;
+
+// The former read hook, which handed a type simdjson's value and the Reader.
+template <class T>
+concept HasFormerReadHook = requires(Reader& reader, simdjson::ondemand::value& value, T& out) {
+    collectcall_read(reader, value, out);
+};
+
+enum class ReadKind {
+    hook,           // a type of its own reader (HasReadHook)
+    validated,      // Validated<T>: a part whose errors stay with it
+    optional,       // std::optional<T>: absent or null, or a T
+    patch,          // Patch<T>: absent, null or a T, told apart
+    not_allowed,    // NotAllowed: a member that must not be given
+    string,         // from a JSON string: std::string, a described enum, a StringValue
+    number,         // from a number's exact text: a NumberValue (Money)
+    boolean,        // bool
+    null,           // null_t
+    integer,        // the integer types but bool
+    bounded_array,  // BoundedVector<T, ...>: an array with a bound on its items
+    array,          // std::vector<T>
+    object,         // a described struct
+};
+BOOST_DESCRIBE_ENUM(ReadKind, hook, validated, optional, patch, not_allowed, string, number,
+                    boolean, null, integer, bounded_array, array, object)
+
+template <class T>
+consteval ReadKind read_kind() {
+    // The first that applies, in this order: a hook wins over what the type also is.
+    if constexpr (HasReadHook<T>) {
+        return ReadKind::hook;
+    } else if constexpr (is_validated_v<T>) {
+        return ReadKind::validated;
+    } else if constexpr (is_optional_v<T>) {
+        return ReadKind::optional;
+    } else if constexpr (is_patch_v<T>) {
+        return ReadKind::patch;
+    } else if constexpr (std::is_same_v<T, NotAllowed>) {
+        return ReadKind::not_allowed;
+    } else if constexpr (from_json_string<T>) {
+        return ReadKind::string;
+    } else if constexpr (NumberValue<T>) {
+        return ReadKind::number;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return ReadKind::boolean;
+    } else if constexpr (std::is_same_v<T, null_t>) {
+        return ReadKind::null;
+    } else if constexpr (Integer<T>) {
+        return ReadKind::integer;
+    } else if constexpr (is_bounded_vector_v<T>) {
+        return ReadKind::bounded_array;
+    } else if constexpr (is_vector_v<T>) {
+        return ReadKind::array;
+    } else if constexpr (Described<T>) {
+        return ReadKind::object;
+    } else {
+        static_assert(!HasFormerReadHook<T>,
+                      "collectcall_read(Reader&, simdjson::ondemand::value&, T&) is no longer the "
+                      "read hook: write bool collectcall_read(collectcall::ValueReader&, T&) "
+                      "(collectcall/core/read/value_reader.hpp)");
+        static_assert(sizeof(T) == 0,
+                      "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
+                      "meet StringValue/NumberValue, or write bool "
+                      "collectcall_read(collectcall::ValueReader&, T&) found by ADL");
+        return ReadKind::object;
+    }
+}
+
+// What T is to the reader.
+template <class T>
+inline constexpr ReadKind kind_of = read_kind<T>();
+
+template <ReadKind K>
+using kind_tag = std::integral_constant<ReadKind, K>;
+
+// Whether a failed read leaves `out` as it found it: a value type, a Patch; not the containers
+// of parts, which keep their valid parts, nor the types that read themselves.
+template <class T>
+inline constexpr bool read_whole = [] {
+    switch (kind_of<T>) {
+        case ReadKind::hook:
+        case ReadKind::validated:
+        case ReadKind::optional:
+        case ReadKind::bounded_array:
+        case ReadKind::array:
+        case ReadKind::object:
+            return false;
+        case ReadKind::patch:
+        case ReadKind::not_allowed:
+        case ReadKind::string:
+        case ReadKind::number:
+        case ReadKind::boolean:
+        case ReadKind::null:
+        case ReadKind::integer:
+            return true;
+    }
+    return true;
+}();
+
+// A type no overload of a pass refuses by its declaration: what covers_every_kind asks a pass to
+// read, for each kind.
+struct AnyKind {};
+
+// Whether Reads<K>::value holds for every ReadKind: a pass states with it that it has an
+// overload for each.
+template <template <ReadKind> class Reads>
+inline constexpr bool covers_every_kind = [] {
+    bool all = true;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<ReadKind>>(
+        [&](auto D) { all = all && Reads<decltype(D)::value>::value; });
+    return all;
+}();
+
+}  // namespace detail
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_KIND_HPP
+// ---- end collectcall/core/read/kind.hpp ----
+// ---- begin collectcall/core/read/members.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_MEMBERS_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_MEMBERS_HPP
+// The members of a described struct as both passes see them: which are required, how a key finds
+// its member (member_lookup, MemberHint), and what both passes do once an object's last key is
+// read (finish_members, and check_members: the cross-field rule of check.hpp).
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <simdjson.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <boost/mp11/algorithm.hpp>
+
+// ---- begin collectcall/core/read/reader.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_READER_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_READER_HPP
+// Reader: the state of the full pass over one document. The errors it reports (bounded, with
+// error scopes for the parts whose errors stay apart), the path of the value being read (the
+// JSON Pointer of each error, built only when one is kept), nesting depth, structural errors, and
+// the reads of scalars from simdjson's values that every part of the full pass shares.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+// ---- begin collectcall/core/read/scan.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SCAN_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SCAN_HPP
+// The byte scanners of the reader: white space, the search for a byte in a padded document (keys,
+// strings), and where a JSON string's text stops (the fast pass's strings).
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstring>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+
+namespace collectcall::detail {
+
+inline bool is_json_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+inline std::string_view trim_json_space(std::string_view token) {
+    while (!token.empty()) {
+        char c = token.back();
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        token.remove_suffix(1);
+    }
+    return token;
+}
+
+// Where the first `a` or `b` is in the `n` bytes at `p` of the document (n when there is none):
+// inline, sixteen bytes at a time where SSE2 is (a call to memchr costs more than the scan of a
+// string or a key). Reads up to 15 bytes past the n, which the padding of the document's buffer
+// allows.
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char a,
+                                             char b) noexcept {
+#if defined(__SSE2__)
+    const __m128i first = _mm_set1_epi8(a);
+    const __m128i second = _mm_set1_epi8(b);
+    for (std::size_t i = 0; i < n; i += 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        const auto found = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, first), _mm_cmpeq_epi8(chunk, second))));
+        if (found != 0) return std::min(n, i + static_cast<std::size_t>(std::countr_zero(found)));
+    }
+    return n;
+#else
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p[i] == a || p[i] == b) return i;
+    }
+    return n;
+#endif
+}
+COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char c) noexcept {
+#if defined(__SSE2__)
+    return find_in_document(p, n, c, c);
+#else
+    const void* found = std::memchr(p, c, n);
+    return found == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(found) - p);
+#endif
+}
+
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
+// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
+// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
+// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
+COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
+                                               bool& high) noexcept {
+    for (; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"' || c == '\\' || c < 0x20) return p;
+        high = high || c >= 0x80;
+    }
+    return end;
+}
+#if defined(__SSE2__)
+COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, bool& high) noexcept {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i controls = _mm_set1_epi8(0x1F);
+    for (; p < end; p += 16) {
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
+        const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
+        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
+        if (stops != 0) {
+            const auto at = static_cast<unsigned>(std::countr_zero(stops));
+            high = high || (highs & ((1U << at) - 1)) != 0;
+            return p + at < end ? p + at : end;
+        }
+        high = high || highs != 0;
+    }
+    return end;
+}
+#endif
+COLLECTCALL_HOT const char* scan_string(const char* p, const char* end, bool& high) noexcept {
+#if defined(__SSE2__)
+    return scan_string_sse2(p, end, high);
+#else
+    return scan_string_scalar(p, end, high);
+#endif
+}
+
+}  // namespace collectcall::detail
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SCAN_HPP
+// ---- end collectcall/core/read/scan.hpp ----
+
+namespace collectcall {
+
+namespace ondemand = simdjson::ondemand;
+
+namespace detail {
+
+// Thrown only for structural errors; it unwinds to read<T>, which turns it into one error.
+struct Malformed {
+    std::size_t offset;
+    std::string what;
+};
+// Thrown by Reader::stop(); read<T> answers with the errors reported so far.
+struct Stopped {};
+
+}  // namespace detail
+
+class Reader {
+  public:
+    // `json_end`, when known, bounds bytes_after().
+    Reader(const char* json_begin, const ReadOptions& options, ondemand::document* doc,
+           const char* json_end = nullptr)
+        : begin_(json_begin), end_(json_end), options_(options), doc_(doc) {}
+
+    [[nodiscard]] const ReadOptions& options() const noexcept { return options_; }
+    // How many errors were reported (and not taken away by an error scope), including those
+    // past the bound of the list that are only counted.
+    [[nodiscard]] std::size_t error_count() const noexcept { return count_; }
+
+    // The errors of the document: at most options().max_errors details, then one
+    // too_many_errors detail for the rest.
+    [[nodiscard]] ErrorList take_errors() {
+        ErrorList errors = std::move(errors_);
+        if (count_ > errors.size())
+            errors.push_back(too_many_errors_detail(count_ - errors.size()));
+        errors_.clear();
+        count_ = 0;
+        scope_ = {};
+        return errors;
+    }
+
+    // An error scope gathers the errors of one part of the document apart from the rest, with a
+    // bound of its own (a Validated<T> item of a bulk request): open_error_scope() starts it and
+    // close_error_scope() takes its errors away, bounded like take_errors(), and returns to the
+    // enclosing scope.
+    struct ErrorScope {
+        std::size_t stored_from = 0;   // where the scope's details start in the list
+        std::size_t counted_from = 0;  // error_count() when it started
+    };
+    [[nodiscard]] ErrorScope open_error_scope() noexcept {
+        const ErrorScope outer = scope_;
+        scope_ = {errors_.size(), count_};
+        return outer;
+    }
+    [[nodiscard]] ErrorList close_error_scope(ErrorScope outer) {
+        const auto from = static_cast<std::ptrdiff_t>(scope_.stored_from);
+        ErrorList mine(std::make_move_iterator(errors_.begin() + from),
+                       std::make_move_iterator(errors_.end()));
+        errors_.resize(scope_.stored_from);
+        const std::size_t counted = count_ - scope_.counted_from;
+        if (counted > mine.size()) mine.push_back(too_many_errors_detail(counted - mine.size()));
+        count_ = scope_.counted_from;
+        scope_ = outer;
+        return mine;
+    }
+
+    // Reports a problem with the value being read, at the current path. Past the bound of the
+    // list it is only counted (and its path never built).
+    //
+    // So is an error after the first whose path would take the paths kept for the document (or
+    // for the error scope, a bulk item) past 64 KiB: an error's path repeats every key above
+    // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
+    // make the errors many times the size of the document. No document with keys of a usual
+    // length comes near it (100 errors with paths of 600 bytes each).
+    COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
+        if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
+            errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
+        }
+        ++count_;
+    }
+    static constexpr std::size_t max_path_bytes = 64 * 1024;
+
+    // Stops reading the document: what was reported so far is its answer (a container past its
+    // bound, whose further elements must not be built).
+    [[noreturn]] void stop() const { throw detail::Stopped{}; }
+    // How deep the path is: error_at() reports at such a depth from further down.
+    [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
+    // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
+    // being read), as error() would have there.
+    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+        const std::size_t here = path_size_;
+        path_size_ = std::min(path_depth, here);  // the segments below stay where they are
+        error(code, message);
+        path_size_ = here;
+    }
+    // Reports a problem with a member of the object being read.
+    void member_error(std::string_view member, std::string_view code, std::string_view message) {
+        push(member);
+        error(code, message);
+        pop();
+    }
+
+    // The current JSON Pointer, built only when an error needs it.
+    [[nodiscard]] std::string current_path() const {
+        std::string path;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            if (s.is_index) {
+                append_pointer_index(path, s.index);
+            } else {
+                append_pointer_token(path, s.key());
+            }
+        }
+        return path;
+    }
+
+    // Whether the current path fits in what is left of max_path_bytes. The first error of a
+    // document or scope is always kept: its path is no longer than the document.
+    [[nodiscard]] bool path_fits() const noexcept {
+        if (errors_.size() == scope_.stored_from) return true;
+        std::size_t used = path_size_bound();
+        for (std::size_t i = scope_.stored_from; i < errors_.size(); ++i)
+            used += errors_[i].path.size();
+        return used <= max_path_bytes;
+    }
+
+    // At least current_path().size(), without building it: a key may double in the pointer
+    // (each '~' and '/' is escaped as two bytes), an index takes at most 20 digits.
+    [[nodiscard]] std::size_t path_size_bound() const noexcept {
+        std::size_t bound = 0;
+        for (std::size_t i = 0; i < path_size_; ++i) {
+            const Segment& s =
+                i < inline_segments ? inline_path_[i] : deep_path_[i - inline_segments];
+            bound += 1 + (s.is_index ? 20 : 2 * s.key_size);
+        }
+        return bound;
+    }
+
+    // Every member and element read is pushed and popped, so this stays inline and allocation
+    // free up to a depth no real document reaches; deeper paths spill into a vector.
+    // The fields are stored one by one: building a Segment first and copying it makes the
+    // compiler reload it through the stack, which stalls store forwarding on every member.
+    COLLECTCALL_HOT void push(std::string_view key) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.set_key(key);
+            s.is_index = false;
+        } else {
+            deep_path_.push_back(Segment{key.data(), key.size(), 0, false});
+        }
+        ++path_size_;
+    }
+    COLLECTCALL_HOT void push(std::size_t index) {
+        if (path_size_ < inline_segments) [[likely]] {
+            Segment& s = inline_path_[path_size_];
+            s.index = index;
+            s.is_index = true;
+        } else {
+            deep_path_.push_back(Segment{nullptr, 0, index, true});
+        }
+        ++path_size_;
+    }
+    // Names the innermost segment anew: the members of an object take turns in one segment,
+    // pushed once for the object.
+    COLLECTCALL_HOT void rename_top(std::string_view key) noexcept {
+        if (path_size_ <= inline_segments) [[likely]] {
+            inline_path_[path_size_ - 1].set_key(key);
+        } else {
+            deep_path_.back().set_key(key);
+        }
+    }
+    COLLECTCALL_HOT void pop() noexcept {
+        if (--path_size_ >= inline_segments) [[unlikely]]
+            deep_path_.pop_back();
+    }
+
+    // Structural errors: stop reading. The offset is into the caller's text.
+    [[noreturn]] void malformed(const char* where, std::string what) const {
+        std::size_t offset = 0;
+        if (where != nullptr && where > begin_) offset = static_cast<std::size_t>(where - begin_);
+        throw detail::Malformed{offset, std::move(what)};
+    }
+    [[noreturn]] void malformed(simdjson::error_code code) const {
+        malformed(location(), simdjson::error_message(code));
+    }
+    [[nodiscard]] const char* location() const {
+        const char* where = nullptr;
+        if (doc_ != nullptr && doc_->current_location().get(where) != simdjson::SUCCESS) {
+            where = nullptr;
+        }
+        return where;
+    }
+
+    // How many bytes of the document follow `at` (0 when its end is not known).
+    [[nodiscard]] std::size_t bytes_after(const char* at) const noexcept {
+        return end_ != nullptr && at != nullptr && at < end_ ? static_cast<std::size_t>(end_ - at)
+                                                             : 0;
+    }
+
+    void enter(const char* where) {
+        if (++depth_ > options_.max_depth) {
+            malformed(where, "nesting deeper than " + std::to_string(options_.max_depth));
+        }
+    }
+    void leave() noexcept { --depth_; }
+
+    // The JSON type of a value; malformed tokens are structural errors.
+    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
+        ondemand::json_type t{};
+        if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
+        return t;
+    }
+
+    COLLECTCALL_HOT static const char* token_start(ondemand::value& value) {
+        return value.raw_json_token().data();
+    }
+
+    // A scalar's own text, checked against the JSON grammar (simdjson validates only what is
+    // consumed, and a number is never consumed through a double here).
+    std::string_view scalar_token(ondemand::value& value, ondemand::json_type t) {
+        std::string_view token = detail::trim_json_space(value.raw_json_token());
+        bool valid = false;
+        switch (t) {
+            case ondemand::json_type::number:
+                valid = is_json_number(token);
+                break;
+            case ondemand::json_type::boolean:
+                valid = is_literal(token, "true") || is_literal(token, "false");
+                break;
+            case ondemand::json_type::null:
+                valid = is_literal(token, "null");
+                break;
+            default:
+                valid = true;
+        }
+        if (!valid) malformed(token.data(), "invalid literal or number");
+        return token;
+    }
+
+    // A comparison at the literal's compile-time length, which needs no call to memcmp.
+    template <std::size_t N>
+    static bool is_literal(std::string_view token, const char (&literal)[N]) noexcept {
+        return token.size() == N - 1 && std::memcmp(token.data(), literal, N - 1) == 0;
+    }
+
+    // Reads a string, reporting a type error for anything else.
+    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
+        // A value that starts with '"' is a string: the common case needs no type() first.
+        const std::string_view token = value.raw_json_token();
+        const char* quote = token.data();
+        // Without a backslash before it, the first quote after the opening one closes the
+        // string, and the text between them is the string itself: the parser has checked it for
+        // UTF-8 and unescaped control characters, and nothing needs unescaping into its buffer.
+        // One scan finds that quote or the first backslash. The token runs to the next
+        // structural character, so the closing quote is in it. A string followed by ':' is read
+        // the long way, whose error it needs: left unread, simdjson would skip it as a key and
+        // take the colon with it.
+        if (*quote == '"' && quote[token.size()] != ':') [[likely]] {
+            const std::size_t after = token.size() - 1;
+            const std::size_t end = detail::find_in_document(quote + 1, after, '"', '\\');
+            if (end < after && quote[1 + end] == '"') [[likely]] {
+                ondemand::raw_json_string consumed;
+                (void)value.get_raw_json_string().get(consumed);
+                return std::string_view(quote + 1, end);
+            }
+        }
+        return string_the_long_way(value);
+    }
+
+    // Reads a number's exact text, reporting a type error for anything else.
+    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
+        ondemand::json_type t = type_of(value);
+        if (t != ondemand::json_type::number) {
+            type_error(value, t, "must be a number");
+            return std::nullopt;
+        }
+        return scalar_token(value, t);
+    }
+
+    // Reader::string for what its fast path leaves: a string with escapes or followed by ':',
+    // and anything that is not a string.
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> string_the_long_way(
+        ondemand::value& value) {
+        if (*token_start(value) == '"') {
+            std::string_view text;
+            if (auto e = value.get_string().get(text)) {
+                malformed(token_start(value), simdjson::error_message(e));
+            }
+            return text;
+        }
+        ondemand::json_type t = type_of(value);
+        type_error(value, t, "must be a string");
+        return std::nullopt;
+    }
+
+    // Reports a type error, after checking that the unexpected value is well-formed JSON.
+    COLLECTCALL_OUT_OF_LINE void type_error(ondemand::value& value, ondemand::json_type t,
+                                            std::string_view message) {
+        skip(value, t);
+        error(codes::type, message);
+    }
+
+    // Walks a value that will not be kept, so that malformed JSON inside it is still found.
+    void skip(ondemand::value& value) { skip(value, type_of(value)); }
+    void skip(ondemand::value& value, ondemand::json_type t) {
+        switch (t) {
+            case ondemand::json_type::object: {
+                const char* where = token_start(value);
+                ondemand::object object;
+                if (auto e = value.get_object().get(object))
+                    malformed(where, simdjson::error_message(e));
+                enter(where);
+                for (auto field_result : object) {
+                    if (auto e = field_result.error()) malformed(e);
+                    ondemand::field&& field = std::move(field_result).value_unsafe();
+                    std::string_view key;
+                    if (auto e = field.unescaped_key().get(key)) malformed(e);
+                    skip(field.value());
+                }
+                leave();
+                break;
+            }
+            case ondemand::json_type::array: {
+                const char* where = token_start(value);
+                ondemand::array array;
+                if (auto e = value.get_array().get(array))
+                    malformed(where, simdjson::error_message(e));
+                enter(where);
+                for (auto element_result : array) {
+                    if (auto e = element_result.error()) malformed(e);
+                    ondemand::value&& element = std::move(element_result).value_unsafe();
+                    skip(element);
+                }
+                leave();
+                break;
+            }
+            case ondemand::json_type::string: {
+                std::string_view text;
+                if (auto e = value.get_string().get(text)) {
+                    malformed(token_start(value), simdjson::error_message(e));
+                }
+                break;
+            }
+            default:
+                scalar_token(value, t);
+        }
+    }
+
+  private:
+    // Trivial, so that the inline path is not cleared for each document: only the segments
+    // below path_size_ are ever read.
+    struct Segment {
+        const char* key_data;
+        std::size_t key_size;
+        std::size_t index;
+        bool is_index;
+        [[nodiscard]] std::string_view key() const noexcept { return {key_data, key_size}; }
+        void set_key(std::string_view key) noexcept {
+            key_data = key.data();
+            key_size = key.size();
+        }
+    };
+    static constexpr std::size_t inline_segments = 24;
+
+    const char* begin_;
+    const char* end_;
+    const ReadOptions& options_;
+    ondemand::document* doc_;
+    ErrorList errors_;
+    std::size_t count_ = 0;
+    ErrorScope scope_;
+    std::size_t path_size_ = 0;
+    std::array<Segment, inline_segments> inline_path_;
+    std::vector<Segment> deep_path_;
+    std::size_t depth_ = 0;
+};
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_READER_HPP
+// ---- end collectcall/core/read/reader.hpp ----
+
+namespace collectcall {
+
+// A member is required when absence is not a valid state of its type.
+template <class T>
+inline constexpr bool is_required_member_v =
+    !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
+
+namespace detail {
+
+// Converts to a default-initialised T, built where the conversion's result goes (no copy, no
+// move). A described struct that the reader is about to fill is made this way where a failed
+// read throws it away (the value of read<T>, an optional member): the reader writes every member
+// (a member the document lacks is reset), and value-initialisation would first clear the whole
+// object, inline text buffers and all (a customer is more than a kilobyte). Not for a
+// Validated<T>, whose value is seen even when it failed.
+struct Unfilled {
+    template <class T>
+    operator T() const {  // NOLINT(google-explicit-constructor): converting is its purpose
+        T value;
+        return value;
+    }
+};
+
+// The value of an optional to read into, made in place when there is none (no temporary to move
+// from, and no stall reloading it): a described struct Unfilled, anything else by default.
+template <class T>
+COLLECTCALL_HOT T& in_place_value(std::optional<T>& out) {
+    if (!out.has_value()) {
+        if constexpr (Described<T>) {
+            out.emplace(Unfilled{});
+        } else {
+            out.emplace();
+        }
+    }
+    return *out;
+}
+
+// Empties a member the document does not have, keeping the storage a string or vector owns.
+template <class T>
+void forget(T& out) {
+    if constexpr (std::is_same_v<T, std::string> || is_vector_v<T> || is_bounded_vector_v<T>) {
+        out.clear();
+    } else {
+        out = T{};
+    }
+}
+
+// The member names of T grouped by length, so that a key is compared only with the names as
+// long as it is: whatever the order of the keys, a lookup costs a scan for the closing quote and
+// usually one comparison.
+template <class T>
+struct member_lookup {
+    static constexpr auto& names = member_names<T>;
+    static constexpr std::size_t n = names.size();
+    static constexpr std::size_t max_length = [] {
+        std::size_t longest = 0;
+        for (std::string_view name : names)
+            longest = std::max(longest, name.size());
+        return longest;
+    }();
+    // Member indices ordered by name length (declaration order within a length)...
+    static constexpr std::array<std::size_t, n> by_length = [] {
+        std::array<std::size_t, n> order{};
+        std::size_t at = 0;
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            for (std::size_t i = 0; i < n; ++i) {
+                if (names[i].size() == length) order[at++] = i;
+            }
+        }
+        return order;
+    }();
+    // ...and where the names of each length start in that order.
+    static constexpr std::array<std::size_t, max_length + 2> starts = [] {
+        std::array<std::size_t, max_length + 2> first{};
+        for (std::size_t length = 0; length <= max_length; ++length) {
+            std::size_t count = 0;
+            for (std::string_view name : names)
+                count += name.size() == length ? 1 : 0;
+            first[length + 1] = first[length] + count;
+        }
+        return first;
+    }();
+#if defined(__SSE2__)
+    // Each name followed by its closing quote, as 16-byte chunks with a mask of the bytes that
+    // count: a key is compared in one or two loads, whatever the name's length.
+    static constexpr std::size_t chunks = (max_length + 1 + 15) / 16;
+    struct Chunks {
+        std::array<std::array<char, 16>, chunks> bytes{};
+        std::array<unsigned, chunks> mask{};
+    };
+    static constexpr std::array<Chunks, n> chunked = [] {
+        std::array<Chunks, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                table[i].bytes[b / 16][b % 16] = b < names[i].size() ? names[i][b] : '"';
+                table[i].mask[b / 16] |= 1U << (b % 16);
+            }
+        }
+        return table;
+    }();
+#else
+    // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
+    // bytes that count: a key is compared in at most a few loads, whatever the name's length.
+    static constexpr std::size_t words = (max_length + 1 + 7) / 8;
+    struct Key {
+        std::array<std::uint64_t, words> word{};
+        std::array<std::uint64_t, words> mask{};
+    };
+    static constexpr std::array<Key, n> keys = [] {
+        std::array<Key, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t b = 0; b <= names[i].size(); ++b) {
+                const auto byte =
+                    static_cast<unsigned char>(b < names[i].size() ? names[i][b] : '"');
+                table[i].word[b / 8] |= std::uint64_t{byte} << (8 * (b % 8));
+                table[i].mask[b / 8] |= std::uint64_t{0xFF} << (8 * (b % 8));
+            }
+        }
+        return table;
+    }();
+#endif
+    // The member a raw key names, found by the key's length (a search for its closing quote that
+    // stops at the longest name's length) among the names of that length; n when no name is the
+    // key's raw text (an unknown key, or one with escapes).
+    static std::size_t by_raw_key(const char* raw) noexcept {
+        if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
+            length <= max_length) {
+            for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
+                if (is(raw, by_length[k])) return by_length[k];
+            }
+        }
+        return n;
+    }
+
+    // Whether the key at `raw` is name i. The wide loads read at most 64 bytes from the key's
+    // start, which the document's padding allows past its closing quote; a struct with a name too
+    // long for that compares byte by byte, stopping at the first difference (the key's closing
+    // quote at the latest, as no name has a quote).
+    static bool is(const char* raw, std::size_t i) noexcept {
+#if defined(__SSE2__)
+        if constexpr (16 * chunks <= simdjson::SIMDJSON_PADDING) return equal(raw, chunked[i]);
+#else
+        if constexpr (std::endian::native == std::endian::little &&
+                      8 * words <= simdjson::SIMDJSON_PADDING) {
+            const Key& key = keys[i];
+            std::uint64_t differ = 0;
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t loaded = 0;
+                std::memcpy(&loaded, raw + 8 * w, 8);
+                differ |= (loaded ^ key.word[w]) & key.mask[w];
+            }
+            return differ == 0;
+        }
+#endif
+        const std::string_view name = names[i];
+        for (std::size_t b = 0; b < name.size(); ++b) {
+            if (raw[b] != name[b]) return false;
+        }
+        return raw[name.size()] == '"';
+    }
+
+#if defined(__SSE2__)
+    // is() for a name given as its chunks.
+    static bool equal(const char* raw, const Chunks& name) noexcept {
+        unsigned differ = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
+            const __m128i expected =
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
+            const auto same =
+                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(loaded, expected)));
+            differ |= ~same & name.mask[c];
+        }
+        return differ == 0;
+    }
+#endif
+};
+
+// The member expected next in an object: the one after the last (declaration order), or the one
+// before it once a key came before the last in that order (documents written in reverse), so that
+// both orders are matched by the first comparison; any other order is found by the lookup by
+// length.
+class MemberHint {
+  public:
+    // A member index, or one that is none (-1 or past the last).
+    [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    void saw(std::size_t i) noexcept {
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (at != next_) [[unlikely]]
+            step_ = at > next_ - step_ ? 1 : -1;  // after or before the last member
+        next_ = at + step_;
+    }
+
+  private:
+    std::ptrdiff_t next_ = 0;
+    std::ptrdiff_t step_ = 1;  // from the last member to the next: 1 or -1
+};
+
+// What both passes do after an object's last key: each member the document did not have is
+// emptied (forget), and `missing(I)` is told of each one among them that is required, in
+// declaration order. `seen(I)` says whether member I was in the document.
+template <class T, class Seen, class Missing>
+COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
+    using Members = described_members<T>;
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<Members>::value>>(
+        [&](auto I) {
+            using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
+            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
+            if (!seen(I)) {
+                if constexpr (is_required_member_v<M>) missing(I);
+                forget(out.*D::pointer);
+            }
+        });
+}
+
+// The reader's side of RuleErrors: a rule's problem reported to the Reader, at the member and
+// the element it names below the object being read.
+struct RuleAccess {
+    static RuleErrors errors_for(Reader& reader) noexcept { return RuleErrors(&report, &reader); }
+    static void report(void* context, std::string_view member, std::size_t index,
+                       std::string_view code, std::string_view message) {
+        Reader& reader = *static_cast<Reader*>(context);
+        if (member.empty()) return reader.error(code, message);
+        reader.push(member);
+        if (index != RuleErrors::no_index) reader.push(index);
+        reader.error(code, message);
+        if (index != RuleErrors::no_index) reader.pop();
+        reader.pop();
+    }
+};
+
+// Runs T's cross-field rule over an object read, with what each member was: `present[i]` and
+// `failed[i]` for member i of described_members<T>.
+template <class T>
+void check_members(const T& out, const bool* present, const bool* failed, Reader& reader) {
+    const MemberStates states(member_names<T>.data(), member_names<T>.size(), present, failed);
+    RuleErrors errors = RuleAccess::errors_for(reader);
+    collectcall_check(out, states, errors);
+}
+
+}  // namespace detail
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_MEMBERS_HPP
+// ---- end collectcall/core/read/members.hpp ----
+
+namespace collectcall::detail {
+
+class FastReader {
+  public:
+    FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
+               std::string& scratch)
+        : p_(begin), end_(end), options_(options), reader_(reader), scratch_(scratch) {}
+
+    // Reads the whole text as one T followed only by white space.
+    template <class T>
+    bool document(T& out) {
+        skip_space();
+        if (!value(out)) return false;
+        skip_space();
+        return p_ == end_;
+    }
+
+    // Reads one value, as kind_of<T> says.
+    template <class T>
+    bool value(T& out) {
+        return read_as(kind_tag<kind_of<T>>{}, out);
+    }
+
+    // One overload per ReadKind, for the T of that kind; the kinds without a fast form give up.
+    template <class T>
+    bool read_as(kind_tag<ReadKind::hook>, T&) {
+        return false;  // a type's own reader works on the full pass's values
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::validated>, T& out) {
+        // Only a valid item is taken: it has no errors to keep.
+        if (!value(ValidatedAccess::value(out))) return false;
+        ValidatedAccess::errors(out).clear();
+        return true;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::optional>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::patch>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::not_allowed>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::string>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::number>, T& out);
+    template <class T>
+    bool read_as(kind_tag<ReadKind::boolean>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::null>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::integer>, T&) {
+        return false;
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::bounded_array>, T& out) {
+        return array<typename T::value_type, T>(out);
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::array>, T& out) {
+        if constexpr (std::is_same_v<typename T::value_type, bool>) {
+            return false;  // vector<bool> hands out proxies: the full pass
+        } else {
+            return array<typename T::value_type, void>(out);
+        }
+    }
+    template <class T>
+    bool read_as(kind_tag<ReadKind::object>, T& out) {
+        return object(out);
+    }
+
+  private:
+    [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
+    void skip_space() noexcept {
+        while (p_ < end_ && is_json_space(*p_))
+            ++p_;
+    }
+    bool null_literal() noexcept {
+        if (end_ - p_ < 4 || std::memcmp(p_, "null", 4) != 0) return false;
+        p_ += 4;
+        return true;
+    }
+    bool enter() noexcept { return ++depth_ <= options_.max_depth; }
+
+    // What follows a member or an element: a comma and more, the container's `close`, or
+    // anything else (which the fast pass does not take).
+    enum class After { more, closed, wrong };
+    COLLECTCALL_HOT After after_value(char close) noexcept {
+        skip_space();
+        const char next = peek();
+        ++p_;
+        if (next == ',') {
+            skip_space();
+            return After::more;
+        }
+        return next == close ? After::closed : After::wrong;
+    }
+    void leave() noexcept { --depth_; }
+
+    // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
+    // the thread's buffer (valid until the next string with escapes).
+    COLLECTCALL_HOT std::optional<std::string_view> string() {
+        const char* text = p_ + 1;
+        bool high = false;
+        const char* stop = scan_string(text, high);
+        if (stop == end_) return std::nullopt;
+        if (*stop != '"') [[unlikely]]
+            return unescaped(text, stop, high);
+        const std::string_view content(text, static_cast<std::size_t>(stop - text));
+        if (high && !valid_utf8(content)) return std::nullopt;
+        p_ = stop + 1;
+        return content;
+    }
+
+    // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
+                                                                      const char* stop, bool high) {
+        std::string& out = scratch_;
+        out.assign(text, stop);
+        while (stop < end_ && *stop == '\\') {
+            if (end_ - stop < 2) return std::nullopt;
+            const char* at = stop + 2;
+            switch (stop[1]) {
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'u': {
+                    std::uint32_t code = 0;
+                    if (!hex4(stop + 2, code)) return std::nullopt;
+                    at = stop + 6;
+                    if (code >= 0xD800 && code <= 0xDBFF) {  // a high surrogate: its low one next
+                        std::uint32_t low = 0;
+                        if (end_ - at < 6 || at[0] != '\\' || at[1] != 'u' || !hex4(at + 2, low) ||
+                            low < 0xDC00 || low > 0xDFFF)
+                            return std::nullopt;
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        at += 6;
+                    } else if (code >= 0xDC00 && code <= 0xDFFF) {
+                        return std::nullopt;  // a low surrogate alone
+                    }
+                    append_utf8(out, code);
+                    break;
+                }
+                default:
+                    return std::nullopt;
+            }
+            const char* next = scan_string(at, high);
+            if (next == end_) return std::nullopt;
+            out.append(at, next);
+            stop = next;
+        }
+        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
+        // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
+        if (high && !valid_utf8(out)) return std::nullopt;
+        p_ = stop + 1;
+        return std::string_view(out);
+    }
+
+    static bool valid_utf8(std::string_view text) noexcept {
+        return text.size() <= 64 ? is_utf8(text)
+                                 : simdjson::validate_utf8(text.data(), text.size());
+    }
+
+    bool hex4(const char* at, std::uint32_t& code) const noexcept {
+        if (end_ - at < 4) return false;
+        for (int i = 0; i < 4; ++i) {
+            const char c = at[i];
+            std::uint32_t digit = 0;
+            if (c >= '0' && c <= '9') {
+                digit = static_cast<std::uint32_t>(c - '0');
+            } else if (c >= 'a' && c <= 'f') {
+                digit = static_cast<std::uint32_t>(c - 'a' + 10);
+            } else if (c >= 'A' && c <= 'F') {
+                digit = static_cast<std::uint32_t>(c - 'A' + 10);
+            } else {
+                return false;
+            }
+            code = code << 4 | digit;
+        }
+        return true;
+    }
+
+    static void append_utf8(std::string& out, std::uint32_t code) {
+        if (code < 0x80) {
+            out += static_cast<char>(code);
+        } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | code >> 6);
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else if (code < 0x10000) {
+            out += static_cast<char>(0xE0 | code >> 12);
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | code >> 18);
+            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        }
+    }
+
+    COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
+        return detail::scan_string(p, end_, high);
+    }
+
+    // The text of what may be a number: the bytes a JSON number can hold, up to the first other
+    // one (its grammar is for the caller to check).
+    std::string_view number() noexcept {
+        const char* start = p_;
+        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
+                             *p_ == 'e' || *p_ == 'E'))
+            ++p_;
+        return std::string_view(start, static_cast<std::size_t>(p_ - start));
+    }
+
+    template <class T>
+    bool object(T& out);
+    template <class T, class Bound>
+    bool array(std::vector<T>& out);
+
+    template <class T, std::size_t I>
+    static bool member(FastReader& fast, T& out) {
+        using D = boost::mp11::mp_at_c<described_members<T>, I>;
+        return fast.value(out.*D::pointer);
+    }
+    template <class T>
+    static constexpr auto members = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<bool (*)(FastReader&, T&), sizeof...(I)>{&member<T, I>...};
+    }
+    (std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+    const char* p_;
+    const char* end_;
+    const ReadOptions& options_;
+    Reader& reader_;        // for a cross-field rule's verdict
+    std::string& scratch_;  // where strings with escapes are unescaped
+    std::size_t depth_ = 0;
+};
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
+    if (peek() == 'n') {
+        if (!null_literal()) return false;
+        out.reset();
+        return true;
+    }
+    return value(in_place_value(out));
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
+    if (peek() != '"') return false;
+    const std::optional<std::string_view> text = string();
+    return text && convert_string(*text, options_, out, [](auto&&...) {});
+}
+
+template <class T>
+bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
+    const char c = peek();
+    if (c != '-' && (c < '0' || c > '9')) return false;
+    const std::string_view token = number();
+    if constexpr (HasPlainNumbers<T>) {
+        // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
+        if (std::optional<T> plain = T::parse_plain(token)) {
+            out = *plain;
+            return true;
+        }
+    }
+    return is_json_number(token) && convert_number(token, out, [](auto&&...) {});
+}
+
+template <ReadKind K>
+    struct fast_pass_reads : std::bool_constant < requires(FastReader& fast, AnyKind& out) {
+    fast.read_as(kind_tag<K>{}, out);
+} > {};
+static_assert(covers_every_kind<fast_pass_reads>, "the fast pass reads every kind of kind.hpp");
+
+template <class T>
+bool FastReader::object(T& out) {
+    using Members = described_members<T>;
+    using Lookup = member_lookup<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    if constexpr (n > 64) {
+        return false;  // more members than the bit sets below hold
+    } else {
+        if (peek() != '{' || !enter()) return false;
+        ++p_;
+        skip_space();
+        std::uint64_t seen = 0;
+        std::uint64_t nulls = 0;
+        MemberHint hint;
+        if (peek() == '}') {
+            ++p_;
+        } else {
+            while (true) {
+                if (peek() != '"') return false;
+                const char* raw = p_ + 1;
+                const std::size_t expected = hint.expected();
+                const std::size_t i =
+                    expected < n && Lookup::is(raw, expected) ? expected : Lookup::by_raw_key(raw);
+                if (i == n) return false;  // unknown, or a key with escapes
+                const std::uint64_t bit = std::uint64_t{1} << i;
+                if ((seen & bit) != 0) return false;
+                seen |= bit;
+                p_ = raw + member_names<T>[i].size() + 1;
+                if (p_ >= end_) return false;
+                hint.saw(i);
+                skip_space();
+                if (peek() != ':') return false;
+                ++p_;
+                skip_space();
+                if (peek() == 'n') nulls |= bit;
+                if (!members<T>[i](*this, out)) return false;
+                const After after = after_value('}');
+                if (after == After::more) continue;
+                if (after == After::closed) break;
+                return false;
+            }
+        }
+        leave();
+
+        bool complete = true;
+        finish_members(
+            out, [&](std::size_t i) { return (seen >> i & 1) != 0; },
+            [&](std::size_t) { complete = false; });
+        if (!complete) return false;
+
+        if constexpr (HasMemberCheck<T>) {
+            bool present[n + 1] = {};
+            const bool failed[n + 1] = {};
+            for (std::size_t i = 0; i < n; ++i)
+                present[i] = ((seen & ~nulls) >> i & 1) != 0;
+            const std::size_t before = reader_.error_count();
+            check_members(out, present, failed, reader_);
+            if (reader_.error_count() != before) return false;
+        }
+        return true;
+    }
+}
+
+template <class T, class Bound>
+bool FastReader::array(std::vector<T>& out) {
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (!std::is_void_v<Bound>) max_items = Bound::max_items(options_);
+    if (peek() != '[' || !enter()) return false;
+    ++p_;
+    // As read_array does: room for as many elements as the rest of the text could hold.
+    if constexpr (!std::is_void_v<Bound>) {
+        out.reserve(std::min(max_items, static_cast<std::size_t>(end_ - p_) / 2));
+    }
+    skip_space();
+    std::size_t index = 0;
+    if (peek() == ']') {
+        ++p_;
+    } else {
+        while (true) {
+            if (index == max_items) return false;
+            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
+            ++index;
+            const After after = after_value(']');
+            if (after == After::more) continue;
+            if (after == After::closed) break;
+            return false;
+        }
+    }
+    leave();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
+    if constexpr (!std::is_void_v<Bound>) {
+        if (index < Bound::min_items) return false;
+    }
+    return true;
+}
+
+}  // namespace collectcall::detail
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FAST_PASS_HPP
+// ---- end collectcall/core/read/fast_pass.hpp ----
+// ---- begin collectcall/core/read/full_pass.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FULL_PASS_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FULL_PASS_HPP
+// The full pass: one pass of simdjson On-Demand that reports every error. Each object is iterated
+// once and each key dispatched to its member (out-of-order keys cost no extra pass); a presence
+// bitset gives required, duplicate and unknown members in the same pass. Field errors are
+// collected and reading goes on; only a structural error (malformed JSON, invalid UTF-8, trailing
+// content, nesting too deep) stops it. read_value follows kind_of<T> (kind.hpp): one read_as
+// overload per kind.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+// ---- begin collectcall/core/read/hook.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HOOK_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HOOK_HPP
+// The members of ValueReader (read/value_reader.hpp, the read hook), over the full pass's Reader
+// and simdjson's values.
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <simdjson.h>
+
+
+namespace collectcall {
+
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out);
+
+namespace detail {
+
+// The full pass's way into the hook, and the hook's to the full pass's value.
+struct HookAccess {
+    template <class T>
+    static bool read(Reader& reader, ondemand::value& value, T& out) {
+        ValueReader in(reader, &value, reader.path_depth());
+        const bool ok = collectcall_read(in, out);
+        in.finish();
+        return ok;
+    }
+    static ondemand::value& value(const ValueReader& in) noexcept {
+        return *static_cast<ondemand::value*>(in.value_);
+    }
+};
+
+}  // namespace detail
+
+inline JsonType ValueReader::type() {
+    if (consumed_) throw std::logic_error("a ValueReader's type is asked before its value is read");
+    switch (reader_->type_of(detail::HookAccess::value(*this))) {
+        case ondemand::json_type::object:
+            return JsonType::object;
+        case ondemand::json_type::array:
+            return JsonType::array;
+        case ondemand::json_type::string:
+            return JsonType::string;
+        case ondemand::json_type::number:
+            return JsonType::number;
+        case ondemand::json_type::boolean:
+            return JsonType::boolean;
+        case ondemand::json_type::null:
+            break;
+    }
+    return JsonType::null;
+}
+
+inline std::optional<std::string_view> ValueReader::string() {
+    consume();
+    return reader_->string(detail::HookAccess::value(*this));
+}
+
+inline std::optional<std::string_view> ValueReader::number() {
+    consume();
+    return reader_->number_token(detail::HookAccess::value(*this));
+}
+
+inline std::optional<bool> ValueReader::boolean() {
+    bool b = false;
+    if (!read(b)) return std::nullopt;
+    return b;
+}
+
+inline std::optional<std::string_view> ValueReader::scalar() {
+    consume();
+    ondemand::value& value = detail::HookAccess::value(*this);
+    const ondemand::json_type t = reader_->type_of(value);
+    if (t == ondemand::json_type::object || t == ondemand::json_type::array ||
+        t == ondemand::json_type::string) {
+        reader_->type_error(value, t, "must be a number, true, false or null");
+        return std::nullopt;
+    }
+    return reader_->scalar_token(value, t);
+}
+
+template <class T>
+bool ValueReader::read(T& out) {
+    consume();
+    return read_value(*reader_, detail::HookAccess::value(*this), out);
+}
+
+inline bool ValueReader::object_members(
+    detail::FunctionRef<void(std::string_view, ValueReader&)> member) {
+    consume();
+    ondemand::value& value = detail::HookAccess::value(*this);
+    const ondemand::json_type t = reader_->type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader_->type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader_->malformed(where, simdjson::error_message(e));
+    const std::size_t before = reader_->error_count();
+    reader_->enter(where);
+    reader_->push(std::string_view{});  // renamed for each member
+    for (auto field_result : object) {
+        if (auto e = field_result.error()) reader_->malformed(e);
+        ondemand::field&& field = std::move(field_result).value_unsafe();
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) reader_->malformed(e);
+        reader_->rename_top(key);
+        ValueReader in(*reader_, &field.value(), reader_->path_depth());
+        member(key, in);
+        in.finish();
+    }
+    reader_->pop();
+    reader_->leave();
+    return reader_->error_count() == before;
+}
+
+inline bool ValueReader::array_elements(detail::FunctionRef<void(ValueReader&)> element) {
+    consume();
+    ondemand::value& value = detail::HookAccess::value(*this);
+    const ondemand::json_type t = reader_->type_of(value);
+    if (t != ondemand::json_type::array) {
+        reader_->type_error(value, t, "must be an array");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::array array;
+    if (auto e = value.get_array().get(array))
+        reader_->malformed(where, simdjson::error_message(e));
+    const std::size_t before = reader_->error_count();
+    reader_->enter(where);
+    std::size_t index = 0;
+    for (auto element_result : array) {
+        if (auto e = element_result.error()) reader_->malformed(e);
+        ondemand::value&& item = std::move(element_result).value_unsafe();
+        reader_->push(index++);
+        ValueReader in(*reader_, &item, reader_->path_depth());
+        element(in);
+        in.finish();
+        reader_->pop();
+    }
+    reader_->leave();
+    return reader_->error_count() == before;
+}
+
+inline void ValueReader::error(std::string_view code, std::string_view message) {
+    reader_->error_at(path_depth_, code, message);
+}
+
+inline void ValueReader::member_error(std::string_view member, std::string_view code,
+                                      std::string_view message) {
+    if (reader_->path_depth() != path_depth_)
+        throw std::logic_error("ValueReader::member_error inside the reading of a part");
+    reader_->member_error(member, code, message);
+}
+
+inline const ReadOptions& ValueReader::options() const noexcept {
+    return reader_->options();
+}
+
+inline void ValueReader::consume() {
+    if (consumed_) throw std::logic_error("a ValueReader's value is read once");
+    consumed_ = true;
+}
+
+inline void ValueReader::finish() {
+    if (!consumed_) reader_->skip(detail::HookAccess::value(*this));
+}
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HOOK_HPP
+// ---- end collectcall/core/read/hook.hpp ----
+
+namespace collectcall {
+
+// Reads one value of any supported type. Returns true when `out` holds a valid value; otherwise
+// the problems were reported to `reader`.
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out);
+
+namespace detail {
+
+// A part that failed is made fresh out of line, like every path only a value with a problem
+// takes (Reader::error, type_error, string_the_long_way): the functions that read valid values
+// stay small, with fewer registers to save and restore on every call.
+template <class T>
+COLLECTCALL_OUT_OF_LINE void reset_part(T& out) {
+    out = T{};
+}
+
+// Reads a member or an element. A value that fails is left as a fresh one would be (read<T> fills
+// a default T; read_into reads over a value that held something else).
+template <class T>
+bool read_part(Reader& reader, ondemand::value& value, T& out) {
+    if constexpr (read_whole<T>) {
+        if (read_value(reader, value, out)) [[likely]]
+            return true;
+        reset_part(out);
+        return false;
+    } else {
+        return read_value(reader, value, out);
+    }
+}
+
+template <class T>
+bool read_integer(Reader& reader, ondemand::value& value, T& out) {
+    auto token = reader.number_token(value);
+    if (!token) return false;
+    std::string_view text = *token;
+    bool negative = !text.empty() && text.front() == '-';
+    if (negative) text.remove_prefix(1);
+    if (text.find_first_of(".eE") != std::string_view::npos) {
+        reader.error(codes::type, "must be an integer");
+        return false;
+    }
+    // Accumulate as the negative magnitude so that the minimum of a signed type fits.
+    using Wide = std::conditional_t<std::is_signed_v<T>, std::intmax_t, std::uintmax_t>;
+    Wide result = 0;
+    bool overflow = false;
+    for (char c : text) {
+        Wide digit = static_cast<Wide>(c - '0');
+        if constexpr (std::is_signed_v<T>) {
+            if (result < (std::numeric_limits<T>::min() + digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 - digit;
+        } else {
+            if (result > (std::numeric_limits<T>::max() - digit) / 10) overflow = true;
+            if (!overflow) result = result * 10 + digit;
+        }
+    }
+    if constexpr (std::is_signed_v<T>) {
+        if (!negative && result == std::numeric_limits<T>::min()) overflow = true;
+        // Not when it overflowed: -min would be undefined for the widest type.
+        if (!negative && !overflow) result = -result;
+    } else {
+        if (negative && result != 0) {
+            reader.error(codes::minimum, "must be >= 0");
+            return false;
+        }
+    }
+    if (overflow) {
+        reader.error(codes::range, "is out of range");
+        return false;
+    }
+    out = static_cast<T>(result);
+    return true;
+}
+
+// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
+// built: one `length` error at the array, then reading stops.
+template <class T, class Bound = void>
+bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
+    constexpr bool bounded = !std::is_void_v<Bound>;
+    std::size_t max_items = std::numeric_limits<std::size_t>::max();
+    if constexpr (bounded) max_items = Bound::max_items(reader.options());
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::array) {
+        reader.type_error(value, t, "must be an array");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::array array;
+    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
+    reader.enter(where);
+    std::size_t before = reader.error_count();
+    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
+    // growth that moves every element several times: as many elements as the rest of the
+    // document could hold (two bytes each at the least), never more than the bound.
+    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
+    std::size_t index = 0;
+    for (auto element_result : array) {
+        if (auto e = element_result.error()) reader.malformed(e);
+        ondemand::value&& element = std::move(element_result).value_unsafe();
+        if constexpr (bounded) {
+            if (index == max_items) [[unlikely]] {
+                reader.error(codes::length, Bound::length_message(max_items));
+                reader.stop();
+            }
+        }
+        reader.push(index);
+        // The elements already there (read_into) are read over, keeping what they own.
+        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
+            bool b = false;
+            read_value(reader, element, b);
+            if (index < out.size()) {
+                out[index] = b;
+            } else {
+                out.push_back(b);
+            }
+        } else {
+            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
+        }
+        ++index;
+        reader.pop();
+    }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
+    reader.leave();
+    if constexpr (bounded) {
+        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
+    }
+    return reader.error_count() == before;
+}
+
+// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
+// reading a little past a key is safe): the member expected next (read_members' hint), where a
+// document in declaration order or its reverse hits; then, out of line, by the key's length
+// (found by a search for its closing quote that stops at the longest name's length), the names of
+// that length; for a key with escapes, its unescaped form. n when no member has the name.
+template <class T>
+COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
+                                                       Reader& reader,
+                                                       std::string_view& unescaped) {
+    constexpr auto& names = member_names<T>;
+    constexpr std::size_t n = names.size();
+    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
+    if (auto e = field.unescaped_key().get(unescaped))
+        reader.malformed(raw, simdjson::error_message(e));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (names[i] == unescaped) return i;
+    }
+    return n;
+}
+
+template <class T>
+COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
+                                         std::string_view& unescaped) {
+    using Lookup = member_lookup<T>;
+    const char* raw = field.key().raw();
+    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
+        return hint;
+    return match_other_member<T>(field, raw, reader, unescaped);
+}
+
+// Reads member I of T: one function per member, so that the member a key names is reached by
+// one indirect call rather than a call into a switch over them all.
+template <class T, std::size_t I>
+bool read_member(Reader& reader, ondemand::value& value, T& out) {
+    using D = boost::mp11::mp_at_c<described_members<T>, I>;
+    return read_part(reader, value, out.*D::pointer);
+}
+
+template <class T>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
+}
+(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+// Reads the members of an object that starts at `where`.
+template <class T>
+bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
+    using Members = described_members<T>;
+    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
+    constexpr auto& names = member_names<T>;
+
+    reader.enter(where);
+    const std::size_t before = reader.error_count();
+
+    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
+    constexpr bool checked = HasMemberCheck<T>;
+    bool seen[n + 1] = {};
+    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
+    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
+    MemberHint hint;
+    reader.push(std::string_view{});  // renamed for each member
+    for (auto field_result : object) {
+        // Used where it is rather than copied out with get(): the copy of a field just built
+        // member by member stalls on store forwarding (here and in every loop of this file).
+        if (auto e = field_result.error()) reader.malformed(e);
+        ondemand::field&& field = std::move(field_result).value_unsafe();
+        std::string_view unescaped;
+        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
+        if (i == n) {
+            reader.rename_top(unescaped);
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+            continue;
+        }
+        hint.saw(i);
+        reader.rename_top(names[i]);
+        if (seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+            if constexpr (checked) failed[i] = true;
+        } else {
+            seen[i] = true;
+            [[maybe_unused]] const std::size_t member_before = reader.error_count();
+            ondemand::value& member_value = field.value();
+            if constexpr (checked) {
+                // Only `null` starts with 'n' (anything else malformed has already stopped us).
+                present[i] = *Reader::token_start(member_value) != 'n';
+            }
+            member_readers<T>[i](reader, member_value, out);
+            if constexpr (checked) failed[i] = reader.error_count() != member_before;
+        }
+    }
+    reader.pop();
+    reader.leave();
+
+    finish_members(
+        out, [&](std::size_t i) { return seen[i]; },
+        [&](std::size_t i) { reader.member_error(names[i], codes::required, "is required"); });
+    if constexpr (checked) check_members(out, present, failed, reader);
+    return reader.error_count() == before;
+}
+
+template <class T>
+bool read_object(Reader& reader, ondemand::value& value, T& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::object) {
+        reader.type_error(value, t, "must be an object");
+        return false;
+    }
+    const char* where = Reader::token_start(value);
+    ondemand::object object;
+    if (auto e = value.get_object().get(object))
+        reader.malformed(where, simdjson::error_message(e));
+    return read_members(reader, object, where, out);
+}
+
+// One overload per ReadKind, for the T of that kind (kind_of<T>).
+
+template <class T>
+bool read_as(kind_tag<ReadKind::hook>, Reader& reader, ondemand::value& value, T& out) {
+    return HookAccess::read(reader, value, out);
+}
+
+// A Validated<T> gathers its errors apart (an error scope) and keeps them, with paths relative
+// to itself; it is always a valid part of the enclosing document.
+template <class T>
+bool read_as(kind_tag<ReadKind::validated>, Reader& reader, ondemand::value& value, T& out) {
+    const Reader::ErrorScope outer = reader.open_error_scope();
+    read_value(reader, value, ValidatedAccess::value(out));
+    ErrorList& errors = ValidatedAccess::errors(out);
+    errors = reader.close_error_scope(outer);
+    if (!errors.empty()) {
+        // The path of the item itself, built only when it has errors.
+        const std::size_t prefix = reader.current_path().size();
+        for (Error& e : errors) {
+            if (e.code != codes::too_many_errors) e.path.erase(0, prefix);
+        }
+    }
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::optional>, Reader& reader, ondemand::value& value, T& out) {
+    // Only null starts with 'n' (what else does is malformed, which scalar_token reports).
+    if (*Reader::token_start(value) == 'n') {
+        reader.scalar_token(value, ondemand::json_type::null);
+        out.reset();
+        return true;
+    }
+    if (read_value(reader, value, in_place_value(out))) return true;
+    out.reset();
+    return false;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::patch>, Reader& reader, ondemand::value& value, T& out) {
+    if (*Reader::token_start(value) == 'n') {
+        reader.scalar_token(value, ondemand::json_type::null);
+        out.set_null();
+        return true;
+    }
+    typename T::value_type inner{};
+    if (!read_value(reader, value, inner)) {
+        out.reset();
+        return false;
+    }
+    out = std::move(inner);
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::not_allowed>, Reader& reader, ondemand::value& value, T&) {
+    reader.skip(value);
+    reader.error(codes::not_allowed, "cannot be set");
+    return false;
+}
+
+template <class T>
+COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::string>, Reader& reader, ondemand::value& value,
+                             T& out) {
+    auto text = reader.string(value);
+    if (!text) return false;
+    return convert_string(
+        *text, reader.options(), out,
+        [&](std::string_view code, std::string_view message) { reader.error(code, message); });
+}
+
+template <class T>
+COLLECTCALL_HOT bool read_as(kind_tag<ReadKind::number>, Reader& reader, ondemand::value& value,
+                             T& out) {
+    if constexpr (HasPlainNumbers<T>) {
+        // The plain shape first (digits, maybe a point and digits: Money's 1234.56), which is a
+        // JSON number whenever parse_plain accepts it: no type() and no grammar check.
+        if (const char c = *Reader::token_start(value); c >= '0' && c <= '9') {
+            const std::string_view token = trim_json_space(value.raw_json_token());
+            if (std::optional<T> plain = T::parse_plain(token)) {
+                out = *plain;
+                return true;
+            }
+        }
+    }
+    auto token = reader.number_token(value);
+    if (!token) return false;
+    return convert_number(*token, out, [&](std::string_view code, std::string_view message) {
+        reader.error(code, message);
+    });
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::boolean>, Reader& reader, ondemand::value& value, T& out) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::boolean) {
+        reader.type_error(value, t, "must be true or false");
+        return false;
+    }
+    out = Reader::is_literal(reader.scalar_token(value, t), "true");
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::null>, Reader& reader, ondemand::value& value, T&) {
+    ondemand::json_type t = reader.type_of(value);
+    if (t != ondemand::json_type::null) {
+        reader.type_error(value, t, "must be null");
+        return false;
+    }
+    reader.scalar_token(value, t);
+    return true;
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::integer>, Reader& reader, ondemand::value& value, T& out) {
+    return read_integer(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::bounded_array>, Reader& reader, ondemand::value& value, T& out) {
+    return read_array<typename T::value_type, T>(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::array>, Reader& reader, ondemand::value& value, T& out) {
+    return read_array(reader, value, out);
+}
+
+template <class T>
+bool read_as(kind_tag<ReadKind::object>, Reader& reader, ondemand::value& value, T& out) {
+    return read_object(reader, value, out);
+}
+
+template <ReadKind K>
+    struct full_pass_reads
+    : std::bool_constant < requires(Reader& reader, ondemand::value& value, AnyKind& out) {
+    read_as(kind_tag<K>{}, reader, value, out);
+} > {};
+static_assert(covers_every_kind<full_pass_reads>, "the full pass reads every kind of kind.hpp");
+
+}  // namespace detail
+
+template <class T>
+bool read_value(Reader& reader, ondemand::value& value, T& out) {
+    return detail::read_as(detail::kind_tag<detail::kind_of<T>>{}, reader, value, out);
+}
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FULL_PASS_HPP
+// ---- end collectcall/core/read/full_pass.hpp ----
+
+namespace collectcall {
+
+namespace detail {
+
+// One parser and one padded buffer per thread, reused across documents.
+struct ThreadState {
+    ondemand::parser parser;
+    std::unique_ptr<char[]> buffer;
+    std::size_t capacity = 0;
+    std::string unescaped;  // the fast pass's
+};
+
+inline ThreadState& thread_state() {
+    thread_local ThreadState state;
+    return state;
+}
+
+// A very large document's buffers (the padded copy, the parser's indexes: several times the
+// document's size) are not kept for the life of the thread: they go when it has been read.
+struct ReleaseLargeBuffers {
+    static constexpr std::size_t kept = std::size_t{1} << 20;
+    ThreadState& state;
+    ~ReleaseLargeBuffers() {
+        if (state.capacity > kept) {
+            state.buffer.reset();
+            state.capacity = 0;
+        }
+        if (state.parser.capacity() > kept) state.parser = ondemand::parser{};
+        if (state.unescaped.capacity() > kept) std::string().swap(state.unescaped);
+    }
+};
+
+inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
+    std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
+    message += what;
+    return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
+}
+
+// Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
+// `capacity` (at least SIMDJSON_PADDING more, the first of them NUL or white space, so that no
+// token runs on past the end, and a container left open meets a byte that closes nothing). The
+// caller's text is at `offset` in the buffer: the same bytes, or the same bytes wrapped in [ ].
+struct Input {
+    const char* buffer;
+    std::size_t length;
+    std::size_t capacity;
+    std::size_t offset;
+    std::size_t text_size;
+    bool wrapped;
+};
+
+template <class T>
+ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
+    ondemand::document doc;
+    const char* text = input.buffer + input.offset;
+    Reader reader(text, options, &doc, text + input.text_size);
+    if (options.fast_pass && !input.wrapped) {
+        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
+        if (fast.document(out)) return {};
+        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
+    }
+    if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
+        return malformed_error(0, simdjson::error_message(e));
+    }
+    try {
+        if (input.wrapped) {
+            // Trailing content shows up as a second element or as text after the closing
+            // bracket.
+            ondemand::array root;
+            if (auto e = doc.get_array().get(root)) reader.malformed(e);
+            std::size_t count = 0;
+            for (auto element_result : root) {
+                if (auto e = element_result.error()) reader.malformed(e);
+                ondemand::value&& element = std::move(element_result).value_unsafe();
+                if (count++ != 0) {
+                    reader.malformed(Reader::token_start(element), "trailing content");
+                }
+                read_value(reader, element, out);
+            }
+            if (count == 0) reader.malformed(text, "empty document");
+        } else {
+            // Not get_object(), which checks that the document's last token closes it: reading
+            // stops at a container's bound without looking at the rest, however broken.
+            ondemand::value root;
+            if (auto e = doc.get_value().get(root)) reader.malformed(e);
+            read_value(reader, root, out);
+        }
+        const char* rest = nullptr;
+        if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+            reader.malformed(rest, "trailing content");
+        }
+    } catch (const detail::Malformed& m) {
+        return malformed_error(std::min(m.offset, input.text_size), m.what);
+    } catch (const detail::Stopped&) {
+        return reader.take_errors();
+    }
+    return reader.take_errors();
+}
+
+// Reads `json` into `out`. `readable` is how many bytes from json.data() may be read (0 when
+// unknown): with SIMDJSON_PADDING of them past the text, and the first of those ending any token
+// (a std::string's NUL, a padded_string's zeros), an object or array is parsed where it lies.
+// Anything else is copied first, into the thread's buffer.
+template <class T>
+ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
+                    T& out) {
+    ThreadState& state = thread_state();
+    const ReleaseLargeBuffers release{state};  // after the document below is gone
+
+    // "Today" is asked of the clock once per document, not once per date.
+    const ReadOptions* resolved = &options;
+    ReadOptions with_today;
+    if (!options.today) {
+        with_today = options;
+        with_today.today = options.today_or_now();
+        resolved = &with_today;
+    }
+
+    // An object or an array is a value simdjson hands out as it is; a scalar at the root is not
+    // (simdjson 3.0), so it is read as the one element of the document wrapped in [ ].
+    std::size_t first = 0;
+    while (first < json.size() && is_json_space(json[first]))
+        ++first;
+    const bool container = first < json.size() && (json[first] == '{' || json[first] == '[');
+    if (container && readable >= json.size() + simdjson::SIMDJSON_PADDING) {
+        const char after = json.data()[json.size()];
+        if (after == '\0' || is_json_space(after)) {
+            const Input input{json.data(), json.size(), readable, 0, json.size(), false};
+            return read_input(state, input, *resolved, out);
+        }
+    }
+    const std::size_t offset = container ? 0 : 1;
+    const std::size_t length = json.size() + 2 * offset;
+    const std::size_t needed = length + simdjson::SIMDJSON_PADDING;
+    if (needed > state.capacity) {
+        state.buffer = std::make_unique<char[]>(needed);
+        state.capacity = needed;
+    }
+    char* buffer = state.buffer.get();
+    // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
+    if (!json.empty()) std::memcpy(buffer + offset, json.data(), json.size());
+    if (!container) {
+        buffer[0] = '[';
+        buffer[length - 1] = ']';
+    }
+    std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
+    const Input input{buffer, length, needed, offset, json.size(), !container};
+    return read_input(state, input, *resolved, out);
+}
+
+template <class T>
+Result<T> read_result(std::string_view json, std::size_t readable, const ReadOptions& options) {
+    // One object returned on every path, so that it is constructed in the caller (NRVO).
+    Result<T> result = [] {
+        if constexpr (Described<T>) {
+            return Result<T>(std::in_place, Unfilled{});
+        } else {
+            return Result<T>(std::in_place);
+        }
+    }();
+    ErrorList errors = read_text(json, readable, options, result.value());
+    if (!errors.empty()) result.set_errors(std::move(errors));
+    return result;
+}
+
+}  // namespace detail
+
+// The entry points declared by read/entry_points.hpp.
+template <class T>
+Result<T> read(std::string_view json, const ReadOptions& options) {
+    return detail::read_result<T>(json, 0, options);
+}
+template <class T>
+Result<T> read(simdjson::padded_string_view json, const ReadOptions& options) {
+    return detail::read_result<T>(json, json.capacity(), options);
+}
+template <class T>
+Result<T> read(const simdjson::padded_string& json, const ReadOptions& options) {
+    return detail::read_result<T>(json, json.size() + simdjson::SIMDJSON_PADDING, options);
+}
+template <class T, class String>
+requires std::same_as<String, std::string> Result<T> read(const String& json,
+                                                          const ReadOptions& options) {
+    return detail::read_result<T>(json, json.capacity(), options);
+}
+
+template <class T>
+ErrorList read_into(std::string_view json, T& out, const ReadOptions& options) {
+    return detail::read_text(json, 0, options, out);
+}
+template <class T>
+ErrorList read_into(simdjson::padded_string_view json, T& out, const ReadOptions& options) {
+    return detail::read_text(json, json.capacity(), options, out);
+}
+template <class T>
+ErrorList read_into(const simdjson::padded_string& json, T& out, const ReadOptions& options) {
+    return detail::read_text(json, json.size() + simdjson::SIMDJSON_PADDING, options, out);
+}
+template <class T, class String>
+requires std::same_as<String, std::string> ErrorList read_into(const String& json, T& out,
+                                                               const ReadOptions& options) {
+    return detail::read_text(json, json.capacity(), options, out);
+}
+
+}  // namespace collectcall
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_ENTRY_HPP
+// ---- end collectcall/core/read/entry.hpp ----
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HPP
+// ---- end collectcall/core/read.hpp ----
+#endif
+// ---- end collectcall/core/readable.hpp ----
 // ---- begin collectcall/types/webhook_secret.hpp ----
 // Webhook secrets as texts (API.md sections 5 and 9): which texts are secrets, and the keys the
 // two signature schemes take from one. No cryptography here (signature.hpp signs), so that the
@@ -8487,12 +8726,13 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
-inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
+inline void collectcall_check(const CustomerCreate&, const MemberStates& members,
+                              RuleErrors& errors) {
     std::string_view message = collections_conflict(members.present<&CustomerCreate::collections>(),
                                                     members.given<&CustomerCreate::ssnLastFour>(),
                                                     members.given<&CustomerCreate::dateOfBirth>());
     if (!message.empty()) {
-        reader.member_error(member_name<&CustomerCreate::collections>, codes::conflict, message);
+        errors.member_error<&CustomerCreate::collections>(codes::conflict, message);
     }
 }
 
@@ -8793,17 +9033,15 @@ inline constexpr std::string_view duplicate_customer_ids_message =
 
 // Applied by read<BulkCallRequest>: each valid id that repeats an earlier one (ids compare as
 // UUIDs, whatever the letter case) is a `conflict` at its place, /customerIds/<index>.
-inline void collectcall_check(const BulkCallRequest& request, const MemberStates&, Reader& reader) {
+inline void collectcall_check(const BulkCallRequest& request, const MemberStates&,
+                              RuleErrors& errors) {
     const auto& ids = request.customerIds;
     for (std::size_t i = 1; i < ids.size(); ++i) {
         if (ids[i].view().empty()) continue;  // invalid, with its own error
         for (std::size_t j = 0; j < i; ++j) {
             if (ids[j] == ids[i]) {
-                reader.push("customerIds");
-                reader.push(i);
-                reader.error(codes::conflict, duplicate_customer_ids_message);
-                reader.pop();
-                reader.pop();
+                errors.element_error<&BulkCallRequest::customerIds>(i, codes::conflict,
+                                                                    duplicate_customer_ids_message);
                 break;
             }
         }
@@ -9914,20 +10152,18 @@ inline constexpr std::string_view email_body_conflict_message =
 // Applied by read<EmailImportRequest>. A body that is present but invalid has its own error
 // already, and then the rule is not judged.
 inline void collectcall_check(const EmailImportRequest& email, const MemberStates& members,
-                              Reader& reader) {
+                              RuleErrors& errors) {
     using E = EmailImportRequest;
     if (members.failed<&E::plainTextBody>() || members.failed<&E::htmlBody>()) return;
     const bool content = (email.plainTextBody && email.plainTextBody->has_content()) ||
                          (email.htmlBody && email.htmlBody->has_content());
     if (content) return;
     if (members.present<&E::plainTextBody>()) {
-        reader.member_error(member_name<&E::plainTextBody>, codes::conflict,
-                            email_body_conflict_message);
+        errors.member_error<&E::plainTextBody>(codes::conflict, email_body_conflict_message);
     } else if (members.present<&E::htmlBody>()) {
-        reader.member_error(member_name<&E::htmlBody>, codes::conflict,
-                            email_body_conflict_message);
+        errors.member_error<&E::htmlBody>(codes::conflict, email_body_conflict_message);
     } else {
-        reader.error(codes::conflict, email_body_conflict_message);
+        errors.error(codes::conflict, email_body_conflict_message);
     }
 }
 
@@ -10564,8 +10800,11 @@ inline constexpr std::string_view validation_failed =
 // ---- end collectcall/model/openapi.hpp ----
 
 
-// Last: with COLLECTCALL_SEPARATE_COMPILATION, the models' reading and writing are declared
-// compiled elsewhere (collectcall/src.hpp), and not compiled in this translation unit.
+// Header-only, the reader (and simdjson). With COLLECTCALL_SEPARATE_COMPILATION, neither: the
+// models' reading and writing are declared compiled elsewhere (collectcall/src.hpp), and not
+// compiled in this translation unit; a file that reads another type includes core/read.hpp.
+#if !defined(COLLECTCALL_SEPARATE_COMPILATION)
+#endif
 // ---- begin collectcall/extern.hpp ----
 // The separately compiled mode, in the manner of Boost.JSON's src.hpp: with
 // COLLECTCALL_SEPARATE_COMPILATION defined (for the whole project), a translation unit that
@@ -10573,17 +10812,23 @@ inline constexpr std::string_view validation_failed =
 // below: it calls them, and one translation unit of the project compiles them once by including
 // collectcall/src.hpp. Without the macro nothing changes (header-only).
 //
-// What is compiled once: read<T> and read_into<T> (every overload) of each request body, and
-// write<T> and write_value<T> of each body and each document the API answers with, so that an
-// Envelope<T> or a list around one calls the separately compiled writer of T. Any other type is
-// compiled where it is used, as in the header-only mode. The compiler still inlines everything
-// inside each of these functions; a call across the translation units costs one call per
-// document (read) or per model object (write).
+// What is compiled once: read<T> and read_into<T> (every overload) of each request body and of
+// each document a service keeps and reads back, merge_patch of each PATCH body onto what it
+// changes, and write<T> and write_value<T> of all of these and of each document the API answers
+// with, so that an Envelope<T> or a list around one calls the separately compiled writer of T.
+// Any other type is written where it is used, as in the header-only mode. In this mode the
+// umbrella header includes neither the reader nor simdjson (the declarations here need neither):
+// a file that reads a type of no list below includes collectcall/core/read.hpp. The compiler
+// still inlines everything inside each of these functions; a call across the translation units
+// costs one call per document (read) or per model object (write). Every endpoint's body and
+// answer are in the lists: api/endpoints.hpp does not compile otherwise.
 
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include <simdjson.h>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 
 // The request bodies: read and written.
@@ -10596,13 +10841,28 @@ inline constexpr std::string_view validation_failed =
     X(ClientCreate)                    \
     X(SignedUrlRequest)                \
     X(WebhookSecretImport)             \
+    X(EmptyObject)                     \
     X(SmsImportRequest)                \
     X(EmailImportRequest)              \
     X(SmsImportBulkRequest)            \
     X(EmailImportBulkRequest)          \
     X(SmsGenerateRequest)              \
     X(EmailGenerateRequest)            \
-    X(AnalyzeInteractionRequest)
+    X(AnalyzeInteractionRequest)       \
+    X(DripEnrolRequest)                \
+    X(DripCancelRequest)
+
+// The documents a service keeps and reads back (the example server's stored rows): read and
+// written.
+#define COLLECTCALL_SEPARATE_STORED(X) \
+    X(ComplianceResult)                \
+    X(ComplianceDecision)              \
+    X(SmsInteractionData)              \
+    X(EmailInteractionData)            \
+    X(OutputVariables)                 \
+    X(std::vector<TranscriptMessage>)  \
+    X(std::vector<DripStepDefinition>) \
+    X(DripEnrolment)
 
 // The documents the API answers with (and sends to webhooks): written.
 #define COLLECTCALL_SEPARATE_DOCUMENTS(X) \
@@ -10612,19 +10872,33 @@ inline constexpr std::string_view validation_failed =
     X(CallDetails)                        \
     X(CallList)                           \
     X(BulkCallResult)                     \
-    X(ComplianceResult)                   \
+    X(Account)                            \
     X(Client)                             \
     X(SignedUrl)                          \
     X(WebhookSecret)                      \
     X(CallWebhookEvent)                   \
-    X(SmsInteractionData)                 \
-    X(EmailInteractionData)               \
     X(InteractionList)                    \
     X(SmsImportBulkResult)                \
     X(EmailImportBulkResult)              \
     X(SmsGenerateResult)                  \
     X(EmailGenerateResult)                \
-    X(AnalyzeInteractionResult)
+    X(AnalyzeInteractionResult)           \
+    X(DripWebhookEvent)
+
+// The merge patches (RFC 7396) of the API, as (target, patch): merged.
+#define COLLECTCALL_SEPARATE_PATCHES(X) X(CustomerCreate, CustomerPatch)
+
+namespace collectcall::detail {
+// The lists as types (api/endpoints.hpp checks that every endpoint's body and answer are
+// in them).
+#define COLLECTCALL_DETAIL_LIST_ITEM(T) , T
+using separate_bodies = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+using separate_documents = boost::mp11::mp_pop_front<
+    boost::mp11::mp_list<void COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_LIST_ITEM)
+                             COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_LIST_ITEM)>>;
+#undef COLLECTCALL_DETAIL_LIST_ITEM
+}  // namespace collectcall::detail
 
 // Explicit instantiations of the reading and the writing of T: declarations with `extern`,
 // definitions (collectcall/src.hpp) without.
@@ -10641,16 +10915,22 @@ inline constexpr std::string_view validation_failed =
 #define COLLECTCALL_DETAIL_INSTANTIATE_WRITE(prefix, T)     \
     prefix template void write_value<T>(Writer&, const T&); \
     prefix template std::string write<T>(const T&);
+#define COLLECTCALL_DETAIL_INSTANTIATE_PATCH(prefix, Target, PatchT) \
+    prefix template ErrorList merge_patch<Target, PatchT>(Target&, const PatchT&);
 
 #if defined(COLLECTCALL_SEPARATE_COMPILATION)
 #define COLLECTCALL_DETAIL_EXTERN_BODY(T)          \
     COLLECTCALL_DETAIL_INSTANTIATE_READ(extern, T) \
     COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
 #define COLLECTCALL_DETAIL_EXTERN_DOCUMENT(T) COLLECTCALL_DETAIL_INSTANTIATE_WRITE(extern, T)
+#define COLLECTCALL_DETAIL_EXTERN_PATCH(Target, PatchT) \
+    COLLECTCALL_DETAIL_INSTANTIATE_PATCH(extern, Target, PatchT)
 
 namespace collectcall {
 COLLECTCALL_SEPARATE_BODIES(COLLECTCALL_DETAIL_EXTERN_BODY)
+COLLECTCALL_SEPARATE_STORED(COLLECTCALL_DETAIL_EXTERN_BODY)
 COLLECTCALL_SEPARATE_DOCUMENTS(COLLECTCALL_DETAIL_EXTERN_DOCUMENT)
+COLLECTCALL_SEPARATE_PATCHES(COLLECTCALL_DETAIL_EXTERN_PATCH)
 }  // namespace collectcall
 #endif
 // ---- end collectcall/extern.hpp ----

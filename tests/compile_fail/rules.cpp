@@ -29,13 +29,13 @@ BOOST_DESCRIBE_STRUCT(OrderPatch, (), (id, refund))
 
 // A refund needs its reason.
 inline void collectcall_check(const Order&, const collectcall::MemberStates& members,
-                              collectcall::Reader& reader) {
+                              collectcall::RuleErrors& errors) {
 #ifndef COLLECTCALL_MISSPELL_RULE
     if (members.present<&Order::refund>() && !members.given<&Order::reason>())
 #else
     if (members.present<&Order::refund>() && !members.given<&Order::reasn>())
 #endif
-        reader.member_error(collectcall::member_name<&Order::reason>, "required", "is required");
+        errors.member_error<&Order::reason>("required", "is required");
 }
 
 #ifndef COLLECTCALL_FORGET_SCHEMA_NOTE

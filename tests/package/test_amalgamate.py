@@ -128,6 +128,29 @@ class AmalgamateTest(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("inside #if", result.stderr)
 
+    def test_the_reader_is_left_to_src_hpp_in_the_separately_compiled_mode(self):
+        # The reader is inlined under the condition with a guard of its own, and again, under
+        # the same guard, in src.hpp, which includes it unconditionally.
+        guard = "#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_HPP\n"
+        umbrella = (self.out / "collectcall.hpp").read_text()
+        source = (self.out / "src.hpp").read_text()
+        condition = umbrella.index("#if !defined(COLLECTCALL_SEPARATE_COMPILATION)\n")
+        self.assertLess(condition, umbrella.index(guard))
+        self.assertEqual(umbrella.count(guard), 1)
+        self.assertEqual(source.count(guard), 1)
+        self.assertNotIn("#include <simdjson.h>", umbrella[:condition])
+        self.assertIn("#include <simdjson.h>", source)
+
+    def test_a_header_first_inlined_under_the_condition_is_inlined_again_where_needed(self):
+        header = self.root / "include" / "collectcall" / "core" / "errors.hpp"
+        header.write_text(header.read_text() + "#if !defined(COLLECTCALL_SEPARATE_COMPILATION)\n"
+                          '#include "collectcall/core/utf8.hpp"\n#endif\n'
+                          '#include "collectcall/core/utf8.hpp"\n')
+        self.assertEqual(run(self.root).returncode, 0)
+        umbrella = (self.out / "collectcall.hpp").read_text()
+        self.assertEqual(umbrella.count("// ---- begin collectcall/core/utf8.hpp ----"), 2)
+        self.assertEqual(umbrella.count("#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_UTF8_HPP\n"), 2)
+
     def test_an_angle_bracket_project_include_is_refused(self):
         header = self.root / "include" / "collectcall" / "core" / "errors.hpp"
         header.write_text(header.read_text() + "#include <collectcall/core/presence.hpp>\n")

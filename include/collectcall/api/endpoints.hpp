@@ -9,15 +9,21 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/api/errors.hpp"
 #include "collectcall/api/limits.hpp"
 #include "collectcall/api/route.hpp"
+#include "collectcall/core/describe.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/extern.hpp"
 #include "collectcall/model/account.hpp"
 #include "collectcall/model/bulk.hpp"
 #include "collectcall/model/bulk_call.hpp"
@@ -752,5 +758,66 @@ struct endpoint<Operation::cancel_drip_campaign> {
                 .success = "The enrolment, canceled."};
     }
 };
+
+// ---- The separately compiled part of the library ----------------------------------------------
+
+namespace detail {
+
+template <class T, class List>
+inline constexpr bool listed_v = boost::mp11::mp_contains<List, T>::value;
+template <class T>
+inline constexpr bool listed_document_v = listed_v<T, collectcall::detail::separate_documents> ||
+                                          listed_v<T, collectcall::detail::separate_bodies>;
+
+// Text, or a list of listed documents.
+template <class T>
+inline constexpr bool plain_part_v = std::is_same_v<T, std::string>;
+template <class T, class A>
+inline constexpr bool plain_part_v<std::vector<T, A>> = listed_document_v<T>;
+
+// What an answer may be: a listed document, a plain part, or a shape of the wire made of plain
+// parts (CustomerList, HealthStatus), whose writing is a few lines around the separately
+// compiled writer.
+template <class T>
+inline constexpr bool written_apart_v = [] {
+    if constexpr (listed_document_v<T> || plain_part_v<T>) {
+        return true;
+    } else if constexpr (Described<T>) {
+        return []<template <class...> class L, class... D>(L<D...>) {
+            return (plain_part_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> &&
+                    ...);
+        }(described_members<T>{});
+    } else {
+        return false;
+    }
+}();
+
+// What a body may be: a listed one, or none.
+template <class T>
+inline constexpr bool read_apart_v =
+    std::is_same_v<T, null_t> || listed_v<T, collectcall::detail::separate_bodies>;
+
+// The separately compiled mode (collectcall/extern.hpp) compiles each endpoint's body and answer
+// once: an endpoint whose types are not in its lists does not compile (the error names it).
+template <Operation Op>
+struct compiled_apart {
+    static_assert(read_apart_v<typename endpoint<Op>::body>,
+                  "this endpoint's body is missing from COLLECTCALL_SEPARATE_BODIES "
+                  "(collectcall/extern.hpp)");
+    static_assert(written_apart_v<typename endpoint<Op>::data>,
+                  "this endpoint's data is missing from COLLECTCALL_SEPARATE_DOCUMENTS "
+                  "(collectcall/extern.hpp)");
+    static constexpr bool value = true;
+};
+
+inline constexpr bool every_endpoint_compiled_apart = [] {
+    bool all = true;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<Operation>>(
+        [&](auto D) { all = all && compiled_apart<D.value>::value; });
+    return all;
+}();
+static_assert(every_endpoint_compiled_apart);
+
+}  // namespace detail
 
 }  // namespace collectcall::api

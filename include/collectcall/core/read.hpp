@@ -12,19 +12,25 @@
 // more to write (one that also has `static std::optional<Problem> parse_into(text, out)`, or
 // `parse_into(text, options, out)`, changing `out` only when the text is valid, is read in place
 // through it rather than through a Parsed<T>). Any other type of your own is read through the
-// hook, `bool collectcall_read(collectcall::ValueReader&, T&)` (read/hook.hpp).
+// hook, `bool collectcall_read(collectcall::ValueReader&, T&)` (read/value_reader.hpp).
 //
 // The parts, one concern each, under read/: scan.hpp (byte scanners), reader.hpp (errors, paths,
 // depth: the Reader), convert.hpp (text to value), members.hpp (member lookup, what an object's
-// last key leads to), kind.hpp (the dispatch), hook.hpp (ValueReader), full_pass.hpp,
-// fast_pass.hpp, entry.hpp (read, read_into).
+// last key leads to, the cross-field rule of core/check.hpp), kind.hpp (the dispatch),
+// value_reader.hpp and hook.hpp (ValueReader, declared and defined), full_pass.hpp,
+// fast_pass.hpp, entry_points.hpp and entry.hpp (read, read_into: declared and defined). The
+// declarations need no simdjson: a model's header includes them (core/readable.hpp, which
+// includes this header unless COLLECTCALL_SEPARATE_COMPILATION).
 #pragma once
 
+#include "collectcall/core/check.hpp"
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/read/entry.hpp"
+#include "collectcall/core/read/entry_points.hpp"
 #include "collectcall/core/read/fast_pass.hpp"
 #include "collectcall/core/read/full_pass.hpp"
 #include "collectcall/core/read/hook.hpp"
 #include "collectcall/core/read/kind.hpp"
 #include "collectcall/core/read/members.hpp"
 #include "collectcall/core/read/reader.hpp"
+#include "collectcall/core/read/value_reader.hpp"

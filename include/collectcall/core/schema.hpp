@@ -47,6 +47,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/core/bounded.hpp"
+#include "collectcall/core/check.hpp"
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
@@ -281,17 +282,6 @@ inline constexpr char type_key = 0;
 
 }  // namespace detail
 
-// What a cross-field check (collectcall_check, core/read.hpp) is given; only named here, so that
-// the schema engine needs neither the reader nor simdjson.
-class MemberStates;
-class Reader;
-
-// A described struct with a rule that its member types do not show.
-template <class T>
-concept HasCrossFieldCheck = requires(const T& value, const MemberStates& members, Reader& reader) {
-    collectcall_check(value, members, reader);
-};
-
 template <class T>
 inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
     return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
@@ -517,7 +507,7 @@ Json SchemaBuilder::build_object() {
         Scope scope(*this, object);
         collectcall_schema(schema_tag<T>{}, *this);
     } else {
-        static_assert(!HasCrossFieldCheck<T> && !has_patch_members_v<T>,
+        static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");

@@ -29,7 +29,7 @@
 
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
 

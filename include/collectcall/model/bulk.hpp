@@ -18,7 +18,7 @@
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/model/customer.hpp"

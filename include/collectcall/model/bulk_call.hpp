@@ -16,7 +16,7 @@
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/model/compliance.hpp"
@@ -48,17 +48,15 @@ inline constexpr std::string_view duplicate_customer_ids_message =
 
 // Applied by read<BulkCallRequest>: each valid id that repeats an earlier one (ids compare as
 // UUIDs, whatever the letter case) is a `conflict` at its place, /customerIds/<index>.
-inline void collectcall_check(const BulkCallRequest& request, const MemberStates&, Reader& reader) {
+inline void collectcall_check(const BulkCallRequest& request, const MemberStates&,
+                              RuleErrors& errors) {
     const auto& ids = request.customerIds;
     for (std::size_t i = 1; i < ids.size(); ++i) {
         if (ids[i].view().empty()) continue;  // invalid, with its own error
         for (std::size_t j = 0; j < i; ++j) {
             if (ids[j] == ids[i]) {
-                reader.push("customerIds");
-                reader.push(i);
-                reader.error(codes::conflict, duplicate_customer_ids_message);
-                reader.pop();
-                reader.pop();
+                errors.element_error<&BulkCallRequest::customerIds>(i, codes::conflict,
+                                                                    duplicate_customer_ids_message);
                 break;
             }
         }

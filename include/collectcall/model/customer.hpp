@@ -11,7 +11,7 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/merge_patch.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/address.hpp"
 #include "collectcall/model/collections.hpp"
@@ -101,12 +101,13 @@ constexpr std::string_view collections_conflict(bool has_collections, bool has_s
 
 // Applied by read<CustomerCreate> (and read<Customer>). A member that is present but invalid has
 // its own error already, so it does not also count as missing here.
-inline void collectcall_check(const CustomerCreate&, const MemberStates& members, Reader& reader) {
+inline void collectcall_check(const CustomerCreate&, const MemberStates& members,
+                              RuleErrors& errors) {
     std::string_view message = collections_conflict(members.present<&CustomerCreate::collections>(),
                                                     members.given<&CustomerCreate::ssnLastFour>(),
                                                     members.given<&CustomerCreate::dateOfBirth>());
     if (!message.empty()) {
-        reader.member_error(member_name<&CustomerCreate::collections>, codes::conflict, message);
+        errors.member_error<&CustomerCreate::collections>(codes::conflict, message);
     }
 }
 

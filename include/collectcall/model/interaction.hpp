@@ -21,7 +21,7 @@
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/interaction/analysis.hpp"
@@ -166,20 +166,18 @@ inline constexpr std::string_view email_body_conflict_message =
 // Applied by read<EmailImportRequest>. A body that is present but invalid has its own error
 // already, and then the rule is not judged.
 inline void collectcall_check(const EmailImportRequest& email, const MemberStates& members,
-                              Reader& reader) {
+                              RuleErrors& errors) {
     using E = EmailImportRequest;
     if (members.failed<&E::plainTextBody>() || members.failed<&E::htmlBody>()) return;
     const bool content = (email.plainTextBody && email.plainTextBody->has_content()) ||
                          (email.htmlBody && email.htmlBody->has_content());
     if (content) return;
     if (members.present<&E::plainTextBody>()) {
-        reader.member_error(member_name<&E::plainTextBody>, codes::conflict,
-                            email_body_conflict_message);
+        errors.member_error<&E::plainTextBody>(codes::conflict, email_body_conflict_message);
     } else if (members.present<&E::htmlBody>()) {
-        reader.member_error(member_name<&E::htmlBody>, codes::conflict,
-                            email_body_conflict_message);
+        errors.member_error<&E::htmlBody>(codes::conflict, email_body_conflict_message);
     } else {
-        reader.error(codes::conflict, email_body_conflict_message);
+        errors.error(codes::conflict, email_body_conflict_message);
     }
 }
 

@@ -14,7 +14,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/read.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/call.hpp"
 #include "collectcall/types/e164.hpp"

@@ -24,7 +24,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
-#include "collectcall/core/read/hook.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
 

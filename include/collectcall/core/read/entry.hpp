@@ -16,6 +16,7 @@
 
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/read/entry_points.hpp"
 #include "collectcall/core/read/fast_pass.hpp"
 #include "collectcall/core/read/full_pass.hpp"
 #include "collectcall/core/read/members.hpp"
@@ -190,52 +191,40 @@ Result<T> read_result(std::string_view json, std::size_t readable, const ReadOpt
 
 }  // namespace detail
 
-// Reads and validates a T from JSON text. On success the value satisfies every rule of its type,
-// including cross-field rules; otherwise every error of the document is returned.
-//
-// The text is copied into a padded buffer of the thread's first. Text that is already padded is
-// read where it lies: a simdjson::padded_string, a padded_string_view, or a std::string whose
-// capacity leaves SIMDJSON_PADDING (64) bytes past its size (`s.reserve(s.size() + 64)`).
+// The entry points declared by read/entry_points.hpp.
 template <class T>
-Result<T> read(std::string_view json, const ReadOptions& options = {}) {
+Result<T> read(std::string_view json, const ReadOptions& options) {
     return detail::read_result<T>(json, 0, options);
 }
 template <class T>
-Result<T> read(simdjson::padded_string_view json, const ReadOptions& options = {}) {
+Result<T> read(simdjson::padded_string_view json, const ReadOptions& options) {
     return detail::read_result<T>(json, json.capacity(), options);
 }
 template <class T>
-Result<T> read(const simdjson::padded_string& json, const ReadOptions& options = {}) {
+Result<T> read(const simdjson::padded_string& json, const ReadOptions& options) {
     return detail::read_result<T>(json, json.size() + simdjson::SIMDJSON_PADDING, options);
 }
 template <class T, class String>
 requires std::same_as<String, std::string> Result<T> read(const String& json,
-                                                          const ReadOptions& options = {}) {
+                                                          const ReadOptions& options) {
     return detail::read_result<T>(json, json.capacity(), options);
 }
 
-// Reads a T into `out`, which keeps the storage its strings and vectors already own: reading
-// document after document into one object allocates only when a document needs more than any
-// before it. The errors are those read<T> would return (none when the document is valid). On
-// success `out` is the value read<T> would return; on failure it is valid but unspecified, except
-// that a Validated<T> inside holds what read<T> would put there. The same inputs as read<T>.
 template <class T>
-[[nodiscard]] ErrorList read_into(std::string_view json, T& out, const ReadOptions& options = {}) {
+ErrorList read_into(std::string_view json, T& out, const ReadOptions& options) {
     return detail::read_text(json, 0, options, out);
 }
 template <class T>
-[[nodiscard]] ErrorList read_into(simdjson::padded_string_view json, T& out,
-                                  const ReadOptions& options = {}) {
+ErrorList read_into(simdjson::padded_string_view json, T& out, const ReadOptions& options) {
     return detail::read_text(json, json.capacity(), options, out);
 }
 template <class T>
-[[nodiscard]] ErrorList read_into(const simdjson::padded_string& json, T& out,
-                                  const ReadOptions& options = {}) {
+ErrorList read_into(const simdjson::padded_string& json, T& out, const ReadOptions& options) {
     return detail::read_text(json, json.size() + simdjson::SIMDJSON_PADDING, options, out);
 }
 template <class T, class String>
-requires std::same_as<String, std::string>
-[[nodiscard]] ErrorList read_into(const String& json, T& out, const ReadOptions& options = {}) {
+requires std::same_as<String, std::string> ErrorList read_into(const String& json, T& out,
+                                                               const ReadOptions& options) {
     return detail::read_text(json, json.capacity(), options, out);
 }
 

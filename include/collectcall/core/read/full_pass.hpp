@@ -33,6 +33,7 @@
 #include "collectcall/core/read/members.hpp"
 #include "collectcall/core/read/reader.hpp"
 #include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/read/value_reader.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/core/value_type.hpp"
 

@@ -27,7 +27,7 @@ template <class T>
 class Validated;
 
 // Whether T has the read hook: `bool collectcall_read(collectcall::ValueReader&, T&)`, found by
-// ADL (read/hook.hpp).
+// ADL (read/value_reader.hpp).
 template <class T>
 concept HasReadHook = requires(ValueReader& in, T& out) {
     { collectcall_read(in, out) } -> std::same_as<bool>;
@@ -97,7 +97,7 @@ consteval ReadKind read_kind() {
         static_assert(!HasFormerReadHook<T>,
                       "collectcall_read(Reader&, simdjson::ondemand::value&, T&) is no longer the "
                       "read hook: write bool collectcall_read(collectcall::ValueReader&, T&) "
-                      "(collectcall/core/read/hook.hpp)");
+                      "(collectcall/core/read/value_reader.hpp)");
         static_assert(sizeof(T) == 0,
                       "collectcall cannot read this type: describe it with BOOST_DESCRIBE_STRUCT, "
                       "meet StringValue/NumberValue, or write bool "

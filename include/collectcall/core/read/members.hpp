@@ -1,7 +1,6 @@
-// The members of a described struct as both passes see them: which are required, what a
-// cross-field rule may ask about them (MemberStates), how a key finds its member (member_lookup,
-// MemberHint), and what both passes do once an object's last key is read (finish_members,
-// check_members).
+// The members of a described struct as both passes see them: which are required, how a key finds
+// its member (member_lookup, MemberHint), and what both passes do once an object's last key is
+// read (finish_members, and check_members: the cross-field rule of check.hpp).
 #pragma once
 
 #include <algorithm>
@@ -22,77 +21,19 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "collectcall/core/bounded.hpp"
+#include "collectcall/core/check.hpp"
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/read/reader.hpp"
 #include "collectcall/core/read/scan.hpp"
 
 namespace collectcall {
-
-class Reader;
 
 // A member is required when absence is not a valid state of its type.
 template <class T>
 inline constexpr bool is_required_member_v =
     !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
-
-// What a cross-field check (collectcall_check) may ask about the members of one object.
-class MemberStates {
-  public:
-    MemberStates(const std::string_view* names, std::size_t count, const bool* present,
-                 const bool* failed)
-        : names_(names), count_(count), present_(present), failed_(failed) {}
-
-    // Members are named by pointer (`present<&CustomerCreate::collections>()`), so that a rule
-    // naming a member that does not exist, or no longer does, does not compile.
-
-    // The member was in the document with a value other than null.
-    template <auto Member>
-    [[nodiscard]] bool present() const {
-        return flag(present_, checked_name<Member>());
-    }
-    // The member was in the document and an error was reported inside it.
-    template <auto Member>
-    [[nodiscard]] bool failed() const {
-        return flag(failed_, checked_name<Member>());
-    }
-    // The member was in the document with a value other than null, valid or not: a rule about
-    // its absence does not also fire for a member that has its own error.
-    template <auto Member>
-    [[nodiscard]] bool given() const {
-        return present<Member>() || failed<Member>();
-    }
-
-  private:
-    template <auto Member>
-    static constexpr std::string_view checked_name() {
-        constexpr std::string_view name = member_name<Member>;
-        static_assert(!name.empty(), "a member pointer of a described member");
-        return name;
-    }
-    // Names of the same length are told apart by their first byte before any call to compare
-    // the rest (a rule asks several times per object).
-    [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
-        if (name.empty()) return false;  // no member has an empty name
-        for (std::size_t i = 0; i < count_; ++i) {
-            const std::string_view candidate = names_[i];
-            if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name)
-                return flags[i];
-        }
-        return false;
-    }
-    const std::string_view* names_;
-    std::size_t count_;
-    const bool* present_;
-    const bool* failed_;
-};
-
-// Whether T has a cross-field rule: `void collectcall_check(const T&, const MemberStates&,
-// Reader&)`, found by ADL, run once all of an object's members are read.
-template <class T>
-concept HasMemberCheck = requires(const T& value, const MemberStates& states, Reader& reader) {
-    collectcall_check(value, states, reader);
-};
 
 namespace detail {
 
@@ -302,12 +243,29 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
         });
 }
 
+// The reader's side of RuleErrors: a rule's problem reported to the Reader, at the member and
+// the element it names below the object being read.
+struct RuleAccess {
+    static RuleErrors errors_for(Reader& reader) noexcept { return RuleErrors(&report, &reader); }
+    static void report(void* context, std::string_view member, std::size_t index,
+                       std::string_view code, std::string_view message) {
+        Reader& reader = *static_cast<Reader*>(context);
+        if (member.empty()) return reader.error(code, message);
+        reader.push(member);
+        if (index != RuleErrors::no_index) reader.push(index);
+        reader.error(code, message);
+        if (index != RuleErrors::no_index) reader.pop();
+        reader.pop();
+    }
+};
+
 // Runs T's cross-field rule over an object read, with what each member was: `present[i]` and
 // `failed[i]` for member i of described_members<T>.
 template <class T>
 void check_members(const T& out, const bool* present, const bool* failed, Reader& reader) {
     const MemberStates states(member_names<T>.data(), member_names<T>.size(), present, failed);
-    collectcall_check(out, states, reader);
+    RuleErrors errors = RuleAccess::errors_for(reader);
+    collectcall_check(out, states, errors);
 }
 
 }  // namespace detail
