@@ -34,3 +34,15 @@ TEST_CASE("checks: make_check copies the check's data and adds the reason") {
     CHECK(check.description == "Check if customer is active");
     CHECK(check.reason == "Customer is active");
 }
+
+TEST_CASE("checks: check_info finds every check of both policies by its id") {
+    using collectcall::CheckId;
+    using collectcall::compliance::check_info;
+    STATIC_REQUIRE(check_info(CheckId::state_call_limit).name == checks::state_call_limit.name);
+    for (const auto& info : all_checks)
+        CHECK(&check_info(info.id) == &info);
+    for (const auto& info : collectcall::compliance::regulation_f_checks)
+        CHECK(&check_info(info.id) == &info);
+    for (CheckId id : collectcall::enum_values<CheckId>)
+        CHECK(check_info(id).id == id);
+}

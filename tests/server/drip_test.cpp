@@ -17,6 +17,8 @@
 #include <vector>
 
 #include <collectcall/collectcall.hpp>
+// Reads the drip webhook bodies, which the separately compiled mode only writes.
+#include <collectcall/core/read.hpp>
 
 #include "harness.hpp"
 
