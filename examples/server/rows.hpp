@@ -179,6 +179,12 @@ inline ComplianceResult compliance_from_column(std::string_view column) {
     return ComplianceResult{s.passed, checks(s.checksPassed), checks(s.checksFailed)};
 }
 
+// One transaction of the sweep of placed calls' decisions (Store::sweep).
+struct DecisionSweep {
+    std::int64_t cleared = 0;
+    bool more = false;  // the chunk was all older than the retention: the walk goes on
+};
+
 // A placed call's decision as its calls row keeps it (calls.decision): without its compliance,
 // which the row's compliance column already holds.
 inline std::string call_decision_column(const ComplianceDecision& decision) {

@@ -205,7 +205,8 @@ void Server::sweep_periodically() {
             if (options_.api.access_log && messages + rows > 0) {
                 std::cerr << "collectcall-server: retention: deleted " << messages
                           << " finished webhook messages and " << rows
-                          << " old call events and idempotency records" << std::endl;
+                          << " old call events, idempotency records and compliance decisions"
+                          << std::endl;
             }
         } catch (const std::exception& e) {
             // Tried again at the next sweep; nothing depends on it meanwhile.

@@ -420,7 +420,15 @@ class Store {
     // records past api::idempotency_retention, and the compliance decisions past
     // compliance::decision_retention. Returns how many rows went. The webhook outbox
     // sweeps its own rows first (WebhookOutbox::sweep).
+    //
+    // A placed call's decision, kept in the call's row, is cleared walking the calls in the order
+    // they were made from where the last sweep stopped, decision_sweep_chunk calls per
+    // transaction; a call younger than the retention ends the walk (calls are made in time order;
+    // after a clock set back, the calls made after it keep their decision until it is old too:
+    // kept longer, never cleared early).
     virtual std::int64_t sweep(Time /*now*/) { return 0; }
 };
+
+inline constexpr std::int64_t decision_sweep_chunk = 1000;
 
 }  // namespace collectcall::server

@@ -315,7 +315,7 @@ TEST_CASE("store: a version 4 database migrates to 6 and keeps its customers", "
           "ALTER TABLE customers DROP COLUMN attorney_represented",
           "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
           "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy",
-          "DROP INDEX calls_decided", "ALTER TABLE calls DROP COLUMN decision",
+          "DROP TABLE sweep_marks", "ALTER TABLE calls DROP COLUMN decision",
           "ALTER TABLE calls DROP COLUMN conversation"}) {
         (void)database.rows(sql);
     }
@@ -492,4 +492,44 @@ TEST_CASE("store: a call's compliance comes back whole, from its id and reason o
     CHECK(older->compliance.checksPassed[0].name == "Older Name");
     CHECK(older->compliance.checksPassed[0].description == "Older description");
     CHECK(older->compliance.checksPassed[0].reason == "Active");
+}
+
+TEST_CASE("store: the sweep clears placed calls' decisions in the order the calls were made",
+          "[store][compliance]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials cred = account(*store, "a");
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(cred.accountId, c));
+    const auto decisions = [&] {
+        return store->list_compliance_decisions(cred.accountId, c.customer.id, 10).size();
+    };
+    const Time t = frozen_time();
+    const auto retention = collectcall::compliance::decision_retention;
+    // The second call's clock ran ten days ahead of the others'.
+    place(*store, cred, c, t);
+    place(*store, cred, c, t + std::chrono::days(10));
+    place(*store, cred, c, t);
+    REQUIRE(decisions() == 3);
+
+    store->sweep(t + retention - std::chrono::hours(1));
+    CHECK(decisions() == 3);
+    // The first is cleared; the second is not old enough yet, and the third, made after it, waits
+    // for it: kept longer, never cleared early.
+    store->sweep(t + retention + std::chrono::hours(1));
+    CHECK(decisions() == 2);
+    store->sweep(t + retention + std::chrono::days(10) + std::chrono::hours(1));
+    CHECK(decisions() == 0);
+    CHECK(store->list_calls(cred.accountId, c.customer.id).size() == 3);
+
+    // More old calls than one transaction walks: one sweep clears them all.
+    const StoredCustomer many = customer("c-2");
+    REQUIRE(store->insert_customer(cred.accountId, many));
+    const std::int64_t count = decision_sweep_chunk + 2;
+    for (std::int64_t i = 0; i < count; ++i)
+        place(*store, cred, many, t + std::chrono::days(20));
+    CHECK(database.rows("SELECT COUNT(*) FROM calls WHERE decision IS NOT NULL")[0][0] ==
+          std::to_string(count));
+    store->sweep(t + retention + std::chrono::days(21));
+    CHECK(database.rows("SELECT COUNT(*) FROM calls WHERE decision IS NOT NULL")[0][0] == "0");
 }

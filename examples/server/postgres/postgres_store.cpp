@@ -193,7 +193,9 @@ ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
     // is in its own row (calls.decision, without the compliance the row already holds), so
     // placing a call writes no second row; every other evaluation has a row of
     // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
-    // after the calls made before it in the same millisecond. at_ms / created_ms sweep them.
+    // after the calls made before it in the same millisecond. The sweep deletes those by at_ms;
+    // it clears calls.decision walking the calls in seq order from sweep_marks' 'call_decisions'
+    // (every call up to that seq has been cleared), so no index is kept for it.
     // calls.conversation: whether the call's transcript has a turn of the customer's (a
     // telephone conversation, which Regulation F counts), kept from the call's end on. Drip
     // campaign enrolments (a DripEnrolment as JSON; next_ms is when its next step runs, NULL once
@@ -219,7 +221,7 @@ CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
 ALTER TABLE calls ADD COLUMN decision TEXT;
-CREATE INDEX calls_decided ON calls (created_ms) WHERE decision IS NOT NULL;
+CREATE TABLE sweep_marks (name TEXT PRIMARY KEY, seq BIGINT NOT NULL);
 ALTER TABLE calls ADD COLUMN conversation BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE calls SET conversation = TRUE WHERE transcript IS NOT NULL
     AND jsonb_path_exists(transcript::jsonb, '$[*] ? (@.role == "user")');
@@ -1308,10 +1310,39 @@ std::int64_t PostgresStore::sweep(Time now) {
     const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
     db->params().add(decisions_before);
     deleted += db->query("DELETE FROM compliance_decisions WHERE at_ms < $1").affected();
-    db->params().add(decisions_before);
-    deleted +=
-        db->query("UPDATE calls SET decision = NULL WHERE decision IS NOT NULL AND created_ms < $1")
-            .affected();
+    // Placed calls' decisions, a chunk of calls per transaction. Processes sweeping at once clear
+    // the same calls, and the mark only moves forward.
+    for (;;) {
+        const DecisionSweep chunk = pool_.transaction([&](Connection& c) -> DecisionSweep {
+            DecisionSweep out;
+            const Result marked =
+                c.query("SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
+            const std::int64_t mark = marked.empty() ? 0 : marked.row(0).integer(0);
+            c.params().add(mark).add(decision_sweep_chunk);
+            const Result calls =
+                c.query("SELECT seq, created_ms FROM calls WHERE seq > $1 ORDER BY seq LIMIT $2");
+            std::int64_t end = mark;
+            int old = 0;
+            while (old < calls.rows() && calls.integer(old, 1) < decisions_before) {
+                end = calls.integer(old, 0);
+                ++old;
+            }
+            out.more = old == decision_sweep_chunk;
+            if (end == mark) return out;
+            c.params().add(mark).add(end);
+            out.cleared = c.query(
+                               "UPDATE calls SET decision = NULL WHERE seq > $1 AND seq <= $2 AND "
+                               "decision IS NOT NULL")
+                              .affected();
+            c.params().add(end);
+            c.query(
+                "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', $1) ON CONFLICT "
+                "(name) DO UPDATE SET seq = GREATEST(sweep_marks.seq, excluded.seq)");
+            return out;
+        });
+        deleted += chunk.cleared;
+        if (!chunk.more) break;
+    }
     return deleted;
 }
 

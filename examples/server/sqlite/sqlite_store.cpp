@@ -197,7 +197,9 @@ ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
     // is in its own row (calls.decision, without the compliance the row already holds), so
     // placing a call writes no second row; every other evaluation has a row of
     // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
-    // after the calls made before it in the same millisecond. at_ms / created_ms sweep them.
+    // after the calls made before it in the same millisecond. The sweep deletes those by at_ms;
+    // it clears calls.decision walking the calls in seq order from sweep_marks' 'call_decisions'
+    // (every call up to that seq has been cleared), so no index is kept for it.
     // calls.conversation: whether the call's transcript has a turn of the customer's (a
     // telephone conversation, which Regulation F counts), kept from the call's end on. Drip
     // campaign enrolments (a DripEnrolment as JSON; next_ms is when its next step runs, NULL once
@@ -224,7 +226,7 @@ CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
 CREATE INDEX compliance_decisions_by_time ON compliance_decisions (at_ms);
 ALTER TABLE calls ADD COLUMN decision TEXT;
-CREATE INDEX calls_decided ON calls (created_ms) WHERE decision IS NOT NULL;
+CREATE TABLE sweep_marks (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) STRICT;
 ALTER TABLE calls ADD COLUMN conversation INTEGER NOT NULL DEFAULT 0;
 UPDATE calls SET conversation = 1 WHERE transcript IS NOT NULL AND EXISTS (
     SELECT 1 FROM json_each(calls.transcript) AS turn
@@ -1419,7 +1421,8 @@ void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) 
 
 std::int64_t SqliteStore::sweep(Time now) {
     const Time events_before = now - webhook::outbox_retention;
-    return batched([&](Connection& connection) -> std::int64_t {
+    const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
+    std::int64_t swept = batched([&](Connection& connection) -> std::int64_t {
         Connection* db = &connection;
         Query(*db,
               "DELETE FROM call_events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM "
@@ -1432,17 +1435,53 @@ std::int64_t SqliteStore::sweep(Time now) {
             .bind(1, to_ms(now) - idempotency_lifetime_ms)
             .run();
         deleted += db->changes();
-        const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
         Query(*db, "DELETE FROM compliance_decisions WHERE at_ms < ?")
-            .bind(1, decisions_before)
-            .run();
-        deleted += db->changes();
-        Query(*db, "UPDATE calls SET decision = NULL WHERE decision IS NOT NULL AND created_ms < ?")
             .bind(1, decisions_before)
             .run();
         deleted += db->changes();
         return deleted;
     });
+    // Placed calls' decisions, a chunk of calls per transaction so that writes go on between.
+    for (;;) {
+        const DecisionSweep chunk = batched([&](Connection& db) -> DecisionSweep {
+            Transaction tx(db);
+            DecisionSweep out;
+            std::int64_t mark = 0;
+            {
+                Query q(db, "SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
+                if (q.step()) mark = q.integer(0);
+            }
+            std::int64_t end = mark;
+            {
+                Query q(db, "SELECT seq, created_ms FROM calls WHERE seq > ? ORDER BY seq LIMIT ?");
+                q.bind(1, mark).bind(2, decision_sweep_chunk);
+                std::int64_t old = 0;
+                while (q.step() && q.integer(1) < decisions_before) {
+                    ++old;
+                    end = q.integer(0);
+                }
+                out.more = old == decision_sweep_chunk;  // all old: the walk goes on
+            }
+            if (end == mark) return out;
+            Query(db,
+                  "UPDATE calls SET decision = NULL WHERE seq > ? AND seq <= ? AND "
+                  "decision IS NOT NULL")
+                .bind(1, mark)
+                .bind(2, end)
+                .run();
+            out.cleared = db.changes();
+            Query(db,
+                  "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', ?) "
+                  "ON CONFLICT (name) DO UPDATE SET seq = max(seq, excluded.seq)")
+                .bind(1, end)
+                .run();
+            tx.commit();
+            return out;
+        });
+        swept += chunk.cleared;
+        if (!chunk.more) break;
+    }
+    return swept;
 }
 
 }  // namespace collectcall::server
