@@ -393,7 +393,7 @@ DURABILITY_NOTE = """What the example server does that the ceiling does not: eve
 (SHA-256 of the key), read and validated, and every write is durable before it is answered
 (SQLite in WAL mode with `synchronous = FULL`: each commit waits for `fdatasync` of the WAL;
 PostgreSQL with `synchronous_commit = on`). On SQLite the writes of concurrent requests share
-one transaction and one commit (group commit, `examples/server/sqlite_store.hpp`), each in a
+one transaction and one commit (group commit, `examples/server/sqlite/sqlite_writer.hpp`), each in a
 savepoint of its own. The PostgreSQL rows run a local PostgreSQL 15 cluster with its default
 settings on the same two cores as the server processes and wrk; with two server processes,
 wrk's connections are split between them and the figures add up their requests."""

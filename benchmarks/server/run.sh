@@ -245,7 +245,9 @@ if calls:
     result["notes"].append(
         f"POST calls: {calls['statuses'].get('200', 0)} calls placed (200) and "
         f"{calls['statuses'].get('422', 0)} refused by compliance (422, expected once a customer "
-        "had its 4 calls of the day; 5000 customers were seeded).")
+        "had its 4 calls of the day; 5000 customers were seeded). Every evaluation is recorded "
+        "(API.md section 14): a placed call's record is in its own row, a refused call writes one "
+        "row of its own, where it wrote nothing before the record of decisions existed.")
 if pg_note:
     result["notes"].append(pg_note)
 load = open("/proc/loadavg").read().split()[:3]
