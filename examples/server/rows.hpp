@@ -185,9 +185,9 @@ struct DecisionSweep {
     bool more = false;  // the chunk was all older than the retention: the walk goes on
 };
 
-// A placed call's decision as its calls row keeps it (calls.decision): without its compliance,
-// which the row's compliance column already holds.
-inline std::string call_decision_column(const ComplianceDecision& decision) {
+// A decision as a row keeps it (calls.decision, compliance_decisions.body): without its
+// compliance, which the row's compliance column holds (compliance_column).
+inline std::string decision_column(const ComplianceDecision& decision) {
     ComplianceDecision context = decision;
     context.compliance = {};
     return write(context);
@@ -217,14 +217,13 @@ inline std::optional<std::int64_t> enrolment_next_ms(const DripEnrolment& enrolm
     return to_ms(enrolment.nextStepAt->time());
 }
 
-// A decision from compliance_decisions.body, or from a call's decision and compliance columns
-// (`call_compliance`).
+// A decision from its row's decision and compliance columns.
 inline ComplianceDecision decision_from_columns(std::string_view body,
-                                                std::optional<std::string_view> call_compliance) {
+                                                std::string_view compliance) {
     auto decision = read<ComplianceDecision>(body, stored_read_options());
     if (!decision) corrupt("compliance decision");
     ComplianceDecision out = std::move(decision).value();
-    if (call_compliance) out.compliance = compliance_from_column(*call_compliance);
+    out.compliance = compliance_from_column(compliance);
     return out;
 }
 

@@ -192,8 +192,9 @@ ALTER TABLE customers ADD COLUMN do_not_call BOOLEAN NOT NULL DEFAULT FALSE,
     // and the record of every compliance decision, a ComplianceDecision as JSON. A placed call's
     // is in its own row (calls.decision, without the compliance the row already holds), so
     // placing a call writes no second row; every other evaluation has a row of
-    // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
-    // after the calls made before it in the same millisecond. The sweep deletes those by at_ms;
+    // compliance_decisions (body and compliance as a call keeps them), whose call_seq (the
+    // greatest calls.seq when it was made) orders it after the calls made before it in the same
+    // millisecond. The sweep deletes those by at_ms;
     // it clears calls.decision walking the calls in seq order from sweep_marks' 'call_decisions'
     // (every call up to that seq has been cleared), so no index is kept for it.
     // calls.conversation: whether the call's transcript has a turn of the customer's (a
@@ -215,7 +216,8 @@ CREATE TABLE compliance_decisions (
     customer_id TEXT NOT NULL REFERENCES customers(id),
     at_ms BIGINT NOT NULL,
     call_seq BIGINT NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    compliance TEXT NOT NULL
 );
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
@@ -369,10 +371,11 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
         .add(account.view())
         .add(customer.view())
         .add(to_ms(decision.at.time()))
-        .add(write(decision));
+        .add(decision_column(decision))
+        .add(compliance_column(decision.compliance));
     db.query(
-        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body) "
-        "VALUES ($1, $2, $3, (SELECT coalesce(max(seq), 0) FROM calls), $4)");
+        "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body, "
+        "compliance) VALUES ($1, $2, $3, (SELECT coalesce(max(seq), 0) FROM calls), $4, $5)");
 }
 
 // The contacts with a customer since `since` that compliance counts.
@@ -405,7 +408,7 @@ void insert_call(Connection& db, const Uuid& account, const Uuid& customer, cons
                   .add(compliance_column(call.compliance))
                   .add(call.createdAt.view())
                   .add(to_ms(call.createdAt.time()))
-                  .add(call_decision_column(plan.decision));
+                  .add(decision_column(plan.decision));
     if (plan.webhook) {
         p.add(plan.webhook->url.view());
         if (plan.webhook->secretId) {
@@ -706,13 +709,12 @@ std::vector<ComplianceDecision> PostgresStore::list_compliance_decisions(const U
         "SELECT body, compliance FROM ("
         "SELECT decision AS body, compliance, created_ms AS at_ms, seq AS call_seq, 0 AS after, "
         "0 AS seq FROM calls WHERE account_id = $1 AND customer_id = $2 AND decision IS NOT NULL "
-        "UNION ALL SELECT body, NULL, at_ms, call_seq, 1, seq FROM compliance_decisions "
+        "UNION ALL SELECT body, compliance, at_ms, call_seq, 1, seq FROM compliance_decisions "
         "WHERE account_id = $1 AND customer_id = $2) AS decisions "
         "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT $3");
     std::vector<ComplianceDecision> out;
     for (int i = 0; i < r.rows(); ++i) {
-        out.push_back(decision_from_columns(
-            r.text(i, 0), r.is_null(i, 1) ? std::nullopt : std::optional(r.text(i, 1))));
+        out.push_back(decision_from_columns(r.text(i, 0), r.text(i, 1)));
     }
     return out;
 }

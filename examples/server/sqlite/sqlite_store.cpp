@@ -196,8 +196,9 @@ ALTER TABLE customers ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0;
     // and the record of every compliance decision, a ComplianceDecision as JSON. A placed call's
     // is in its own row (calls.decision, without the compliance the row already holds), so
     // placing a call writes no second row; every other evaluation has a row of
-    // compliance_decisions, whose call_seq (the greatest calls.seq when it was made) orders it
-    // after the calls made before it in the same millisecond. The sweep deletes those by at_ms;
+    // compliance_decisions (body and compliance as a call keeps them), whose call_seq (the
+    // greatest calls.seq when it was made) orders it after the calls made before it in the same
+    // millisecond. The sweep deletes those by at_ms;
     // it clears calls.decision walking the calls in seq order from sweep_marks' 'call_decisions'
     // (every call up to that seq has been cleared), so no index is kept for it.
     // calls.conversation: whether the call's transcript has a turn of the customer's (a
@@ -220,7 +221,8 @@ CREATE TABLE compliance_decisions (
     customer_id TEXT NOT NULL REFERENCES customers(id),
     at_ms INTEGER NOT NULL,
     call_seq INTEGER NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    compliance TEXT NOT NULL
 ) STRICT;
 CREATE INDEX compliance_decisions_by_customer
     ON compliance_decisions (account_id, customer_id, at_ms, seq);
@@ -455,19 +457,20 @@ constexpr const char* list_decisions_sql =
     "SELECT body, compliance FROM ("
     "SELECT decision AS body, compliance, created_ms AS at_ms, seq AS call_seq, 0 AS after, "
     "0 AS seq FROM calls WHERE account_id = ?1 AND customer_id = ?2 AND decision IS NOT NULL "
-    "UNION ALL SELECT body, NULL, at_ms, call_seq, 1, seq FROM compliance_decisions "
+    "UNION ALL SELECT body, compliance, at_ms, call_seq, 1, seq FROM compliance_decisions "
     "WHERE account_id = ?1 AND customer_id = ?2) "
     "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT ?3";
 
 void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
                      const ComplianceDecision& decision) {
     Query(db,
-          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body) "
-          "VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) FROM calls), ?)")
+          "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body, "
+          "compliance) VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) FROM calls), ?, ?)")
         .bind(1, account.view())
         .bind(2, customer.view())
         .bind(3, to_ms(decision.at.time()))
-        .bind(4, write(decision))
+        .bind(4, decision_column(decision))
+        .bind(5, compliance_column(decision.compliance))
         .run();
 }
 
@@ -508,7 +511,7 @@ void insert_call(Connection& connection, const Uuid& account, const Uuid& custom
         .bind(8, compliance_column(call.compliance))
         .bind(9, call.createdAt.view())
         .bind(10, to_ms(call.createdAt.time()))
-        .bind(11, call_decision_column(plan.decision));
+        .bind(11, decision_column(plan.decision));
     if (plan.webhook) {
         insert.bind(12, plan.webhook->url.view());
         if (plan.webhook->secretId) insert.bind(13, plan.webhook->secretId->view());
@@ -836,8 +839,7 @@ std::vector<ComplianceDecision> SqliteStore::list_compliance_decisions(const Uui
     q.bind(1, account.view()).bind(2, customer.view()).bind(3, static_cast<std::int64_t>(limit));
     std::vector<ComplianceDecision> out;
     while (q.step()) {
-        out.push_back(decision_from_columns(
-            q.text(0), q.is_null(1) ? std::nullopt : std::optional(q.text(1))));
+        out.push_back(decision_from_columns(q.text(0), q.text(1)));
     }
     return out;
 }
