@@ -7913,6 +7913,17 @@ BOOST_DESCRIBE_ENUM(DripCampaignStatus, in_progress, completed, canceled)
 enum class DripEndReason { customer_converted, customer_engaged, customer_uncontactable };
 BOOST_DESCRIBE_ENUM(DripEndReason, customer_converted, customer_engaged, customer_uncontactable)
 
+// The end of an enrolment an operator's cancellation gives.
+[[nodiscard]] constexpr DripEndReason end_reason(DripCancelReason reason) noexcept {
+    switch (reason) {
+        case DripCancelReason::customer_converted:
+            return DripEndReason::customer_converted;
+        case DripCancelReason::customer_engaged:
+            return DripEndReason::customer_engaged;
+    }
+    return DripEndReason::customer_converted;
+}
+
 // A step waits (`pending`) until it runs (`completed`) or its enrolment is canceled.
 enum class DripStepStatus { pending, completed, canceled };
 BOOST_DESCRIBE_ENUM(DripStepStatus, pending, completed, canceled)

@@ -2448,5 +2448,28 @@ namespace collectcall::compliance {
     return next_eligible(in);
 }
 
+// Sets each pending step's nextEligibleAt (its step_run_time; null when no time will do) and the
+// enrolment's nextStepAt from `in`; with no step pending, the enrolment is completed. False when
+// its next step can never run (the caller cancels it: the customer is uncontactable).
+[[nodiscard]] inline bool schedule_steps(DripEnrolment& enrolment, const ComplianceInput& in) {
+    for (DripStep& step : enrolment.steps) {
+        if (step.status != DripStepStatus::pending) continue;
+        if (const auto at = step_run_time(in, step)) {
+            step.nextEligibleAt = Timestamp::from_time(*at);
+        } else {
+            step.nextEligibleAt.set_null();
+        }
+    }
+    const DripStep* next = next_pending_step(enrolment);
+    if (next == nullptr) {
+        enrolment.status = DripCampaignStatus::completed;
+        enrolment.nextStepAt.reset();
+        return true;
+    }
+    if (!next->nextEligibleAt.has_value()) return false;
+    enrolment.nextStepAt = *next->nextEligibleAt;
+    return true;
+}
+
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/drip_schedule.hpp ----

@@ -38,6 +38,13 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
     return input;
 }
 
+E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& settings) {
+    const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
+    // init gives every account a number: an empty pool is a broken store.
+    if (!from) throw std::runtime_error("the account has no caller number");
+    return *from;
+}
+
 CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
                    const AccountSettings& settings, Time now, ComplianceOperation operation,
                    std::string_view agent_id, const std::optional<Webhook>& webhook) {
@@ -49,10 +56,7 @@ CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
     plan.call.id = new_uuid();
     plan.call.threadId = stored.thread_id;
     plan.call.toPhoneNumber = stored.customer.primaryPhone;
-    const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
-    // init gives every account a number: an empty pool is a broken store.
-    if (!from) throw std::runtime_error("the account has no caller number");
-    plan.call.fromPhoneNumber = *from;
+    plan.call.fromPhoneNumber = caller_number_for(stored, settings);
     plan.call.compliance = plan.decision.compliance;
     plan.call.createdAt = Timestamp::from_time(now);
     plan.place = plan.call.compliance.passed;

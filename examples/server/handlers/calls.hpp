@@ -31,6 +31,9 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
                                              const AccountSettings& settings, Time now,
                                              ContactTimes history);
 
+// The account's number that calls and texts `stored` (the pool's choice for its phone).
+E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& settings);
+
 // The plan of one call to a customer at `now`, decided on the customer and its contacts inside
 // the store's transaction: POST .../calls, each item of POST /calls/bulk and a drip campaign's
 // call step decide a call alike.

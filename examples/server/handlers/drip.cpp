@@ -24,39 +24,6 @@ namespace {
 
 constexpr std::string_view not_a_campaign = "is not a drip campaign of this account";
 
-// Sets each pending step's nextEligibleAt (null when no time will do) from the compliance of its
-// contact as `input` sees it, and the enrolment's next step time; with no step pending the
-// enrolment is completed. False when the next step can never run.
-bool schedule_steps(DripEnrolment& enrolment, const compliance::ComplianceInput& input) {
-    for (DripStep& step : enrolment.steps) {
-        if (step.status != DripStepStatus::pending) continue;
-        if (const auto at = compliance::step_run_time(input, step)) {
-            step.nextEligibleAt = Timestamp::from_time(*at);
-        } else {
-            step.nextEligibleAt.set_null();
-        }
-    }
-    const DripStep* next = next_pending_step(enrolment);
-    if (next == nullptr) {
-        enrolment.status = DripCampaignStatus::completed;
-        enrolment.nextStepAt.reset();
-        return true;
-    }
-    if (!next->nextEligibleAt.has_value()) return false;
-    enrolment.nextStepAt = *next->nextEligibleAt;
-    return true;
-}
-
-DripEndReason end_reason(DripCancelReason reason) {
-    switch (reason) {
-        case DripCancelReason::customer_converted:
-            return DripEndReason::customer_converted;
-        case DripCancelReason::customer_engaged:
-            return DripEndReason::customer_engaged;
-    }
-    return DripEndReason::customer_converted;
-}
-
 // The contacts compliance counts, with one more made at `now` on `channel`.
 struct HistoryAfter {
     std::vector<Time> placed;
@@ -114,16 +81,15 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
         step->interactionId = call->call.id;
         plan.call = std::move(call);
     } else {
-        const auto from = caller_number(settings.caller_numbers, stored.customer.primaryPhone);
-        if (!from) throw std::runtime_error("the account has no caller number");
+        const E164 from = caller_number_for(stored, settings);
         SmsGenerateRequest request;
-        request.from = *from;
+        request.from = from;
         request.to = stored.customer.primaryPhone;
         request.threadId = stored.thread_id;
         const SmsInteractionData record = generated_sms_interaction(
             request, sms_text, new_uuid(), stored.customer.id, stored.thread_id, ran);
         step->interactionId = record.id;
-        sms = DripSmsDetails{record.id, stored.customer.primaryPhone, *from, sms_text, ran};
+        sms = DripSmsDetails{record.id, stored.customer.primaryPhone, from, sms_text, ran};
         plan.sms = record;
     }
 
@@ -131,7 +97,7 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
     const HistoryAfter after(history, channel, now);
     compliance::ComplianceInput input =
         compliance_input(stored, settings, now, {after.placed, history.conversations, after.texts});
-    if (!schedule_steps(e, input)) cancel(e, DripEndReason::customer_uncontactable);
+    if (!compliance::schedule_steps(e, input)) cancel(e, DripEndReason::customer_uncontactable);
     if (sms && webhook) plan.event = write(drip_sms_event(e, stored.thread_id, std::move(*sms)));
     return plan;
 }
@@ -167,7 +133,7 @@ void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) 
             plan.webhook = request.webhook;
             compliance::ComplianceInput input = compliance_input(
                 stored, settings, now, {history.placed, history.conversations, history.texts});
-            plan.store = schedule_steps(plan.enrolment, input);
+            plan.store = compliance::schedule_steps(plan.enrolment, input);
             if (!plan.store) {
                 // Why the first step can never run: its checks as they stand now.
                 first = plan.enrolment.steps.front().channel;
