@@ -62,8 +62,6 @@
 #include <string_view>
 #include <utility>
 
-#include <simdjson.h>
-
 // ---- begin collectcall/core/read/fast_pass.hpp ----
 #ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FAST_PASS_HPP
 #define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FAST_PASS_HPP
@@ -97,7 +95,6 @@
 #include <utility>
 #include <vector>
 
-#include <simdjson.h>
 #include <boost/mp11/algorithm.hpp>
 
 // ---- begin collectcall/core/read/convert.hpp ----
@@ -209,11 +206,37 @@ concept HasPlainNumbers = requires(std::string_view t) {
 #include <string>
 #include <type_traits>
 
-#include <simdjson.h>
 #include <boost/describe/enum.hpp>
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+// ---- begin collectcall/core/read/simdjson.hpp ----
+#ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SIMDJSON_HPP
+#define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SIMDJSON_HPP
+// simdjson as the reader includes it. The full pass runs simdjson On-Demand as compiled for this
+// translation unit's target (simdjson's builtin implementation); the structural index comes from
+// the library's choice at run time, whatever this file declares. simdjson.h also declares the
+// kernels for the x86-64 targets the compiler was not told it may use (icelake, haswell,
+// westmere: about 6,600 of its 31,500 lines), which On-Demand never calls from here, so they are
+// left out: that is about 0.3 s less for the compiler in every file that reads
+// (docs/benchmarks.md, compile time). A file that includes simdjson.h first, or defines
+// COLLECTCALL_SIMDJSON_ALL_IMPLEMENTATIONS, has them all.
+
+#if !defined(SIMDJSON_H) && !defined(COLLECTCALL_SIMDJSON_ALL_IMPLEMENTATIONS)
+#if !defined(SIMDJSON_IMPLEMENTATION_ICELAKE) && !defined(__AVX512VBMI2__)
+#define SIMDJSON_IMPLEMENTATION_ICELAKE 0
+#endif
+#if !defined(SIMDJSON_IMPLEMENTATION_HASWELL) && !defined(__AVX2__)
+#define SIMDJSON_IMPLEMENTATION_HASWELL 0
+#endif
+#if !defined(SIMDJSON_IMPLEMENTATION_WESTMERE) && !(defined(__SSE4_2__) && defined(__PCLMUL__))
+#define SIMDJSON_IMPLEMENTATION_WESTMERE 0
+#endif
+#endif
+
+#include <simdjson.h>
+#endif  // COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SIMDJSON_HPP
+// ---- end collectcall/core/read/simdjson.hpp ----
 
 namespace collectcall {
 
@@ -370,7 +393,6 @@ inline constexpr bool covers_every_kind = [] {
 #include <string_view>
 #include <type_traits>
 
-#include <simdjson.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -394,8 +416,6 @@ inline constexpr bool covers_every_kind = [] {
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <simdjson.h>
 
 // ---- begin collectcall/core/read/scan.hpp ----
 #ifndef COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_SCAN_HPP
@@ -1012,7 +1032,7 @@ struct member_lookup {
     // The member a raw key names, found by the key's length (a search for its closing quote that
     // stops at the longest name's length) among the names of that length; n when no name is the
     // key's raw text (an unknown key, or one with escapes).
-    static std::size_t by_raw_key(const char* raw) noexcept {
+    COLLECTCALL_HOT static std::size_t by_raw_key(const char* raw) noexcept {
         if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
             length <= max_length) {
             for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {
@@ -1458,9 +1478,12 @@ bool FastReader::object(T& out) {
             while (true) {
                 if (peek() != '"') return false;
                 const char* raw = p_ + 1;
-                const std::size_t expected = hint.expected();
-                const std::size_t i =
-                    expected < n && Lookup::is(raw, expected) ? expected : Lookup::by_raw_key(raw);
+                // The member expected next, else the lookup by length, inlined here: out of line,
+                // a call for each key after a member the document leaves out costs more than it
+                // saves (benchmarks/suite, read/customer).
+                std::size_t i = hint.expected();
+                if (i >= n || !Lookup::is(raw, i)) [[unlikely]]
+                    i = Lookup::by_raw_key(raw);
                 if (i == n) return false;  // unknown, or a key with escapes
                 const std::uint64_t bit = std::uint64_t{1} << i;
                 if ((seen & bit) != 0) return false;
@@ -1559,7 +1582,6 @@ bool FastReader::array(std::vector<T>& out) {
 #include <utility>
 #include <vector>
 
-#include <simdjson.h>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
@@ -1574,8 +1596,6 @@ bool FastReader::array(std::vector<T>& out) {
 #include <stdexcept>
 #include <string_view>
 #include <utility>
-
-#include <simdjson.h>
 
 
 namespace collectcall {

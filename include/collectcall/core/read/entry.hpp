@@ -12,8 +12,6 @@
 #include <string_view>
 #include <utility>
 
-#include <simdjson.h>
-
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/read/entry_points.hpp"
@@ -22,6 +20,7 @@
 #include "collectcall/core/read/members.hpp"
 #include "collectcall/core/read/reader.hpp"
 #include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {

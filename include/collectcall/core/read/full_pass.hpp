@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include <simdjson.h>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
@@ -33,6 +32,7 @@
 #include "collectcall/core/read/members.hpp"
 #include "collectcall/core/read/reader.hpp"
 #include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 #include "collectcall/core/read/value_reader.hpp"
 #include "collectcall/core/validated.hpp"
 #include "collectcall/core/value_type.hpp"

@@ -8,10 +8,9 @@
 #include <string_view>
 #include <utility>
 
-#include <simdjson.h>
-
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/read/reader.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 #include "collectcall/core/read/value_reader.hpp"
 
 namespace collectcall {

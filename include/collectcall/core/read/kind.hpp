@@ -7,7 +7,6 @@
 #include <string>
 #include <type_traits>
 
-#include <simdjson.h>
 #include <boost/describe/enum.hpp>
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -17,6 +16,7 @@
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read/convert.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <type_traits>
 
-#include <simdjson.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -27,6 +26,7 @@
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/read/reader.hpp"
 #include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 
 namespace collectcall {
 
@@ -152,7 +152,7 @@ struct member_lookup {
     // The member a raw key names, found by the key's length (a search for its closing quote that
     // stops at the longest name's length) among the names of that length; n when no name is the
     // key's raw text (an unknown key, or one with escapes).
-    static std::size_t by_raw_key(const char* raw) noexcept {
+    COLLECTCALL_HOT static std::size_t by_raw_key(const char* raw) noexcept {
         if (const std::size_t length = find_in_document(raw, max_length + 1, '"');
             length <= max_length) {
             for (std::size_t k = starts[length]; k < starts[length + 1]; ++k) {

@@ -15,12 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include <simdjson.h>
-
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/read/scan.hpp"
+#include "collectcall/core/read/simdjson.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
