@@ -185,6 +185,45 @@ struct DecisionSweep {
     bool more = false;  // the chunk was all older than the retention: the walk goes on
 };
 
+// The calls one transaction of that sweep clears: those after the sweep's mark, in seq order
+// (at most decision_sweep_chunk of them), up to the first one made at or after `before_ms`.
+class DecisionWalk {
+  public:
+    DecisionWalk(std::int64_t mark, std::int64_t before_ms) noexcept
+        : mark_(mark), end_(mark), before_ms_(before_ms) {}
+
+    // The next call of the chunk: false, ending the walk, when it is not old enough.
+    bool take(std::int64_t seq, std::int64_t created_ms) noexcept {
+        if (created_ms >= before_ms_) return false;
+        end_ = seq;
+        ++taken_;
+        return true;
+    }
+    // The calls taken are those with mark() < seq <= end(): none when the two are equal.
+    [[nodiscard]] std::int64_t mark() const noexcept { return mark_; }
+    [[nodiscard]] std::int64_t end() const noexcept { return end_; }
+    // The whole chunk was old: the next transaction goes on from end().
+    [[nodiscard]] bool more() const noexcept { return taken_ == decision_sweep_chunk; }
+
+  private:
+    std::int64_t mark_;
+    std::int64_t end_;
+    std::int64_t before_ms_;
+    std::int64_t taken_ = 0;
+};
+
+// Runs `chunk` (one transaction of the store, a DecisionSweep) until one ends the walk: how many
+// decisions were cleared.
+template <class Chunk>
+std::int64_t sweep_call_decisions(Chunk&& chunk) {
+    std::int64_t cleared = 0;
+    for (;;) {
+        const DecisionSweep one = chunk();
+        cleared += one.cleared;
+        if (!one.more) return cleared;
+    }
+}
+
 // A decision as a row keeps it (calls.decision, compliance_decisions.body): without its
 // compliance, which the row's compliance column holds (compliance_column).
 inline std::string decision_column(const ComplianceDecision& decision) {

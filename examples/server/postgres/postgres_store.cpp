@@ -1314,37 +1314,32 @@ std::int64_t PostgresStore::sweep(Time now) {
     deleted += db->query("DELETE FROM compliance_decisions WHERE at_ms < $1").affected();
     // Placed calls' decisions, a chunk of calls per transaction. Processes sweeping at once clear
     // the same calls, and the mark only moves forward.
-    for (;;) {
-        const DecisionSweep chunk = pool_.transaction([&](Connection& c) -> DecisionSweep {
-            DecisionSweep out;
+    deleted += sweep_call_decisions([&] {
+        return pool_.transaction([&](Connection& c) -> DecisionSweep {
             const Result marked =
                 c.query("SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
             const std::int64_t mark = marked.empty() ? 0 : marked.row(0).integer(0);
             c.params().add(mark).add(decision_sweep_chunk);
             const Result calls =
                 c.query("SELECT seq, created_ms FROM calls WHERE seq > $1 ORDER BY seq LIMIT $2");
-            std::int64_t end = mark;
-            int old = 0;
-            while (old < calls.rows() && calls.integer(old, 1) < decisions_before) {
-                end = calls.integer(old, 0);
-                ++old;
+            DecisionWalk walk(mark, decisions_before);
+            for (int i = 0; i < calls.rows() && walk.take(calls.integer(i, 0), calls.integer(i, 1));
+                 ++i) {
             }
-            out.more = old == decision_sweep_chunk;
-            if (end == mark) return out;
-            c.params().add(mark).add(end);
+            DecisionSweep out{0, walk.more()};
+            if (walk.end() == mark) return out;
+            c.params().add(mark).add(walk.end());
             out.cleared = c.query(
                                "UPDATE calls SET decision = NULL WHERE seq > $1 AND seq <= $2 AND "
                                "decision IS NOT NULL")
                               .affected();
-            c.params().add(end);
+            c.params().add(walk.end());
             c.query(
                 "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', $1) ON CONFLICT "
                 "(name) DO UPDATE SET seq = GREATEST(sweep_marks.seq, excluded.seq)");
             return out;
         });
-        deleted += chunk.cleared;
-        if (!chunk.more) break;
-    }
+    });
     return deleted;
 }
 

@@ -1444,45 +1444,39 @@ std::int64_t SqliteStore::sweep(Time now) {
         return deleted;
     });
     // Placed calls' decisions, a chunk of calls per transaction so that writes go on between.
-    for (;;) {
-        const DecisionSweep chunk = batched([&](Connection& db) -> DecisionSweep {
+    swept += sweep_call_decisions([&] {
+        return batched([&](Connection& db) -> DecisionSweep {
             Transaction tx(db);
-            DecisionSweep out;
             std::int64_t mark = 0;
             {
                 Query q(db, "SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
                 if (q.step()) mark = q.integer(0);
             }
-            std::int64_t end = mark;
+            DecisionWalk walk(mark, decisions_before);
             {
                 Query q(db, "SELECT seq, created_ms FROM calls WHERE seq > ? ORDER BY seq LIMIT ?");
                 q.bind(1, mark).bind(2, decision_sweep_chunk);
-                std::int64_t old = 0;
-                while (q.step() && q.integer(1) < decisions_before) {
-                    ++old;
-                    end = q.integer(0);
+                while (q.step() && walk.take(q.integer(0), q.integer(1))) {
                 }
-                out.more = old == decision_sweep_chunk;  // all old: the walk goes on
             }
-            if (end == mark) return out;
+            DecisionSweep out{0, walk.more()};
+            if (walk.end() == mark) return out;
             Query(db,
                   "UPDATE calls SET decision = NULL WHERE seq > ? AND seq <= ? AND "
                   "decision IS NOT NULL")
                 .bind(1, mark)
-                .bind(2, end)
+                .bind(2, walk.end())
                 .run();
             out.cleared = db.changes();
             Query(db,
                   "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', ?) "
                   "ON CONFLICT (name) DO UPDATE SET seq = max(seq, excluded.seq)")
-                .bind(1, end)
+                .bind(1, walk.end())
                 .run();
             tx.commit();
             return out;
         });
-        swept += chunk.cleared;
-        if (!chunk.more) break;
-    }
+    });
     return swept;
 }
 

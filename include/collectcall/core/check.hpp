@@ -21,6 +21,15 @@ namespace collectcall {
 
 namespace detail {
 struct RuleAccess;
+
+// The JSON name of the member `Member` points to, which must be a described member of its
+// struct: a rule that names any other member does not compile.
+template <auto Member>
+constexpr std::string_view checked_member_name() {
+    constexpr std::string_view name = member_name<Member>;
+    static_assert(!name.empty(), "a member pointer of a described member");
+    return name;
+}
 }  // namespace detail
 
 // What a cross-field rule may ask about the members of one object.
@@ -33,12 +42,12 @@ class MemberStates {
     // The member was in the document with a value other than null.
     template <auto Member>
     [[nodiscard]] bool present() const {
-        return flag(present_, checked_name<Member>());
+        return flag(present_, detail::checked_member_name<Member>());
     }
     // The member was in the document and an error was reported inside it.
     template <auto Member>
     [[nodiscard]] bool failed() const {
-        return flag(failed_, checked_name<Member>());
+        return flag(failed_, detail::checked_member_name<Member>());
     }
     // The member was in the document with a value other than null, valid or not: a rule about
     // its absence does not also fire for a member that has its own error.
@@ -48,12 +57,6 @@ class MemberStates {
     }
 
   private:
-    template <auto Member>
-    static constexpr std::string_view checked_name() {
-        constexpr std::string_view name = member_name<Member>;
-        static_assert(!name.empty(), "a member pointer of a described member");
-        return name;
-    }
     // Names of the same length are told apart by their first byte before any call to compare
     // the rest (a rule asks several times per object).
     [[nodiscard]] bool flag(const bool* flags, std::string_view name) const {
@@ -85,12 +88,12 @@ class RuleErrors {
     // A problem with a member (present or not), at the member's path.
     template <auto Member>
     void member_error(std::string_view code, std::string_view message) {
-        report_(context_, checked_name<Member>(), no_index, code, message);
+        report_(context_, detail::checked_member_name<Member>(), no_index, code, message);
     }
     // A problem with element `index` of a member that is an array, at the element's path.
     template <auto Member>
     void element_error(std::size_t index, std::string_view code, std::string_view message) {
-        report_(context_, checked_name<Member>(), index, code, message);
+        report_(context_, detail::checked_member_name<Member>(), index, code, message);
     }
 
   private:
@@ -102,13 +105,6 @@ class RuleErrors {
                             std::string_view code, std::string_view message);
 
     RuleErrors(Report report, void* context) noexcept : report_(report), context_(context) {}
-
-    template <auto Member>
-    static constexpr std::string_view checked_name() {
-        constexpr std::string_view name = member_name<Member>;
-        static_assert(!name.empty(), "a member pointer of a described member");
-        return name;
-    }
 
     Report report_;
     void* context_;
