@@ -1,17 +1,18 @@
 // The compile-time benchmark's collectcall program: reads a CustomerCreate from standard input
-// and writes it back, or prints the errors. Built header-only, and with
-// COLLECTCALL_SEPARATE_COMPILATION against a translation unit that includes collectcall/src.hpp.
-// With COMPILE_TIME_MODEL_HEADER it includes what it uses instead of the umbrella header: the
-// model's header (which brings the reader, header-only) and the writer.
+// and writes it back, or prints the errors. Header-only, it includes what it uses, as the
+// nlohmann program does: the model's header (which brings the reader) and the writer. With
+// COMPILE_TIME_UMBRELLA it includes the umbrella header instead; with
+// COLLECTCALL_SEPARATE_COMPILATION (the umbrella header too) it calls the models' reading and
+// writing that a translation unit including collectcall/src.hpp compiles once.
 #include <iostream>
 #include <iterator>
 #include <string>
 
-#if defined(COMPILE_TIME_MODEL_HEADER)
+#if defined(COMPILE_TIME_UMBRELLA) || defined(COLLECTCALL_SEPARATE_COMPILATION)
+#include "collectcall/collectcall.hpp"
+#else
 #include "collectcall/core/write.hpp"
 #include "collectcall/model/customer.hpp"
-#else
-#include "collectcall/collectcall.hpp"
 #endif
 
 int main() {

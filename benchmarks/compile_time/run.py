@@ -10,13 +10,14 @@ of the child process), so that other work on the machine weighs less than it wou
 time. The programs are compiled in turn, round after round, and each figure is the median of its
 rounds; the ratios are between medians of the same run.
 
-  read_write/collectcall           read_write_collectcall.cpp, header-only
-  read_write/collectcall_separate  the same file with COLLECTCALL_SEPARATE_COMPILATION: it calls
-                                   the models' reading and writing that collectcall/src.hpp
-                                   compiles once (that translation unit is timed apart, once per
-                                   run, and is not part of the ratio)
-  read_write/collectcall_model     the same file with COMPILE_TIME_MODEL_HEADER: it includes the
-                                   model's header and the writer instead of the umbrella header
+  read_write/collectcall           read_write_collectcall.cpp, header-only, including what it
+                                   uses (the model's header and the writer)
+  read_write/collectcall_umbrella  the same file with COMPILE_TIME_UMBRELLA: header-only, it
+                                   includes the umbrella header instead
+  read_write/collectcall_separate  the same file with COLLECTCALL_SEPARATE_COMPILATION (and the
+                                   umbrella header): it calls the models' reading and writing that
+                                   collectcall/src.hpp compiles once (that translation unit is
+                                   timed apart, once per run, and is not part of the ratio)
   read_write/nlohmann              read_write_nlohmann.cpp, the same program with nlohmann/json
   include/collectcall              umbrella.cpp: only #include "collectcall/collectcall.hpp"
   include/nlohmann                 include_nlohmann.cpp: only #include <nlohmann/json.hpp>
@@ -52,8 +53,8 @@ def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
         "read_write/collectcall": inc + [str(HERE / "read_write_collectcall.cpp")],
         "read_write/collectcall_separate": inc + ["-DCOLLECTCALL_SEPARATE_COMPILATION",
                                                   str(HERE / "read_write_collectcall.cpp")],
-        "read_write/collectcall_model": inc + ["-DCOMPILE_TIME_MODEL_HEADER",
-                                               str(HERE / "read_write_collectcall.cpp")],
+        "read_write/collectcall_umbrella": inc + ["-DCOMPILE_TIME_UMBRELLA",
+                                                  str(HERE / "read_write_collectcall.cpp")],
         "read_write/nlohmann": [str(HERE / "read_write_nlohmann.cpp")],
         "include/collectcall": inc + [str(HERE / "umbrella.cpp")],
         "include/nlohmann": [str(HERE / "include_nlohmann.cpp")],
@@ -134,7 +135,8 @@ def main() -> int:
             "include_collectcall_vs_include_nlohmann":
                 medians["include/collectcall"] / medians["include/nlohmann"],
             "include_collectcall_vs_nlohmann": medians["include/collectcall"] / nlohmann,
-            "model_header_vs_nlohmann": medians["read_write/collectcall_model"] / nlohmann,
+            "umbrella_header_only_vs_nlohmann":
+                medians["read_write/collectcall_umbrella"] / nlohmann,
         },
     }
     if "read_write/collectcall_separate" in medians:

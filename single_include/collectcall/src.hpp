@@ -404,7 +404,8 @@ inline constexpr bool covers_every_kind = [] {
 // Reader: the state of the full pass over one document. The errors it reports (bounded, with
 // error scopes for the parts whose errors stay apart), the path of the value being read (the
 // JSON Pointer of each error, built only when one is kept), nesting depth, structural errors, and
-// the reads of scalars from simdjson's values that every part of the full pass shares.
+// what every part of the full pass shares: the reads of scalars from simdjson's values and the
+// loops over objects and arrays.
 
 #include <algorithm>
 #include <array>
@@ -600,7 +601,7 @@ class Reader {
     // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
     // make the errors many times the size of the document. No document with keys of a usual
     // length comes near it (100 errors with paths of 600 bytes each).
-    COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void error(std::string_view code, std::string_view message) {
         if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
             errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
@@ -615,14 +616,16 @@ class Reader {
     [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
     // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
     // being read), as error() would have there.
-    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void error_at(std::size_t path_depth, std::string_view code,
+                                   std::string_view message) {
         const std::size_t here = path_size_;
         path_size_ = std::min(path_depth, here);  // the segments below stay where they are
         error(code, message);
         path_size_ = here;
     }
     // Reports a problem with a member of the object being read.
-    void member_error(std::string_view member, std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void member_error(std::string_view member, std::string_view code,
+                                       std::string_view message) {
         push(member);
         error(code, message);
         pop();
@@ -704,12 +707,12 @@ class Reader {
     }
 
     // Structural errors: stop reading. The offset is into the caller's text.
-    [[noreturn]] void malformed(const char* where, std::string what) const {
+    [[noreturn]] COLLECTCALL_COLD void malformed(const char* where, std::string what) const {
         std::size_t offset = 0;
         if (where != nullptr && where > begin_) offset = static_cast<std::size_t>(where - begin_);
         throw detail::Malformed{offset, std::move(what)};
     }
-    [[noreturn]] void malformed(simdjson::error_code code) const {
+    [[noreturn]] COLLECTCALL_COLD void malformed(simdjson::error_code code) const {
         malformed(location(), simdjson::error_message(code));
     }
     [[nodiscard]] const char* location() const {
@@ -727,14 +730,13 @@ class Reader {
     }
 
     void enter(const char* where) {
-        if (++depth_ > options_.max_depth) {
-            malformed(where, "nesting deeper than " + std::to_string(options_.max_depth));
-        }
+        if (++depth_ > options_.max_depth) [[unlikely]]
+            too_deep(where);
     }
     void leave() noexcept { --depth_; }
 
     // The JSON type of a value; malformed tokens are structural errors.
-    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE ondemand::json_type type_of(ondemand::value& value) {
         ondemand::json_type t{};
         if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
         return t;
@@ -773,7 +775,7 @@ class Reader {
     }
 
     // Reads a string, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
         const std::string_view token = value.raw_json_token();
         const char* quote = token.data();
@@ -797,7 +799,7 @@ class Reader {
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> number_token(ondemand::value& value) {
         ondemand::json_type t = type_of(value);
         if (t != ondemand::json_type::number) {
             type_error(value, t, "must be a number");
@@ -823,10 +825,43 @@ class Reader {
     }
 
     // Reports a type error, after checking that the unexpected value is well-formed JSON.
-    COLLECTCALL_OUT_OF_LINE void type_error(ondemand::value& value, ondemand::json_type t,
-                                            std::string_view message) {
+    COLLECTCALL_COLD void type_error(ondemand::value& value, ondemand::json_type t,
+                                     std::string_view message) {
         skip(value, t);
         error(codes::type, message);
+    }
+
+    // The loops over a container, written once for every reader of one (the passes' objects
+    // and arrays, skip, the read hook): each_member calls member(field) for each member of the
+    // object `value` is, each_element element(value) for each element of the array; the caller
+    // has checked the type. Nesting depth is counted; malformed JSON stops reading.
+    COLLECTCALL_OUT_OF_LINE void each_member(ondemand::value& value,
+                                             detail::FunctionRef<void(ondemand::field&)> member) {
+        const char* where = token_start(value);
+        ondemand::object object;
+        if (auto e = value.get_object().get(object)) malformed(where, simdjson::error_message(e));
+        enter(where);
+        for (auto field_result : object) {
+            // Used where it is rather than copied out with get(): the copy of a field just built
+            // member by member stalls on store forwarding.
+            if (auto e = field_result.error()) malformed(e);
+            ondemand::field&& field = std::move(field_result).value_unsafe();
+            member(field);
+        }
+        leave();
+    }
+    COLLECTCALL_OUT_OF_LINE void each_element(ondemand::value& value,
+                                              detail::FunctionRef<void(ondemand::value&)> element) {
+        const char* where = token_start(value);
+        ondemand::array array;
+        if (auto e = value.get_array().get(array)) malformed(where, simdjson::error_message(e));
+        enter(where);
+        for (auto element_result : array) {
+            if (auto e = element_result.error()) malformed(e);
+            ondemand::value&& item = std::move(element_result).value_unsafe();
+            element(item);
+        }
+        leave();
     }
 
     // Walks a value that will not be kept, so that malformed JSON inside it is still found.
@@ -834,33 +869,17 @@ class Reader {
     void skip(ondemand::value& value, ondemand::json_type t) {
         switch (t) {
             case ondemand::json_type::object: {
-                const char* where = token_start(value);
-                ondemand::object object;
-                if (auto e = value.get_object().get(object))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto field_result : object) {
-                    if (auto e = field_result.error()) malformed(e);
-                    ondemand::field&& field = std::move(field_result).value_unsafe();
+                auto member = [&](ondemand::field& field) {
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) malformed(e);
                     skip(field.value());
-                }
-                leave();
+                };
+                each_member(value, detail::FunctionRef<void(ondemand::field&)>(member));
                 break;
             }
             case ondemand::json_type::array: {
-                const char* where = token_start(value);
-                ondemand::array array;
-                if (auto e = value.get_array().get(array))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto element_result : array) {
-                    if (auto e = element_result.error()) malformed(e);
-                    ondemand::value&& element = std::move(element_result).value_unsafe();
-                    skip(element);
-                }
-                leave();
+                auto element = [&](ondemand::value& item) { skip(item); };
+                each_element(value, detail::FunctionRef<void(ondemand::value&)>(element));
                 break;
             }
             case ondemand::json_type::string: {
@@ -876,6 +895,12 @@ class Reader {
     }
 
   private:
+    [[noreturn]] COLLECTCALL_COLD void too_deep(const char* where) const {
+        std::string what = "nesting deeper than ";
+        what += std::to_string(options_.max_depth);
+        malformed(where, std::move(what));
+    }
+
     // Trivial, so that the inline path is not cleared for each document: only the segments
     // below path_size_ are ever read.
     struct Segment {
@@ -1127,8 +1152,8 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
 // the element it names below the object being read.
 struct RuleAccess {
     static RuleErrors errors_for(Reader& reader) noexcept { return RuleErrors(&report, &reader); }
-    static void report(void* context, std::string_view member, std::size_t index,
-                       std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD static void report(void* context, std::string_view member, std::size_t index,
+                                        std::string_view code, std::string_view message) {
         Reader& reader = *static_cast<Reader*>(context);
         if (member.empty()) return reader.error(code, message);
         reader.push(member);
@@ -1565,16 +1590,19 @@ bool FastReader::array(std::vector<T>& out) {
 #define COLLECTCALL_SINGLE_COLLECTCALL_CORE_READ_FULL_PASS_HPP
 // The full pass: one pass of simdjson On-Demand that reports every error. Each object is iterated
 // once and each key dispatched to its member (out-of-order keys cost no extra pass); a presence
-// bitset gives required, duplicate and unknown members in the same pass. Field errors are
-// collected and reading goes on; only a structural error (malformed JSON, invalid UTF-8, trailing
-// content, nesting too deep) stops it. read_value follows kind_of<T> (kind.hpp): one read_as
-// overload per kind.
+// bitset gives required, duplicate and unknown members in the same pass. One object loop and one
+// array loop serve every type, each type described to them by a table (ObjectType, ArrayType).
+// Field errors are collected and reading goes on; only a structural error (malformed JSON,
+// invalid UTF-8, trailing content, nesting too deep) stops it. read_value follows kind_of<T>
+// (kind.hpp): one read_as overload per kind.
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -1683,25 +1711,18 @@ inline bool ValueReader::object_members(
         reader_->type_error(value, t, "must be an object");
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader_->malformed(where, simdjson::error_message(e));
     const std::size_t before = reader_->error_count();
-    reader_->enter(where);
-    reader_->push(std::string_view{});  // renamed for each member
-    for (auto field_result : object) {
-        if (auto e = field_result.error()) reader_->malformed(e);
-        ondemand::field&& field = std::move(field_result).value_unsafe();
+    auto each = [&](ondemand::field& field) {
         std::string_view key;
         if (auto e = field.unescaped_key().get(key)) reader_->malformed(e);
         reader_->rename_top(key);
         ValueReader in(*reader_, &field.value(), reader_->path_depth());
         member(key, in);
         in.finish();
-    }
+    };
+    reader_->push(std::string_view{});  // renamed for each member
+    reader_->each_member(value, detail::FunctionRef<void(ondemand::field&)>(each));
     reader_->pop();
-    reader_->leave();
     return reader_->error_count() == before;
 }
 
@@ -1713,23 +1734,16 @@ inline bool ValueReader::array_elements(detail::FunctionRef<void(ValueReader&)> 
         reader_->type_error(value, t, "must be an array");
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::array array;
-    if (auto e = value.get_array().get(array))
-        reader_->malformed(where, simdjson::error_message(e));
     const std::size_t before = reader_->error_count();
-    reader_->enter(where);
     std::size_t index = 0;
-    for (auto element_result : array) {
-        if (auto e = element_result.error()) reader_->malformed(e);
-        ondemand::value&& item = std::move(element_result).value_unsafe();
+    auto each = [&](ondemand::value& item) {
         reader_->push(index++);
         ValueReader in(*reader_, &item, reader_->path_depth());
         element(in);
         in.finish();
         reader_->pop();
-    }
-    reader_->leave();
+    };
+    reader_->each_element(value, detail::FunctionRef<void(ondemand::value&)>(each));
     return reader_->error_count() == before;
 }
 
@@ -1835,176 +1849,246 @@ bool read_integer(Reader& reader, ondemand::value& value, T& out) {
     return true;
 }
 
-// Reads an array into `out`. With a bound (BoundedVector), the element past `max_items` is not
-// built: one `length` error at the array, then reading stops.
-template <class T, class Bound = void>
-bool read_array(Reader& reader, ondemand::value& value, std::vector<T>& out) {
-    constexpr bool bounded = !std::is_void_v<Bound>;
-    std::size_t max_items = std::numeric_limits<std::size_t>::max();
-    if constexpr (bounded) max_items = Bound::max_items(reader.options());
+// The object and array loops are written once, for every type: a type is described to them by
+// a table of what is its own (ObjectType, ArrayType), and the code made for each type is that
+// table and the small functions it points to. What the loops do with simdjson is compiled once
+// per program rather than once per type.
+
+// A described struct as the object loop sees it.
+struct ObjectType {
+    using ReadMember = bool (*)(Reader&, ondemand::value&, void* object);
+    std::size_t size;               // members
+    const std::string_view* names;  // in declaration order
+    const ReadMember* readers;      // reads member i into the object
+    // The member a raw key names, the one expected next (MemberHint) first; size when no member
+    // has the raw key's text (an unknown key, or one with escapes).
+    std::size_t (*match)(const char* raw, std::size_t expected) noexcept;
+    // What follows the last key: members the document lacks (finish_members), then the
+    // cross-field rule when there is one (check_members) with what each member was.
+    void (*finish)(void* object, const bool* seen, const bool* present, const bool* failed,
+                   Reader& reader);
+};
+
+// A vector of T as the array loop sees it, with a bound (BoundedVector) or without.
+struct ArrayType {
+    // Reads element `index` of the vector: over the one there (read_into), or a new one at the
+    // end. A failed element is left as a fresh one would be.
+    bool (*read_element)(Reader&, ondemand::value&, void* vector, std::size_t index);
+    void (*truncate)(void* vector, std::size_t size);
+    void (*reserve)(void* vector, std::size_t size);
+    std::size_t (*max_items)(const ReadOptions&);  // null without a bound
+    std::size_t min_items;
+    std::string (*length_message)(std::size_t max);
+};
+
+// Reads an array. With a bound, the element past its max_items is not built: one `length` error
+// at the array, then reading stops.
+inline bool read_array(Reader& reader, ondemand::value& value, const ArrayType& type, void* out) {
+    const bool bounded = type.max_items != nullptr;
+    const std::size_t max_items =
+        bounded ? type.max_items(reader.options()) : std::numeric_limits<std::size_t>::max();
     ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::array) {
         reader.type_error(value, t, "must be an array");
         return false;
     }
     const char* where = Reader::token_start(value);
-    ondemand::array array;
-    if (auto e = value.get_array().get(array)) reader.malformed(where, simdjson::error_message(e));
-    reader.enter(where);
-    std::size_t before = reader.error_count();
-    // A bounded array (a bulk body's items) gets its storage at once rather than by a doubling
-    // growth that moves every element several times: as many elements as the rest of the
-    // document could hold (two bytes each at the least), never more than the bound.
-    if constexpr (bounded) out.reserve(std::min(max_items, reader.bytes_after(where) / 2));
+    const std::size_t before = reader.error_count();
     std::size_t index = 0;
-    for (auto element_result : array) {
-        if (auto e = element_result.error()) reader.malformed(e);
-        ondemand::value&& element = std::move(element_result).value_unsafe();
-        if constexpr (bounded) {
-            if (index == max_items) [[unlikely]] {
-                reader.error(codes::length, Bound::length_message(max_items));
-                reader.stop();
-            }
+    auto element = [&](ondemand::value& item) {
+        if (index == max_items) [[unlikely]] {
+            reader.error(codes::length, type.length_message(max_items));
+            reader.stop();
         }
+        // A bounded array (a bulk body's items) gets its storage at once rather than by a
+        // doubling growth that moves every element several times: as many elements as the rest
+        // of the document could hold (two bytes each at the least), never more than the bound.
+        if (bounded && index == 0)
+            type.reserve(out, std::min(max_items, reader.bytes_after(where) / 2));
         reader.push(index);
-        // The elements already there (read_into) are read over, keeping what they own.
-        if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
-            bool b = false;
-            read_value(reader, element, b);
-            if (index < out.size()) {
-                out[index] = b;
-            } else {
-                out.push_back(b);
-            }
-        } else {
-            read_part(reader, element, index < out.size() ? out[index] : out.emplace_back());
-        }
+        type.read_element(reader, item, out, index);
         ++index;
         reader.pop();
-    }
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(index), out.end());
-    reader.leave();
-    if constexpr (bounded) {
-        if (index < Bound::min_items) reader.error(codes::length, Bound::length_message(max_items));
-    }
+    };
+    reader.each_element(value, FunctionRef<void(ondemand::value&)>(element));
+    type.truncate(out, index);
+    if (bounded && index < type.min_items)
+        reader.error(codes::length, type.length_message(max_items));
     return reader.error_count() == before;
 }
 
-// Finds the member a key names, comparing the raw key in the input buffer (always padded, so
-// reading a little past a key is safe): the member expected next (read_members' hint), where a
-// document in declaration order or its reverse hits; then, out of line, by the key's length
-// (found by a search for its closing quote that stops at the longest name's length), the names of
-// that length; for a key with escapes, its unescaped form. n when no member has the name.
 template <class T>
-COLLECTCALL_OUT_OF_LINE std::size_t match_other_member(ondemand::field& field, const char* raw,
-                                                       Reader& reader,
-                                                       std::string_view& unescaped) {
-    constexpr auto& names = member_names<T>;
-    constexpr std::size_t n = names.size();
-    if (const std::size_t i = member_lookup<T>::by_raw_key(raw); i != n) return i;
+bool read_element(Reader& reader, ondemand::value& value, void* vector, std::size_t index) {
+    std::vector<T>& out = *static_cast<std::vector<T>*>(vector);
+    // The elements already there (read_into) are read over, keeping what they own.
+    if constexpr (std::is_same_v<T, bool>) {  // vector<bool> hands out proxies
+        bool b = false;
+        const bool read = read_value(reader, value, b);
+        if (index < out.size()) {
+            out[index] = b;
+        } else {
+            out.push_back(b);
+        }
+        return read;
+    } else {
+        return read_part(reader, value, index < out.size() ? out[index] : out.emplace_back());
+    }
+}
+
+template <class T>
+void truncate_vector(void* vector, std::size_t size) {
+    std::vector<T>& out = *static_cast<std::vector<T>*>(vector);
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(size), out.end());
+}
+
+template <class T>
+void reserve_vector(void* vector, std::size_t size) {
+    static_cast<std::vector<T>*>(vector)->reserve(size);
+}
+
+// The table of a vector of T; Bound is the BoundedVector, or void.
+template <class T, class Bound>
+inline constexpr ArrayType array_type = [] {
+    ArrayType type{&read_element<T>, &truncate_vector<T>, &reserve_vector<T>, nullptr, 0, nullptr};
+    if constexpr (!std::is_void_v<Bound>) {
+        type.max_items = &Bound::max_items;
+        type.min_items = Bound::min_items;
+        type.length_message = &Bound::length_message;
+    }
+    return type;
+}();
+
+// Finds the member a key names, for what ObjectType::match leaves: a key with escapes is
+// compared in its unescaped form. Returns type.size when no member has the name.
+COLLECTCALL_COLD inline std::size_t match_unescaped(ondemand::field& field, const char* raw,
+                                                    Reader& reader, const ObjectType& type,
+                                                    std::string_view& unescaped) {
     if (auto e = field.unescaped_key().get(unescaped))
         reader.malformed(raw, simdjson::error_message(e));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (names[i] == unescaped) return i;
+    for (std::size_t i = 0; i < type.size; ++i) {
+        if (type.names[i] == unescaped) return i;
     }
-    return n;
+    return type.size;
 }
 
-template <class T>
-COLLECTCALL_HOT std::size_t match_member(ondemand::field& field, std::size_t hint, Reader& reader,
-                                         std::string_view& unescaped) {
-    using Lookup = member_lookup<T>;
-    const char* raw = field.key().raw();
-    if (hint < Lookup::n && Lookup::is(raw, hint)) [[likely]]
-        return hint;
-    return match_other_member<T>(field, raw, reader, unescaped);
-}
+// What an object records of each member, for a struct of up to `inline_members` members on the
+// stack.
+class MemberFlags {
+  public:
+    explicit MemberFlags(std::size_t size) {
+        bool* flags = inline_;
+        if (size > inline_members) {
+            heap_ = std::make_unique<bool[]>(3 * size);
+            flags = heap_.get();
+        } else {
+            std::memset(inline_, 0, 3 * size);
+        }
+        seen = flags;
+        present = flags + size;
+        failed = flags + 2 * size;
+    }
+    bool* seen;
+    bool* present;
+    bool* failed;
 
-// Reads member I of T: one function per member, so that the member a key names is reached by
-// one indirect call rather than a call into a switch over them all.
-template <class T, std::size_t I>
-bool read_member(Reader& reader, ondemand::value& value, T& out) {
-    using D = boost::mp11::mp_at_c<described_members<T>, I>;
-    return read_part(reader, value, out.*D::pointer);
-}
-
-template <class T>
-inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool (*)(Reader&, ondemand::value&, T&), sizeof...(I)>{&read_member<T, I>...};
-}
-(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+  private:
+    static constexpr std::size_t inline_members = 64;
+    bool inline_[3 * inline_members];
+    std::unique_ptr<bool[]> heap_;
+};
 
 // Reads the members of an object that starts at `where`.
-template <class T>
-bool read_members(Reader& reader, ondemand::object& object, const char* where, T& out) {
-    using Members = described_members<T>;
-    constexpr std::size_t n = boost::mp11::mp_size<Members>::value;
-    constexpr auto& names = member_names<T>;
-
-    reader.enter(where);
-    const std::size_t before = reader.error_count();
-
-    // What a cross-field rule may ask (MemberStates) is recorded only for a struct that has one.
-    constexpr bool checked = HasMemberCheck<T>;
-    bool seen[n + 1] = {};
-    [[maybe_unused]] bool present[checked ? n + 1 : 1] = {};
-    [[maybe_unused]] bool failed[checked ? n + 1 : 1] = {};
-    MemberHint hint;
-    reader.push(std::string_view{});  // renamed for each member
-    for (auto field_result : object) {
-        // Used where it is rather than copied out with get(): the copy of a field just built
-        // member by member stalls on store forwarding (here and in every loop of this file).
-        if (auto e = field_result.error()) reader.malformed(e);
-        ondemand::field&& field = std::move(field_result).value_unsafe();
-        std::string_view unescaped;
-        const std::size_t i = match_member<T>(field, hint.expected(), reader, unescaped);
-        if (i == n) {
-            reader.rename_top(unescaped);
-            reader.skip(field.value());
-            reader.error(codes::unknown_field, "is not a known member");
-            continue;
-        }
-        hint.saw(i);
-        reader.rename_top(names[i]);
-        if (seen[i]) {
-            reader.skip(field.value());
-            reader.error(codes::duplicate_field, "appears more than once");
-            if constexpr (checked) failed[i] = true;
-        } else {
-            seen[i] = true;
-            [[maybe_unused]] const std::size_t member_before = reader.error_count();
-            ondemand::value& member_value = field.value();
-            if constexpr (checked) {
-                // Only `null` starts with 'n' (anything else malformed has already stopped us).
-                present[i] = *Reader::token_start(member_value) != 'n';
-            }
-            member_readers<T>[i](reader, member_value, out);
-            if constexpr (checked) failed[i] = reader.error_count() != member_before;
-        }
-    }
-    reader.pop();
-    reader.leave();
-
-    finish_members(
-        out, [&](std::size_t i) { return seen[i]; },
-        [&](std::size_t i) { reader.member_error(names[i], codes::required, "is required"); });
-    if constexpr (checked) check_members(out, present, failed, reader);
-    return reader.error_count() == before;
-}
-
-template <class T>
-bool read_object(Reader& reader, ondemand::value& value, T& out) {
+// Reads the members of an object.
+inline bool read_object(Reader& reader, ondemand::value& value, const ObjectType& type, void* out) {
     ondemand::json_type t = reader.type_of(value);
     if (t != ondemand::json_type::object) {
         reader.type_error(value, t, "must be an object");
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader.malformed(where, simdjson::error_message(e));
-    return read_members(reader, object, where, out);
+    const std::size_t n = type.size;
+    const std::size_t before = reader.error_count();
+    MemberFlags flags(n);
+    MemberHint hint;
+    auto member = [&](ondemand::field& field) {
+        std::string_view unescaped;
+        const char* raw = field.key().raw();
+        std::size_t i = type.match(raw, hint.expected());
+        if (i == n) [[unlikely]]
+            i = match_unescaped(field, raw, reader, type, unescaped);
+        if (i == n) {
+            reader.rename_top(unescaped);
+            reader.skip(field.value());
+            reader.error(codes::unknown_field, "is not a known member");
+            return;
+        }
+        hint.saw(i);
+        reader.rename_top(type.names[i]);
+        if (flags.seen[i]) {
+            reader.skip(field.value());
+            reader.error(codes::duplicate_field, "appears more than once");
+            flags.failed[i] = true;
+        } else {
+            flags.seen[i] = true;
+            const std::size_t member_before = reader.error_count();
+            ondemand::value& member_value = field.value();
+            // Only `null` starts with 'n' (anything else malformed has already stopped us).
+            flags.present[i] = *Reader::token_start(member_value) != 'n';
+            type.readers[i](reader, member_value, out);
+            flags.failed[i] = reader.error_count() != member_before;
+        }
+    };
+    reader.push(std::string_view{});  // renamed for each member
+    reader.each_member(value, FunctionRef<void(ondemand::field&)>(member));
+    reader.pop();
+
+    type.finish(out, flags.seen, flags.present, flags.failed, reader);
+    return reader.error_count() == before;
 }
+
+// Reads a member or an element of type T: one function per type, which every member and element
+// of that type calls.
+template <class T>
+COLLECTCALL_OUT_OF_LINE bool read_part_of(Reader& reader, ondemand::value& value, T& out) {
+    return read_part(reader, value, out);
+}
+
+// Reads member I of T.
+template <class T, std::size_t I>
+bool read_member(Reader& reader, ondemand::value& value, void* object) {
+    using D = boost::mp11::mp_at_c<described_members<T>, I>;
+    return read_part_of(reader, value, static_cast<T*>(object)->*D::pointer);
+}
+
+template <class T>
+std::size_t match_member(const char* raw, std::size_t expected) noexcept {
+    using Lookup = member_lookup<T>;
+    if (expected < Lookup::n && Lookup::is(raw, expected)) [[likely]]
+        return expected;
+    return Lookup::by_raw_key(raw);
+}
+
+template <class T>
+void finish_object(void* object, const bool* seen, const bool* present, const bool* failed,
+                   Reader& reader) {
+    T& out = *static_cast<T*>(object);
+    finish_members(
+        out, [&](std::size_t i) { return seen[i]; },
+        [&](std::size_t i) {
+            reader.member_error(member_names<T>[i], codes::required, "is required");
+        });
+    if constexpr (HasMemberCheck<T>) check_members(out, present, failed, reader);
+}
+
+template <class T>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<ObjectType::ReadMember, sizeof...(I)>{&read_member<T, I>...};
+}
+(std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>{});
+
+template <class T>
+inline constexpr ObjectType object_type{member_names<T>.size(), member_names<T>.data(),
+                                        member_readers<T>.data(), &match_member<T>,
+                                        &finish_object<T>};
 
 // One overload per ReadKind, for the T of that kind (kind_of<T>).
 
@@ -2127,17 +2211,18 @@ bool read_as(kind_tag<ReadKind::integer>, Reader& reader, ondemand::value& value
 
 template <class T>
 bool read_as(kind_tag<ReadKind::bounded_array>, Reader& reader, ondemand::value& value, T& out) {
-    return read_array<typename T::value_type, T>(reader, value, out);
+    return read_array(reader, value, array_type<typename T::value_type, T>,
+                      static_cast<std::vector<typename T::value_type>*>(&out));
 }
 
 template <class T>
 bool read_as(kind_tag<ReadKind::array>, Reader& reader, ondemand::value& value, T& out) {
-    return read_array(reader, value, out);
+    return read_array(reader, value, array_type<typename T::value_type, void>, &out);
 }
 
 template <class T>
 bool read_as(kind_tag<ReadKind::object>, Reader& reader, ondemand::value& value, T& out) {
-    return read_object(reader, value, out);
+    return read_object(reader, value, object_type<T>, &out);
 }
 
 template <ReadKind K>
@@ -2190,10 +2275,15 @@ struct ReleaseLargeBuffers {
     }
 };
 
-inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
-    std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
+COLLECTCALL_COLD inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
+    std::string message = "malformed JSON at byte ";
+    message += std::to_string(offset);
+    message += ": ";
     message += what;
-    return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
+    ErrorList errors(1);
+    errors.front().code = codes::malformed_json;
+    errors.front().message = std::move(message);
+    return errors;
 }
 
 // Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
@@ -2209,16 +2299,13 @@ struct Input {
     bool wrapped;
 };
 
-template <class T>
-ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
-    ondemand::document doc;
+// The full pass over one document, the same code for every type: `read` reads the root value
+// into `out`. `doc` and `reader` are read_input's.
+using ReadRoot = bool (*)(Reader&, ondemand::value&, void* out);
+COLLECTCALL_OUT_OF_LINE inline ErrorList full_pass(ThreadState& state, const Input& input,
+                                                   ondemand::document& doc, Reader& reader,
+                                                   ReadRoot read, void* out) {
     const char* text = input.buffer + input.offset;
-    Reader reader(text, options, &doc, text + input.text_size);
-    if (options.fast_pass && !input.wrapped) {
-        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
-        if (fast.document(out)) return {};
-        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
-    }
     if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
         return malformed_error(0, simdjson::error_message(e));
     }
@@ -2235,7 +2322,7 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
                 if (count++ != 0) {
                     reader.malformed(Reader::token_start(element), "trailing content");
                 }
-                read_value(reader, element, out);
+                read(reader, element, out);
             }
             if (count == 0) reader.malformed(text, "empty document");
         } else {
@@ -2243,7 +2330,7 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
             // stops at a container's bound without looking at the rest, however broken.
             ondemand::value root;
             if (auto e = doc.get_value().get(root)) reader.malformed(e);
-            read_value(reader, root, out);
+            read(reader, root, out);
         }
         const char* rest = nullptr;
         if (doc.current_location().get(rest) == simdjson::SUCCESS) {
@@ -2257,25 +2344,30 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
     return reader.take_errors();
 }
 
-// Reads `json` into `out`. `readable` is how many bytes from json.data() may be read (0 when
+template <class T>
+bool read_root(Reader& reader, ondemand::value& value, void* out) {
+    return read_value(reader, value, *static_cast<T*>(out));
+}
+
+// The fast pass, then the full pass when it gives up.
+template <class T>
+ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
+    ondemand::document doc;
+    const char* text = input.buffer + input.offset;
+    Reader reader(text, options, &doc, text + input.text_size);
+    if (options.fast_pass && !input.wrapped) {
+        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
+        if (fast.document(out)) return {};
+        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
+    }
+    return full_pass(state, input, doc, reader, &read_root<T>, &out);
+}
+
+// Where `json` is parsed from. `readable` is how many bytes from json.data() may be read (0 when
 // unknown): with SIMDJSON_PADDING of them past the text, and the first of those ending any token
 // (a std::string's NUL, a padded_string's zeros), an object or array is parsed where it lies.
 // Anything else is copied first, into the thread's buffer.
-template <class T>
-ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
-                    T& out) {
-    ThreadState& state = thread_state();
-    const ReleaseLargeBuffers release{state};  // after the document below is gone
-
-    // "Today" is asked of the clock once per document, not once per date.
-    const ReadOptions* resolved = &options;
-    ReadOptions with_today;
-    if (!options.today) {
-        with_today = options;
-        with_today.today = options.today_or_now();
-        resolved = &with_today;
-    }
-
+inline Input place_input(ThreadState& state, std::string_view json, std::size_t readable) {
     // An object or an array is a value simdjson hands out as it is; a scalar at the root is not
     // (simdjson 3.0), so it is read as the one element of the document wrapped in [ ].
     std::size_t first = 0;
@@ -2285,8 +2377,7 @@ ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptio
     if (container && readable >= json.size() + simdjson::SIMDJSON_PADDING) {
         const char after = json.data()[json.size()];
         if (after == '\0' || is_json_space(after)) {
-            const Input input{json.data(), json.size(), readable, 0, json.size(), false};
-            return read_input(state, input, *resolved, out);
+            return Input{json.data(), json.size(), readable, 0, json.size(), false};
         }
     }
     const std::size_t offset = container ? 0 : 1;
@@ -2304,8 +2395,25 @@ ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptio
         buffer[length - 1] = ']';
     }
     std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
-    const Input input{buffer, length, needed, offset, json.size(), !container};
-    return read_input(state, input, *resolved, out);
+    return Input{buffer, length, needed, offset, json.size(), !container};
+}
+
+// Reads `json` into `out`; `readable` as place_input takes it.
+template <class T>
+ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
+                    T& out) {
+    ThreadState& state = thread_state();
+    const ReleaseLargeBuffers release{state};  // after the document below is gone
+
+    // "Today" is asked of the clock once per document, not once per date.
+    const ReadOptions* resolved = &options;
+    ReadOptions with_today;
+    if (!options.today) {
+        with_today = options;
+        with_today.today = options.today_or_now();
+        resolved = &with_today;
+    }
+    return read_input(state, place_input(state, json, readable), *resolved, out);
 }
 
 template <class T>

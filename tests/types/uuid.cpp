@@ -71,6 +71,33 @@ struct ConstantRng {
 
 }  // namespace
 
+namespace {
+
+// A generator that counts from Min to Max and over again.
+template <std::uint32_t Min, std::uint32_t Max>
+struct CountingRng {
+    using result_type = std::uint32_t;
+    static constexpr result_type min() { return Min; }
+    static constexpr result_type max() { return Max; }
+    result_type next = Min;
+    result_type operator()() {
+        const result_type value = next;
+        next = next == Max ? Min : next + 1;
+        return value;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("Uuid::random_v4 takes uniform bits from a generator of any range", "[types][uuid]") {
+    // 1..256 is 8 bits a draw, offset from min(): the bytes 0, 1, 2, ...
+    CountingRng<1, 256> bytes;
+    CHECK(Uuid::random_v4(bytes).view() == "00010203-0405-4607-8809-0a0b0c0d0e0f");
+    // 0..9 is 3 bits a draw (0..7, low bits first); 8 and 9 are drawn again.
+    CountingRng<0, 9> tens;
+    CHECK(Uuid::random_v4(tens).view() == "88c6fa88-c6fa-48c6-ba88-c6fa88c6fa88");
+}
+
 TEST_CASE("Uuid::random_v4 sets the version and variant bits", "[types][uuid]") {
     ConstantRng<0> zeros;
     CHECK(Uuid::random_v4(zeros).view() == "00000000-0000-4000-8000-000000000000");

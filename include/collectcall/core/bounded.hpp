@@ -13,9 +13,26 @@
 #include <type_traits>
 #include <vector>
 
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
+
+namespace detail {
+
+// The message of a BoundedVector's `length` error, for every bound.
+COLLECTCALL_COLD inline std::string length_message(std::size_t min, std::size_t max) {
+    std::string message = min == 0 ? "must have at most " : "must have ";
+    if (min != 0) {
+        message += std::to_string(min);
+        message += " to ";
+    }
+    message += std::to_string(max);
+    message += " items";
+    return message;
+}
+
+}  // namespace detail
 
 template <class T, std::size_t Min, auto Max>
 class BoundedVector : public std::vector<T> {
@@ -38,11 +55,7 @@ class BoundedVector : public std::vector<T> {
 
     // The message of the `length` error: "must have 1 to 1000 items".
     [[nodiscard]] static std::string length_message(std::size_t max) {
-        if constexpr (Min == 0) {
-            return "must have at most " + std::to_string(max) + " items";
-        } else {
-            return "must have " + std::to_string(Min) + " to " + std::to_string(max) + " items";
-        }
+        return detail::length_message(Min, max);
     }
 };
 

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
@@ -53,14 +53,28 @@ class Uuid {
     // secure one when the id must not be guessable; std::mt19937 seeded once is not.
     template <class Rng>
     [[nodiscard]] static Uuid random_v4(Rng& urbg) {
-        // A distribution rather than urbg() directly: a URBG may yield any range of values.
-        std::uniform_int_distribution<std::uint32_t> word(0, 0xFFFFFFFFU);
+        // A URBG may yield any range of values: a result is used for as many bits as the largest
+        // power of two its range holds (up to 32 of them, low bits first), and a result above
+        // that power is drawn again, which never happens for a range that is a power of two.
+        constexpr auto span = static_cast<std::uint64_t>(Rng::max() - Rng::min());
+        constexpr int whole_bits = span == ~std::uint64_t{0} ? 64 : std::bit_width(span + 1) - 1;
+        static_assert(whole_bits >= 1, "the generator must yield at least two values");
+        constexpr int bits = whole_bits < 32 ? whole_bits : 32;
         Bytes bytes{};
-        for (std::size_t i = 0; i < bytes.size(); i += 4) {
-            const std::uint32_t w = word(urbg);
-            for (std::size_t k = 0; k < 4; ++k) {
-                bytes[i + k] = static_cast<std::uint8_t>(w >> (8 * k));
+        std::uint64_t pool = 0;
+        int pooled = 0;
+        for (std::uint8_t& byte : bytes) {
+            while (pooled < 8) {
+                const auto draw = static_cast<std::uint64_t>(urbg() - Rng::min());
+                if constexpr (whole_bits < 64) {
+                    if (draw >> whole_bits != 0) continue;
+                }
+                pool |= (draw & ((std::uint64_t{1} << bits) - 1)) << pooled;
+                pooled += bits;
             }
+            byte = static_cast<std::uint8_t>(pool);
+            pool >>= 8;
+            pooled -= 8;
         }
         bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0F) | 0x40);  // version 4
         bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3F) | 0x80);  // variant 10xx (RFC)

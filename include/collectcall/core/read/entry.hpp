@@ -14,6 +14,7 @@
 
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/core/read/entry_points.hpp"
 #include "collectcall/core/read/fast_pass.hpp"
 #include "collectcall/core/read/full_pass.hpp"
@@ -55,10 +56,15 @@ struct ReleaseLargeBuffers {
     }
 };
 
-inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
-    std::string message = "malformed JSON at byte " + std::to_string(offset) + ": ";
+COLLECTCALL_COLD inline ErrorList malformed_error(std::size_t offset, std::string_view what) {
+    std::string message = "malformed JSON at byte ";
+    message += std::to_string(offset);
+    message += ": ";
     message += what;
-    return ErrorList{Error{"", std::string(codes::malformed_json), std::move(message)}};
+    ErrorList errors(1);
+    errors.front().code = codes::malformed_json;
+    errors.front().message = std::move(message);
+    return errors;
 }
 
 // Where the text to parse lies: `buffer` holds `length` bytes of JSON and is readable up to
@@ -74,16 +80,13 @@ struct Input {
     bool wrapped;
 };
 
-template <class T>
-ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
-    ondemand::document doc;
+// The full pass over one document, the same code for every type: `read` reads the root value
+// into `out`. `doc` and `reader` are read_input's.
+using ReadRoot = bool (*)(Reader&, ondemand::value&, void* out);
+COLLECTCALL_OUT_OF_LINE inline ErrorList full_pass(ThreadState& state, const Input& input,
+                                                   ondemand::document& doc, Reader& reader,
+                                                   ReadRoot read, void* out) {
     const char* text = input.buffer + input.offset;
-    Reader reader(text, options, &doc, text + input.text_size);
-    if (options.fast_pass && !input.wrapped) {
-        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
-        if (fast.document(out)) return {};
-        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
-    }
     if (auto e = state.parser.iterate(input.buffer, input.length, input.capacity).get(doc)) {
         return malformed_error(0, simdjson::error_message(e));
     }
@@ -100,7 +103,7 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
                 if (count++ != 0) {
                     reader.malformed(Reader::token_start(element), "trailing content");
                 }
-                read_value(reader, element, out);
+                read(reader, element, out);
             }
             if (count == 0) reader.malformed(text, "empty document");
         } else {
@@ -108,7 +111,7 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
             // stops at a container's bound without looking at the rest, however broken.
             ondemand::value root;
             if (auto e = doc.get_value().get(root)) reader.malformed(e);
-            read_value(reader, root, out);
+            read(reader, root, out);
         }
         const char* rest = nullptr;
         if (doc.current_location().get(rest) == simdjson::SUCCESS) {
@@ -122,25 +125,30 @@ ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& 
     return reader.take_errors();
 }
 
-// Reads `json` into `out`. `readable` is how many bytes from json.data() may be read (0 when
+template <class T>
+bool read_root(Reader& reader, ondemand::value& value, void* out) {
+    return read_value(reader, value, *static_cast<T*>(out));
+}
+
+// The fast pass, then the full pass when it gives up.
+template <class T>
+ErrorList read_input(ThreadState& state, const Input& input, const ReadOptions& options, T& out) {
+    ondemand::document doc;
+    const char* text = input.buffer + input.offset;
+    Reader reader(text, options, &doc, text + input.text_size);
+    if (options.fast_pass && !input.wrapped) {
+        FastReader fast(text, text + input.text_size, options, reader, state.unescaped);
+        if (fast.document(out)) return {};
+        (void)reader.take_errors();  // a cross-field rule's, which the full pass reports again
+    }
+    return full_pass(state, input, doc, reader, &read_root<T>, &out);
+}
+
+// Where `json` is parsed from. `readable` is how many bytes from json.data() may be read (0 when
 // unknown): with SIMDJSON_PADDING of them past the text, and the first of those ending any token
 // (a std::string's NUL, a padded_string's zeros), an object or array is parsed where it lies.
 // Anything else is copied first, into the thread's buffer.
-template <class T>
-ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
-                    T& out) {
-    ThreadState& state = thread_state();
-    const ReleaseLargeBuffers release{state};  // after the document below is gone
-
-    // "Today" is asked of the clock once per document, not once per date.
-    const ReadOptions* resolved = &options;
-    ReadOptions with_today;
-    if (!options.today) {
-        with_today = options;
-        with_today.today = options.today_or_now();
-        resolved = &with_today;
-    }
-
+inline Input place_input(ThreadState& state, std::string_view json, std::size_t readable) {
     // An object or an array is a value simdjson hands out as it is; a scalar at the root is not
     // (simdjson 3.0), so it is read as the one element of the document wrapped in [ ].
     std::size_t first = 0;
@@ -150,8 +158,7 @@ ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptio
     if (container && readable >= json.size() + simdjson::SIMDJSON_PADDING) {
         const char after = json.data()[json.size()];
         if (after == '\0' || is_json_space(after)) {
-            const Input input{json.data(), json.size(), readable, 0, json.size(), false};
-            return read_input(state, input, *resolved, out);
+            return Input{json.data(), json.size(), readable, 0, json.size(), false};
         }
     }
     const std::size_t offset = container ? 0 : 1;
@@ -169,8 +176,25 @@ ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptio
         buffer[length - 1] = ']';
     }
     std::memset(buffer + length, 0, simdjson::SIMDJSON_PADDING);
-    const Input input{buffer, length, needed, offset, json.size(), !container};
-    return read_input(state, input, *resolved, out);
+    return Input{buffer, length, needed, offset, json.size(), !container};
+}
+
+// Reads `json` into `out`; `readable` as place_input takes it.
+template <class T>
+ErrorList read_text(std::string_view json, std::size_t readable, const ReadOptions& options,
+                    T& out) {
+    ThreadState& state = thread_state();
+    const ReleaseLargeBuffers release{state};  // after the document below is gone
+
+    // "Today" is asked of the clock once per document, not once per date.
+    const ReadOptions* resolved = &options;
+    ReadOptions with_today;
+    if (!options.today) {
+        with_today = options;
+        with_today.today = options.today_or_now();
+        resolved = &with_today;
+    }
+    return read_input(state, place_input(state, json, readable), *resolved, out);
 }
 
 template <class T>

@@ -98,25 +98,18 @@ inline bool ValueReader::object_members(
         reader_->type_error(value, t, "must be an object");
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::object object;
-    if (auto e = value.get_object().get(object))
-        reader_->malformed(where, simdjson::error_message(e));
     const std::size_t before = reader_->error_count();
-    reader_->enter(where);
-    reader_->push(std::string_view{});  // renamed for each member
-    for (auto field_result : object) {
-        if (auto e = field_result.error()) reader_->malformed(e);
-        ondemand::field&& field = std::move(field_result).value_unsafe();
+    auto each = [&](ondemand::field& field) {
         std::string_view key;
         if (auto e = field.unescaped_key().get(key)) reader_->malformed(e);
         reader_->rename_top(key);
         ValueReader in(*reader_, &field.value(), reader_->path_depth());
         member(key, in);
         in.finish();
-    }
+    };
+    reader_->push(std::string_view{});  // renamed for each member
+    reader_->each_member(value, detail::FunctionRef<void(ondemand::field&)>(each));
     reader_->pop();
-    reader_->leave();
     return reader_->error_count() == before;
 }
 
@@ -128,23 +121,16 @@ inline bool ValueReader::array_elements(detail::FunctionRef<void(ValueReader&)> 
         reader_->type_error(value, t, "must be an array");
         return false;
     }
-    const char* where = Reader::token_start(value);
-    ondemand::array array;
-    if (auto e = value.get_array().get(array))
-        reader_->malformed(where, simdjson::error_message(e));
     const std::size_t before = reader_->error_count();
-    reader_->enter(where);
     std::size_t index = 0;
-    for (auto element_result : array) {
-        if (auto e = element_result.error()) reader_->malformed(e);
-        ondemand::value&& item = std::move(element_result).value_unsafe();
+    auto each = [&](ondemand::value& item) {
         reader_->push(index++);
         ValueReader in(*reader_, &item, reader_->path_depth());
         element(in);
         in.finish();
         reader_->pop();
-    }
-    reader_->leave();
+    };
+    reader_->each_element(value, detail::FunctionRef<void(ondemand::value&)>(each));
     return reader_->error_count() == before;
 }
 

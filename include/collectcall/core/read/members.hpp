@@ -247,8 +247,8 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
 // the element it names below the object being read.
 struct RuleAccess {
     static RuleErrors errors_for(Reader& reader) noexcept { return RuleErrors(&report, &reader); }
-    static void report(void* context, std::string_view member, std::size_t index,
-                       std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD static void report(void* context, std::string_view member, std::size_t index,
+                                        std::string_view code, std::string_view message) {
         Reader& reader = *static_cast<Reader*>(context);
         if (member.empty()) return reader.error(code, message);
         reader.push(member);

@@ -1,7 +1,8 @@
 // Reader: the state of the full pass over one document. The errors it reports (bounded, with
 // error scopes for the parts whose errors stay apart), the path of the value being read (the
 // JSON Pointer of each error, built only when one is kept), nesting depth, structural errors, and
-// the reads of scalars from simdjson's values that every part of the full pass shares.
+// what every part of the full pass shares: the reads of scalars from simdjson's values and the
+// loops over objects and arrays.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/function_ref.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/json_number.hpp"
 #include "collectcall/core/read/scan.hpp"
@@ -95,7 +97,7 @@ class Reader {
     // it, and a long key (a JsonObject member's, up to 64 KiB) above many errors would otherwise
     // make the errors many times the size of the document. No document with keys of a usual
     // length comes near it (100 errors with paths of 600 bytes each).
-    COLLECTCALL_OUT_OF_LINE void error(std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void error(std::string_view code, std::string_view message) {
         if (errors_.size() - scope_.stored_from < options_.max_errors && path_fits()) {
             errors_.push_back(Error{current_path(), std::string(code), std::string(message)});
         }
@@ -110,14 +112,16 @@ class Reader {
     [[nodiscard]] std::size_t path_depth() const noexcept { return path_size_; }
     // Reports a problem with the value at `path_depth` (a path_depth() taken above the value
     // being read), as error() would have there.
-    void error_at(std::size_t path_depth, std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void error_at(std::size_t path_depth, std::string_view code,
+                                   std::string_view message) {
         const std::size_t here = path_size_;
         path_size_ = std::min(path_depth, here);  // the segments below stay where they are
         error(code, message);
         path_size_ = here;
     }
     // Reports a problem with a member of the object being read.
-    void member_error(std::string_view member, std::string_view code, std::string_view message) {
+    COLLECTCALL_COLD void member_error(std::string_view member, std::string_view code,
+                                       std::string_view message) {
         push(member);
         error(code, message);
         pop();
@@ -199,12 +203,12 @@ class Reader {
     }
 
     // Structural errors: stop reading. The offset is into the caller's text.
-    [[noreturn]] void malformed(const char* where, std::string what) const {
+    [[noreturn]] COLLECTCALL_COLD void malformed(const char* where, std::string what) const {
         std::size_t offset = 0;
         if (where != nullptr && where > begin_) offset = static_cast<std::size_t>(where - begin_);
         throw detail::Malformed{offset, std::move(what)};
     }
-    [[noreturn]] void malformed(simdjson::error_code code) const {
+    [[noreturn]] COLLECTCALL_COLD void malformed(simdjson::error_code code) const {
         malformed(location(), simdjson::error_message(code));
     }
     [[nodiscard]] const char* location() const {
@@ -222,14 +226,13 @@ class Reader {
     }
 
     void enter(const char* where) {
-        if (++depth_ > options_.max_depth) {
-            malformed(where, "nesting deeper than " + std::to_string(options_.max_depth));
-        }
+        if (++depth_ > options_.max_depth) [[unlikely]]
+            too_deep(where);
     }
     void leave() noexcept { --depth_; }
 
     // The JSON type of a value; malformed tokens are structural errors.
-    COLLECTCALL_HOT ondemand::json_type type_of(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE ondemand::json_type type_of(ondemand::value& value) {
         ondemand::json_type t{};
         if (auto e = value.type().get(t)) malformed(token_start(value), simdjson::error_message(e));
         return t;
@@ -268,7 +271,7 @@ class Reader {
     }
 
     // Reads a string, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> string(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> string(ondemand::value& value) {
         // A value that starts with '"' is a string: the common case needs no type() first.
         const std::string_view token = value.raw_json_token();
         const char* quote = token.data();
@@ -292,7 +295,7 @@ class Reader {
     }
 
     // Reads a number's exact text, reporting a type error for anything else.
-    COLLECTCALL_HOT std::optional<std::string_view> number_token(ondemand::value& value) {
+    COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> number_token(ondemand::value& value) {
         ondemand::json_type t = type_of(value);
         if (t != ondemand::json_type::number) {
             type_error(value, t, "must be a number");
@@ -318,10 +321,43 @@ class Reader {
     }
 
     // Reports a type error, after checking that the unexpected value is well-formed JSON.
-    COLLECTCALL_OUT_OF_LINE void type_error(ondemand::value& value, ondemand::json_type t,
-                                            std::string_view message) {
+    COLLECTCALL_COLD void type_error(ondemand::value& value, ondemand::json_type t,
+                                     std::string_view message) {
         skip(value, t);
         error(codes::type, message);
+    }
+
+    // The loops over a container, written once for every reader of one (the passes' objects
+    // and arrays, skip, the read hook): each_member calls member(field) for each member of the
+    // object `value` is, each_element element(value) for each element of the array; the caller
+    // has checked the type. Nesting depth is counted; malformed JSON stops reading.
+    COLLECTCALL_OUT_OF_LINE void each_member(ondemand::value& value,
+                                             detail::FunctionRef<void(ondemand::field&)> member) {
+        const char* where = token_start(value);
+        ondemand::object object;
+        if (auto e = value.get_object().get(object)) malformed(where, simdjson::error_message(e));
+        enter(where);
+        for (auto field_result : object) {
+            // Used where it is rather than copied out with get(): the copy of a field just built
+            // member by member stalls on store forwarding.
+            if (auto e = field_result.error()) malformed(e);
+            ondemand::field&& field = std::move(field_result).value_unsafe();
+            member(field);
+        }
+        leave();
+    }
+    COLLECTCALL_OUT_OF_LINE void each_element(ondemand::value& value,
+                                              detail::FunctionRef<void(ondemand::value&)> element) {
+        const char* where = token_start(value);
+        ondemand::array array;
+        if (auto e = value.get_array().get(array)) malformed(where, simdjson::error_message(e));
+        enter(where);
+        for (auto element_result : array) {
+            if (auto e = element_result.error()) malformed(e);
+            ondemand::value&& item = std::move(element_result).value_unsafe();
+            element(item);
+        }
+        leave();
     }
 
     // Walks a value that will not be kept, so that malformed JSON inside it is still found.
@@ -329,33 +365,17 @@ class Reader {
     void skip(ondemand::value& value, ondemand::json_type t) {
         switch (t) {
             case ondemand::json_type::object: {
-                const char* where = token_start(value);
-                ondemand::object object;
-                if (auto e = value.get_object().get(object))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto field_result : object) {
-                    if (auto e = field_result.error()) malformed(e);
-                    ondemand::field&& field = std::move(field_result).value_unsafe();
+                auto member = [&](ondemand::field& field) {
                     std::string_view key;
                     if (auto e = field.unescaped_key().get(key)) malformed(e);
                     skip(field.value());
-                }
-                leave();
+                };
+                each_member(value, detail::FunctionRef<void(ondemand::field&)>(member));
                 break;
             }
             case ondemand::json_type::array: {
-                const char* where = token_start(value);
-                ondemand::array array;
-                if (auto e = value.get_array().get(array))
-                    malformed(where, simdjson::error_message(e));
-                enter(where);
-                for (auto element_result : array) {
-                    if (auto e = element_result.error()) malformed(e);
-                    ondemand::value&& element = std::move(element_result).value_unsafe();
-                    skip(element);
-                }
-                leave();
+                auto element = [&](ondemand::value& item) { skip(item); };
+                each_element(value, detail::FunctionRef<void(ondemand::value&)>(element));
                 break;
             }
             case ondemand::json_type::string: {
@@ -371,6 +391,12 @@ class Reader {
     }
 
   private:
+    [[noreturn]] COLLECTCALL_COLD void too_deep(const char* where) const {
+        std::string what = "nesting deeper than ";
+        what += std::to_string(options_.max_depth);
+        malformed(where, std::move(what));
+    }
+
     // Trivial, so that the inline path is not cleared for each document: only the segments
     // below path_size_ are ever read.
     struct Segment {

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/function_ref.hpp"
 #include "collectcall/core/value_type.hpp"
 
 namespace collectcall {
@@ -32,26 +33,6 @@ class Reader;
 
 namespace detail {
 struct HookAccess;
-
-// A callable passed down by reference (the function given to ValueReader::object or array), so
-// that what walks the value is one function whatever the caller's lambda.
-template <class Signature>
-class FunctionRef;
-template <class R, class... A>
-class FunctionRef<R(A...)> {
-  public:
-    template <class F>
-    explicit FunctionRef(F& f) noexcept
-        : object_(const_cast<void*>(static_cast<const void*>(&f))),
-          call_([](void* object, A... args) -> R {
-              return (*static_cast<F*>(object))(std::forward<A>(args)...);
-          }) {}
-    R operator()(A... args) const { return call_(object_, std::forward<A>(args)...); }
-
-  private:
-    void* object_;
-    R (*call_)(void*, A...);
-};
 }  // namespace detail
 
 // The JSON type of a value.
