@@ -63,6 +63,91 @@ BOOST_DESCRIBE_STRUCT(LongNames, (),
                       (a, a_member_name_much_longer_than_any_sensible_json_key_ever_needs_to_be_xyz,
                        b))
 
+// More members than the passes keep on the stack (64): the fast pass gives such a struct to the
+// full pass, which keeps what it records of each member on the heap.
+struct WideBase {
+    std::int64_t m0 = 0;
+    std::int64_t m1 = 0;
+    std::int64_t m2 = 0;
+    std::int64_t m3 = 0;
+    std::int64_t m4 = 0;
+    std::int64_t m5 = 0;
+    std::int64_t m6 = 0;
+    std::int64_t m7 = 0;
+    std::int64_t m8 = 0;
+    std::int64_t m9 = 0;
+    std::int64_t m10 = 0;
+    std::int64_t m11 = 0;
+    std::int64_t m12 = 0;
+    std::int64_t m13 = 0;
+    std::int64_t m14 = 0;
+    std::int64_t m15 = 0;
+    std::int64_t m16 = 0;
+    std::int64_t m17 = 0;
+    std::int64_t m18 = 0;
+    std::int64_t m19 = 0;
+    std::int64_t m20 = 0;
+    std::int64_t m21 = 0;
+    std::int64_t m22 = 0;
+    std::int64_t m23 = 0;
+    std::int64_t m24 = 0;
+    std::int64_t m25 = 0;
+    std::int64_t m26 = 0;
+    std::int64_t m27 = 0;
+    std::int64_t m28 = 0;
+    std::int64_t m29 = 0;
+    std::int64_t m30 = 0;
+    std::int64_t m31 = 0;
+    std::int64_t m32 = 0;
+    std::int64_t m33 = 0;
+    std::int64_t m34 = 0;
+    std::int64_t m35 = 0;
+    std::int64_t m36 = 0;
+    std::int64_t m37 = 0;
+    std::int64_t m38 = 0;
+    std::int64_t m39 = 0;
+};
+BOOST_DESCRIBE_STRUCT(WideBase, (),
+                      (m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16,
+                       m17, m18, m19, m20, m21, m22, m23, m24, m25, m26, m27, m28, m29, m30, m31,
+                       m32, m33, m34, m35, m36, m37, m38, m39))
+
+struct Wide : WideBase {
+    std::int64_t n0 = 0;
+    std::int64_t n1 = 0;
+    std::int64_t n2 = 0;
+    std::int64_t n3 = 0;
+    std::int64_t n4 = 0;
+    std::int64_t n5 = 0;
+    std::int64_t n6 = 0;
+    std::int64_t n7 = 0;
+    std::int64_t n8 = 0;
+    std::int64_t n9 = 0;
+    std::int64_t n10 = 0;
+    std::int64_t n11 = 0;
+    std::int64_t n12 = 0;
+    std::int64_t n13 = 0;
+    std::int64_t n14 = 0;
+    std::int64_t n15 = 0;
+    std::int64_t n16 = 0;
+    std::int64_t n17 = 0;
+    std::int64_t n18 = 0;
+    std::int64_t n19 = 0;
+    std::int64_t n20 = 0;
+    std::int64_t n21 = 0;
+    std::int64_t n22 = 0;
+    std::int64_t n23 = 0;
+    std::int64_t n24 = 0;
+    std::int64_t n25 = 0;
+    std::int64_t n26 = 0;
+    std::int64_t n27 = 0;
+    std::int64_t n28 = 0;
+    std::int64_t n29 = 0;
+};
+BOOST_DESCRIBE_STRUCT(Wide, (WideBase),
+                      (n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16,
+                       n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29))
+
 }  // namespace readtest
 
 using collectcall::Error;
@@ -104,6 +189,30 @@ TEST_CASE("read: a valid document gives the value") {
     CHECK(v.flag);
     CHECK_FALSE(v.opt.has_value());
     CHECK(v.tri.absent());
+}
+
+TEST_CASE("read: a struct of more than 64 members is read and gives every error") {
+    std::string all = "{";
+    for (int i = 0; i < 40; ++i)
+        all += "\"m" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    for (int i = 0; i < 30; ++i)
+        all += "\"n" + std::to_string(i) + "\":" + std::to_string(40 + i) + ",";
+    all.back() = '}';
+    const auto whole = read<readtest::Wide>(all);
+    REQUIRE(whole.ok());
+    CHECK(whole.value().m0 == 0);
+    CHECK(whole.value().m39 == 39);
+    CHECK(whole.value().n0 == 40);
+    CHECK(whole.value().n29 == 69);
+
+    // Member 69 left out, member 68 twice, member 66 of the wrong type.
+    std::string broken = all;
+    broken.replace(broken.find(",\"n29\":69"), std::string(",\"n29\":69").size(), ",\"n28\":1");
+    broken.replace(broken.find("\"n26\":66"), std::string("\"n26\":66").size(), "\"n26\":\"x\"");
+    const auto result = read<readtest::Wide>(broken);
+    REQUIRE_FALSE(result.ok());
+    CHECK(describe(result.errors()) ==
+          std::vector<std::string>{"/n26 type", "/n28 duplicate_field", "/n29 required"});
 }
 
 TEST_CASE("read: an escape anywhere in a string is unescaped, whatever the string's length") {
