@@ -327,10 +327,10 @@ class Reader {
         error(codes::type, message);
     }
 
-    // The loops over a container, written once for every reader of one (the passes' objects
-    // and arrays, skip, the read hook): each_member calls member(field) for each member of the
-    // object `value` is, each_element element(value) for each element of the array; the caller
-    // has checked the type. Nesting depth is counted; malformed JSON stops reading.
+    // The loops over a container, written once for every reader of one in the full pass (its
+    // objects and arrays, skip, the read hook): each_member calls member(field) for each member
+    // of the object `value` is, each_element element(value) for each element of the array; the
+    // caller has checked the type. Nesting depth is counted; malformed JSON stops reading.
     COLLECTCALL_OUT_OF_LINE void each_member(ondemand::value& value,
                                              detail::FunctionRef<void(ondemand::field&)> member) {
         const char* where = token_start(value);
