@@ -45,14 +45,21 @@ E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& sett
     return *from;
 }
 
+ComplianceDecision decide_contact(const StoredCustomer& stored, const AccountSettings& settings,
+                                  Time now, ContactTimes history, ContactChannel channel,
+                                  ComplianceOperation operation) {
+    compliance::ComplianceInput input = compliance_input(stored, settings, now, history);
+    input.channel = channel;
+    return compliance::decide(input, operation);
+}
+
 CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
                    const AccountSettings& settings, Time now, ComplianceOperation operation,
                    std::string_view agent_id, const std::optional<Webhook>& webhook) {
-    const compliance::ComplianceInput input = compliance_input(
-        stored, settings, now, {history.placed, history.conversations, history.texts});
-
     CallPlan plan;
-    plan.decision = compliance::decide(input, operation);
+    plan.decision = decide_contact(stored, settings, now,
+                                   {history.placed, history.conversations, history.texts},
+                                   ContactChannel::call, operation);
     plan.call.id = new_uuid();
     plan.call.threadId = stored.thread_id;
     plan.call.toPhoneNumber = stored.customer.primaryPhone;

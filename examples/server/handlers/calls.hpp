@@ -31,6 +31,12 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
                                              const AccountSettings& settings, Time now,
                                              ContactTimes history);
 
+// The compliance decision (API.md section 14) on one contact with `stored` at `now` over
+// `channel`: a call, a generated SMS and each step of a drip campaign decide alike.
+ComplianceDecision decide_contact(const StoredCustomer& stored, const AccountSettings& settings,
+                                  Time now, ContactTimes history, ContactChannel channel,
+                                  ComplianceOperation operation);
+
 // The account's number that calls and texts `stored` (the pool's choice for its phone).
 E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& settings);
 

@@ -55,10 +55,9 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
             plan_call(stored, history, settings, now, ComplianceOperation::drip_step, "", webhook);
         plan.decision = call->decision;
     } else {
-        compliance::ComplianceInput input = compliance_input(
-            stored, settings, now, {history.placed, history.conversations, history.texts});
-        input.channel = channel;
-        plan.decision = compliance::decide(input, ComplianceOperation::drip_step);
+        plan.decision = decide_contact(stored, settings, now,
+                                       {history.placed, history.conversations, history.texts},
+                                       channel, ComplianceOperation::drip_step);
     }
     const ComplianceDecision& decision = *plan.decision;
     if (!decision.compliance.passed) {

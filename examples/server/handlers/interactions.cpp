@@ -169,11 +169,10 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
         x.account, id, now - s.config.call_history,
         [&](const StoredCustomer& stored, std::span<const Time> calls,
             std::span<const Time> texts) {
-            compliance::ComplianceInput input = compliance_input(
-                stored, settings, now, {.placed = calls, .conversations = {}, .texts = texts});
-            input.channel = ContactChannel::sms;
             InteractionPlan plan;
-            plan.decision = compliance::decide(input, ComplianceOperation::sms);
+            plan.decision = decide_contact(stored, settings, now,
+                                           {.placed = calls, .conversations = {}, .texts = texts},
+                                           ContactChannel::sms, ComplianceOperation::sms);
             plan.compliance = plan.decision->compliance;
             plan.store = plan.compliance->passed;
             plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,
