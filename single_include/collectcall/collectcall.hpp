@@ -6828,7 +6828,6 @@ struct ArrayType {
     void (*reserve)(void* vector, std::size_t size);
     std::size_t (*max_items)(const ReadOptions&);  // null without a bound
     std::size_t min_items;
-    std::string (*length_message)(std::size_t max);
 };
 
 // Reads an array. With a bound, the element past its max_items is not built: one `length` error
@@ -6847,7 +6846,7 @@ inline bool read_array(Reader& reader, ondemand::value& value, const ArrayType& 
     std::size_t index = 0;
     auto element = [&](ondemand::value& item) {
         if (index == max_items) [[unlikely]] {
-            reader.error(codes::length, type.length_message(max_items));
+            reader.error(codes::length, length_message(type.min_items, max_items));
             reader.stop();
         }
         // A bounded array (a bulk body's items) gets its storage at once rather than by a
@@ -6863,7 +6862,7 @@ inline bool read_array(Reader& reader, ondemand::value& value, const ArrayType& 
     reader.each_element(value, FunctionRef<void(ondemand::value&)>(element));
     type.truncate(out, index);
     if (bounded && index < type.min_items)
-        reader.error(codes::length, type.length_message(max_items));
+        reader.error(codes::length, length_message(type.min_items, max_items));
     return reader.error_count() == before;
 }
 
@@ -6899,11 +6898,10 @@ void reserve_vector(void* vector, std::size_t size) {
 // The table of a vector of T; Bound is the BoundedVector, or void.
 template <class T, class Bound>
 inline constexpr ArrayType array_type = [] {
-    ArrayType type{&read_element<T>, &truncate_vector<T>, &reserve_vector<T>, nullptr, 0, nullptr};
+    ArrayType type{&read_element<T>, &truncate_vector<T>, &reserve_vector<T>, nullptr, 0};
     if constexpr (!std::is_void_v<Bound>) {
         type.max_items = &Bound::max_items;
         type.min_items = Bound::min_items;
-        type.length_message = &Bound::length_message;
     }
     return type;
 }();
