@@ -634,15 +634,9 @@ namespace detail {
 template <class T>
 constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
-    std::size_t found = boost::mp11::mp_size<described_members<T>>::value;
-    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
-        if (std::string_view(D.name) == name &&
-            found == boost::mp11::mp_size<described_members<T>>::value) {
-            found = index;
-        }
+    while (index < member_names<T>.size() && member_names<T>[index] != name)
         ++index;
-    });
-    return found;
+    return index;
 }
 
 template <class T>
@@ -674,11 +668,12 @@ class PathScope {
 // NotAllowed that declares it immutable. merge_patch refuses to compile a pair that leaves one
 // out, so a member added to a model cannot silently become unpatchable.
 template <class Target, class PatchT>
-inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
-    return ((detail::member_index<PatchT>(D::name) <
-             boost::mp11::mp_size<described_members<PatchT>>::value) &&
-            ...);
-}(described_members<Target>{});
+inline constexpr bool patch_covers_v = [] {
+    for (std::string_view name : detail::member_names<Target>) {
+        if (detail::member_index<PatchT>(name) == detail::member_names<PatchT>.size()) return false;
+    }
+    return true;
+}();
 
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);
@@ -3684,6 +3679,241 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 
+// ---- begin collectcall/types/clock_time.hpp ----
+// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
+// day, for the end of a period). What a calling window and a customer's designated inconvenient
+// times are written in.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+
+namespace collectcall {
+
+// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
+[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
+    std::string_view text) noexcept {
+    if (text.size() != 5 || text[2] != ':') return std::nullopt;
+    for (std::size_t i : {0U, 1U, 3U, 4U}) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    }
+    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
+    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
+    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+    return std::chrono::minutes{hh * 60 + mm};
+}
+
+class ClockTime {
+  public:
+    // Midnight at the start of the day, so that structs holding one can be built member by
+    // member.
+    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
+
+    static Parsed<ClockTime> parse(std::string_view text) noexcept {
+        const auto minutes = parse_clock(text);
+        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
+        return ClockTime(*minutes);
+    }
+
+    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
+    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
+        std::chrono::minutes minutes) noexcept {
+        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
+            return std::nullopt;
+        }
+        return ClockTime(minutes);
+    }
+
+    [[nodiscard]] constexpr std::string_view view() const noexcept {
+        return {text_.data(), text_.size()};
+    }
+    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
+
+    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
+
+  private:
+    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
+
+    constexpr void assign(std::chrono::minutes minutes) noexcept {
+        minutes_ = minutes;
+        const auto m = static_cast<unsigned>(minutes.count());
+        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
+                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
+    }
+
+    std::chrono::minutes minutes_{0};
+    std::array<char, 5> text_{};
+};
+
+namespace schema_patterns {
+
+inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = schema_patterns::clock_time;
+    s["examples"].push_back("09:00");
+}
+
+}  // namespace collectcall
+// ---- end collectcall/types/clock_time.hpp ----
+
+namespace collectcall {
+
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
+
+struct Check {
+    CheckId id = CheckId::is_active;
+    std::string name;
+    std::string description;
+    std::string reason;  // the human-readable outcome
+
+    friend bool operator==(const Check&, const Check&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
+
+struct ComplianceResult {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+
+    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call or a text message.
+enum class ContactChannel { call, sms };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
+// an SMS.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    BoundedVector<Weekday, 1, 7> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+// The most periods a customer may designate (customer member `inconvenientTimes`).
+inline constexpr std::size_t max_inconvenient_times = 20;
+using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt))
+
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
+}  // namespace collectcall
+// ---- end collectcall/model/compliance.hpp ----
+// ---- begin collectcall/model/drip_campaign.hpp ----
+// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
+// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
+// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
+// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
+//
+// When a step runs is a compliance question (its first compliant instant at or after its due
+// time): compliance/drip_schedule.hpp answers it.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
 // ---- begin collectcall/core/schema.hpp ----
 // json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
 // same descriptions and value types that read<T> uses.
@@ -3711,9 +3941,11 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 //     std::string collectcall_schema_name(collectcall::schema_tag<T>);
 //
 // Every type of the library declares its schema beside its reading and writing, in its own
-// header: the value types (E164, Zip, Date, ...) with the builder as a template parameter, so
-// that they need only core/schema_tag.hpp and not this engine; the models and JsonObject with a
-// SchemaBuilder. This header knows no type of the library beyond core/.
+// header. One that only sets keywords and calls the builder takes the builder as a template
+// parameter, so that its header needs only core/schema_tag.hpp and not this engine (the value
+// types, JsonObject, and the customer's models: a program that reads and writes customers
+// compiles no schema code); one that builds Json values of its own takes a SchemaBuilder. This
+// header knows no type of the library beyond core/.
 
 #include <array>
 #include <charconv>
@@ -4397,233 +4629,6 @@ std::string json_schema() {
 
 }  // namespace collectcall
 // ---- end collectcall/core/schema.hpp ----
-// ---- begin collectcall/types/clock_time.hpp ----
-// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
-// day, for the end of a period). What a calling window and a customer's designated inconvenient
-// times are written in.
-
-#include <array>
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
-
-namespace collectcall {
-
-// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
-[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
-    std::string_view text) noexcept {
-    if (text.size() != 5 || text[2] != ':') return std::nullopt;
-    for (std::size_t i : {0U, 1U, 3U, 4U}) {
-        if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    }
-    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
-    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
-    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-    return std::chrono::minutes{hh * 60 + mm};
-}
-
-class ClockTime {
-  public:
-    // Midnight at the start of the day, so that structs holding one can be built member by
-    // member.
-    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
-
-    static Parsed<ClockTime> parse(std::string_view text) noexcept {
-        const auto minutes = parse_clock(text);
-        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
-        return ClockTime(*minutes);
-    }
-
-    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
-    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
-        std::chrono::minutes minutes) noexcept {
-        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
-            return std::nullopt;
-        }
-        return ClockTime(minutes);
-    }
-
-    [[nodiscard]] constexpr std::string_view view() const noexcept {
-        return {text_.data(), text_.size()};
-    }
-    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
-
-    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
-
-  private:
-    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
-
-    constexpr void assign(std::chrono::minutes minutes) noexcept {
-        minutes_ = minutes;
-        const auto m = static_cast<unsigned>(minutes.count());
-        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
-                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
-    }
-
-    std::chrono::minutes minutes_{0};
-    std::array<char, 5> text_{};
-};
-
-}  // namespace collectcall
-// ---- end collectcall/types/clock_time.hpp ----
-
-namespace collectcall {
-
-// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
-// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
-// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours,
-    call_frequency,
-    inconvenient_time,
-    medium_restriction,
-    attorney_representation,
-    state_call_limit
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
-                    attorney_representation, state_call_limit)
-
-struct Check {
-    CheckId id = CheckId::is_active;
-    std::string name;
-    std::string description;
-    std::string reason;  // the human-readable outcome
-
-    friend bool operator==(const Check&, const Check&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
-
-struct ComplianceResult {
-    bool passed = false;
-    std::vector<Check> checksPassed;
-    std::vector<Check> checksFailed;
-
-    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
-
-// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
-// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
-// stricter state law (docs/compliance.md).
-enum class CompliancePolicy { hosted, regulation_f };
-BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
-
-// How the customer is contacted: a voice call or a text message.
-enum class ContactChannel { call, sms };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
-
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
-// an SMS.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
-
-enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
-BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
-
-// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
-// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
-// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
-// named and from 00:00 to `to` on the next ("22:00" to "07:00").
-struct InconvenientTime {
-    BoundedVector<Weekday, 1, 7> days;
-    ClockTime from;
-    ClockTime to;
-
-    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
-
-inline void collectcall_schema(schema_tag<ClockTime>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
-    s["pattern"] = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
-    s["examples"] = Json::array({"09:00"});
-}
-
-// The most periods a customer may designate (customer member `inconvenientTimes`).
-inline constexpr std::size_t max_inconvenient_times = 20;
-using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
-
-// The customer's wall clock in one candidate zone at the instant of a decision:
-// "2026-01-15T20:30:00" (local, no offset).
-struct ZoneLocalTime {
-    std::string zone;  // IANA name
-    std::string localTime;
-
-    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
-
-// The counts a decision was made on, each the largest over the candidate zones' calendars.
-struct ComplianceCounts {
-    unsigned callsToday = 0;                      // calls placed in the local calendar day
-    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
-    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
-    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
-
-    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
-                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
-
-// The record of one compliance evaluation (API.md section 14): what was asked, when, under
-// which policy, where the customer may have been and what their clock said, the counts, every
-// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
-// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
-// (12 CFR 1006.100).
-struct ComplianceDecision {
-    Timestamp at;
-    ComplianceOperation operation = ComplianceOperation::call;
-    CompliancePolicy policy = CompliancePolicy::hosted;
-    ContactChannel channel = ContactChannel::call;
-    std::vector<std::string> candidateZones;
-    std::vector<ZoneLocalTime> localTimes;
-    ComplianceCounts counts;
-    ComplianceResult compliance;
-    std::optional<Timestamp> nextEligibleAt;
-
-    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
-                      (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt))
-
-// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
-struct ComplianceDecisionList {
-    std::vector<ComplianceDecision> decisions;
-
-    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
-
-}  // namespace collectcall
-// ---- end collectcall/model/compliance.hpp ----
-// ---- begin collectcall/model/drip_campaign.hpp ----
-// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
-// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
-// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
-// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
-//
-// When a step runs is a compliance question (its first compliant instant at or after its due
-// time): compliance/drip_schedule.hpp answers it.
-
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
 // ---- begin collectcall/model/call.hpp ----
 // Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
 // (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
@@ -8375,11 +8380,12 @@ struct AddressPatch {
 };
 BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 
-inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<AddressPatch>, Schema& s) {
     s["description"] =
         "Members of the address to change; line1, city, state and zip cannot be "
         "cleared.";
-    s.patch_of<Address>();
+    s.template patch_of<Address>();
 }
 
 }  // namespace collectcall
@@ -8405,6 +8411,7 @@ inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
 // Customer (SPEC.md 2.2): the body of POST /customers, the stored and returned customer, and the
 // body of PATCH /customers/{id}.
 
+#include <concepts>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -8742,7 +8749,8 @@ inline std::optional<Problem> collectcall_merge(JsonObject& target, const JsonOb
     return std::nullopt;
 }
 
-inline void collectcall_schema(schema_tag<JsonObject>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<JsonObject>, Schema& s) {
     s["type"] = "object";
     s["description"] =
         "Any JSON object, at most 64 KiB and nested at most 16 deep, kept member for member "
@@ -8811,11 +8819,12 @@ BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
                        postItemizationFees, postItemizationCredits, postItemizationPayments,
                        productType, originalProductType, extensions))
 
-inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CollectionsPatch>, Schema& s) {
     s["description"] =
         "Members of the collections block to change. For a customer without collections this "
         "is the whole new block, and then totalBalance is required.";
-    s.patch_of<Collections>();
+    s.template patch_of<Collections>();
 }
 
 }  // namespace collectcall
@@ -8922,40 +8931,37 @@ inline ErrorList validate(const CustomerCreate& customer) {
 
 namespace detail {
 
-inline Json not_null() {
-    Json schema = Json::object();
-    schema["not"] = Json::object();
-    schema["not"]["type"] = "null";
-    return schema;
-}
-
 // API.md section 4, the rule of collectcall_check above: a customer with collections must have
 // ssnLastFour and dateOfBirth.
-inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+template <class Schema>
+void collections_requires_identity(Schema& s, bool require_members) {
     constexpr std::string_view collections = member_name<&CustomerCreate::collections>;
     constexpr std::string_view ssn_last_four = member_name<&CustomerCreate::ssnLastFour>;
     constexpr std::string_view date_of_birth = member_name<&CustomerCreate::dateOfBirth>;
-    Json condition = Json::object();
+    auto& condition = s["if"];
     condition["properties"][collections]["type"] = "object";
-    condition["required"] = Json::array({collections});
-    Json consequence = Json::object();
-    consequence["properties"][ssn_last_four] = not_null();
-    consequence["properties"][date_of_birth] = not_null();
-    if (require_members) consequence["required"] = Json::array({ssn_last_four, date_of_birth});
-    s["if"] = std::move(condition);
-    s["then"] = std::move(consequence);
+    condition["required"].push_back(collections);
+    auto& consequence = s["then"];
+    consequence["properties"][ssn_last_four]["not"]["type"] = "null";
+    consequence["properties"][date_of_birth]["not"]["type"] = "null";
+    if (require_members) {
+        consequence["required"].push_back(ssn_last_four);
+        consequence["required"].push_back(date_of_birth);
+    }
 }
 
 }  // namespace detail
 
-inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CustomerCreate>, Schema& s) {
     s["description"] =
         "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
         "are required too (a `conflict` error at /collections otherwise).";
     detail::collections_requires_identity(s, true);
 }
 
-inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<Customer>, Schema& s) {
     s["description"] = "A stored customer as the API returns it.";
     detail::collections_requires_identity(s, true);
 }
@@ -8965,12 +8971,13 @@ inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
 // also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
 // its collections, collections without totalBalance for a customer that has none) needs the
 // stored customer, and is checked by the server after merging.
-inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CustomerPatch>, Schema& s) {
     s["description"] =
         "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
         "optional member, address and collections merge member by member. The merged customer "
         "is validated as a whole.";
-    s.patch_of<CustomerCreate>();
+    s.template patch_of<CustomerCreate>();
     detail::collections_requires_identity(s, false);
 }
 
@@ -8987,8 +8994,10 @@ struct PatchedCustomer {
 // of the whole (clearing ssnLastFour while collections is set, ...), with paths into the merged
 // customer. `current` is not touched: a patch that fails leaves nothing half-applied, and
 // `changed` is false for a patch that sets every member to the value it has (`{}` included).
-[[nodiscard]] inline Result<PatchedCustomer> apply_patch(const CustomerCreate& current,
-                                                         const CustomerPatch& patch) {
+// A template of the one patch type, so that only a file that applies a patch compiles the merge.
+template <std::same_as<CustomerPatch> PatchT>
+[[nodiscard]] Result<PatchedCustomer> apply_patch(const CustomerCreate& current,
+                                                  const PatchT& patch) {
     PatchedCustomer merged{current, false};
     ErrorList errors = merge_patch(merged.customer, patch);
     for (Error& e : validate(merged.customer))

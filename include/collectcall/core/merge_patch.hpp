@@ -34,15 +34,9 @@ namespace detail {
 template <class T>
 constexpr std::size_t member_index(std::string_view name) {
     std::size_t index = 0;
-    std::size_t found = boost::mp11::mp_size<described_members<T>>::value;
-    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
-        if (std::string_view(D.name) == name &&
-            found == boost::mp11::mp_size<described_members<T>>::value) {
-            found = index;
-        }
+    while (index < member_names<T>.size() && member_names<T>[index] != name)
         ++index;
-    });
-    return found;
+    return index;
 }
 
 template <class T>
@@ -74,11 +68,12 @@ class PathScope {
 // NotAllowed that declares it immutable. merge_patch refuses to compile a pair that leaves one
 // out, so a member added to a model cannot silently become unpatchable.
 template <class Target, class PatchT>
-inline constexpr bool patch_covers_v = []<template <class...> class L, class... D>(L<D...>) {
-    return ((detail::member_index<PatchT>(D::name) <
-             boost::mp11::mp_size<described_members<PatchT>>::value) &&
-            ...);
-}(described_members<Target>{});
+inline constexpr bool patch_covers_v = [] {
+    for (std::string_view name : detail::member_names<Target>) {
+        if (detail::member_index<PatchT>(name) == detail::member_names<PatchT>.size()) return false;
+    }
+    return true;
+}();
 
 template <class Target, class PatchT>
 void merge_patch_into(Target& target, const PatchT& patch, ErrorList& errors, std::string& path);

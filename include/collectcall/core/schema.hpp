@@ -24,9 +24,11 @@
 //     std::string collectcall_schema_name(collectcall::schema_tag<T>);
 //
 // Every type of the library declares its schema beside its reading and writing, in its own
-// header: the value types (E164, Zip, Date, ...) with the builder as a template parameter, so
-// that they need only core/schema_tag.hpp and not this engine; the models and JsonObject with a
-// SchemaBuilder. This header knows no type of the library beyond core/.
+// header. One that only sets keywords and calls the builder takes the builder as a template
+// parameter, so that its header needs only core/schema_tag.hpp and not this engine (the value
+// types, JsonObject, and the customer's models: a program that reads and writes customers
+// compiles no schema code); one that builds Json values of its own takes a SchemaBuilder. This
+// header knows no type of the library beyond core/.
 #pragma once
 
 #include <array>

@@ -7,7 +7,7 @@
 #include <boost/describe/class.hpp>
 
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/schema.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/text.hpp"
 #include "collectcall/types/us_state.hpp"
 #include "collectcall/types/zip.hpp"
@@ -37,11 +37,12 @@ struct AddressPatch {
 };
 BOOST_DESCRIBE_STRUCT(AddressPatch, (), (line1, line2, city, state, zip))
 
-inline void collectcall_schema(schema_tag<AddressPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<AddressPatch>, Schema& s) {
     s["description"] =
         "Members of the address to change; line1, city, state and zip cannot be "
         "cleared.";
-    s.patch_of<Address>();
+    s.template patch_of<Address>();
 }
 
 }  // namespace collectcall

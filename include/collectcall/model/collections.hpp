@@ -7,7 +7,7 @@
 #include <boost/describe/class.hpp>
 
 #include "collectcall/core/presence.hpp"
-#include "collectcall/core/schema.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/date.hpp"
 #include "collectcall/types/json_object.hpp"
 #include "collectcall/types/money.hpp"
@@ -72,11 +72,12 @@ BOOST_DESCRIBE_STRUCT(CollectionsPatch, (),
                        postItemizationFees, postItemizationCredits, postItemizationPayments,
                        productType, originalProductType, extensions))
 
-inline void collectcall_schema(schema_tag<CollectionsPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CollectionsPatch>, Schema& s) {
     s["description"] =
         "Members of the collections block to change. For a customer without collections this "
         "is the whole new block, and then totalBalance is required.";
-    s.patch_of<Collections>();
+    s.template patch_of<Collections>();
 }
 
 }  // namespace collectcall

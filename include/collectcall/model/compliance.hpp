@@ -13,7 +13,6 @@
 
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
-#include "collectcall/core/schema.hpp"
 #include "collectcall/types/clock_time.hpp"
 #include "collectcall/types/timestamp.hpp"
 
@@ -86,13 +85,6 @@ struct InconvenientTime {
     friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
 };
 BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
-
-inline void collectcall_schema(schema_tag<ClockTime>, SchemaBuilder& s) {
-    s["type"] = "string";
-    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
-    s["pattern"] = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
-    s["examples"] = Json::array({"09:00"});
-}
 
 // The most periods a customer may designate (customer member `inconvenientTimes`).
 inline constexpr std::size_t max_inconvenient_times = 20;

@@ -2,6 +2,7 @@
 // body of PATCH /customers/{id}.
 #pragma once
 
+#include <concepts>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -12,7 +13,7 @@
 #include "collectcall/core/merge_patch.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/readable.hpp"
-#include "collectcall/core/schema.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/model/address.hpp"
 #include "collectcall/model/collections.hpp"
 #include "collectcall/model/compliance.hpp"
@@ -125,40 +126,37 @@ inline ErrorList validate(const CustomerCreate& customer) {
 
 namespace detail {
 
-inline Json not_null() {
-    Json schema = Json::object();
-    schema["not"] = Json::object();
-    schema["not"]["type"] = "null";
-    return schema;
-}
-
 // API.md section 4, the rule of collectcall_check above: a customer with collections must have
 // ssnLastFour and dateOfBirth.
-inline void collections_requires_identity(SchemaBuilder& s, bool require_members) {
+template <class Schema>
+void collections_requires_identity(Schema& s, bool require_members) {
     constexpr std::string_view collections = member_name<&CustomerCreate::collections>;
     constexpr std::string_view ssn_last_four = member_name<&CustomerCreate::ssnLastFour>;
     constexpr std::string_view date_of_birth = member_name<&CustomerCreate::dateOfBirth>;
-    Json condition = Json::object();
+    auto& condition = s["if"];
     condition["properties"][collections]["type"] = "object";
-    condition["required"] = Json::array({collections});
-    Json consequence = Json::object();
-    consequence["properties"][ssn_last_four] = not_null();
-    consequence["properties"][date_of_birth] = not_null();
-    if (require_members) consequence["required"] = Json::array({ssn_last_four, date_of_birth});
-    s["if"] = std::move(condition);
-    s["then"] = std::move(consequence);
+    condition["required"].push_back(collections);
+    auto& consequence = s["then"];
+    consequence["properties"][ssn_last_four]["not"]["type"] = "null";
+    consequence["properties"][date_of_birth]["not"]["type"] = "null";
+    if (require_members) {
+        consequence["required"].push_back(ssn_last_four);
+        consequence["required"].push_back(date_of_birth);
+    }
 }
 
 }  // namespace detail
 
-inline void collectcall_schema(schema_tag<CustomerCreate>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CustomerCreate>, Schema& s) {
     s["description"] =
         "A customer as sent to POST /customers. With collections, ssnLastFour and dateOfBirth "
         "are required too (a `conflict` error at /collections otherwise).";
     detail::collections_requires_identity(s, true);
 }
 
-inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<Customer>, Schema& s) {
     s["description"] = "A stored customer as the API returns it.";
     detail::collections_requires_identity(s, true);
 }
@@ -168,12 +166,13 @@ inline void collectcall_schema(schema_tag<Customer>, SchemaBuilder& s) {
 // also clear ssnLastFour or dateOfBirth. The rest (clearing ssnLastFour of a customer that keeps
 // its collections, collections without totalBalance for a customer that has none) needs the
 // stored customer, and is checked by the server after merging.
-inline void collectcall_schema(schema_tag<CustomerPatch>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<CustomerPatch>, Schema& s) {
     s["description"] =
         "A JSON Merge Patch (RFC 7396) of a customer: an absent member is kept, null clears an "
         "optional member, address and collections merge member by member. The merged customer "
         "is validated as a whole.";
-    s.patch_of<CustomerCreate>();
+    s.template patch_of<CustomerCreate>();
     detail::collections_requires_identity(s, false);
 }
 
@@ -190,8 +189,10 @@ struct PatchedCustomer {
 // of the whole (clearing ssnLastFour while collections is set, ...), with paths into the merged
 // customer. `current` is not touched: a patch that fails leaves nothing half-applied, and
 // `changed` is false for a patch that sets every member to the value it has (`{}` included).
-[[nodiscard]] inline Result<PatchedCustomer> apply_patch(const CustomerCreate& current,
-                                                         const CustomerPatch& patch) {
+// A template of the one patch type, so that only a file that applies a patch compiles the merge.
+template <std::same_as<CustomerPatch> PatchT>
+[[nodiscard]] Result<PatchedCustomer> apply_patch(const CustomerCreate& current,
+                                                  const PatchT& patch) {
     PatchedCustomer merged{current, false};
     ErrorList errors = merge_patch(merged.customer, patch);
     for (Error& e : validate(merged.customer))

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "collectcall/core/errors.hpp"
+#include "collectcall/core/schema_tag.hpp"
 
 namespace collectcall {
 
@@ -67,5 +68,20 @@ class ClockTime {
     std::chrono::minutes minutes_{0};
     std::array<char, 5> text_{};
 };
+
+namespace schema_patterns {
+
+inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = schema_patterns::clock_time;
+    s["examples"].push_back("09:00");
+}
 
 }  // namespace collectcall

@@ -25,7 +25,7 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/readable.hpp"
-#include "collectcall/core/schema.hpp"
+#include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
 
 namespace collectcall {
@@ -326,7 +326,8 @@ inline std::optional<Problem> collectcall_merge(JsonObject& target, const JsonOb
     return std::nullopt;
 }
 
-inline void collectcall_schema(schema_tag<JsonObject>, SchemaBuilder& s) {
+template <class Schema>
+void collectcall_schema(schema_tag<JsonObject>, Schema& s) {
     s["type"] = "object";
     s["description"] =
         "Any JSON object, at most 64 KiB and nested at most 16 deep, kept member for member "
