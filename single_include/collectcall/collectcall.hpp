@@ -73,13 +73,29 @@
 // Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
 // and write.hpp instead.
 
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
+// ---- begin collectcall/core/chrono.hpp ----
+// The part of std::chrono the value types and ReadOptions use: durations, time points, the
+// system clock and whole days (std::chrono::sys_days). libstdc++ keeps these in <bits/chrono.h>,
+// apart from C++20's calendar and time zones, which make <chrono> itself several times costlier
+// to compile in every file that includes a model (docs/benchmarks.md, compile time); with another
+// standard library this is <chrono>. The types convert between days and calendar dates
+// themselves (types/date.hpp). Code of the library that needs the calendar or time zones
+// (compliance/) includes <chrono>.
+
+#include <version>
+
+#if defined(__GLIBCXX__) && __has_include(<bits/chrono.h>)
+#include <bits/chrono.h>
+#else
+#include <chrono>
+#endif
+// ---- end collectcall/core/chrono.hpp ----
 // ---- begin collectcall/core/errors.hpp ----
 // Errors with RFC 6901 JSON Pointer paths, and the Result of reading a document.
 
@@ -1329,7 +1345,6 @@ void collectcall_schema(schema_tag<Validated<T>>, Schema& s) {
 
 #include <array>
 #include <cassert>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -1487,6 +1502,39 @@ constexpr bool is_real_date(const CivilDate& date) noexcept {
            date.day <= days_in_month(date.year, date.month);
 }
 
+// The day of a date of the proleptic Gregorian calendar, and the date of a day, as
+// std::chrono's year_month_day converts them. The calendar repeats every 400 years (146,097
+// days); within such an era, years are counted from March, so that February, the month of the
+// leap day, comes last and a month's first day follows from its number alone (153 days to five
+// months from March).
+constexpr std::chrono::sys_days days_from_civil(const CivilDate& date) noexcept {
+    const int year = date.year - (date.month <= 2 ? 1 : 0);
+    const int era = (year >= 0 ? year : year - 399) / 400;
+    const auto year_of_era = static_cast<unsigned>(year - era * 400);                    // 0-399
+    const unsigned month_from_march = date.month > 2 ? date.month - 3 : date.month + 9;  // 0-11
+    const unsigned day_of_year = (153 * month_from_march + 2) / 5 + date.day - 1;        // 0-365
+    const unsigned day_of_era =
+        year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;  // 0-146096
+    // 719,468 days from 0000-03-01 to 1970-01-01.
+    return std::chrono::sys_days{std::chrono::days{static_cast<std::int64_t>(era) * 146097 +
+                                                   static_cast<std::int64_t>(day_of_era) - 719468}};
+}
+
+constexpr CivilDate civil_from_days(std::chrono::sys_days day) noexcept {
+    const std::int64_t days = day.time_since_epoch().count() + 719468;
+    const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const auto day_of_era = static_cast<unsigned>(days - era * 146097);  // 0-146096
+    const unsigned year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    const unsigned day_of_year =
+        day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    const unsigned month_from_march = (5 * day_of_year + 2) / 153;  // 0-11
+    const unsigned month = month_from_march < 10 ? month_from_march + 3 : month_from_march - 9;
+    const auto year = static_cast<int>(static_cast<std::int64_t>(year_of_era) + era * 400);
+    return CivilDate{month <= 2 ? year + 1 : year, month,
+                     day_of_year - (153 * month_from_march + 2) / 5 + 1};
+}
+
 // Reads the shape "DDDD-DD-DD" (ASCII digits) without judging the numbers. Shared with
 // Timestamp, whose first ten characters are the same.
 constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
@@ -1560,11 +1608,9 @@ class alignas(16) Date {
 
     // Precondition: the year of `days` is within 1900-2100.
     [[nodiscard]] static Date from_days(std::chrono::sys_days days) noexcept {
-        const std::chrono::year_month_day ymd{days};
-        assert(ymd.year() >= std::chrono::year{min_year} &&
-               ymd.year() <= std::chrono::year{max_year});
-        return Date({static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                     static_cast<unsigned>(ymd.day())});
+        const detail::CivilDate civil = detail::civil_from_days(days);
+        assert(civil.year >= min_year && civil.year <= max_year);
+        return Date(civil);
     }
 
     // Empty for the placeholder, whose text is all zero bytes.
@@ -1579,8 +1625,7 @@ class alignas(16) Date {
     // an unspecified day.
     [[nodiscard]] std::chrono::sys_days days() const noexcept {
         if (month_ == 0) return std::chrono::sys_days{};
-        return std::chrono::sys_days{std::chrono::year{year_} / std::chrono::month{month_} /
-                                     std::chrono::day{day_}};
+        return detail::days_from_civil({year_, month_, day_});
     }
 
     friend bool operator==(const Date&, const Date&) = default;
@@ -1644,9 +1689,7 @@ class PastDate {
                                              PastDate& out) {
         detail::CivilDate civil;
         if (std::optional<Problem> problem = Date::check(text, civil)) return problem;
-        const std::chrono::sys_days day = std::chrono::year{civil.year} /
-                                          std::chrono::month{civil.month} /
-                                          std::chrono::day{civil.day};
+        const std::chrono::sys_days day = detail::days_from_civil(civil);
         if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
         out.date_.assign(civil, text);
         return std::nullopt;
@@ -2792,7 +2835,6 @@ void collectcall_schema(schema_tag<Money>, Schema& s) {
 
 #include <array>
 #include <cassert>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -2874,7 +2916,7 @@ class Timestamp {
         }
 
         using namespace std::chrono;
-        const sys_days day{year{date.year} / month{date.month} / std::chrono::day{date.day}};
+        const sys_days day = detail::days_from_civil(date);
         const Time time = day + hours{hour} + minutes{minute} + seconds{second} +
                           milliseconds{millis} - minutes{offset_minutes};
         // The canonical text has a four-digit year, which an offset could push out of.
@@ -2900,26 +2942,22 @@ class Timestamp {
     friend bool operator==(const Timestamp&, const Timestamp&) = default;
 
   private:
-    static constexpr Time earliest() noexcept {
-        using namespace std::chrono;
-        return Time{sys_days{year{0} / January / 1}};
-    }
+    static constexpr Time earliest() noexcept { return Time{detail::days_from_civil({0, 1, 1})}; }
     static constexpr Time end_of_range() noexcept {
-        using namespace std::chrono;
-        return Time{sys_days{year{10000} / January / 1}};
+        return Time{detail::days_from_civil({10000, 1, 1})};
     }
 
     explicit Timestamp(Time time) noexcept : time_(time) {
         using namespace std::chrono;
         const sys_days day = floor<days>(time);
-        const year_month_day ymd{day};
+        const detail::CivilDate civil = detail::civil_from_days(day);
         const auto ms = static_cast<unsigned>((time - day).count());  // 0 .. 86'399'999
         char* out = text_.data();
-        detail::write_digits(out, static_cast<unsigned>(static_cast<int>(ymd.year())), 4);
+        detail::write_digits(out, static_cast<unsigned>(civil.year), 4);
         out[4] = '-';
-        detail::write_digits(out + 5, static_cast<unsigned>(ymd.month()), 2);
+        detail::write_digits(out + 5, civil.month, 2);
         out[7] = '-';
-        detail::write_digits(out + 8, static_cast<unsigned>(ymd.day()), 2);
+        detail::write_digits(out + 8, civil.day, 2);
         out[10] = 'T';
         detail::write_digits(out + 11, ms / 3'600'000, 2);
         out[13] = ':';
@@ -3685,7 +3723,6 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 // times are written in.
 
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string_view>

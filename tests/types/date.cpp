@@ -93,6 +93,31 @@ TEST_CASE("Date converts to and from sys_days", "[types][date]") {
     CHECK(Date::parse("1970-01-01").value().days().time_since_epoch() == days{0});
 }
 
+TEST_CASE("The civil calendar's arithmetic agrees with std::chrono's year_month_day",
+          "[types][date]") {
+    // Every day of the years -1 to 10000 (a Timestamp's whole range and a day on either side),
+    // each era boundary included, both ways.
+    const sys_days first = year{-1} / January / 1;
+    const sys_days last = year{10001} / January / 1;
+    std::size_t mismatches = 0;
+    std::size_t days_checked = 0;
+    for (sys_days day = first; day < last; day += days{1}) {
+        const year_month_day expected{day};
+        const collectcall::detail::CivilDate civil = collectcall::detail::civil_from_days(day);
+        const bool same = civil.year == static_cast<int>(expected.year()) &&
+                          civil.month == static_cast<unsigned>(expected.month()) &&
+                          civil.day == static_cast<unsigned>(expected.day()) &&
+                          collectcall::detail::days_from_civil(civil) == day;
+        if (!same) ++mismatches;
+        ++days_checked;
+    }
+    CHECK(days_checked == 3'653'156);  // 10,002 years, 2,426 of them leap (year 0 is one)
+    CHECK(mismatches == 0);
+    STATIC_REQUIRE(collectcall::detail::days_from_civil({1970, 1, 1}) == sys_days{});
+    STATIC_REQUIRE(collectcall::detail::days_from_civil({2000, 3, 1}) == sys_days{days{11017}});
+    STATIC_REQUIRE(collectcall::detail::civil_from_days(sys_days{days{-1}}).year == 1969);
+}
+
 TEST_CASE("Date equality compares the day", "[types][date]") {
     CHECK(Date::parse("2024-02-29").value() == Date::parse("2024-02-29").value());
     CHECK(Date::parse("2024-02-29").value() != Date::parse("2024-02-28").value());

@@ -15,13 +15,13 @@
 // and write.hpp instead.
 #pragma once
 
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "collectcall/core/chrono.hpp"
 #include "collectcall/core/errors.hpp"
 
 namespace collectcall {

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string_view>
 
+#include "collectcall/core/chrono.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/schema_tag.hpp"
 

@@ -3,12 +3,12 @@
 
 #include <array>
 #include <cassert>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string_view>
 
+#include "collectcall/core/chrono.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/value_type.hpp"
@@ -37,6 +37,39 @@ constexpr unsigned days_in_month(int year, unsigned month) noexcept {
 constexpr bool is_real_date(const CivilDate& date) noexcept {
     return date.month >= 1 && date.month <= 12 && date.day >= 1 &&
            date.day <= days_in_month(date.year, date.month);
+}
+
+// The day of a date of the proleptic Gregorian calendar, and the date of a day, as
+// std::chrono's year_month_day converts them. The calendar repeats every 400 years (146,097
+// days); within such an era, years are counted from March, so that February, the month of the
+// leap day, comes last and a month's first day follows from its number alone (153 days to five
+// months from March).
+constexpr std::chrono::sys_days days_from_civil(const CivilDate& date) noexcept {
+    const int year = date.year - (date.month <= 2 ? 1 : 0);
+    const int era = (year >= 0 ? year : year - 399) / 400;
+    const auto year_of_era = static_cast<unsigned>(year - era * 400);                    // 0-399
+    const unsigned month_from_march = date.month > 2 ? date.month - 3 : date.month + 9;  // 0-11
+    const unsigned day_of_year = (153 * month_from_march + 2) / 5 + date.day - 1;        // 0-365
+    const unsigned day_of_era =
+        year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;  // 0-146096
+    // 719,468 days from 0000-03-01 to 1970-01-01.
+    return std::chrono::sys_days{std::chrono::days{static_cast<std::int64_t>(era) * 146097 +
+                                                   static_cast<std::int64_t>(day_of_era) - 719468}};
+}
+
+constexpr CivilDate civil_from_days(std::chrono::sys_days day) noexcept {
+    const std::int64_t days = day.time_since_epoch().count() + 719468;
+    const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const auto day_of_era = static_cast<unsigned>(days - era * 146097);  // 0-146096
+    const unsigned year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    const unsigned day_of_year =
+        day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    const unsigned month_from_march = (5 * day_of_year + 2) / 153;  // 0-11
+    const unsigned month = month_from_march < 10 ? month_from_march + 3 : month_from_march - 9;
+    const auto year = static_cast<int>(static_cast<std::int64_t>(year_of_era) + era * 400);
+    return CivilDate{month <= 2 ? year + 1 : year, month,
+                     day_of_year - (153 * month_from_march + 2) / 5 + 1};
 }
 
 // Reads the shape "DDDD-DD-DD" (ASCII digits) without judging the numbers. Shared with
@@ -112,11 +145,9 @@ class alignas(16) Date {
 
     // Precondition: the year of `days` is within 1900-2100.
     [[nodiscard]] static Date from_days(std::chrono::sys_days days) noexcept {
-        const std::chrono::year_month_day ymd{days};
-        assert(ymd.year() >= std::chrono::year{min_year} &&
-               ymd.year() <= std::chrono::year{max_year});
-        return Date({static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                     static_cast<unsigned>(ymd.day())});
+        const detail::CivilDate civil = detail::civil_from_days(days);
+        assert(civil.year >= min_year && civil.year <= max_year);
+        return Date(civil);
     }
 
     // Empty for the placeholder, whose text is all zero bytes.
@@ -131,8 +162,7 @@ class alignas(16) Date {
     // an unspecified day.
     [[nodiscard]] std::chrono::sys_days days() const noexcept {
         if (month_ == 0) return std::chrono::sys_days{};
-        return std::chrono::sys_days{std::chrono::year{year_} / std::chrono::month{month_} /
-                                     std::chrono::day{day_}};
+        return detail::days_from_civil({year_, month_, day_});
     }
 
     friend bool operator==(const Date&, const Date&) = default;
@@ -196,9 +226,7 @@ class PastDate {
                                              PastDate& out) {
         detail::CivilDate civil;
         if (std::optional<Problem> problem = Date::check(text, civil)) return problem;
-        const std::chrono::sys_days day = std::chrono::year{civil.year} /
-                                          std::chrono::month{civil.month} /
-                                          std::chrono::day{civil.day};
+        const std::chrono::sys_days day = detail::days_from_civil(civil);
         if (day > options.today_or_now()) return Problem{codes::range, "must not be in the future"};
         out.date_.assign(civil, text);
         return std::nullopt;

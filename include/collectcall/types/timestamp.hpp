@@ -3,11 +3,11 @@
 
 #include <array>
 #include <cassert>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string_view>
 
+#include "collectcall/core/chrono.hpp"
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/value_type.hpp"
@@ -90,7 +90,7 @@ class Timestamp {
         }
 
         using namespace std::chrono;
-        const sys_days day{year{date.year} / month{date.month} / std::chrono::day{date.day}};
+        const sys_days day = detail::days_from_civil(date);
         const Time time = day + hours{hour} + minutes{minute} + seconds{second} +
                           milliseconds{millis} - minutes{offset_minutes};
         // The canonical text has a four-digit year, which an offset could push out of.
@@ -116,26 +116,22 @@ class Timestamp {
     friend bool operator==(const Timestamp&, const Timestamp&) = default;
 
   private:
-    static constexpr Time earliest() noexcept {
-        using namespace std::chrono;
-        return Time{sys_days{year{0} / January / 1}};
-    }
+    static constexpr Time earliest() noexcept { return Time{detail::days_from_civil({0, 1, 1})}; }
     static constexpr Time end_of_range() noexcept {
-        using namespace std::chrono;
-        return Time{sys_days{year{10000} / January / 1}};
+        return Time{detail::days_from_civil({10000, 1, 1})};
     }
 
     explicit Timestamp(Time time) noexcept : time_(time) {
         using namespace std::chrono;
         const sys_days day = floor<days>(time);
-        const year_month_day ymd{day};
+        const detail::CivilDate civil = detail::civil_from_days(day);
         const auto ms = static_cast<unsigned>((time - day).count());  // 0 .. 86'399'999
         char* out = text_.data();
-        detail::write_digits(out, static_cast<unsigned>(static_cast<int>(ymd.year())), 4);
+        detail::write_digits(out, static_cast<unsigned>(civil.year), 4);
         out[4] = '-';
-        detail::write_digits(out + 5, static_cast<unsigned>(ymd.month()), 2);
+        detail::write_digits(out + 5, civil.month, 2);
         out[7] = '-';
-        detail::write_digits(out + 8, static_cast<unsigned>(ymd.day()), 2);
+        detail::write_digits(out + 8, civil.day, 2);
         out[10] = 'T';
         detail::write_digits(out + 11, ms / 3'600'000, 2);
         out[13] = ':';
