@@ -8474,6 +8474,7 @@ void collectcall_schema(schema_tag<AddressPatch>, Schema& s) {
 // the schema as an object. A member that appears twice is `duplicate_field`, as anywhere else.
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <forward_list>
@@ -8504,10 +8505,12 @@ class JsonObject {
 
     // RFC 7396: `patch` merged into this object. A member set to null is removed, an object
     // merges into an object member by member, anything else replaces. nullopt when the result
-    // would be larger than max_bytes.
-    [[nodiscard]] std::optional<JsonObject> merged(const JsonObject& patch) const {
+    // would be larger than max_bytes. A template of its one argument type, so that the merge is
+    // compiled only in a file that merges.
+    template <std::same_as<JsonObject> Patch>
+    [[nodiscard]] std::optional<JsonObject> merged(const Patch& patch) const {
         JsonObject out;
-        out.text_ = merge_text(text_, patch.text_);
+        out.text_ = merge_text<Patch>(text_, patch.text_);
         if (out.text_.size() > max_bytes) return std::nullopt;
         return out;
     }
@@ -8579,7 +8582,8 @@ class JsonObject {
     // unescaped key, as the reader re-escapes every key one way): a merge costs n log n in the
     // members, not their product. A patch names each key once (the reader refuses duplicates),
     // so each target member is replaced or removed at most once; a removed one is marked by a
-    // value with no data.
+    // value with no data. (Patch is merged()'s.)
+    template <class Patch>
     static std::string merge_text(std::string_view target, std::string_view patch) {
         std::vector<Member> result;
         if (!target.empty() && target.front() == '{') {
@@ -8622,8 +8626,8 @@ class JsonObject {
             }
             std::string_view value = m.value;
             if (m.value.front() == '{') {
-                value = merged.emplace_front(
-                    merge_text(found ? result[at->index].value : std::string_view("{}"), m.value));
+                value = merged.emplace_front(merge_text<Patch>(
+                    found ? result[at->index].value : std::string_view("{}"), m.value));
             }
             if (found) {
                 result[at->index].value = value;
@@ -8778,8 +8782,10 @@ inline void collectcall_write(Writer& writer, const JsonObject& value) {
     writer.raw(value.view());
 }
 
-// RFC 7396 for merge_patch: the patch's object merged into the target's.
-inline std::optional<Problem> collectcall_merge(JsonObject& target, const JsonObject& patch) {
+// RFC 7396 for merge_patch: the patch's object merged into the target's (a template for the
+// reason merged() is one).
+template <std::same_as<JsonObject> T>
+std::optional<Problem> collectcall_merge(T& target, const T& patch) {
     auto merged = target.merged(patch);
     if (!merged) return Problem{codes::length, "must be at most 65536 bytes after the merge"};
     target = std::move(*merged);
