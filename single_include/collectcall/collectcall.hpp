@@ -1553,6 +1553,16 @@ constexpr bool scan_date_shape(std::string_view text, CivilDate& out) noexcept {
     return true;
 }
 
+// Writes `date` as "DDDD-DD-DD" at `out` (ten characters), the shape scan_date_shape reads; a
+// Date's text and a Timestamp's first ten characters. Precondition: a year of 0-9999.
+constexpr void write_date(char* out, const CivilDate& date) noexcept {
+    write_digits(out, static_cast<unsigned>(date.year), 4);
+    out[4] = '-';
+    write_digits(out + 5, date.month, 2);
+    out[7] = '-';
+    write_digits(out + 8, date.day, 2);
+}
+
 }  // namespace detail
 
 class PastDate;
@@ -1651,11 +1661,7 @@ class alignas(16) Date {
         year_ = static_cast<std::int16_t>(date.year);
         month_ = static_cast<std::uint8_t>(date.month);
         day_ = static_cast<std::uint8_t>(date.day);
-        detail::write_digits(text_.data(), static_cast<unsigned>(date.year), 4);
-        text_[4] = '-';
-        detail::write_digits(text_.data() + 5, date.month, 2);
-        text_[7] = '-';
-        detail::write_digits(text_.data() + 8, date.day, 2);
+        detail::write_date(text_.data(), date);
     }
 
     std::array<char, 10> text_{};
@@ -2950,14 +2956,9 @@ class Timestamp {
     explicit Timestamp(Time time) noexcept : time_(time) {
         using namespace std::chrono;
         const sys_days day = floor<days>(time);
-        const detail::CivilDate civil = detail::civil_from_days(day);
         const auto ms = static_cast<unsigned>((time - day).count());  // 0 .. 86'399'999
         char* out = text_.data();
-        detail::write_digits(out, static_cast<unsigned>(civil.year), 4);
-        out[4] = '-';
-        detail::write_digits(out + 5, civil.month, 2);
-        out[7] = '-';
-        detail::write_digits(out + 8, civil.day, 2);
+        detail::write_date(out, detail::civil_from_days(day));
         out[10] = 'T';
         detail::write_digits(out + 11, ms / 3'600'000, 2);
         out[13] = ':';

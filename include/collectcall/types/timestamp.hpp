@@ -124,14 +124,9 @@ class Timestamp {
     explicit Timestamp(Time time) noexcept : time_(time) {
         using namespace std::chrono;
         const sys_days day = floor<days>(time);
-        const detail::CivilDate civil = detail::civil_from_days(day);
         const auto ms = static_cast<unsigned>((time - day).count());  // 0 .. 86'399'999
         char* out = text_.data();
-        detail::write_digits(out, static_cast<unsigned>(civil.year), 4);
-        out[4] = '-';
-        detail::write_digits(out + 5, civil.month, 2);
-        out[7] = '-';
-        detail::write_digits(out + 8, civil.day, 2);
+        detail::write_date(out, detail::civil_from_days(day));
         out[10] = 'T';
         detail::write_digits(out + 11, ms / 3'600'000, 2);
         out[13] = ':';
