@@ -9552,18 +9552,29 @@ inline std::string invalid_fields_message(std::size_t count) {
 //
 // The text is cut into words: ASCII letters are folded to lower case, apostrophes (' and U+2019)
 // are dropped so that "don't" is the word "dont", and every other ASCII character that is not a
-// letter or a digit separates words (non-ASCII letters stay inside their word). A phrase matches
-// whole consecutive words only: "stop calling" is in "Please STOP calling!!", "stop" is not in
+// letter or a digit separates words (non-ASCII letters stay inside their word). A hyphen ('-',
+// U+2010, U+2011) separates words too, with one exception: after a lone "e" and before a letter
+// it is dropped, so that "e-mail", "E-mails" and "e-mailing" are the words "email", "emails" and
+// "emailing", as they are spelled without it ("opt-out" stays "opt out"). A phrase matches whole
+// consecutive words only: "stop calling" is in "Please STOP calling!!", "stop" is not in
 // "nonstop" or "unstoppable", "cease" is not in "deceased". Letters spelled apart ("s t o p") are
 // separate words and match nothing.
 //
-// stop-requests is true when a message is an opt-out keyword alone (the CTIA keywords STOP,
-// STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, possibly with courtesy words: "Stop
-// please", "STOP!!!"), or when a stop phrase appears anywhere ("stop texting me", "do not
-// contact", "cease and desist"). A keyword inside a longer sentence is not a request: "I'm at the
-// bus stop" and "end of the month" are not. Each rule may also list exceptions, phrases taken out
-// of the text before matching ("attorney general" is not an attorney; "can't pay tomorrow" is not
-// a promise to pay tomorrow).
+// stop-requests is true when a message is an opt-out keyword alone (the keywords of API.md
+// section 16, STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, which CTIA's
+// Messaging Principles and Best Practices name as the standard opt-out keywords of text
+// messaging, possibly with courtesy words: "Stop please", "STOP!!!"), or when a stop phrase
+// appears anywhere ("stop texting me", "do not contact", "cease and desist"). A keyword inside a
+// longer sentence is not a request: "I'm at the bus stop" and "end of the month" are not. Each
+// rule may also list exceptions, phrases taken out of the text before matching ("attorney
+// general" is not an attorney; "can't pay tomorrow" is not a promise to pay tomorrow).
+//
+// A stop request names the media it is about where it can (stop_request): "stop calling" the
+// calls, "stop texting" the texts, "stop e-mailing" the e-mails (12 CFR 1006.14(h) lets a consumer
+// restrict one medium); a keyword alone, "unsubscribe" or "remove me" the medium the message came
+// by (a carrier's STOP ends the texts, an e-mail's "unsubscribe" the e-mails); and "do not contact
+// me", "leave me alone" or "cease" is general: it names no medium (in writing, it is the
+// cease-and-desist of 15 U.S.C. 1692c(c)).
 
 #include <array>
 #include <cstddef>
@@ -9608,20 +9619,38 @@ inline constexpr std::string_view courtesy_words[] = {
     "please", "pls", "plz", "now", "thanks", "thank", "you", "ok", "okay", "just", "immediately",
 };
 
-// CTIA's standard opt-out keywords, which count when they are (with courtesy words) the whole
-// message.
+// The opt-out keywords of text messaging: API.md section 16's list, the standard keywords of
+// CTIA's Messaging Principles and Best Practices (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT,
+// and REVOKE and OPTOUT added for the revocation of consent). They count when they are (with
+// courtesy words) the whole message; an inbound SMS that is one of them and nothing else
+// restricts texts on receipt, as a carrier would (is_opt_out_keyword).
 inline constexpr std::string_view stop_keywords[] = {
     "stop", "stopall", "unsubscribe", "cancel", "end", "quit", "revoke", "optout",
 };
 
-inline constexpr std::string_view stop_phrases[] = {
-    "stop calling",    "stop call",     "stop texting",     "stop text",      "stop messaging",
-    "stop contacting", "stop emailing", "stop sending",     "stop bothering", "stop harassing",
-    "do not contact",  "dont contact",  "do not call",      "dont call",      "do not text",
-    "dont text",       "do not email",  "dont email",       "do not message", "dont message",
-    "no more calls",   "no more texts", "no more messages", "no more emails", "leave me alone",
-    "cease",           "unsubscribe",   "opt out",          "optout",         "remove me",
-    "take me off",     "stop all",
+// Stop phrases that name a medium: the calls, the texts, the e-mails.
+inline constexpr std::string_view stop_call_phrases[] = {
+    "stop calling", "stop call", "stop calls",    "cease calling",
+    "do not call",  "dont call", "no more calls",
+};
+inline constexpr std::string_view stop_text_phrases[] = {
+    "stop texting",   "stop text",     "stop texts",    "stop messaging",
+    "stop messages",  "cease texting", "do not text",   "dont text",
+    "do not message", "dont message",  "no more texts", "no more messages",
+};
+inline constexpr std::string_view stop_email_phrases[] = {
+    "stop emailing", "stop email", "stop emails",    "cease emailing",
+    "do not email",  "dont email", "no more emails",
+};
+// Stop phrases about the medium the message came by: a list the sender asks to be taken off.
+inline constexpr std::string_view stop_this_medium_phrases[] = {
+    "unsubscribe", "opt out", "optout", "remove me", "take me off", "stop sending",
+};
+// Stop phrases that name no medium, looked for after the phrases above are taken out ("cease
+// calling" names the calls; "cease and desist" none).
+inline constexpr std::string_view stop_general_phrases[] = {
+    "stop contacting", "stop bothering", "stop harassing", "stop all",
+    "do not contact",  "dont contact",   "leave me alone", "cease",
 };
 
 inline constexpr std::string_view human_follow_up_phrases[] = {
@@ -9706,7 +9735,8 @@ inline constexpr std::string_view attorney_exceptions[] = {"attorney general", "
 
 // Every rule, in the order of the output variables.
 inline constexpr std::array<Rule, 5> rules{{
-    {"stop-requests", &OutputVariables::stop_requests, stop_phrases, {}},
+    // Set by stop_request (below), from the keyword and stop phrase lists above.
+    {"stop-requests", &OutputVariables::stop_requests, {}, {}},
     {"human-follow-up-requested", &OutputVariables::human_follow_up_requested,
      human_follow_up_phrases, human_follow_up_exceptions},
     {"payment-promised", &OutputVariables::payment_promised, payment_phrases, payment_exceptions},
@@ -9729,6 +9759,23 @@ inline constexpr std::array<Rule, 5> rules{{
         // U+2019 RIGHT SINGLE QUOTATION MARK, the apostrophe of typed text: E2 80 99.
         if (c == 0xE2 && text.substr(i, 3) == "\xE2\x80\x99") {
             i += 2;
+            continue;
+        }
+        // '-', U+2010 HYPHEN (E2 80 90), U+2011 NON-BREAKING HYPHEN (E2 80 91).
+        std::size_t hyphen = 0;
+        if (c == '-') {
+            hyphen = 1;
+        } else if (c == 0xE2 &&
+                   (text.substr(i, 3) == "\xE2\x80\x90" || text.substr(i, 3) == "\xE2\x80\x91")) {
+            hyphen = 3;
+        }
+        if (hyphen != 0) {
+            const std::size_t next = i + hyphen;
+            const bool letter_next =
+                next < text.size() && ((text[next] >= 'a' && text[next] <= 'z') ||
+                                       (text[next] >= 'A' && text[next] <= 'Z'));
+            if (!(word == "e" && letter_next)) flush();  // "e-mail" is "email"
+            i = next - 1;
             continue;
         }
         if (c >= 'A' && c <= 'Z') {
@@ -9813,6 +9860,16 @@ template <std::size_t N>
     return keyword;
 }
 
+// Whether an inbound SMS is an opt-out keyword a carrier honours on receipt (API.md section 16):
+// the whole body, trimmed and case-insensitive, is one of stop_keywords. Punctuation and quotes
+// around the keyword do not count ("STOP.", "'Stop'", "STOP!!" are the keyword), but any other
+// word does: "Stop please" is a stop request for the analyser (analyse, stop_request), not a
+// keyword, and "I'm at the bus stop" is neither.
+[[nodiscard]] inline bool is_opt_out_keyword(std::string_view body) {
+    const std::vector<std::string> text = words(body);
+    return text.size() == 1 && is_one_of(text.front(), stop_keywords);
+}
+
 // The lines of an e-mail that are the customer's own: a line starting with '>' quotes an earlier
 // message, which is not what the customer says now.
 [[nodiscard]] inline std::string unquoted(std::string_view email) {
@@ -9831,7 +9888,62 @@ template <std::size_t N>
     return out;
 }
 
+// The words of one message of `channel`, as the rules read them.
+[[nodiscard]] inline std::vector<std::string> message_words(std::string_view message,
+                                                            Channel channel) {
+    return words(channel == Channel::email ? unquoted(message) : std::string(message));
+}
+
 }  // namespace analysis
+
+// What a stop request asks to stop: the media it names, or none named (`general`). Empty when
+// the messages make no stop request (stop-requests false).
+struct StopRequest {
+    bool call = false;   // the calls
+    bool sms = false;    // the text messages
+    bool email = false;  // the e-mails
+    // A request that names no medium ("do not contact me", "cease and desist").
+    bool general = false;
+
+    [[nodiscard]] bool any() const noexcept { return call || sms || email || general; }
+    friend bool operator==(const StopRequest&, const StopRequest&) = default;
+};
+
+namespace analysis {
+
+// The stop request of one message's words received on `channel`.
+inline void add_stop_request(StopRequest& out, const std::vector<std::string>& text,
+                             Channel channel) {
+    bool& this_medium = channel == Channel::voice ? out.call
+                        : channel == Channel::sms ? out.sms
+                                                  : out.email;
+    if (is_stop_keyword_message(text) || contains_any(text, stop_this_medium_phrases))
+        this_medium = true;
+    if (contains_any(text, stop_call_phrases)) out.call = true;
+    if (contains_any(text, stop_text_phrases)) out.sms = true;
+    if (contains_any(text, stop_email_phrases)) out.email = true;
+    std::vector<std::string> rest = without(text, stop_call_phrases);
+    rest = without(std::move(rest), stop_text_phrases);
+    rest = without(std::move(rest), stop_email_phrases);
+    if (contains_any(rest, stop_general_phrases)) out.general = true;
+}
+
+}  // namespace analysis
+
+// The stop request of the customer's messages on `channel` (as analyse reads them): every medium
+// one of them names, and whether one names none. stop_request(...).any() is the stop-requests
+// variable of analyse.
+[[nodiscard]] inline StopRequest stop_request(std::span<const std::string_view> messages,
+                                              Channel channel) {
+    StopRequest out;
+    for (std::string_view message : messages)
+        analysis::add_stop_request(out, analysis::message_words(message, channel), channel);
+    return out;
+}
+
+[[nodiscard]] inline StopRequest stop_request(std::string_view message, Channel channel) {
+    return stop_request(std::span<const std::string_view>(&message, 1), channel);
+}
 
 // The output variables of the customer's messages on `channel`: one SMS or e-mail body, or the
 // customer's turns of a call's transcript, one message a turn. A variable is true when one of the
@@ -9839,16 +9951,17 @@ template <std::size_t N>
 [[nodiscard]] inline OutputVariables analyse(std::span<const std::string_view> messages,
                                              Channel channel) {
     OutputVariables out;
+    StopRequest stop;
     for (std::string_view message : messages) {
-        const std::vector<std::string> text = analysis::words(
-            channel == Channel::email ? analysis::unquoted(message) : std::string(message));
-        if (analysis::is_stop_keyword_message(text)) out.stop_requests = true;
+        const std::vector<std::string> text = analysis::message_words(message, channel);
+        analysis::add_stop_request(stop, text, channel);
         for (const analysis::Rule& rule : analysis::rules) {
             if (analysis::contains_any(analysis::without(text, rule.exceptions), rule.phrases)) {
                 out.*rule.member = true;
             }
         }
     }
+    out.stop_requests = stop.any();
     return out;
 }
 
@@ -9931,11 +10044,19 @@ inline void collectcall_schema(schema_tag<OutputVariables>, SchemaBuilder& s) {
 // An SMS is one GSM-7 segment at most (160 septets): every template is plain GSM-7 and at most
 // 160 septets with the longest name it may carry; a first name is used only when it is made of
 // characters of the GSM 03.38 default alphabet and has at most 24 of them, and is left out
-// ("Hi,") otherwise. Every SMS ends with the opt-out notice Regulation F asks of electronic
-// communications (12 CFR 1006.6(e)); every e-mail with the notice of 15 U.S.C. 1692e(11).
+// ("Hi,") otherwise. Every SMS and every e-mail tells the customer how to opt out of that medium,
+// as Regulation F asks of every electronic communication (12 CFR 1006.6(e)): an SMS ends with
+// "Reply STOP to opt out." (the carrier keyword, which restricts texts on receipt); an e-mail
+// says to reply UNSUBSCRIBE (a stop request about e-mail for the analyser). Every e-mail also
+// carries the notice of 15 U.S.C. 1692e(11).
+//
+// A reply never promises what the server does not do: the answer to a stop request says it was
+// received, not that no more messages will come. A request the server has applied restricts the
+// medium, and then no reply is sent at all.
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10156,19 +10277,21 @@ enum class Topic { none, stop, human, payment, dispute, attorney, other };
     return Topic::other;
 }
 
-// The SMS templates, by topic: "Hi <name>, " or "Hi, " comes before each.
+// The SMS templates, by topic: "Hi <name>, " comes before each (or "Hi, "), and the opt-out
+// instruction after it.
 inline constexpr std::array<std::string_view, 7> sms_templates{
-    "this is a message about your account. Reply here or call us to talk about your options. "
-    "Reply STOP to opt out.",
-    "we have received your request and will not text you again. Reply STOP to opt out.",
-    "thank you. An agent will call you back during business hours. Reply STOP to opt out.",
-    "thank you for your commitment to pay. We will confirm the details. Reply STOP to opt out.",
-    "we have noted your dispute and will send you information about the debt. Reply STOP to "
-    "opt out.",
-    "thank you. We will contact your attorney from now on. Reply STOP to opt out.",
-    "thank you for your message. Reply here or call us to talk about your options. Reply STOP "
-    "to opt out.",
+    "this is a message about your account. Reply here or call us to talk about your options.",
+    "we have received your request.",
+    "thank you. An agent will call you back during business hours.",
+    "thank you for your commitment to pay. We will confirm the details.",
+    "we have noted your dispute and will send you information about the debt.",
+    "thank you. We will contact your attorney from now on.",
+    "thank you for your message. Reply here or call us to talk about your options.",
 };
+
+// The opt-out instruction every SMS ends with (12 CFR 1006.6(e)): the carrier keyword, which
+// restricts texts the moment the reply is imported (analysis::is_opt_out_keyword).
+inline constexpr std::string_view sms_opt_out = "Reply STOP to opt out.";
 
 // The longest first name an SMS carries.
 inline constexpr std::size_t sms_max_name = 24;
@@ -10177,10 +10300,12 @@ inline constexpr std::size_t sms_max_name = 24;
 static_assert(
     [] {
         for (std::string_view text : sms_templates) {
-            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name;
-            for (char c : text) {
-                if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
-                ++septets;
+            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name + 1;
+            for (std::string_view part : {text, sms_opt_out}) {
+                for (char c : part) {
+                    if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
+                    ++septets;
+                }
             }
             if (septets > sms::gsm7_single) return false;
         }
@@ -10207,7 +10332,7 @@ static_assert(
 // The e-mail's opening sentence, by topic.
 inline constexpr std::array<std::string_view, 7> email_openings{
     "We are writing to you about your account.",
-    "We have received your request to stop contacting you, and we will respect it.",
+    "We have received your request about how we contact you.",
     "Thank you for your message. An agent will call you back during business hours.",
     "Thank you for your commitment to pay. We will confirm the details with you.",
     "We have noted your dispute. We will send you information about the debt and will not "
@@ -10219,6 +10344,11 @@ inline constexpr std::array<std::string_view, 7> email_openings{
 
 inline constexpr std::string_view email_closing =
     "You can reply to this e-mail or call us to talk about your payment options.";
+// The opt-out instruction of every e-mail (12 CFR 1006.6(e)): a reply that is the word alone is
+// a stop request about e-mail (interaction/analysis.hpp).
+inline constexpr std::string_view email_opt_out =
+    "If you do not want to receive e-mails from us, reply to this e-mail with the word "
+    "UNSUBSCRIBE.";
 inline constexpr std::string_view email_notice =
     "This communication is from a debt collector. This is an attempt to collect a debt and any "
     "information obtained will be used for that purpose.";
@@ -10264,6 +10394,8 @@ inline constexpr std::string_view email_sender = "accounts@example.com";
     const std::string name = sms_name(facts.first_name);
     std::string out = name.empty() ? std::string("Hi, ") : "Hi " + name + ", ";
     out += sms_templates[static_cast<std::size_t>(topic_of(last_inbound, Channel::sms))];
+    out += ' ';
+    out += sms_opt_out;
     return out;
 }
 
@@ -10279,7 +10411,7 @@ struct EmailDraft {
 //   Dear <first name>,
 //   <the opening of what the thread's last inbound message asked for>
 //   Our records show a balance of <balance> on your account with <creditor>.   (when known)
-//   <closing> · <debt collector notice> · Best regards, Accounts team
+//   <closing> · <opt-out instruction> · <debt collector notice> · Best regards, Accounts team
 [[nodiscard]] inline EmailDraft write_email(const MessageFacts& facts,
                                             std::optional<std::string_view> last_inbound,
                                             Channel inbound_channel = Channel::email) {
@@ -10290,7 +10422,7 @@ struct EmailDraft {
     } else {
         name.clear();
     }
-    std::array<std::string, 5> paragraphs;
+    std::array<std::string, 6> paragraphs;
     paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
     paragraphs[1] =
         email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
@@ -10299,8 +10431,9 @@ struct EmailDraft {
         paragraphs[2] +=
             facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
     }
-    paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
-    paragraphs[4] = "Best regards,\n" + std::string(email_signature);
+    paragraphs[3] = std::string(email_closing) + " " + std::string(email_opt_out);
+    paragraphs[4] = std::string(email_notice);
+    paragraphs[5] = "Best regards,\n" + std::string(email_signature);
 
     EmailDraft draft;
     for (const std::string& p : paragraphs) {

@@ -151,6 +151,107 @@ TEST_CASE("analyse: the same text gives the same verdict") {
     CHECK(flags(analyse(text, Channel::sms)) == "hpd");
 }
 
+TEST_CASE("words: a hyphen separates words but joins e-mail") {
+    using V = std::vector<std::string>;
+    CHECK(analysis::words("Stop e-mailing me.") == V{"stop", "emailing", "me"});
+    CHECK(analysis::words("E-Mail, e-mails") == V{"email", "emails"});
+    CHECK(analysis::words("e\xE2\x80\x90mail e\xE2\x80\x91mail") == V{"email", "email"});
+    CHECK(analysis::words("opt-out") == V{"opt", "out"});
+    CHECK(analysis::words("cease-and-desist") == V{"cease", "and", "desist"});
+    CHECK(analysis::words("type-e-mail") == V{"type", "email"});
+    CHECK(analysis::words("e-") == V{"e"});
+    CHECK(analysis::words("e-5") == V{"e", "5"});
+    CHECK(analysis::words("be-mail") == V{"be", "mail"});  // only a lone e joins
+    CHECK(analysis::words("x\xE2\x80\x90y") == V{"x", "y"});
+    CHECK(flags(analyse("Stop e-mailing me.", Channel::email)) == "s");
+    CHECK(flags(analyse("No more e-mails please", Channel::sms)) == "s");
+}
+
+namespace {
+
+// The stop request as letters: c(all), s(ms), e(mail), g(eneral).
+std::string media(const StopRequest& r) {
+    std::string out;
+    if (r.call) out += 'c';
+    if (r.sms) out += 's';
+    if (r.email) out += 'e';
+    if (r.general) out += 'g';
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("stop_request: the medium a request names, the medium it came by, or none") {
+    struct MediaCase {
+        std::string_view text;
+        Channel channel;
+        std::string_view expected;
+    };
+    const MediaCase cases[] = {
+        {"Stop texting me", Channel::voice, "s"},
+        {"stop text me", Channel::email, "s"},
+        {"Please stop messaging me", Channel::sms, "s"},
+        {"don't text me", Channel::voice, "s"},
+        {"Stop calling me!", Channel::sms, "c"},
+        {"stop call me", Channel::email, "c"},
+        {"Do not call me", Channel::sms, "c"},
+        {"Cease calling me", Channel::email, "c"},  // "cease" here names the calls
+        {"Stop e-mailing me.", Channel::sms, "e"},
+        {"stop emailing me", Channel::voice, "e"},
+        {"Don't email me", Channel::sms, "e"},
+        {"Stop email me", Channel::sms, "e"},
+        {"no more e-mails", Channel::sms, "e"},
+        {"stop calling and texting me", Channel::email, "c"},  // "and texting" is no phrase
+        {"stop calling, stop texting", Channel::email, "cs"},
+        {"Do not contact me", Channel::sms, "g"},
+        {"I want you to cease all contact.", Channel::email, "g"},
+        {"This is a cease and desist letter", Channel::email, "g"},
+        {"Leave me alone", Channel::voice, "g"},
+        {"Stop calling me. Do not contact me again.", Channel::voice, "cg"},
+        // A keyword alone, or a list to be taken off: the medium the message came by.
+        {"STOP", Channel::sms, "s"},
+        {"Stop please", Channel::sms, "s"},
+        {"UNSUBSCRIBE", Channel::email, "e"},
+        {"unsubscribe me from this list", Channel::email, "e"},
+        {"Remove me", Channel::sms, "s"},
+        {"Stop.", Channel::voice, "c"},
+        // No request.
+        {"I'm at the bus stop", Channel::sms, ""},
+        {"My father is deceased", Channel::sms, ""},
+        {"email me the details", Channel::sms, ""},
+        {"", Channel::sms, ""},
+    };
+    for (const MediaCase& c : cases) {
+        INFO(c.text << " / " << enum_name(c.channel));
+        const StopRequest got = stop_request(c.text, c.channel);
+        CHECK(media(got) == c.expected);
+        // stop-requests is true exactly when the request names something.
+        CHECK(analyse(c.text, c.channel).stop_requests == got.any());
+    }
+    // A call's turns, one message a turn: a medium in one, a general request in another.
+    const std::vector<std::string_view> turns{"Hello?", "Stop texting me.", "Do not contact me."};
+    CHECK(media(stop_request(turns, Channel::voice)) == "sg");
+}
+
+TEST_CASE("is_opt_out_keyword: the whole body is the keyword, trimmed, any case") {
+    for (std::string_view keyword : analysis::stop_keywords) {
+        INFO(keyword);
+        CHECK(analysis::is_opt_out_keyword(keyword));
+    }
+    for (std::string_view yes :
+         {"STOP", "stop", "Stop", " STOP \n", "STOP.", "Stop!!", "'stop'", "\"STOP\"", "StopAll",
+          "OPTOUT", "Unsubscribe", "end", "QUIT", "cancel", "Revoke"}) {
+        INFO(yes);
+        CHECK(analysis::is_opt_out_keyword(yes));
+    }
+    for (std::string_view no :
+         {"I'm at the bus stop", "stop please", "STOP STOP", "Stop texting", "s t o p", "st0p",
+          "nonstop", "opt-out", "stop\xF0\x9F\x99\x82", "", "  ", "!!!", "the end", "Can't stop"}) {
+        INFO(no);
+        CHECK_FALSE(analysis::is_opt_out_keyword(no));
+    }
+}
+
 TEST_CASE("OutputVariables: hosted names on the wire, every one required") {
     OutputVariables v;
     v.stop_requests = true;

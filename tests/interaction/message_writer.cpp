@@ -82,9 +82,12 @@ TEST_CASE("write_sms: the last inbound message chooses the reply; same input, sa
     CHECK(write_sms(facts, std::nullopt) ==
           "Hi Ann, this is a message about your account. Reply here or call us to talk about "
           "your options. Reply STOP to opt out.");
+    // The answer to a stop request says it was received, and promises nothing the server does
+    // not do: a request the server applied restricts texts, and then no SMS is sent.
     CHECK(write_sms(facts, std::string_view("STOP")) ==
-          "Hi Ann, we have received your request and will not text you again. Reply STOP to opt "
-          "out.");
+          "Hi Ann, we have received your request. Reply STOP to opt out.");
+    CHECK(write_sms(facts, std::string_view("Stop texting me")).find("not text") ==
+          std::string::npos);
     CHECK(write_sms(facts, std::string_view("Can you call me back?")) ==
           "Hi Ann, thank you. An agent will call you back during business hours. Reply STOP to "
           "opt out.");
@@ -130,9 +133,10 @@ TEST_CASE("message_facts and the e-mail: first name, creditor and balance, nothi
     CHECK(email.plainTextBody ==
           "Dear Ann,\n\nWe are writing to you about your account.\n\nOur records show a balance "
           "of $1,234.50 on your account with A&B <Bank>.\n\nYou can reply to this e-mail or call "
-          "us to talk about your payment options. This communication is from a debt collector. "
-          "This is an attempt to collect a debt and any information obtained will be used for "
-          "that purpose.\n\nBest regards,\nAccounts team");
+          "us to talk about your payment options. If you do not want to receive e-mails from "
+          "us, reply to this e-mail with the word UNSUBSCRIBE.\n\nThis communication is from a "
+          "debt collector. This is an attempt to collect a debt and any information obtained "
+          "will be used for that purpose.\n\nBest regards,\nAccounts team");
     CHECK(email.htmlBody.rfind("<p>Dear Ann,</p><p>We are writing to you about your account.</p>"
                                "<p>Our records show a balance of $1,234.50 on your account with "
                                "A&amp;B &lt;Bank&gt;.</p>",
@@ -145,6 +149,23 @@ TEST_CASE("message_facts and the e-mail: first name, creditor and balance, nothi
     CHECK(plain.plainTextBody.find("balance") == std::string::npos);
     CHECK(plain.plainTextBody.find("We have noted your dispute.") != std::string::npos);
     CHECK(plain.htmlBody.rfind("<p>Dear &lt;b&gt;Al&lt;/b&gt;,</p>", 0) == 0);
+}
+
+TEST_CASE("every e-mail says how to opt out of e-mail, and the way it says works (1006.6(e))") {
+    for (const auto& inbound : inbound_cases) {
+        INFO((inbound ? *inbound : "(none)"));
+        const EmailDraft email = write_email(MessageFacts{"Ann", "Bank", "$5.00"}, inbound);
+        CHECK(email.plainTextBody.find(message_writer::email_opt_out) != std::string::npos);
+        CHECK(email.htmlBody.find(message_writer::email_opt_out) != std::string::npos);
+        // No reply promises that contact stops.
+        CHECK(email.plainTextBody.find("stop contacting") == std::string::npos);
+    }
+    // The reply it asks for is a stop request about e-mail, and about e-mail only.
+    const StopRequest reply = stop_request("UNSUBSCRIBE", Channel::email);
+    CHECK(reply == StopRequest{.email = true});
+    CHECK(write_email(MessageFacts{"Ann", "", ""}, std::string_view("stop e-mailing me"))
+              .plainTextBody.find("We have received your request about how we contact you.") !=
+          std::string::npos);
 }
 
 TEST_CASE("dollars: thousands separators, at least two decimals, never rounded") {

@@ -11,12 +11,20 @@
 // An SMS is one GSM-7 segment at most (160 septets): every template is plain GSM-7 and at most
 // 160 septets with the longest name it may carry; a first name is used only when it is made of
 // characters of the GSM 03.38 default alphabet and has at most 24 of them, and is left out
-// ("Hi,") otherwise. Every SMS ends with the opt-out notice Regulation F asks of electronic
-// communications (12 CFR 1006.6(e)); every e-mail with the notice of 15 U.S.C. 1692e(11).
+// ("Hi,") otherwise. Every SMS and every e-mail tells the customer how to opt out of that medium,
+// as Regulation F asks of every electronic communication (12 CFR 1006.6(e)): an SMS ends with
+// "Reply STOP to opt out." (the carrier keyword, which restricts texts on receipt); an e-mail
+// says to reply UNSUBSCRIBE (a stop request about e-mail for the analyser). Every e-mail also
+// carries the notice of 15 U.S.C. 1692e(11).
+//
+// A reply never promises what the server does not do: the answer to a stop request says it was
+// received, not that no more messages will come. A request the server has applied restricts the
+// medium, and then no reply is sent at all.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,19 +91,21 @@ enum class Topic { none, stop, human, payment, dispute, attorney, other };
     return Topic::other;
 }
 
-// The SMS templates, by topic: "Hi <name>, " or "Hi, " comes before each.
+// The SMS templates, by topic: "Hi <name>, " comes before each (or "Hi, "), and the opt-out
+// instruction after it.
 inline constexpr std::array<std::string_view, 7> sms_templates{
-    "this is a message about your account. Reply here or call us to talk about your options. "
-    "Reply STOP to opt out.",
-    "we have received your request and will not text you again. Reply STOP to opt out.",
-    "thank you. An agent will call you back during business hours. Reply STOP to opt out.",
-    "thank you for your commitment to pay. We will confirm the details. Reply STOP to opt out.",
-    "we have noted your dispute and will send you information about the debt. Reply STOP to "
-    "opt out.",
-    "thank you. We will contact your attorney from now on. Reply STOP to opt out.",
-    "thank you for your message. Reply here or call us to talk about your options. Reply STOP "
-    "to opt out.",
+    "this is a message about your account. Reply here or call us to talk about your options.",
+    "we have received your request.",
+    "thank you. An agent will call you back during business hours.",
+    "thank you for your commitment to pay. We will confirm the details.",
+    "we have noted your dispute and will send you information about the debt.",
+    "thank you. We will contact your attorney from now on.",
+    "thank you for your message. Reply here or call us to talk about your options.",
 };
+
+// The opt-out instruction every SMS ends with (12 CFR 1006.6(e)): the carrier keyword, which
+// restricts texts the moment the reply is imported (analysis::is_opt_out_keyword).
+inline constexpr std::string_view sms_opt_out = "Reply STOP to opt out.";
 
 // The longest first name an SMS carries.
 inline constexpr std::size_t sms_max_name = 24;
@@ -104,10 +114,12 @@ inline constexpr std::size_t sms_max_name = 24;
 static_assert(
     [] {
         for (std::string_view text : sms_templates) {
-            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name;
-            for (char c : text) {
-                if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
-                ++septets;
+            std::size_t septets = std::string_view("Hi , ").size() + sms_max_name + 1;
+            for (std::string_view part : {text, sms_opt_out}) {
+                for (char c : part) {
+                    if (sms::gsm7_septets(static_cast<unsigned char>(c)) != 1) return false;
+                    ++septets;
+                }
             }
             if (septets > sms::gsm7_single) return false;
         }
@@ -134,7 +146,7 @@ static_assert(
 // The e-mail's opening sentence, by topic.
 inline constexpr std::array<std::string_view, 7> email_openings{
     "We are writing to you about your account.",
-    "We have received your request to stop contacting you, and we will respect it.",
+    "We have received your request about how we contact you.",
     "Thank you for your message. An agent will call you back during business hours.",
     "Thank you for your commitment to pay. We will confirm the details with you.",
     "We have noted your dispute. We will send you information about the debt and will not "
@@ -146,6 +158,11 @@ inline constexpr std::array<std::string_view, 7> email_openings{
 
 inline constexpr std::string_view email_closing =
     "You can reply to this e-mail or call us to talk about your payment options.";
+// The opt-out instruction of every e-mail (12 CFR 1006.6(e)): a reply that is the word alone is
+// a stop request about e-mail (interaction/analysis.hpp).
+inline constexpr std::string_view email_opt_out =
+    "If you do not want to receive e-mails from us, reply to this e-mail with the word "
+    "UNSUBSCRIBE.";
 inline constexpr std::string_view email_notice =
     "This communication is from a debt collector. This is an attempt to collect a debt and any "
     "information obtained will be used for that purpose.";
@@ -191,6 +208,8 @@ inline constexpr std::string_view email_sender = "accounts@example.com";
     const std::string name = sms_name(facts.first_name);
     std::string out = name.empty() ? std::string("Hi, ") : "Hi " + name + ", ";
     out += sms_templates[static_cast<std::size_t>(topic_of(last_inbound, Channel::sms))];
+    out += ' ';
+    out += sms_opt_out;
     return out;
 }
 
@@ -206,7 +225,7 @@ struct EmailDraft {
 //   Dear <first name>,
 //   <the opening of what the thread's last inbound message asked for>
 //   Our records show a balance of <balance> on your account with <creditor>.   (when known)
-//   <closing> · <debt collector notice> · Best regards, Accounts team
+//   <closing> · <opt-out instruction> · <debt collector notice> · Best regards, Accounts team
 [[nodiscard]] inline EmailDraft write_email(const MessageFacts& facts,
                                             std::optional<std::string_view> last_inbound,
                                             Channel inbound_channel = Channel::email) {
@@ -217,7 +236,7 @@ struct EmailDraft {
     } else {
         name.clear();
     }
-    std::array<std::string, 5> paragraphs;
+    std::array<std::string, 6> paragraphs;
     paragraphs[0] = name.empty() ? std::string("Hello,") : "Dear " + name + ",";
     paragraphs[1] =
         email_openings[static_cast<std::size_t>(topic_of(last_inbound, inbound_channel))];
@@ -226,8 +245,9 @@ struct EmailDraft {
         paragraphs[2] +=
             facts.creditor.empty() ? std::string(".") : " with " + facts.creditor + ".";
     }
-    paragraphs[3] = std::string(email_closing) + " " + std::string(email_notice);
-    paragraphs[4] = "Best regards,\n" + std::string(email_signature);
+    paragraphs[3] = std::string(email_closing) + " " + std::string(email_opt_out);
+    paragraphs[4] = std::string(email_notice);
+    paragraphs[5] = "Best regards,\n" + std::string(email_signature);
 
     EmailDraft draft;
     for (const std::string& p : paragraphs) {
