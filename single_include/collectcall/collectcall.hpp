@@ -3711,242 +3711,9 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 // the record of one compliance decision.
 
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/types/clock_time.hpp ----
-// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
-// day, for the end of a period). What a calling window and a customer's designated inconvenient
-// times are written in.
-
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
-
-namespace collectcall {
-
-// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
-[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
-    std::string_view text) noexcept {
-    if (text.size() != 5 || text[2] != ':') return std::nullopt;
-    for (std::size_t i : {0U, 1U, 3U, 4U}) {
-        if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    }
-    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
-    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
-    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-    return std::chrono::minutes{hh * 60 + mm};
-}
-
-class ClockTime {
-  public:
-    // Midnight at the start of the day, so that structs holding one can be built member by
-    // member.
-    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
-
-    static Parsed<ClockTime> parse(std::string_view text) noexcept {
-        const auto minutes = parse_clock(text);
-        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
-        return ClockTime(*minutes);
-    }
-
-    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
-    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
-        std::chrono::minutes minutes) noexcept {
-        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
-            return std::nullopt;
-        }
-        return ClockTime(minutes);
-    }
-
-    [[nodiscard]] constexpr std::string_view view() const noexcept {
-        return {text_.data(), text_.size()};
-    }
-    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
-
-    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
-
-  private:
-    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
-
-    constexpr void assign(std::chrono::minutes minutes) noexcept {
-        minutes_ = minutes;
-        const auto m = static_cast<unsigned>(minutes.count());
-        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
-                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
-    }
-
-    std::chrono::minutes minutes_{0};
-    std::array<char, 5> text_{};
-};
-
-namespace schema_patterns {
-
-inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
-
-}  // namespace schema_patterns
-
-// JSON Schema (core/schema.hpp).
-template <class Schema>
-void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
-    s["type"] = "string";
-    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
-    s["pattern"] = schema_patterns::clock_time;
-    s["examples"].push_back("09:00");
-}
-
-}  // namespace collectcall
-// ---- end collectcall/types/clock_time.hpp ----
-
-namespace collectcall {
-
-// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
-// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
-// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours,
-    call_frequency,
-    inconvenient_time,
-    medium_restriction,
-    attorney_representation,
-    state_call_limit
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
-                    attorney_representation, state_call_limit)
-
-struct Check {
-    CheckId id = CheckId::is_active;
-    std::string name;
-    std::string description;
-    std::string reason;  // the human-readable outcome
-
-    friend bool operator==(const Check&, const Check&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
-
-struct ComplianceResult {
-    bool passed = false;
-    std::vector<Check> checksPassed;
-    std::vector<Check> checksFailed;
-
-    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
-
-// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
-// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
-// stricter state law (docs/compliance.md).
-enum class CompliancePolicy { hosted, regulation_f };
-BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
-
-// How the customer is contacted: a voice call or a text message.
-enum class ContactChannel { call, sms };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
-
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
-// an SMS.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
-
-enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
-BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
-
-// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
-// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
-// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
-// named and from 00:00 to `to` on the next ("22:00" to "07:00").
-struct InconvenientTime {
-    BoundedVector<Weekday, 1, 7> days;
-    ClockTime from;
-    ClockTime to;
-
-    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
-
-// The most periods a customer may designate (customer member `inconvenientTimes`).
-inline constexpr std::size_t max_inconvenient_times = 20;
-using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
-
-// The customer's wall clock in one candidate zone at the instant of a decision:
-// "2026-01-15T20:30:00" (local, no offset).
-struct ZoneLocalTime {
-    std::string zone;  // IANA name
-    std::string localTime;
-
-    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
-
-// The counts a decision was made on, each the largest over the candidate zones' calendars.
-struct ComplianceCounts {
-    unsigned callsToday = 0;                      // calls placed in the local calendar day
-    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
-    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
-    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
-
-    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
-                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
-
-// The record of one compliance evaluation (API.md section 14): what was asked, when, under
-// which policy, where the customer may have been and what their clock said, the counts, every
-// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
-// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
-// (12 CFR 1006.100).
-struct ComplianceDecision {
-    Timestamp at;
-    ComplianceOperation operation = ComplianceOperation::call;
-    CompliancePolicy policy = CompliancePolicy::hosted;
-    ContactChannel channel = ContactChannel::call;
-    std::vector<std::string> candidateZones;
-    std::vector<ZoneLocalTime> localTimes;
-    ComplianceCounts counts;
-    ComplianceResult compliance;
-    std::optional<Timestamp> nextEligibleAt;
-
-    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
-                      (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt))
-
-// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
-struct ComplianceDecisionList {
-    std::vector<ComplianceDecision> decisions;
-
-    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
-
-}  // namespace collectcall
-// ---- end collectcall/model/compliance.hpp ----
-// ---- begin collectcall/model/drip_campaign.hpp ----
-// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
-// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
-// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
-// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
-//
-// When a step runs is a compliance question (its first compliant instant at or after its due
-// time): compliance/drip_schedule.hpp answers it.
-
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
@@ -4667,6 +4434,307 @@ std::string json_schema() {
 
 }  // namespace collectcall
 // ---- end collectcall/core/schema.hpp ----
+// ---- begin collectcall/types/clock_time.hpp ----
+// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
+// day, for the end of a period). What a calling window and a customer's designated inconvenient
+// times are written in.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+
+namespace collectcall {
+
+// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
+[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
+    std::string_view text) noexcept {
+    if (text.size() != 5 || text[2] != ':') return std::nullopt;
+    for (std::size_t i : {0U, 1U, 3U, 4U}) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    }
+    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
+    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
+    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+    return std::chrono::minutes{hh * 60 + mm};
+}
+
+class ClockTime {
+  public:
+    // Midnight at the start of the day, so that structs holding one can be built member by
+    // member.
+    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
+
+    static Parsed<ClockTime> parse(std::string_view text) noexcept {
+        const auto minutes = parse_clock(text);
+        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
+        return ClockTime(*minutes);
+    }
+
+    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
+    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
+        std::chrono::minutes minutes) noexcept {
+        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
+            return std::nullopt;
+        }
+        return ClockTime(minutes);
+    }
+
+    [[nodiscard]] constexpr std::string_view view() const noexcept {
+        return {text_.data(), text_.size()};
+    }
+    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
+
+    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
+
+  private:
+    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
+
+    constexpr void assign(std::chrono::minutes minutes) noexcept {
+        minutes_ = minutes;
+        const auto m = static_cast<unsigned>(minutes.count());
+        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
+                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
+    }
+
+    std::chrono::minutes minutes_{0};
+    std::array<char, 5> text_{};
+};
+
+namespace schema_patterns {
+
+inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = schema_patterns::clock_time;
+    s["examples"].push_back("09:00");
+}
+
+}  // namespace collectcall
+// ---- end collectcall/types/clock_time.hpp ----
+
+namespace collectcall {
+
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
+
+struct Check {
+    CheckId id = CheckId::is_active;
+    std::string name;
+    std::string description;
+    std::string reason;  // the human-readable outcome
+
+    friend bool operator==(const Check&, const Check&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
+
+struct ComplianceResult {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+
+    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call, a text message or an e-mail. On the wire "call",
+// "sms", "email" (a medium of communication of 12 CFR 1006.14(h)).
+enum class ContactChannel { call, sms, email };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
+// persisted SMS or a persisted e-mail.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email)
+
+// The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
+// ContactChannel, on the wire the list of their names in the order of the enum
+// (`["call", "email"]`). `bits()` and `from_bits()` are a store's compact form of it.
+class RestrictedMedia {
+  public:
+    constexpr RestrictedMedia() noexcept = default;
+    constexpr RestrictedMedia(std::initializer_list<ContactChannel> media) noexcept {
+        for (ContactChannel medium : media)
+            add(medium);
+    }
+
+    [[nodiscard]] constexpr bool contains(ContactChannel medium) const noexcept {
+        return (bits_ & bit(medium)) != 0;
+    }
+    [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+    constexpr void add(ContactChannel medium) noexcept { bits_ |= bit(medium); }
+    constexpr void remove(ContactChannel medium) noexcept {
+        bits_ &= static_cast<unsigned>(~bit(medium));
+    }
+    // Every medium of `other` added.
+    constexpr void add(RestrictedMedia other) noexcept { bits_ |= other.bits_; }
+
+    // The media, in the order of the enum.
+    [[nodiscard]] std::vector<ContactChannel> media() const {
+        std::vector<ContactChannel> out;
+        for (ContactChannel medium : enum_values<ContactChannel>) {
+            if (contains(medium)) out.push_back(medium);
+        }
+        return out;
+    }
+
+    [[nodiscard]] constexpr unsigned bits() const noexcept { return bits_; }
+    // nullopt when `bits` names a medium the enum does not have.
+    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(
+        unsigned bits) noexcept {
+        if ((bits & ~all_bits()) != 0) return std::nullopt;
+        RestrictedMedia out;
+        out.bits_ = bits;
+        return out;
+    }
+
+    friend constexpr bool operator==(RestrictedMedia, RestrictedMedia) noexcept = default;
+
+  private:
+    [[nodiscard]] static constexpr unsigned bit(ContactChannel medium) noexcept {
+        return 1U << static_cast<unsigned>(medium);
+    }
+    [[nodiscard]] static constexpr unsigned all_bits() noexcept {
+        unsigned all = 0;
+        for (ContactChannel medium : enum_values<ContactChannel>)
+            all |= bit(medium);
+        return all;
+    }
+
+    unsigned bits_ = 0;
+};
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    BoundedVector<Weekday, 1, 7> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+// The most periods a customer may designate (customer member `inconvenientTimes`).
+inline constexpr std::size_t max_inconvenient_times = 20;
+using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    ContactChannel channel = ContactChannel::call;
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+    // The call in progress that blocked the contact (API.md section 16: one call at a time);
+    // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
+    Patch<Uuid> blockedByCallId;
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt, blockedByCallId))
+
+inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
+    s["description"] =
+        "blockedByCallId is present when a call to the customer in progress blocked the contact "
+        "(nextEligibleAt is then null: the contact waits for that call to end).";
+}
+
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
+}  // namespace collectcall
+// ---- end collectcall/model/compliance.hpp ----
+// ---- begin collectcall/model/drip_campaign.hpp ----
+// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
+// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
+// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
+// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
+//
+// When a step runs is a compliance question (its first compliant instant at or after its due
+// time): compliance/drip_schedule.hpp answers it.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
 // ---- begin collectcall/model/call.hpp ----
 // Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
 // (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
@@ -8004,8 +8072,9 @@ namespace detail {
             out.error = where + ": expected call@DAYS or sms@DAYS";
             return out;
         }
+        // A campaign calls and texts: an e-mail is no step of one (API.md section 15).
         const auto channel = enum_from_name<ContactChannel>(item.substr(0, at));
-        if (!channel) {
+        if (!channel || *channel == ContactChannel::email) {
             out.error = where + ": the channel must be call or sms";
             return out;
         }

@@ -170,9 +170,12 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
         [&](const StoredCustomer& stored, std::span<const Time> calls,
             std::span<const Time> texts) {
             InteractionPlan plan;
-            plan.decision = decide_contact(stored, settings, now,
-                                           {.placed = calls, .conversations = {}, .texts = texts},
-                                           ContactChannel::sms, ComplianceOperation::sms);
+            ContactHistory history;
+            history.placed.assign(calls.begin(), calls.end());
+            history.texts.assign(texts.begin(), texts.end());
+            plan.decision =
+                ask_gate(stored, history, settings,
+                         {ContactChannel::sms, ComplianceOperation::sms, request.to->view()}, now);
             plan.compliance = plan.decision->compliance;
             plan.store = plan.compliance->passed;
             plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,8 +14,11 @@
 
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
+#include "collectcall/core/presence.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/types/clock_time.hpp"
 #include "collectcall/types/timestamp.hpp"
+#include "collectcall/types/uuid.hpp"
 
 namespace collectcall {
 
@@ -61,14 +65,72 @@ BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed)
 enum class CompliancePolicy { hosted, regulation_f };
 BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
 
-// How the customer is contacted: a voice call or a text message.
-enum class ContactChannel { call, sms };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+// How the customer is contacted: a voice call, a text message or an e-mail. On the wire "call",
+// "sms", "email" (a medium of communication of 12 CFR 1006.14(h)).
+enum class ContactChannel { call, sms, email };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
 
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
-// an SMS.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms)
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
+// persisted SMS or a persisted e-mail.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email)
+
+// The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
+// ContactChannel, on the wire the list of their names in the order of the enum
+// (`["call", "email"]`). `bits()` and `from_bits()` are a store's compact form of it.
+class RestrictedMedia {
+  public:
+    constexpr RestrictedMedia() noexcept = default;
+    constexpr RestrictedMedia(std::initializer_list<ContactChannel> media) noexcept {
+        for (ContactChannel medium : media)
+            add(medium);
+    }
+
+    [[nodiscard]] constexpr bool contains(ContactChannel medium) const noexcept {
+        return (bits_ & bit(medium)) != 0;
+    }
+    [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+    constexpr void add(ContactChannel medium) noexcept { bits_ |= bit(medium); }
+    constexpr void remove(ContactChannel medium) noexcept {
+        bits_ &= static_cast<unsigned>(~bit(medium));
+    }
+    // Every medium of `other` added.
+    constexpr void add(RestrictedMedia other) noexcept { bits_ |= other.bits_; }
+
+    // The media, in the order of the enum.
+    [[nodiscard]] std::vector<ContactChannel> media() const {
+        std::vector<ContactChannel> out;
+        for (ContactChannel medium : enum_values<ContactChannel>) {
+            if (contains(medium)) out.push_back(medium);
+        }
+        return out;
+    }
+
+    [[nodiscard]] constexpr unsigned bits() const noexcept { return bits_; }
+    // nullopt when `bits` names a medium the enum does not have.
+    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(
+        unsigned bits) noexcept {
+        if ((bits & ~all_bits()) != 0) return std::nullopt;
+        RestrictedMedia out;
+        out.bits_ = bits;
+        return out;
+    }
+
+    friend constexpr bool operator==(RestrictedMedia, RestrictedMedia) noexcept = default;
+
+  private:
+    [[nodiscard]] static constexpr unsigned bit(ContactChannel medium) noexcept {
+        return 1U << static_cast<unsigned>(medium);
+    }
+    [[nodiscard]] static constexpr unsigned all_bits() noexcept {
+        unsigned all = 0;
+        for (ContactChannel medium : enum_values<ContactChannel>)
+            all |= bit(medium);
+        return all;
+    }
+
+    unsigned bits_ = 0;
+};
 
 enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
 BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
@@ -127,12 +189,21 @@ struct ComplianceDecision {
     ComplianceCounts counts;
     ComplianceResult compliance;
     std::optional<Timestamp> nextEligibleAt;
+    // The call in progress that blocked the contact (API.md section 16: one call at a time);
+    // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
+    Patch<Uuid> blockedByCallId;
 
     friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt))
+                       compliance, nextEligibleAt, blockedByCallId))
+
+inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
+    s["description"] =
+        "blockedByCallId is present when a call to the customer in progress blocked the contact "
+        "(nextEligibleAt is then null: the contact waits for that call to end).";
+}
 
 // The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
 struct ComplianceDecisionList {
