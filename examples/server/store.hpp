@@ -185,7 +185,9 @@ struct DripEnrolPlan {
     DripEnrolment enrolment;
     std::optional<Webhook> webhook;  // where its events go
     bool store = false;              // false: refused (the customer can never be contacted)
-    ComplianceResult compliance;     // of the first step, when refused
+    // When refused, the record of the first step's evaluation (operation `enrolment`), stored in
+    // the same transaction (API.md section 16).
+    std::optional<ComplianceDecision> decision;
 };
 using DripEnrolDecider =
     std::function<DripEnrolPlan(const StoredCustomer& customer, const ContactHistory& history)>;
@@ -327,7 +329,7 @@ class Store {
     // Drip campaigns (API.md section 15). nullopt when there is no such customer. Otherwise, in
     // one transaction with the customer's row locked: already_enrolled when the customer has an
     // enrolment in `campaign` that has not finished; else the plan `decide` returned, whose
-    // enrolment is stored when `plan.store`.
+    // enrolment is stored when `plan.store`, and its decision when it has one.
     virtual std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
                                                       std::string_view campaign, Time since,
                                                       const DripEnrolDecider& decide) = 0;

@@ -4571,9 +4571,10 @@ enum class ContactChannel { call, sms, email };
 BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
 
 // What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
-// persisted SMS or a persisted e-mail.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms, email };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email)
+// persisted SMS, a persisted e-mail, or an enrolment in a drip campaign (recorded when refused:
+// its first step can never run).
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, enrolment };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, enrolment)
 
 // The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
 // ContactChannel, on the wire the list of their names in the order of the enum
@@ -8232,6 +8233,25 @@ struct DripEnrolment {
 };
 BOOST_DESCRIBE_STRUCT(DripEnrolment, (),
                       (id, name, customerId, status, createdAt, steps, nextStepAt, canceledReason))
+
+// The data of a refused enrolment (422 compliance_failed): the compliance of its first step as
+// evaluated at the enrolment (the members of a ComplianceResult), and its next eligible time,
+// null: no time will do, which is why it is refused (API.md section 16).
+struct DripEnrolRefused {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const DripEnrolRefused&, const DripEnrolRefused&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripEnrolRefused, (), (passed, checksPassed, checksFailed, nextEligibleAt))
+
+[[nodiscard]] inline DripEnrolRefused enrol_refused(ComplianceResult compliance,
+                                                    std::optional<Timestamp> next_eligible_at) {
+    return DripEnrolRefused{compliance.passed, std::move(compliance.checksPassed),
+                            std::move(compliance.checksFailed), std::move(next_eligible_at)};
+}
 
 // The data of GET /customers/{id}/drip-campaigns: the customer's enrolments, newest first.
 struct DripEnrolmentList {

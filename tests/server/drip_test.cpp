@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <date/tz.h>
+
 #include <collectcall/collectcall.hpp>
 // Reads the drip webhook bodies, which the separately compiled mode only writes.
 #include <collectcall/core/read.hpp>
@@ -49,9 +51,11 @@ LocalServer::Tweak clock_at(std::string_view when, int rate = 0) {
     };
 }
 
-Account drip_account(LocalServer& server, std::vector<std::string_view> campaigns) {
+Account drip_account(LocalServer& server, std::vector<std::string_view> campaigns,
+                     collectcall::CompliancePolicy policy = collectcall::CompliancePolicy::hosted) {
     collectcall::server::AccountSetup setup;
     setup.name = "acme";
+    setup.policy = policy;
     setup.fallback_caller_number = collectcall::E164::parse("+12025550100").value();
     for (std::string_view text : campaigns)
         setup.campaigns.push_back(collectcall::parse_drip_campaign(text).campaign.value());
@@ -59,8 +63,9 @@ Account drip_account(LocalServer& server, std::vector<std::string_view> campaign
     return Account{std::string(c.accountId.view()), c.apiKey, c.agentId};
 }
 
-std::string create_customer(Client& client, std::string_view external_id) {
-    const Reply r = client.post("/api/v1/customers", customer_json(external_id));
+std::string create_customer(Client& client, std::string_view external_id,
+                            std::string_view phone = "+13125550123") {
+    const Reply r = client.post("/api/v1/customers", customer_json(external_id, {}, phone));
     REQUIRE(r.status == 200);
     return r.str("/data/id");
 }
@@ -238,13 +243,25 @@ TEST_CASE("drip: enrolment, its answers and its cancellation", "[drip]") {
         CHECK(client.post(path, enrol_body("default")).status == 200);
     }
 
-    SECTION("a customer who can never be contacted is 422 compliance_failed") {
+    SECTION("a customer who can never be contacted is 422 compliance_failed, recorded") {
         REQUIRE(client.post("/api/v1/customers/" + customer + "/cease-and-desist", "").status ==
                 200);
         const Reply r = client.post(path, enrol_body("default"));
         CHECK(r.status == 422);
         CHECK(r.error_code() == "compliance_failed");
+        CHECK_FALSE(r.boolean("/data/passed"));
+        CHECK(r.str("/data/checksFailed/0/id") == "cease-and-desist-exclusion");
+        CHECK(r.is_null("/data/nextEligibleAt"));
         CHECK(client.get(path).size("/data/dripCampaigns") == 0);
+        // The refusal is a decision of its own.
+        const Reply decisions =
+            client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+        REQUIRE(decisions.size("/data/decisions") == 1);
+        CHECK(decisions.str("/data/decisions/0/operation") == "enrolment");
+        CHECK(decisions.str("/data/decisions/0/channel") == "call");
+        CHECK(decisions.raw("/data/decisions/0/compliance/checksFailed") ==
+              r.raw("/data/checksFailed"));
+        CHECK(decisions.is_null("/data/decisions/0/nextEligibleAt"));
     }
 }
 
@@ -261,17 +278,23 @@ TEST_CASE("drip: the steps run in order at their first compliant instants, with 
 
     const Reply r = wait_for(client, customer, finished);
     REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
-    // Each step at 08:00 Chicago time on its day (within the scheduler's turn, 10 ms of real time
-    // here: under 20 minutes of this clock), each after the one before.
+    // The first step at 08:00 Chicago time, each later one two days after the one before it ran
+    // (its spacing), never before 08:00 on its day: each within the scheduler's turns of that
+    // instant (10 ms of real time each, under 17 minutes of this clock; six hours of it are over
+    // 200 ms of real time).
     const char* mornings[] = {"2026-11-20T14:00:00Z", "2026-11-22T14:00:00Z",
                               "2026-11-24T14:00:00Z"};
     std::vector<std::string> made;
+    Time previous{};
     for (int i = 0; i < 3; ++i) {
         const std::string step = "/data/dripCampaigns/0/steps/" + std::to_string(i);
         CHECK(r.str(step + "/status") == "completed");
         const Time ran = time_at(r, step + "/ranAt");
-        CHECK(ran >= instant(mornings[i]));
-        CHECK(ran < instant(mornings[i]) + std::chrono::minutes(30));
+        const Time due = i == 0 ? instant(mornings[i])
+                                : std::max(instant(mornings[i]), previous + std::chrono::hours(48));
+        CHECK(ran >= due);
+        CHECK(ran - due < std::chrono::hours(6));
+        previous = ran;
         made.push_back(r.str(step + "/interactionId"));
     }
 
@@ -423,4 +446,145 @@ TEST_CASE("drip: two processes on one database run each step once", "[drip]") {
         CHECK(a.get("/api/v1/customers/" + customer + "/calls").size("/data/calls") == 2);
         CHECK(texts_sent(b, customer).size() == 1);
     }
+}
+
+namespace {
+
+// The first instant at `hh`:00 in Chicago `days` local days after the local day of `at`.
+Time chicago_morning(Time at, int days, int hh = 8) {
+    const date::time_zone* chicago = date::locate_zone("America/Chicago");
+    const auto local_day = std::chrono::floor<date::days>(chicago->to_local(at));
+    return std::chrono::time_point_cast<std::chrono::milliseconds>(chicago->to_sys(
+        local_day + date::days{days} + std::chrono::hours{hh}, date::choose::earliest));
+}
+
+// Places a call to `customer` through the API, again until the server's clock is inside the
+// calling window (a loaded machine may start it late), and waits for it to end: the call.
+Reply call_that_ends(Client& client, const Account& account, const std::string& customer) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    std::string id;
+    while (id.empty()) {
+        const Reply r = client.post("/api/v1/customers/" + customer + "/calls",
+                                    R"({"agentId":")" + account.agent + R"("})");
+        if (r.status == 200) id = r.str("/data/id");
+        REQUIRE(std::chrono::steady_clock::now() < deadline);
+        if (id.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    while (true) {
+        Reply r = client.get("/api/v1/calls/" + id);
+        REQUIRE(r.status == 200);
+        if (r.str("/data/status") != "in-progress") return r;
+        REQUIRE(std::chrono::steady_clock::now() < deadline);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+// When the call of `r` (GET /calls/{id}) ended: its call-ended event.
+Time ended_at(const Reply& r) {
+    for (std::size_t i = 0; i < r.size("/data/events"); ++i) {
+        const std::string event = "/data/events/" + std::to_string(i);
+        if (r.str(event + "/type") == "call-ended") return time_at(r, event + "/createdAt");
+    }
+    FAIL("the call has no call-ended event");
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "drip: after a conversation on a Monday, the enrolment shows when each step runs, and they "
+    "run then, two and four days apart",
+    "[drip][sequence]") {
+    // Monday 2026-11-16, 08:00 in Chicago, on the fast clock.
+    LocalServer server(clock_at("2026-11-16T14:00:00Z", fast));
+    const Account account =
+        drip_account(server, {"default"}, collectcall::CompliancePolicy::regulation_f);
+    Client client = server.client(account);
+    // 555-0173: the simulated dialer's call is a conversation the customer ends.
+    const std::string customer = create_customer(client, "seq-1", "+13125550173");
+    const Reply conversation = call_that_ends(client, account, customer);
+    REQUIRE(conversation.str("/data/endedReason") == "customer-ended-call");
+    const Time talked = time_at(conversation, "/data/createdAt");
+    // Then a number whose calls go to voicemail: the campaign's calls are no conversations.
+    REQUIRE(client.patch("/api/v1/customers/" + customer, R"({"primaryPhone":"+13125550172"})")
+                .status == 200);
+
+    const Reply enrolled = client.post(drip_path(customer), enrol_body("default"));
+    REQUIRE(enrolled.status == 200);
+    // The lockout: the day of the conversation and the six after it; then 08:00 the next morning
+    // in the window. The SMS two days after that call, the second call four days after it.
+    const Time first = chicago_morning(talked, 7);
+    REQUIRE(time_at(enrolled, "/data/createdAt") < first);
+    const Time shown[] = {first, first + std::chrono::hours(48), first + std::chrono::hours(96)};
+    for (int i = 0; i < 3; ++i) {
+        INFO("step " << i);
+        CHECK(time_at(enrolled, "/data/steps/" + std::to_string(i) + "/nextEligibleAt") ==
+              shown[i]);
+    }
+    CHECK(time_at(enrolled, "/data/nextStepAt") == shown[0]);
+
+    // About ten days of this clock: ten seconds.
+    const Reply r = wait_for(client, customer, finished, std::chrono::seconds(120));
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    // Each step at the instant shown, within the scheduler's turns (10 ms of real time each:
+    // under 17 minutes of this clock; six hours of it is over 200 ms of real time), never early;
+    // each at least the two days of its spacing after the one before it.
+    Time ran[3];
+    for (int i = 0; i < 3; ++i) {
+        INFO("step " << i);
+        const std::string step = "/data/dripCampaigns/0/steps/" + std::to_string(i);
+        REQUIRE(r.str(step + "/status") == "completed");
+        ran[i] = time_at(r, step + "/ranAt");
+        CHECK(ran[i] >= shown[i]);
+        if (i > 0) {
+            CHECK(ran[i] >= ran[i - 1] + std::chrono::hours(48));
+            CHECK(ran[i] - (ran[i - 1] + std::chrono::hours(48)) < std::chrono::hours(6));
+        } else {
+            CHECK(ran[i] - shown[i] < std::chrono::hours(6));
+        }
+    }
+    // The second call was placed after the first had ended.
+    const Reply first_call =
+        client.get("/api/v1/calls/" + r.str("/data/dripCampaigns/0/steps/0/interactionId"));
+    const Reply second_call =
+        client.get("/api/v1/calls/" + r.str("/data/dripCampaigns/0/steps/2/interactionId"));
+    REQUIRE(first_call.status == 200);
+    REQUIRE(second_call.status == 200);
+    CHECK(time_at(second_call, "/data/createdAt") >= ended_at(first_call));
+}
+
+TEST_CASE("drip: a call step waits for a call in progress to end, and the enrolment goes on",
+          "[drip][sequence]") {
+    // Calls that last two seconds of real time (over two days of this clock), under hosted.
+    LocalServer server([](ServerOptions& o) {
+        clock_at(evening, fast)(o);
+        o.call_step_ms = 2000;
+    });
+    const Account account = drip_account(server, {"twice=call@0,call@0"});
+    Client client = server.client(account);
+    // 555-0171: no answer.
+    const std::string customer = create_customer(client, "busy-1", "+13125550171");
+    REQUIRE(client.post(drip_path(customer), enrol_body("twice")).status == 200);
+
+    const Reply r = wait_for(client, customer, finished, std::chrono::seconds(60));
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    const Reply first_call =
+        client.get("/api/v1/calls/" + r.str("/data/dripCampaigns/0/steps/0/interactionId"));
+    const Reply second_call =
+        client.get("/api/v1/calls/" + r.str("/data/dripCampaigns/0/steps/1/interactionId"));
+    REQUIRE(first_call.status == 200);
+    REQUIRE(second_call.status == 200);
+    CHECK(time_at(second_call, "/data/createdAt") >= ended_at(first_call));
+    // Meanwhile the second step was refused for the call in progress, and tried again.
+    const Reply decisions = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+    std::size_t waited = 0;
+    for (std::size_t i = 0; i < decisions.size("/data/decisions"); ++i) {
+        const std::string d = "/data/decisions/" + std::to_string(i);
+        if (decisions.has(d + "/blockedByCallId") && !decisions.is_null(d + "/blockedByCallId")) {
+            CHECK(decisions.str(d + "/blockedByCallId") == first_call.str("/data/id"));
+            CHECK(decisions.str(d + "/operation") == "drip-step");
+            ++waited;
+        }
+    }
+    CHECK(waited >= 1);
 }

@@ -33,8 +33,8 @@ ContactHistory history_after(const ContactHistory& history, ContactChannel chann
 }
 
 // Runs the due step of `e` at `now`: its decision recorded; when it passes, the call or SMS made
-// and the step completed, the later steps scheduled; when it does not, the step moved to its next
-// eligible time, or the enrolment canceled when there is none.
+// and the step completed; either way the steps left scheduled again as a sequence from what is
+// now known, or the enrolment canceled when its next step can never run.
 DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const ContactHistory& history,
                       const std::optional<Webhook>& webhook, const AccountSettings& settings,
                       const std::string& sms_text, Time now) {
@@ -58,12 +58,15 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
     }
     const ComplianceDecision& decision = *plan.decision;
     if (!decision.compliance.passed) {
-        if (!decision.nextEligibleAt) {
-            cancel(e, DripEndReason::customer_uncontactable);
-        } else {
-            step->nextEligibleAt = *decision.nextEligibleAt;
-            e.nextStepAt = *decision.nextEligibleAt;
-        }
+        // Not run now: the step, and the steps after it, from when it can run (the sequence of
+        // compliance/drip_schedule.hpp). A call in progress blocks a call step until it ends,
+        // which no clock tells: the step is tried again a short while later, and the enrolment
+        // goes on (API.md section 16).
+        compliance::ComplianceInput input =
+            gate_input(stored, history, settings, {channel, ComplianceOperation::drip_step}, now);
+        if (compliance::waits_for_call(decision))
+            input.now = now + compliance::call_in_progress_retry;
+        if (!compliance::schedule_steps(e, input)) cancel(e, DripEndReason::customer_uncontactable);
         return plan;
     }
 
@@ -132,19 +135,23 @@ void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) 
                            {ContactChannel::call, ComplianceOperation::drip_step}, now);
             plan.store = compliance::schedule_steps(plan.enrolment, input);
             if (!plan.store) {
-                // Why the first step can never run: its checks as they stand now.
+                // Why the first step can never run, as the gate sees it now: recorded, and
+                // answered (API.md section 16).
                 first = plan.enrolment.steps.front().channel;
-                input.channel = first;
-                plan.compliance = compliance::evaluate(input);
+                plan.decision = ask_gate(
+                    stored, history, settings,
+                    {first, ComplianceOperation::enrolment, stored.customer.primaryPhone.view()},
+                    now);
             }
             return plan;
         });
     if (!result) return x.not_found(api::customer_not_found_message);
     if (result->already_enrolled) return x.fail(api::errors::already_enrolled);
     if (!result->plan.store) {
+        const ComplianceDecision& refused = result->plan.decision.value();
         return x.fail(api::errors::compliance_failed,
-                      compliance::failure_message(result->plan.compliance, first), {},
-                      result->plan.compliance);
+                      compliance::failure_message(refused.compliance, first), {},
+                      enrol_refused(refused.compliance, refused.nextEligibleAt));
     }
     x.reply(200, result->plan.enrolment);
 }

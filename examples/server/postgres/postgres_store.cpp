@@ -881,7 +881,11 @@ std::optional<DripEnrolResult> PostgresStore::enrol_drip(const Uuid& account, co
                  .empty();
         if (result.already_enrolled) return result;
         result.plan = decide(*stored, contact_history(db, account, customer, since));
-        if (!result.plan.store) return result;
+        if (!result.plan.store) {
+            // The refusal's record alone.
+            if (result.plan.decision) insert_decision(db, account, customer, *result.plan.decision);
+            return result;
+        }
         const DripEnrolment& e = result.plan.enrolment;
         auto& p = db.params()
                       .add(e.id.view())

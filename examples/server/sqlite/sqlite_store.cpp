@@ -1010,7 +1010,13 @@ std::optional<DripEnrolResult> SqliteStore::enrol_drip(const Uuid& account, cons
         }
         if (result.already_enrolled) return result;
         result.plan = decide(*stored, contact_history(db, account, customer, since));
-        if (!result.plan.store) return result;
+        if (!result.plan.store) {
+            if (result.plan.decision) {
+                insert_decision(db, account, customer, *result.plan.decision);
+                tx.commit();  // the refusal's record alone
+            }
+            return result;
+        }
         const DripEnrolment& e = result.plan.enrolment;
         Query insert(db,
                      "INSERT INTO drip_enrolments (id, account_id, customer_id, name, status, "

@@ -707,15 +707,18 @@ struct endpoint<Operation::enrol_drip_campaign> {
     static OperationText text() {
         return {.description =
                     "The campaign is one of the account's (`init --campaign`; an unknown name is "
-                    "400 with a not_found detail at /campaignName). Each step is due its days x "
-                    "24 h after the enrolment and runs at the first instant, at or after that, at "
-                    "which its compliance passes (nextEligibleAt): a call step places a call as "
-                    "POST .../calls does, an SMS step sends a generated SMS. The webhook receives "
-                    "drip-campaign.call-created, drip-campaign.call-ended and drip-campaign.sms. "
-                    "409 while the customer's enrolment in the same campaign has not finished; "
-                    "422 `compliance_failed` for a customer who can never be contacted (inactive, "
-                    "cease-and-desist). The answer's shape is an extension: the hosted document "
-                    "shows none.",
+                    "400 with a not_found detail at /campaignName). The steps run in order, each "
+                    "due at the later of its days x 24 h after the enrolment and the run of the "
+                    "step before it plus the days between them, and at the first instant, at or "
+                    "after that, at which its compliance passes (nextEligibleAt, computed for the "
+                    "sequence): a call step places a call as POST .../calls does (after any call "
+                    "in progress has ended), an SMS step sends a generated SMS. The webhook "
+                    "receives drip-campaign.call-created, drip-campaign.call-ended and "
+                    "drip-campaign.sms. 409 while the customer's enrolment in the same campaign "
+                    "has not finished; 422 `compliance_failed` for a customer who can never be "
+                    "contacted (inactive, cease-and-desist), its data the first step's compliance "
+                    "with nextEligibleAt (null), recorded as a decision (operation enrolment). "
+                    "The answer's shape is an extension: the hosted document shows none.",
                 .success = "The enrolment, every step pending."};
     }
 };

@@ -71,9 +71,10 @@ enum class ContactChannel { call, sms, email };
 BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
 
 // What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
-// persisted SMS or a persisted e-mail.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms, email };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email)
+// persisted SMS, a persisted e-mail, or an enrolment in a drip campaign (recorded when refused:
+// its first step can never run).
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, enrolment };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, enrolment)
 
 // The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
 // ContactChannel, on the wire the list of their names in the order of the enum

@@ -261,6 +261,25 @@ struct DripEnrolment {
 BOOST_DESCRIBE_STRUCT(DripEnrolment, (),
                       (id, name, customerId, status, createdAt, steps, nextStepAt, canceledReason))
 
+// The data of a refused enrolment (422 compliance_failed): the compliance of its first step as
+// evaluated at the enrolment (the members of a ComplianceResult), and its next eligible time,
+// null: no time will do, which is why it is refused (API.md section 16).
+struct DripEnrolRefused {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const DripEnrolRefused&, const DripEnrolRefused&) = default;
+};
+BOOST_DESCRIBE_STRUCT(DripEnrolRefused, (), (passed, checksPassed, checksFailed, nextEligibleAt))
+
+[[nodiscard]] inline DripEnrolRefused enrol_refused(ComplianceResult compliance,
+                                                    std::optional<Timestamp> next_eligible_at) {
+    return DripEnrolRefused{compliance.passed, std::move(compliance.checksPassed),
+                            std::move(compliance.checksFailed), std::move(next_eligible_at)};
+}
+
 // The data of GET /customers/{id}/drip-campaigns: the customer's enrolments, newest first.
 struct DripEnrolmentList {
     std::vector<DripEnrolment> dripCampaigns;
