@@ -30,8 +30,8 @@ compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
         stored.customer,
         {.active = stored.active,
          .cease_and_desist = stored.cease_and_desist,
-         .asked_not_to_call = stored.do_not_call,
-         .attorney_represented = stored.attorney_represented},
+         .asked_not_to_call = stored.customer.restrictedMedia.contains(ContactChannel::call),
+         .attorney_represented = stored.customer.attorneyRepresented},
         history.placed, now, {settings.window, settings.max_calls_per_day, settings.policy});
     input.conversations = history.conversations;
     input.sent_texts = history.texts;
