@@ -57,7 +57,7 @@ std::string email_json(std::string_view plain) {
            std::string(plain) + "\"}";
 }
 
-constexpr std::string_view persisted_sms = R"({"from":"+12025550100","to":"+13125550123"})";
+const std::string persisted_sms = R"({"from":"+12025550100","to":"+13125550123"})";
 
 struct Fixture {
     LocalServer server;
