@@ -215,7 +215,6 @@ TEST_CASE("stop requests by medium: what the analysis applies", "[optouts][analy
                 .str("/data/id");
         CHECK(f.analyse(id).boolean("/data/outputVariables/stop-requests"));
         CHECK(f.media() == R"(["email"])");
-        const Reply customer = f.client.get(f.base);
         CHECK(f.standing_records() == std::vector<std::string>{R"(analysis []->["email"])"});
         // Texts and calls go on; a persisted e-mail does not.
         CHECK(f.client.post(f.base + "/interactions/sms/generate", persisted_sms).status == 200);
@@ -259,14 +258,13 @@ TEST_CASE("stop requests by medium: what the analysis applies", "[optouts][analy
             frozen_time(morning)));
         f.analyse(id);
         CHECK(f.media() == R"(["call","sms","email"])");
-        const Reply customer = f.client.get(f.base);
         CHECK(f.standing_records() ==
               std::vector<std::string>{R"(analysis []->["call","sms","email"])"});
+        // Said aloud: not the written notice of 1692c(c).
+        CHECK_FALSE(f.decisions().boolean("/data/decisions/0/standing/after/ceaseAndDesist"));
         CHECK(f.call_status() == 422);
         CHECK(f.client.post(f.base + "/interactions/sms/generate", persisted_sms).status == 422);
         CHECK(f.client.post(f.base + "/interactions/email/generate", "{}").status == 422);
-        // Said aloud: not the written notice of 1692c(c).
-        CHECK_FALSE(f.decisions().boolean("/data/decisions/0/standing/after/ceaseAndDesist"));
     }
 }
 
