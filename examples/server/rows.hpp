@@ -26,7 +26,7 @@
 // The columns of a customer row, for `SELECT ` COLLECTCALL_CUSTOMER_COLUMNS ` FROM customers`.
 // Macros, so that a statement stays one string literal (SQLite's statement cache is keyed by its
 // address).
-#define COLLECTCALL_CUSTOMER_COLUMNS                                                       \
+#define COLLECTCALL_CUSTOMER_COLUMNS                                                            \
     "id, body, thread_id, active, cease_and_desist, created_at, updated_at, restricted_media, " \
     "attorney_represented, disputed"
 // The columns of a call row (its events are another table's).

@@ -135,11 +135,13 @@ struct CallInProgress {
 
 // The contacts with one customer since a given instant, as the compliance checks count them:
 // the start times of the calls placed, of those that were telephone conversations (a call whose
-// transcript has a turn of the customer's), and of the text messages sent.
+// transcript has a turn of the customer's), and of the text messages sent; and the calls to the
+// customer still in progress, whenever they were placed.
 struct ContactHistory {
     std::vector<Time> placed;
     std::vector<Time> conversations;
     std::vector<Time> texts;
+    std::vector<compliance::OngoingCall> in_progress;
 };
 
 // Decides a call from the customer as stored now and its contacts since the `since` given to

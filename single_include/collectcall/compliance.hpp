@@ -1135,47 +1135,6 @@ inline constexpr AreaCode codes[] = {
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/area_codes.hpp ----
-// ---- begin collectcall/compliance/call_input.hpp ----
-// The compliance input of an agent call to a customer (SPEC.md section 8, API.md section 8):
-// what the engine (compliance/engine.hpp) is asked, made from the customer as stored, the calls
-// already placed to them and the account's rules, so that every service calling a customer
-// asks the same question.
-
-#include <span>
-#include <string_view>
-
-// ---- begin collectcall/compliance/engine.hpp ----
-// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
-// one customer under the account's policy, and says why each passed or failed. The hosted policy
-// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
-// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
-//
-// Time comes only from the input (`now`), so a decision can be replayed and tested. The
-// customer's local time is that of every zone their address may be in (time_zone.hpp): under
-// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
-// with several candidate zones the call must be inside the window in each of them, and the day's
-// count must be under the limit in each zone's own calendar day. A location with no zone fails
-// both time checks: a local time that cannot be established cannot be shown to be convenient.
-//
-// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
-// collectcall::compliance), which also carries the definitions its library was built with.
-
-#include <array>
-#include <chrono>
-#include <cstddef>
-#include <exception>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-
-// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
-// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
-#if !defined(USE_OS_TZDB)
-#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
-#endif
-#include <date/tz.h>
-
 // ---- begin collectcall/compliance/checks.hpp ----
 // The compliance checks of a call, as data: identifier, human name and description, in the order
 // they are evaluated and reported (API.md sections 8 and 14). The first four are the hosted
@@ -1247,11 +1206,13 @@ inline constexpr CheckInfo inconvenient_time{
     "(12 CFR 1006.6(b)(1)(i))",
 };
 
-// 12 CFR 1006.14(h): a medium of communication the customer asked the collector not to use.
+// 12 CFR 1006.14(h): a medium of communication (call, text message, e-mail) the customer asked
+// the collector not to use.
 inline constexpr CheckInfo medium_restriction{
     CheckId::medium_restriction,
     "Medium Restriction",
-    "Check that the customer has not asked not to be called (12 CFR 1006.14(h))",
+    "Check that the customer has not asked the collector not to use this medium of "
+    "communication (12 CFR 1006.14(h))",
 };
 
 // 15 U.S.C. 1692c(a)(2): a consumer known to be represented by an attorney.
@@ -1317,6 +1278,49 @@ static_assert(
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/checks.hpp ----
+// ---- begin collectcall/compliance/decision.hpp ----
+// The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
+// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
+// 1006.100 keeps records three years).
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <utility>
+
+// ---- begin collectcall/compliance/engine.hpp ----
+// The compliance engine: evaluates every check of checks.hpp for one call (or text message) to
+// one customer under the account's policy, and says why each passed or failed. The hosted policy
+// is the hosted service's four checks; regulation-f adds those of regulation_f.hpp
+// (docs/compliance.md). When a contact may next be made is next_eligible.hpp's question.
+//
+// Time comes only from the input (`now`), so a decision can be replayed and tested. The
+// customer's local time is that of every zone their address may be in (time_zone.hpp): under
+// Regulation F (12 CFR 1006.6(b)(1)) a call must be convenient wherever the consumer may be, so
+// with several candidate zones the call must be inside the window in each of them, and the day's
+// count must be under the limit in each zone's own calendar day. A location with no zone fails
+// both time checks: a local time that cannot be established cannot be shown to be convenient.
+//
+// Needs Howard Hinnant's date/tz, linked through the CMake target date::date-tz (alias
+// collectcall::compliance), which also carries the definitions its library was built with.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+// date/tz's classes differ with USE_OS_TZDB, so a translation unit must see the definitions its
+// library was built with (Debian's: USE_OS_TZDB=1); the date::date-tz target supplies them.
+#if !defined(USE_OS_TZDB)
+#error "engine.hpp: build with the definitions of date::date-tz (e.g. -DUSE_OS_TZDB=1)"
+#endif
+#include <date/tz.h>
+
 // ---- begin collectcall/compliance/local_time.hpp ----
 // The customer's clock: instants as seen in the IANA zones of time_zone.hpp, through Howard
 // Hinnant's date/tz (CMake target date::date-tz, alias collectcall::compliance, which carries the
@@ -1759,10 +1763,18 @@ namespace detail {
 
 // medium-restriction, 12 CFR 1006.14(h)(1): a collector must not communicate "through a medium
 // of communication if the person has requested that the debt collector not use that medium".
-// `asked_not_to_call`: the customer asked not to be called.
-[[nodiscard]] inline Verdict check_medium_restriction(bool asked_not_to_call) {
-    return asked_not_to_call ? Verdict{false, "Customer has asked not to be called"}
-                             : Verdict{true, "Customer has not asked not to be called"};
+// `restricted`: the media the customer asked the collector not to use; `medium`: the one of the
+// contact being made. The reason names the medium: "called", "texted", "e-mailed".
+[[nodiscard]] inline Verdict check_medium_restriction(RestrictedMedia restricted,
+                                                      ContactChannel medium) {
+    std::string_view verb = "called";
+    if (medium == ContactChannel::sms) verb = "texted";
+    if (medium == ContactChannel::email) verb = "e-mailed";
+    const bool asked = restricted.contains(medium);
+    std::string reason =
+        asked ? "Customer has asked not to be " : "Customer has not asked not to be ";
+    reason += verb;
+    return {!asked, std::move(reason)};
 }
 
 // attorney-representation, 15 U.S.C. 1692c(a)(2) (and 12 CFR 1006.6(b)(2)): no communication
@@ -1881,6 +1893,12 @@ inline constexpr unsigned default_max_calls_per_day = 4;
 // difference between UTC and the candidate zones' calendars.
 inline constexpr std::chrono::days required_history{8};
 
+// A call to the customer that was placed and has not ended: its id and when it was placed.
+struct OngoingCall {
+    Uuid id;
+    CallTime placed;
+};
+
 struct ComplianceInput {
     bool active = false;
     bool cease_and_desist = false;
@@ -1895,10 +1913,18 @@ struct ComplianceInput {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
 
-    // The account's policy, and what is being sent. Under `hosted` the four checks of
-    // all_checks; a text message skips four-voice-call-per-day (API.md section 14).
+    // The account's policy, what is being sent and what asked for it. Under `hosted` the four
+    // checks of all_checks; a text message skips four-voice-call-per-day, an e-mail every check
+    // of the time of day and of counts (API.md sections 14 and 16).
     CompliancePolicy policy = CompliancePolicy::hosted;
     ContactChannel channel = ContactChannel::call;
+    ComplianceOperation operation = ComplianceOperation::call;
+    // The media the customer asked the collector not to use (12 CFR 1006.14(h)): a contact over
+    // one of them is blocked under every policy (API.md section 16).
+    RestrictedMedia restricted_media{};
+    // The calls to the customer placed and not yet ended: under regulation-f, and for a drip
+    // campaign's call step under every policy, a call waits for them to end (one_call_at_a_time).
+    std::span<const OngoingCall> calls_in_progress;
     // Read under regulation-f only:
     // the customer's phone numbers in E.164 (primary, secondary; empty when none): their area
     // codes add candidate zones to inconvenient-time;
@@ -1909,11 +1935,32 @@ struct ComplianceInput {
     std::span<const CallTime> sent_texts;
     // the times the customer designated inconvenient, in their local time;
     std::span<const InconvenientTime> inconvenient_times;
-    // the customer asked not to be called (12 CFR 1006.14(h)); is known to be represented by an
-    // attorney about the debt (15 U.S.C. 1692c(a)(2)).
-    bool asked_not_to_call = false;
+    // the number a text message goes to (E.164; empty: the customer's own): its area code's zone
+    // is a candidate of the evaluation (API.md section 16);
+    std::string_view to_number;
+    // the customer is known to be represented by an attorney about the debt (15 U.S.C.
+    // 1692c(a)(2)).
     bool attorney_represented = false;
 };
+
+// Whether a call in progress blocks this contact: a call while another is in progress may become
+// a second telephone conversation inside Regulation F's lockout (12 CFR 1006.14(b)(2)(i)(B)), so
+// under regulation-f a call waits for the one in progress to end; a drip campaign's call step
+// waits under every policy (API.md section 16).
+[[nodiscard]] inline bool one_call_at_a_time(const ComplianceInput& in) noexcept {
+    return in.channel == ContactChannel::call && (in.policy == CompliancePolicy::regulation_f ||
+                                                  in.operation == ComplianceOperation::drip_step);
+}
+
+// The call in progress that blocks the contact (the one placed first), or null when none does.
+[[nodiscard]] inline const OngoingCall* blocking_call(const ComplianceInput& in) noexcept {
+    if (!one_call_at_a_time(in)) return nullptr;
+    const OngoingCall* first = nullptr;
+    for (const OngoingCall& call : in.calls_in_progress) {
+        if (first == nullptr || call.placed < first->placed) first = &call;
+    }
+    return first;
+}
 
 namespace detail {
 
@@ -2081,12 +2128,17 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 }  // namespace detail
 
 // Every zone the regulation-f checks honour: the address's candidates, then those of the phone
-// numbers' area codes (12 CFR 1006.6(b)(1)(i)). Under hosted, the address's alone.
+// numbers' area codes (12 CFR 1006.6(b)(1)(i)), then, for a text message, that of the number it
+// goes to (API.md section 16: the recipient may be wherever that number is). Under hosted, the
+// address's alone: section 16 changes hosted answers only where it says "every policy", and the
+// text's number is not such a rule.
 [[nodiscard]] inline ZoneSet candidate_zones(const ComplianceInput& in) {
     ZoneSet zones(resolve_time_zones(in.state, in.zip5));
     if (in.policy == CompliancePolicy::regulation_f) {
         for (std::string_view phone : in.phone_numbers)
             zones.add(phone_zones(phone));
+        if (in.channel == ContactChannel::sms && !in.to_number.empty())
+            zones.add(phone_zones(in.to_number));
     }
     return zones;
 }
@@ -2097,11 +2149,26 @@ inline void record(ComplianceResult& result, const CheckInfo& info, Verdict verd
     record(result, info, verdict.passed, std::move(verdict.reason));
 }
 
-// The checks regulation-f adds, in the order of regulation_f_checks; a text message skips those
-// that govern calls alone (call-frequency, medium-restriction).
+// call-frequency with the calls in progress: one of them blocks the call (one_call_at_a_time),
+// else the counts and the lockout decide.
+[[nodiscard]] inline Verdict check_call_frequency(const ComplianceInput& in,
+                                                  std::span<const Zone> zones) {
+    if (const OngoingCall* call = blocking_call(in)) {
+        std::string reason = "A call to this customer is in progress (";
+        reason += call->id.view();
+        reason += ')';
+        return {false, std::move(reason)};
+    }
+    return compliance::check_call_frequency(zones, in.placed_calls, in.conversations, in.now);
+}
+
+// The checks regulation-f adds, in the order of regulation_f_checks: a text message skips
+// call-frequency (Regulation F counts calls); an e-mail keeps inconvenient-time,
+// medium-restriction and attorney-representation (API.md section 16).
 inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& in,
                                const ZoneCandidates& address_zones) {
     const bool call = in.channel == ContactChannel::call;
+    const bool email = in.channel == ContactChannel::email;
     const ZoneSet zones = candidate_zones(in);
     const bool known = !address_zones.empty() && all_located(zones);
     const std::span<const Zone> zone_span(zones.begin(), zones.size());
@@ -2110,20 +2177,32 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     };
     if (call) {
         record(result, checks::call_frequency,
-               known ? check_call_frequency(zone_span, in.placed_calls, in.conversations, in.now)
-                     : unknown("Customer local day is unknown"));
+               known || blocking_call(in) != nullptr ? check_call_frequency(in, zone_span)
+                                                     : unknown("Customer local day is unknown"));
     }
     record(result, checks::inconvenient_time,
            known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
                  : unknown("Customer local time is unknown"));
-    if (call)
-        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    record(result, checks::medium_restriction,
+           check_medium_restriction(in.restricted_media, in.channel));
     record(result, checks::attorney_representation,
            check_attorney_representation(in.attorney_represented));
-    record(result, checks::state_call_limit,
-           known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
-                                          in.placed_calls, in.sent_texts, in.channel, in.now)
-                 : unknown("Customer local day is unknown"));
+    if (!email) {
+        record(result, checks::state_call_limit,
+               known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
+                                              in.placed_calls, in.sent_texts, in.channel, in.now)
+                     : unknown("Customer local day is unknown"));
+    }
+}
+
+// cease-and-desist-exclusion. Under hosted it also carries the medium's restriction, which blocks
+// under every policy and has no check of its own there (API.md section 16); its reason says which
+// medium. Under regulation-f medium-restriction says it.
+[[nodiscard]] inline Verdict check_cease_and_desist(const ComplianceInput& in) {
+    if (in.cease_and_desist) return {false, "Customer has requested cease and desist"};
+    if (in.policy == CompliancePolicy::hosted && in.restricted_media.contains(in.channel))
+        return check_medium_restriction(in.restricted_media, in.channel);
+    return {true, "Customer has not requested cease and desist"};
 }
 
 }  // namespace detail
@@ -2135,27 +2214,45 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     result.checksPassed.reserve(all_checks.size() + regulation_f_checks.size());
     detail::record(result, checks::is_active, in.active,
                    in.active ? "Customer is active" : "Customer is not active");
-    detail::record(result, checks::cease_and_desist_exclusion, !in.cease_and_desist,
-                   in.cease_and_desist ? "Customer has requested cease and desist"
-                                       : "Customer has not requested cease and desist");
+    detail::record(result, checks::cease_and_desist_exclusion, detail::check_cease_and_desist(in));
     const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
-    const detail::LocalViews views = detail::local_views(zones, in.now);
-    if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
-    detail::check_respectful_hours(result, in, zones, views);
-    if (in.policy == CompliancePolicy::regulation_f) detail::check_regulation_f(result, in, zones);
+    if (in.channel != ContactChannel::email) {
+        // The account's calling window and daily count: a call's and a text's, not an e-mail's.
+        const detail::LocalViews views = detail::local_views(zones, in.now);
+        if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
+        detail::check_respectful_hours(result, in, zones, views);
+    }
+    if (in.policy == CompliancePolicy::regulation_f) {
+        detail::check_regulation_f(result, in, zones);
+    } else if (blocking_call(in) != nullptr) {
+        // Under hosted only a drip campaign's call step waits (one_call_at_a_time); it fails
+        // call-frequency, the check regulation-f reports it under.
+        detail::record(result, checks::call_frequency, detail::check_call_frequency(in, {}));
+    }
     result.passed = result.checksFailed.empty();
     return result;
 }
 
 // The error message of a blocked call: "Customer not eligible for call. Failed rules: <name>
-// (<reason>), <name> (<reason>)" (the hosted text), and of a blocked text message: "Customer not
-// eligible for SMS. ...". Empty when no check failed.
+// (<reason>), <name> (<reason>)" (the hosted text), of a blocked text message: "Customer not
+// eligible for SMS. ...", and of a blocked e-mail: "Customer not eligible for email. ..." (the
+// medium as the API names it: the route's "email"). Empty when no check failed.
 [[nodiscard]] inline std::string failure_message(const ComplianceResult& result,
                                                  ContactChannel channel = ContactChannel::call) {
     if (result.checksFailed.empty()) return {};
-    std::string out = channel == ContactChannel::sms
-                          ? "Customer not eligible for SMS. Failed rules: "
-                          : "Customer not eligible for call. Failed rules: ";
+    std::string out = "Customer not eligible for ";
+    switch (channel) {
+        case ContactChannel::call:
+            out += "call";
+            break;
+        case ContactChannel::sms:
+            out += "SMS";
+            break;
+        case ContactChannel::email:
+            out += "email";
+            break;
+    }
+    out += ". Failed rules: ";
     for (std::size_t i = 0; i < result.checksFailed.size(); ++i) {
         const Check& check = result.checksFailed[i];
         if (i != 0) out += ", ";
@@ -2169,69 +2266,6 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/engine.hpp ----
-
-namespace collectcall::compliance {
-
-// What a customer's record says of whether they may be called, beyond their fields: the API
-// deactivates and activates a customer, records a cease-and-desist request (final), and an
-// analysis records a request not to be called and an attorney's representation (API.md
-// sections 13 and 14).
-struct CustomerStanding {
-    bool active = true;
-    bool cease_and_desist = false;
-    bool asked_not_to_call = false;
-    bool attorney_represented = false;
-};
-
-// The rules an account sets for its calls: the local hours in which a customer may be called,
-// the most voice calls per customer per local day, and the compliance policy (API.md section 14).
-struct CallRules {
-    RespectfulHours window{};
-    unsigned max_calls_per_day = default_max_calls_per_day;
-    CompliancePolicy policy = CompliancePolicy::hosted;
-};
-
-// The input of a call at `now` to `customer`, whose earlier calls were placed at `placed_calls`
-// (any order; the engine counts those of the local day). The customer's phone numbers and
-// designated inconvenient times are read under regulation-f; the caller adds the conversations
-// and text messages that policy counts. The input refers to the customer and to `placed_calls`:
-// both outlive it.
-[[nodiscard]] inline ComplianceInput call_input(const Customer& customer, CustomerStanding standing,
-                                                std::span<const CallTime> placed_calls,
-                                                CallTime now, CallRules rules) {
-    ComplianceInput input;
-    input.active = standing.active;
-    input.cease_and_desist = standing.cease_and_desist;
-    input.asked_not_to_call = standing.asked_not_to_call;
-    input.attorney_represented = standing.attorney_represented;
-    input.state = customer.address.state ? customer.address.state->view() : std::string_view{};
-    input.zip5 = customer.address.zip.view();
-    input.placed_calls = placed_calls;
-    input.now = now;
-    input.window = rules.window;
-    input.max_calls_per_day = rules.max_calls_per_day;
-    input.policy = rules.policy;
-    input.phone_numbers = {customer.primaryPhone.view(), customer.secondaryPhone
-                                                             ? customer.secondaryPhone->view()
-                                                             : std::string_view{}};
-    if (customer.inconvenientTimes.has_value())
-        input.inconvenient_times = *customer.inconvenientTimes;
-    return input;
-}
-
-}  // namespace collectcall::compliance
-// ---- end collectcall/compliance/call_input.hpp ----
-// ---- begin collectcall/compliance/decision.hpp ----
-// The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
-// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
-// 1006.100 keeps records three years).
-
-#include <algorithm>
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <utility>
-
 // ---- begin collectcall/compliance/next_eligible.hpp ----
 // The next eligible time (API.md section 14): the earliest instant, at or after `now`, at which
 // every check of the input's policy would pass if nothing else happened — no further call,
@@ -2272,18 +2306,23 @@ namespace collectcall::compliance {
 inline constexpr std::chrono::days next_eligible_horizon{16};
 
 // Whether a check fails that no passage of time changes: the customer is inactive, asked for
-// cease and desist, asked not to be called (for a call, under regulation-f), is represented by
-// an attorney (under regulation-f), or their local time cannot be established (no zone for the
-// address, a zone missing from the database); or the account's window or daily limit allow
-// nothing.
+// cease and desist, asked the collector not to use the contact's medium (every policy), is
+// represented by an attorney (under regulation-f), a call is in progress that the contact must
+// wait for (one_call_at_a_time: when it ends depends on how the call goes, which no clock
+// tells), or their local time cannot be established (no zone for the address, a zone missing
+// from the database); or the account's window or daily limit allow nothing.
 [[nodiscard]] inline bool permanently_ineligible(const ComplianceInput& in) {
     if (!in.active || in.cease_and_desist) return true;
-    if (!detail::valid_window(in.window)) return true;
+    if (in.restricted_media.contains(in.channel)) return true;
+    if (blocking_call(in) != nullptr) return true;
     const bool call = in.channel == ContactChannel::call;
+    const bool email = in.channel == ContactChannel::email;
+    const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
+    if (!email && !detail::valid_window(in.window)) return true;
     if (call && in.max_calls_per_day == 0) return true;
-    if (in.policy == CompliancePolicy::regulation_f) {
-        if (in.attorney_represented || (call && in.asked_not_to_call)) return true;
-    }
+    if (regulation_f && in.attorney_represented) return true;
+    // Under hosted an e-mail reads no clock.
+    if (email && !regulation_f) return false;
     return !detail::all_located(resolve_time_zones(in.state, in.zip5)) ||
            !detail::all_located(candidate_zones(in));
 }
@@ -2409,6 +2448,9 @@ inline constexpr std::size_t max_listed_decisions = 1000;
         if (conversation <= in.now && (!last || conversation > *last)) last = conversation;
     }
     if (last) out.counts.lastConversationAt = Timestamp::from_time(*last);
+    if (!result.passed) {
+        if (const OngoingCall* call = blocking_call(in)) out.blockedByCallId = call->id;
+    }
     out.compliance = std::move(result);
     if (next_eligible_at) out.nextEligibleAt = Timestamp::from_time(*next_eligible_at);
     return out;
@@ -2473,3 +2515,124 @@ namespace collectcall::compliance {
 
 }  // namespace collectcall::compliance
 // ---- end collectcall/compliance/drip_schedule.hpp ----
+// ---- begin collectcall/compliance/gate.hpp ----
+// The contact gate (API.md section 16): every outbound contact with a customer — a call (single,
+// bulk item, drip campaign call step), a persisted SMS (generated, drip campaign SMS step), a
+// persisted e-mail — is one evaluation, asked here, of the checks of its medium under the
+// account's policy, answered with the record of the decision (decision.hpp) and its next eligible
+// time. A service asks the gate with what it has stored (the customer, its standing, its contact
+// history, the account's rules) and what it is about to do; it assembles no check itself.
+//
+// Answers a caller acts on:
+// - `compliance.passed`: make the contact (and count it).
+// - blocked, `nextEligibleAt` set: the same contact passes at that instant if nothing else
+//   happens; a scheduler waits until then.
+// - blocked by a call in progress (waits_for_call(decision): the decision's `blockedByCallId`;
+//   `nextEligibleAt` is null): the contact waits for that call to end, however long it lasts; a
+//   scheduler asks again once it has ended (it is not uncontactable). Under regulation-f every
+//   call waits so, and a drip campaign's call step under every policy (one_call_at_a_time).
+// - blocked, `nextEligibleAt` null, no blocking call: no time will do until the customer's
+//   standing changes (inactive, cease and desist, the medium restricted, an attorney).
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+
+namespace collectcall::compliance {
+
+// What a customer's record says of whether they may be contacted, beyond their fields: the API
+// deactivates and activates a customer, records a cease-and-desist request (final), the media
+// the customer asked the collector not to use (12 CFR 1006.14(h)) and an attorney's
+// representation (API.md sections 13, 14 and 16).
+struct CustomerStanding {
+    bool active = true;
+    bool cease_and_desist = false;
+    RestrictedMedia restricted_media{};
+    bool attorney_represented = false;
+};
+
+// The rules an account sets for its contacts: the local hours in which a customer may be called
+// or texted, the most voice calls per customer per local day, and the compliance policy (API.md
+// section 14).
+struct ContactRules {
+    RespectfulHours window{};
+    unsigned max_calls_per_day = default_max_calls_per_day;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+};
+
+// The customer's earlier contacts, as far back as required_history reaches (at least): the
+// instants of the calls placed (those in progress included), of those that were telephone
+// conversations (a transcript with a turn of the customer's), of the text messages sent, and the
+// calls still in progress with their ids. In any order.
+struct ContactHistory {
+    std::span<const CallTime> placed_calls{};
+    std::span<const CallTime> conversations{};
+    std::span<const CallTime> texts{};
+    std::span<const OngoingCall> calls_in_progress{};
+};
+
+// The contact asked for: its medium, what asks for it, and for a text message the number it goes
+// to (E.164; empty: the customer's primary phone).
+struct ContactRequest {
+    ContactChannel medium = ContactChannel::call;
+    ComplianceOperation operation = ComplianceOperation::call;
+    std::string_view to{};
+};
+
+// The engine's input for `request` at `now`. It refers to `customer` and `history`: both outlive
+// it. (A scheduler that looks further ahead than one contact, such as a drip campaign's, starts
+// from this input.)
+[[nodiscard]] inline ComplianceInput contact_input(const Customer& customer,
+                                                   const CustomerStanding& standing,
+                                                   const ContactHistory& history,
+                                                   const ContactRules& rules,
+                                                   const ContactRequest& request, CallTime now) {
+    ComplianceInput input;
+    input.active = standing.active;
+    input.cease_and_desist = standing.cease_and_desist;
+    input.restricted_media = standing.restricted_media;
+    input.attorney_represented = standing.attorney_represented;
+    input.state = customer.address.state ? customer.address.state->view() : std::string_view{};
+    input.zip5 = customer.address.zip.view();
+    input.placed_calls = history.placed_calls;
+    input.conversations = history.conversations;
+    input.sent_texts = history.texts;
+    input.calls_in_progress = history.calls_in_progress;
+    input.now = now;
+    input.window = rules.window;
+    input.max_calls_per_day = rules.max_calls_per_day;
+    input.policy = rules.policy;
+    input.channel = request.medium;
+    input.operation = request.operation;
+    if (request.medium == ContactChannel::sms) input.to_number = request.to;
+    input.phone_numbers = {customer.primaryPhone.view(), customer.secondaryPhone
+                                                             ? customer.secondaryPhone->view()
+                                                             : std::string_view{}};
+    if (customer.inconvenientTimes.has_value())
+        input.inconvenient_times = *customer.inconvenientTimes;
+    return input;
+}
+
+// The gate: the decision on `request` to `customer` at `now` — every check of its medium under
+// the account's policy, the record of the evaluation (operation, candidate zones, local times,
+// counts), `nextEligibleAt` (`now` when it passes), and when a call in progress blocks it, that
+// call's id (`blockedByCallId`).
+[[nodiscard]] inline ComplianceDecision gate(const Customer& customer,
+                                             const CustomerStanding& standing,
+                                             const ContactHistory& history,
+                                             const ContactRules& rules,
+                                             const ContactRequest& request, CallTime now) {
+    return decide(contact_input(customer, standing, history, rules, request, now),
+                  request.operation);
+}
+
+// Whether `decision` blocked its contact because a call to the customer is in progress: the
+// contact is to be asked again once that call (`decision.blockedByCallId`) has ended; it is not
+// a customer no time will do for.
+[[nodiscard]] inline bool waits_for_call(const ComplianceDecision& decision) noexcept {
+    return decision.blockedByCallId.has_value();
+}
+
+}  // namespace collectcall::compliance
+// ---- end collectcall/compliance/gate.hpp ----

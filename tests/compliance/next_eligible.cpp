@@ -190,10 +190,15 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
             in.window = RespectfulHours{start, end};
         }
         in.policy = chance(50) ? CompliancePolicy::regulation_f : CompliancePolicy::hosted;
-        in.channel = chance(80) ? ContactChannel::call : ContactChannel::sms;
+        const auto medium = uniform(0, 99);
+        in.channel = medium < 70   ? ContactChannel::call
+                     : medium < 90 ? ContactChannel::sms
+                                   : ContactChannel::email;
         in.active = !chance(4);
         in.cease_and_desist = chance(4);
-        in.asked_not_to_call = chance(5);
+        for (ContactChannel restricted : enum_values<ContactChannel>) {
+            if (chance(4)) in.restricted_media.add(restricted);
+        }
         in.attorney_represented = chance(4);
         std::string phones[2];
         for (std::string& phone : phones) {
@@ -204,6 +209,14 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
             }
         }
         in.phone_numbers = {phones[0], phones[1]};
+        // A text to a number of its own (its zone a candidate under regulation-f).
+        std::string to;
+        if (chance(30)) {
+            const auto& code = codes[static_cast<std::size_t>(
+                uniform(0, static_cast<long long>(std::size(codes)) - 1))];
+            to = "+1" + std::to_string(code.code) + "5550199";
+        }
+        in.to_number = to;
 
         // Now: around an anchor or anywhere in 2026, at a random second; often moved to just
         // before or after a local midnight or a window edge of a candidate zone.
@@ -260,6 +273,13 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
         in.placed_calls = calls;
         in.conversations = conversations;
         in.sent_texts = texts;
+        // Now and then a call still in progress: under regulation-f a call waits for it.
+        std::vector<OngoingCall> in_progress;
+        if (chance(5) && !calls.empty()) {
+            in_progress.push_back(
+                {Uuid::parse("3f2c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f").value(), calls.back()});
+        }
+        in.calls_in_progress = in_progress;
         std::vector<InconvenientTime> designated;
         for (long long p = uniform(0, 2); p > 0; --p) {
             InconvenientTime period;
@@ -276,9 +296,9 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
 
         const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
         const bool permanent =
-            !in.active || in.cease_and_desist ||
-            (regulation_f && (in.attorney_represented ||
-                              (in.channel == ContactChannel::call && in.asked_not_to_call)));
+            !in.active || in.cease_and_desist || in.restricted_media.contains(in.channel) ||
+            (regulation_f && in.attorney_represented) ||
+            (regulation_f && in.channel == ContactChannel::call && !in_progress.empty());
         INFO("case " << i << ": " << address.state << ' ' << address.zip << ", "
                      << enum_name(in.policy) << ' ' << enum_name(in.channel) << ", phones "
                      << phones[0] << ' ' << phones[1] << ", now " << date::format("%FT%TZ", now)

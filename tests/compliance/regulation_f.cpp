@@ -63,7 +63,7 @@ TEST_CASE("regulation-f: every check is evaluated, in order, after the hosted fo
 
     // Every failure at once: the checks are all evaluated.
     in.active = false;
-    in.asked_not_to_call = true;
+    in.restricted_media = {ContactChannel::call};
     in.attorney_represented = true;
     result = evaluate(in);
     CHECK(ids(result) ==
@@ -82,15 +82,91 @@ TEST_CASE("regulation-f: every check is evaluated, in order, after the hosted fo
 TEST_CASE("regulation-f: the hosted policy is the four checks alone, whatever else is given") {
     auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 10, 0));
     in.policy = CompliancePolicy::hosted;
-    in.asked_not_to_call = true;
+    in.restricted_media = {ContactChannel::sms, ContactChannel::email};  // not the call's medium
     in.attorney_represented = true;
     in.phone_numbers = {"+12135550100", ""};
     const std::vector<CallTime> calls(7, local(new_york, 2026, 1, 2, 10, 0));
     in.placed_calls = calls;
+    const std::vector<OngoingCall> in_progress{
+        {Uuid::parse("3f2c1d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f").value(), calls.front()}};
+    in.calls_in_progress = in_progress;  // a single call does not wait under hosted
     const auto result = evaluate(in);
     CHECK(result.passed);
     CHECK(ids(result) ==
           "is-active cease-and-desist-exclusion four-voice-call-per-day respectful-hours");
+}
+
+TEST_CASE("every policy: a restricted medium blocks, under hosted in cease-and-desist-exclusion") {
+    auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 10, 0));
+    in.policy = CompliancePolicy::hosted;
+    in.restricted_media = {ContactChannel::call};
+    auto result = evaluate(in);
+    CHECK_FALSE(result.passed);
+    CHECK(ids(result) ==
+          "is-active cease-and-desist-exclusion four-voice-call-per-day respectful-hours");
+    REQUIRE(result.checksFailed.size() == 1);
+    CHECK(result.checksFailed[0].reason == "Customer has asked not to be called");
+    CHECK(failure_message(result) ==
+          "Customer not eligible for call. Failed rules: Cease and Desist Exclusion (Customer "
+          "has asked not to be called)");
+    CHECK_FALSE(next_eligible(in).has_value());
+    // Which medium: a text to a customer who asked not to be texted.
+    in.channel = ContactChannel::sms;
+    CHECK(evaluate(in).passed);
+    in.restricted_media.add(ContactChannel::sms);
+    CHECK(find(evaluate(in), "cease-and-desist-exclusion").reason ==
+          "Customer has asked not to be texted");
+    // A cease-and-desist request says so first.
+    in.cease_and_desist = true;
+    CHECK(find(evaluate(in), "cease-and-desist-exclusion").reason ==
+          "Customer has requested cease and desist");
+    // Under regulation-f medium-restriction says it, and cease-and-desist-exclusion passes.
+    in.cease_and_desist = false;
+    in.policy = CompliancePolicy::regulation_f;
+    result = evaluate(in);
+    CHECK(find(result, "cease-and-desist-exclusion").passed);
+    CHECK(find(result, "medium-restriction").reason == "Customer has asked not to be texted");
+    CHECK_FALSE(find(result, "medium-restriction").passed);
+    CHECK_FALSE(next_eligible(in).has_value());
+}
+
+TEST_CASE("e-mail: is-active, cease-and-desist and its restriction; under regulation-f the time") {
+    // 06:30 in New York: no call or text, but an e-mail under hosted reads no clock.
+    auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 6, 30));
+    in.channel = ContactChannel::email;
+    in.policy = CompliancePolicy::hosted;
+    const std::vector<CallTime> calls(9, local(new_york, 2026, 1, 6, 6, 0));
+    in.placed_calls = calls;
+    in.attorney_represented = true;
+    auto result = evaluate(in);
+    CHECK(result.passed);
+    CHECK(ids(result) == "is-active cease-and-desist-exclusion");
+    CHECK(next_eligible(in) == in.now);
+    in.restricted_media = {ContactChannel::email};
+    result = evaluate(in);
+    CHECK(find(result, "cease-and-desist-exclusion").reason ==
+          "Customer has asked not to be e-mailed");
+    CHECK(failure_message(result, ContactChannel::email) ==
+          "Customer not eligible for email. Failed rules: Cease and Desist Exclusion (Customer "
+          "has asked not to be e-mailed)");
+    CHECK_FALSE(next_eligible(in).has_value());
+
+    // Under regulation-f: inconvenient-time, medium-restriction, attorney-representation; no
+    // counts (Regulation F's and the states' count calls and texts).
+    in.policy = CompliancePolicy::regulation_f;
+    in.restricted_media = {};
+    in.attorney_represented = false;
+    result = evaluate(in);
+    CHECK(ids(result) ==
+          "is-active cease-and-desist-exclusion inconvenient-time medium-restriction "
+          "attorney-representation");
+    CHECK_FALSE(result.passed);
+    CHECK(find(result, "inconvenient-time").reason ==
+          "Customer local time is 06:30 (America/New_York, outside 8am-9pm)");
+    CHECK(next_eligible(in) == local(new_york, 2026, 1, 6, 8, 0));
+    in.attorney_represented = true;
+    CHECK_FALSE(find(evaluate(in), "attorney-representation").passed);
+    CHECK_FALSE(next_eligible(in).has_value());
 }
 
 TEST_CASE("call-frequency: more than seven calls within seven consecutive days") {
@@ -262,7 +338,7 @@ TEST_CASE("inconvenient-time: the times the customer designated inconvenient") {
 
 TEST_CASE("medium-restriction and attorney-representation: no time will do") {
     auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 10, 0));
-    in.asked_not_to_call = true;
+    in.restricted_media = {ContactChannel::call};
     CHECK_FALSE(find(evaluate(in), "medium-restriction").passed);
     CHECK_FALSE(next_eligible(in).has_value());
     // A text message is another medium.
@@ -275,8 +351,11 @@ TEST_CASE("medium-restriction and attorney-representation: no time will do") {
     CHECK_FALSE(next_eligible(in).has_value());
 
     // The pure functions themselves.
-    CHECK(check_medium_restriction(false).passed);
-    CHECK_FALSE(check_medium_restriction(true).passed);
+    CHECK(check_medium_restriction({}, ContactChannel::call).passed);
+    CHECK_FALSE(check_medium_restriction({ContactChannel::call}, ContactChannel::call).passed);
+    CHECK(check_medium_restriction({ContactChannel::call}, ContactChannel::email).passed);
+    CHECK(check_medium_restriction({ContactChannel::email}, ContactChannel::email).reason ==
+          "Customer has asked not to be e-mailed");
     CHECK(check_attorney_representation(false).passed);
     CHECK_FALSE(check_attorney_representation(true).passed);
 }
@@ -314,7 +393,7 @@ TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seve
     CHECK_FALSE(result.passed);
     CHECK(ids(result) ==
           "is-active cease-and-desist-exclusion respectful-hours inconvenient-time "
-          "attorney-representation state-call-limit");
+          "medium-restriction attorney-representation state-call-limit");
 
     // Outside Massachusetts text messages and two calls are nothing to the state check.
     in.state = "NY";
@@ -368,7 +447,7 @@ TEST_CASE("regulation-f: a text message passes the checks section 14 names, and 
     CHECK(result.passed);
     CHECK(ids(result) ==
           "is-active cease-and-desist-exclusion respectful-hours inconvenient-time "
-          "attorney-representation state-call-limit");
+          "medium-restriction attorney-representation state-call-limit");
     // The hosted policy's text message: three checks.
     in.policy = CompliancePolicy::hosted;
     CHECK(ids(evaluate(in)) == "is-active cease-and-desist-exclusion respectful-hours");

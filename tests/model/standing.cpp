@@ -88,9 +88,8 @@ TEST_CASE("standing_record: a record of the decisions list with no evaluation") 
     Standing after;
     after.restrictedMedia.add(ContactChannel::sms);
     const Uuid sms = Uuid::parse("0f8fad5b-d9cb-469f-a165-70867728950e").value();
-    const ComplianceDecision record = standing_record(at, CompliancePolicy::regulation_f,
-                                                      StandingCause::opt_out_keyword, before,
-                                                      after, sms);
+    const ComplianceDecision record = standing_record(
+        at, CompliancePolicy::regulation_f, StandingCause::opt_out_keyword, before, after, sms);
     const std::string json = write(record);
     CHECK(json ==
           R"({"at":"2026-11-20T15:00:00.000Z","operation":"standing","policy":"regulation-f",)"
@@ -129,8 +128,8 @@ TEST_CASE("outcomes_of: a stop request restricts what it names; a general one by
     const CustomerOutcomes written = outcomes("Do not contact me", Channel::sms);
     CHECK(written.cease_and_desist);
     CHECK(written.restricted.empty());
-    const CustomerOutcomes spoken = outcomes("Stop calling me. Do not contact me again.",
-                                             Channel::voice);
+    const CustomerOutcomes spoken =
+        outcomes("Stop calling me. Do not contact me again.", Channel::voice);
     CHECK_FALSE(spoken.cease_and_desist);
     CHECK(spoken.restricted == all);
     // Nothing asked: nothing restricted; the other outcomes whatever the channel.

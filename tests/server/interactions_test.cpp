@@ -364,9 +364,10 @@ TEST_CASE("e-mail generate: both bodies, persisted as an outbound e-mail", "[int
     CHECK(f.client.post(path, R"({"persist":"yes"})").str("/error/details/0/path") == "/persist");
 }
 
-TEST_CASE("analyze: a general stop request in an SMS becomes cease-and-desist; the next call is "
-          "422",
-          "[interactions][analyze]") {
+TEST_CASE(
+    "analyze: a general stop request in an SMS becomes cease-and-desist; the next call is "
+    "422",
+    "[interactions][analyze]") {
     Fixture f;
     const std::string stop =
         f.client.post(f.base + "/interactions/sms/import", sms_json("Do not contact me"))

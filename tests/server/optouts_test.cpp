@@ -177,7 +177,7 @@ TEST_CASE("opt-out on receipt: only a whole inbound keyword, in every import", "
         f.import_sms("Stop please");  // a stop request for the analyser, not a keyword
         f.import_sms("STOP", "outbound");
         REQUIRE(f.client.post(f.base + "/interactions/email/import", email_json("STOP")).status ==
-              200);
+                200);
         CHECK(f.media() == "[]");
         CHECK(f.standing_records().empty());
         CHECK(f.client.post(f.base + "/interactions/sms/generate", persisted_sms).status == 200);
@@ -195,10 +195,10 @@ TEST_CASE("opt-out on receipt: only a whole inbound keyword, in every import", "
     }
     SECTION("a bulk import") {
         Fixture f;
-        const Reply bulk = f.client.post(
-            f.base + "/interactions/sms/import/bulk",
-            R"({"interactions":[)" + sms_json("hello") + "," + sms_json("x", "sideways") + "," +
-                sms_json("Unsubscribe") + "]}");
+        const Reply bulk =
+            f.client.post(f.base + "/interactions/sms/import/bulk",
+                          R"({"interactions":[)" + sms_json("hello") + "," +
+                              sms_json("x", "sideways") + "," + sms_json("Unsubscribe") + "]}");
         REQUIRE(bulk.status == 200);
         CHECK(bulk.integer("/data/summary/succeeded") == 2);
         CHECK(f.media() == R"(["sms"])");
@@ -344,9 +344,8 @@ TEST_CASE("PUT restricted-media: an operator sets and clears the media, each cha
     }
     SECTION("another account's customer, an unknown one: 404") {
         Client globex = f.server.client(f.server.create_account("globex"));
-        const Reply other =
-            globex.send("PUT", f.base + "/restricted-media", R"({"media":["sms"]})",
-                        {{"Content-Type", "application/json"}});
+        const Reply other = globex.send("PUT", f.base + "/restricted-media", R"({"media":["sms"]})",
+                                        {{"Content-Type", "application/json"}});
         CHECK(other.status == 404);
         CHECK(other.str("/publicFacingMessage") == "Customer not found");
         CHECK(f.put_media(R"({"media":["sms"]})",
@@ -371,8 +370,8 @@ TEST_CASE("the standing is read-only in customer bodies", "[optouts]") {
     CHECK(patched.str("/error/details/0/code") == "not_allowed");
     CHECK(patched.str("/error/details/1/path") == "/attorneyRepresented");
     // The answers show it: create, read, the bulk create's items.
-    const Reply bulk = f.client.post("/api/v1/customers/bulk",
-                                     R"({"customers":[)" + customer_json("c-3") + "]}");
+    const Reply bulk =
+        f.client.post("/api/v1/customers/bulk", R"({"customers":[)" + customer_json("c-3") + "]}");
     REQUIRE(bulk.status == 200);
     CHECK(bulk.raw("/data/results/0/customer/restrictedMedia") == "[]");
 }
@@ -388,8 +387,8 @@ TEST_CASE("every generated SMS and e-mail says how to opt out; a stop reply prom
     CHECK(message.find("not text") == std::string::npos);
     const Reply email = f.client.post(f.base + "/interactions/email/generate", "{}");
     REQUIRE(email.status == 200);
-    CHECK(email.str("/data/plainTextBody")
-              .find("reply to this e-mail with the word UNSUBSCRIBE") != std::string::npos);
+    CHECK(email.str("/data/plainTextBody").find("reply to this e-mail with the word UNSUBSCRIBE") !=
+          std::string::npos);
     // The reply the e-mail asks for restricts e-mail once analysed.
     const std::string reply =
         f.client.post(f.base + "/interactions/email/import", email_json("UNSUBSCRIBE"))

@@ -305,14 +305,15 @@ TEST_CASE("store: a change of standing and its record are stored together, or ne
         return std::optional<collectcall::ComplianceDecision>{};
     }));
     CHECK_FALSE(store->find_customer(a, c.customer.id)->customer.disputed);
-    CHECK_FALSE(store->change_standing(a, Uuid::parse("0f8fad5b-d9cb-469f-a165-70867728950e").value(),
-                                       restrict_texts));
+    CHECK_FALSE(store->change_standing(
+        a, Uuid::parse("0f8fad5b-d9cb-469f-a165-70867728950e").value(), restrict_texts));
     CHECK(store->list_compliance_decisions(a, c.customer.id, 10).size() == 1);
 }
 
-TEST_CASE("store: a customer who asked not to be called keeps the calls restricted after the "
-          "restricted media replace the do-not-call flag",
-          "[store][optouts]") {
+TEST_CASE(
+    "store: a customer who asked not to be called keeps the calls restricted after the "
+    "restricted media replace the do-not-call flag",
+    "[store][optouts]") {
     Database database;
     Uuid a;
     const StoredCustomer called = customer("c-1");
@@ -324,19 +325,18 @@ TEST_CASE("store: a customer who asked not to be called keeps the calls restrict
         REQUIRE(store->insert_customer(a, asked));
     }
     // Back to the version before the restricted media: the flag, set for c-2.
-    const std::string flag_type = database.postgres() ? "BOOLEAN NOT NULL DEFAULT FALSE"
-                                                      : "INTEGER NOT NULL DEFAULT 0";
+    const std::string flag_type =
+        database.postgres() ? "BOOLEAN NOT NULL DEFAULT FALSE" : "INTEGER NOT NULL DEFAULT 0";
     (void)database.rows("ALTER TABLE customers ADD COLUMN do_not_call " + flag_type);
-    (void)database.rows("UPDATE customers SET do_not_call = " +
-                        std::string(database.postgres() ? "TRUE" : "1") + " WHERE id = '" +
-                        std::string(asked.customer.id.view()) + "'");
+    (void)database.rows(
+        "UPDATE customers SET do_not_call = " + std::string(database.postgres() ? "TRUE" : "1") +
+        " WHERE id = '" + std::string(asked.customer.id.view()) + "'");
     (void)database.rows("ALTER TABLE customers DROP COLUMN restricted_media");
     const int before = collectcall::server::SqliteStore::schema_version - 1;
     static_assert(collectcall::server::SqliteStore::schema_version ==
                   collectcall::server::PostgresStore::schema_version);
     if (database.postgres()) {
-        (void)database.rows("DELETE FROM schema_version WHERE version > " +
-                            std::to_string(before));
+        (void)database.rows("DELETE FROM schema_version WHERE version > " + std::to_string(before));
     } else {
         (void)database.rows("PRAGMA user_version = " + std::to_string(before));
     }

@@ -11,9 +11,8 @@
 #include <utility>
 
 #include <collectcall/api/webhook_target.hpp>
-#include <collectcall/compliance/call_input.hpp>
 #include <collectcall/compliance/decision.hpp>
-#include <collectcall/compliance/engine.hpp>
+#include <collectcall/compliance/gate.hpp>
 #include <collectcall/core/read.hpp>
 #include <collectcall/webhook/recording.hpp>
 #include <collectcall/webhook/resolver.hpp>
@@ -23,19 +22,41 @@
 
 namespace collectcall::server::handlers {
 
-compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
-                                             const AccountSettings& settings, Time now,
-                                             ContactTimes history) {
-    compliance::ComplianceInput input = compliance::call_input(
-        stored.customer,
-        {.active = stored.active,
-         .cease_and_desist = stored.cease_and_desist,
-         .asked_not_to_call = stored.customer.restrictedMedia.contains(ContactChannel::call),
-         .attorney_represented = stored.customer.attorneyRepresented},
-        history.placed, now, {settings.window, settings.max_calls_per_day, settings.policy});
-    input.conversations = history.conversations;
-    input.sent_texts = history.texts;
-    return input;
+namespace {
+
+// The customer's standing as the store keeps it: the media the customer restricted (12 CFR
+// 1006.14(h)) are the customer's restrictedMedia (API.md section 16).
+compliance::CustomerStanding standing_of(const StoredCustomer& stored) {
+    compliance::CustomerStanding standing;
+    standing.active = stored.active;
+    standing.cease_and_desist = stored.cease_and_desist;
+    standing.restricted_media = stored.customer.restrictedMedia;
+    standing.attorney_represented = stored.customer.attorneyRepresented;
+    return standing;
+}
+
+compliance::ContactHistory history_of(const ContactHistory& history) {
+    return {history.placed, history.conversations, history.texts, history.in_progress};
+}
+
+compliance::ContactRules rules_of(const AccountSettings& settings) {
+    return {settings.window, settings.max_calls_per_day, settings.policy};
+}
+
+}  // namespace
+
+compliance::ComplianceInput gate_input(const StoredCustomer& stored, const ContactHistory& history,
+                                       const AccountSettings& settings,
+                                       const compliance::ContactRequest& request, Time now) {
+    return compliance::contact_input(stored.customer, standing_of(stored), history_of(history),
+                                     rules_of(settings), request, now);
+}
+
+ComplianceDecision ask_gate(const StoredCustomer& stored, const ContactHistory& history,
+                            const AccountSettings& settings,
+                            const compliance::ContactRequest& request, Time now) {
+    return compliance::gate(stored.customer, standing_of(stored), history_of(history),
+                            rules_of(settings), request, now);
 }
 
 E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& settings) {
@@ -45,21 +66,11 @@ E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& sett
     return *from;
 }
 
-ComplianceDecision decide_contact(const StoredCustomer& stored, const AccountSettings& settings,
-                                  Time now, ContactTimes history, ContactChannel channel,
-                                  ComplianceOperation operation) {
-    compliance::ComplianceInput input = compliance_input(stored, settings, now, history);
-    input.channel = channel;
-    return compliance::decide(input, operation);
-}
-
 CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
                    const AccountSettings& settings, Time now, ComplianceOperation operation,
                    std::string_view agent_id, const std::optional<Webhook>& webhook) {
     CallPlan plan;
-    plan.decision = decide_contact(stored, settings, now,
-                                   {history.placed, history.conversations, history.texts},
-                                   ContactChannel::call, operation);
+    plan.decision = ask_gate(stored, history, settings, {ContactChannel::call, operation}, now);
     plan.call.id = new_uuid();
     plan.call.threadId = stored.thread_id;
     plan.call.toPhoneNumber = stored.customer.primaryPhone;

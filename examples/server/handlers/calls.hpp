@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include <collectcall/compliance/engine.hpp>
+#include <collectcall/compliance/gate.hpp>
 
 #include "handlers/handler.hpp"
 
@@ -18,24 +18,19 @@ void handle(endpoint<Operation::get_call_recording>, Exchange& x, Services& s);
 void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s);
 void handle(endpoint<Operation::get_signed_url>, Exchange& x, Services& s);
 
-// The earlier contacts compliance counts: calls placed, conversations had, texts sent.
-struct ContactTimes {
-    std::span<const Time> placed;
-    std::span<const Time> conversations;
-    std::span<const Time> texts;
-};
+// The contact gate (compliance/gate.hpp) asked about `request` to `stored` at `now`, from the
+// customer, its contacts and the account's settings as the store has them: a call, a bulk item,
+// a drip campaign's step, a persisted SMS or e-mail are decided there alike. `history` is read
+// as the store gave it (the calls in progress included).
+ComplianceDecision ask_gate(const StoredCustomer& stored, const ContactHistory& history,
+                            const AccountSettings& settings,
+                            const compliance::ContactRequest& request, Time now);
 
-// What compliance reads of a customer, its account and its history for a contact at `now` (a
-// call, an SMS); the caller sets the channel. The input refers to `stored` and `history`.
-compliance::ComplianceInput compliance_input(const StoredCustomer& stored,
-                                             const AccountSettings& settings, Time now,
-                                             ContactTimes history);
-
-// The compliance decision (API.md section 14) on one contact with `stored` at `now` over
-// `channel`: a call, a generated SMS and each step of a drip campaign decide alike.
-ComplianceDecision decide_contact(const StoredCustomer& stored, const AccountSettings& settings,
-                                  Time now, ContactTimes history, ContactChannel channel,
-                                  ComplianceOperation operation);
+// The gate's input for the same question, for a scheduler that looks further ahead (a drip
+// campaign's steps). It refers to `stored` and `history`.
+compliance::ComplianceInput gate_input(const StoredCustomer& stored, const ContactHistory& history,
+                                       const AccountSettings& settings,
+                                       const compliance::ContactRequest& request, Time now);
 
 // The account's number that calls and texts `stored` (the pool's choice for its phone).
 E164 caller_number_for(const StoredCustomer& stored, const AccountSettings& settings);

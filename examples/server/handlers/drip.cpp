@@ -11,7 +11,7 @@
 
 #include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/drip_schedule.hpp>
-#include <collectcall/compliance/engine.hpp>
+#include <collectcall/compliance/gate.hpp>
 #include <collectcall/core/read.hpp>
 
 #include "crypto.hpp"
@@ -25,15 +25,12 @@ namespace {
 constexpr std::string_view not_a_campaign = "is not a drip campaign of this account";
 
 // The contacts compliance counts, with one more made at `now` on `channel`.
-struct HistoryAfter {
-    std::vector<Time> placed;
-    std::vector<Time> texts;
-
-    HistoryAfter(const ContactHistory& history, ContactChannel channel, Time now)
-        : placed(history.placed), texts(history.texts) {
-        (channel == ContactChannel::call ? placed : texts).push_back(now);
-    }
-};
+ContactHistory history_after(const ContactHistory& history, ContactChannel channel, Time now) {
+    ContactHistory after = history;
+    if (channel == ContactChannel::call) after.placed.push_back(now);
+    if (channel == ContactChannel::sms) after.texts.push_back(now);
+    return after;
+}
 
 // Runs the due step of `e` at `now`: its decision recorded; when it passes, the call or SMS made
 // and the step completed, the later steps scheduled; when it does not, the step moved to its next
@@ -55,9 +52,9 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
             plan_call(stored, history, settings, now, ComplianceOperation::drip_step, "", webhook);
         plan.decision = call->decision;
     } else {
-        plan.decision = decide_contact(stored, settings, now,
-                                       {history.placed, history.conversations, history.texts},
-                                       channel, ComplianceOperation::drip_step);
+        plan.decision = ask_gate(
+            stored, history, settings,
+            {channel, ComplianceOperation::drip_step, stored.customer.primaryPhone.view()}, now);
     }
     const ComplianceDecision& decision = *plan.decision;
     if (!decision.compliance.passed) {
@@ -93,9 +90,9 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
     }
 
     // The later steps, as compliance sees them with this contact made.
-    const HistoryAfter after(history, channel, now);
-    compliance::ComplianceInput input =
-        compliance_input(stored, settings, now, {after.placed, history.conversations, after.texts});
+    const ContactHistory after = history_after(history, channel, now);
+    const compliance::ComplianceInput input =
+        gate_input(stored, after, settings, {channel, ComplianceOperation::drip_step}, now);
     if (!compliance::schedule_steps(e, input)) cancel(e, DripEndReason::customer_uncontactable);
     if (sms && webhook) plan.event = write(drip_sms_event(e, stored.thread_id, std::move(*sms)));
     return plan;
@@ -130,8 +127,9 @@ void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) 
             DripEnrolPlan plan;
             plan.enrolment = enrol(*campaign, new_uuid(), *id, Timestamp::from_time(now));
             plan.webhook = request.webhook;
-            compliance::ComplianceInput input = compliance_input(
-                stored, settings, now, {history.placed, history.conversations, history.texts});
+            compliance::ComplianceInput input =
+                gate_input(stored, history, settings,
+                           {ContactChannel::call, ComplianceOperation::drip_step}, now);
             plan.store = compliance::schedule_steps(plan.enrolment, input);
             if (!plan.store) {
                 // Why the first step can never run: its checks as they stand now.

@@ -117,7 +117,6 @@ std::vector<TranscriptMessage> transcript_of(std::string_view stored) {
     return std::move(messages).value();
 }
 
-
 }  // namespace
 
 std::string next_sms_text(Store& store, const Uuid& account, const Customer& customer,
@@ -182,9 +181,12 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
         [&](const StoredCustomer& stored, std::span<const Time> calls,
             std::span<const Time> texts) {
             InteractionPlan plan;
-            plan.decision = decide_contact(stored, settings, now,
-                                           {.placed = calls, .conversations = {}, .texts = texts},
-                                           ContactChannel::sms, ComplianceOperation::sms);
+            ContactHistory history;
+            history.placed.assign(calls.begin(), calls.end());
+            history.texts.assign(texts.begin(), texts.end());
+            plan.decision =
+                ask_gate(stored, history, settings,
+                         {ContactChannel::sms, ComplianceOperation::sms, request.to->view()}, now);
             plan.compliance = plan.decision->compliance;
             plan.store = plan.compliance->passed;
             plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,
@@ -212,15 +214,37 @@ void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
     const Uuid thread = request.threadId.value_or(customer->thread_id);
     EmailDraft draft = write_email(message_facts(customer->customer),
                                    last_inbound_text(s.store, x.account, thread));
-    EmailGenerateResult result{draft.htmlBody, draft.plainTextBody, {}};
-    if (request.persists()) {
-        s.store.insert_interactions(x.account, id,
-                                    std::vector<InteractionRecord>{generated_email_interaction(
-                                        draft, customer->customer.email, new_uuid(), id, thread,
-                                        Timestamp::from_time(s.clock.now()))});
-        result.threadId = thread;
+    if (!request.persists())
+        return x.reply(200, EmailGenerateResult{draft.htmlBody, draft.plainTextBody, {}});
+
+    // Sending it is a communication (API.md section 16): one evaluation through the gate, on the
+    // customer's row as it is when the e-mail is stored.
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    const auto plan = s.store.record_interaction(
+        x.account, id, now - s.config.call_history,
+        [&](const StoredCustomer& stored, std::span<const Time> calls,
+            std::span<const Time> texts) {
+            InteractionPlan plan;
+            ContactHistory history;
+            history.placed.assign(calls.begin(), calls.end());
+            history.texts.assign(texts.begin(), texts.end());
+            plan.decision = ask_gate(stored, history, settings,
+                                     {ContactChannel::email, ComplianceOperation::email}, now);
+            plan.compliance = plan.decision->compliance;
+            plan.store = plan.compliance->passed;
+            plan.record = generated_email_interaction(draft, stored.customer.email, new_uuid(), id,
+                                                      thread, Timestamp::from_time(now));
+            return plan;
+        });
+    if (!plan) return x.not_found(api::customer_not_found_message);
+    if (!plan->store) {
+        return x.fail(api::errors::compliance_failed,
+                      compliance::failure_message(*plan->compliance, ContactChannel::email), {},
+                      EmailGenerateBlocked{draft.htmlBody, draft.plainTextBody, *plan->compliance,
+                                           plan->decision->nextEligibleAt});
     }
-    x.reply(200, std::move(result));
+    x.reply(200, EmailGenerateResult{draft.htmlBody, draft.plainTextBody, thread});
 }
 
 void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) {

@@ -1205,9 +1205,8 @@ StoredAnalysis PostgresStore::save_analysis(const Uuid& account, const StoredAna
         if (r.empty()) throw StoreError("analysis missing after insert", false);
         StoredAnalysis stored = analysis_from_row(r.row(0));
         if (apply && !stored.outcomes_applied) {
-            (void)change_standing_in(db, account, stored.customer_id, [&](StoredCustomer& c) {
-                return apply(c, stored.variables);
-            });
+            (void)change_standing_in(db, account, stored.customer_id,
+                                     [&](StoredCustomer& c) { return apply(c, stored.variables); });
             db.params().add(stored.interaction_id.view());
             db.query("UPDATE analyses SET outcomes_applied = TRUE WHERE interaction_id = $1");
             stored.outcomes_applied = true;

@@ -1311,9 +1311,8 @@ StoredAnalysis SqliteStore::save_analysis(const Uuid& account, const StoredAnaly
         if (!q.step()) throw StoreError("analysis missing after insert", false);
         StoredAnalysis stored = analysis_from_row(q);
         if (apply && !stored.outcomes_applied) {
-            (void)change_standing_in(db, account, stored.customer_id, [&](StoredCustomer& c) {
-                return apply(c, stored.variables);
-            });
+            (void)change_standing_in(db, account, stored.customer_id,
+                                     [&](StoredCustomer& c) { return apply(c, stored.variables); });
             Query(db, "UPDATE analyses SET outcomes_applied = 1 WHERE interaction_id = ?")
                 .bind(1, stored.interaction_id.view())
                 .run();

@@ -683,16 +683,16 @@ struct endpoint<Operation::set_restricted_media> {
     using body = RestrictedMediaUpdate;
     using data = Customer;
     static OperationText text() {
-        return {.description =
-                    "Extension. Replaces the customer's restrictedMedia with `media` (\"call\", "
-                    "\"sms\", \"email\", each at most once; `[]` clears them): an operator records "
-                    "a request the customer made elsewhere, or clears one recorded in error. An "
-                    "unknown medium or a repeated one is 400 at its place (/media/<index>). A "
-                    "change is recorded in the compliance decisions (operation `standing`, cause "
-                    "`restricted-media`); setting the media the customer has changes nothing.",
-                .success = "The customer.",
-                .request_examples = {{"texts and e-mail",
-                                      openapi_examples::restricted_media_update}}};
+        return {
+            .description =
+                "Extension. Replaces the customer's restrictedMedia with `media` (\"call\", "
+                "\"sms\", \"email\", each at most once; `[]` clears them): an operator records "
+                "a request the customer made elsewhere, or clears one recorded in error. An "
+                "unknown medium or a repeated one is 400 at its place (/media/<index>). A "
+                "change is recorded in the compliance decisions (operation `standing`, cause "
+                "`restricted-media`); setting the media the customer has changes nothing.",
+            .success = "The customer.",
+            .request_examples = {{"texts and e-mail", openapi_examples::restricted_media_update}}};
     }
 };
 

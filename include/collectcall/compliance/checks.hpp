@@ -69,11 +69,13 @@ inline constexpr CheckInfo inconvenient_time{
     "(12 CFR 1006.6(b)(1)(i))",
 };
 
-// 12 CFR 1006.14(h): a medium of communication the customer asked the collector not to use.
+// 12 CFR 1006.14(h): a medium of communication (call, text message, e-mail) the customer asked
+// the collector not to use.
 inline constexpr CheckInfo medium_restriction{
     CheckId::medium_restriction,
     "Medium Restriction",
-    "Check that the customer has not asked not to be called (12 CFR 1006.14(h))",
+    "Check that the customer has not asked the collector not to use this medium of "
+    "communication (12 CFR 1006.14(h))",
 };
 
 // 15 U.S.C. 1692c(a)(2): a consumer known to be represented by an attorney.

@@ -61,6 +61,9 @@ inline constexpr std::size_t max_listed_decisions = 1000;
         if (conversation <= in.now && (!last || conversation > *last)) last = conversation;
     }
     if (last) out.counts.lastConversationAt = Timestamp::from_time(*last);
+    if (!result.passed) {
+        if (const OngoingCall* call = blocking_call(in)) out.blockedByCallId = call->id;
+    }
     out.compliance = std::move(result);
     if (next_eligible_at) out.nextEligibleAt = Timestamp::from_time(*next_eligible_at);
     return out;

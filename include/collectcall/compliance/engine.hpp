@@ -38,6 +38,7 @@
 #include "collectcall/compliance/time_zone.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/types/clock_time.hpp"
+#include "collectcall/types/uuid.hpp"
 
 namespace collectcall::compliance {
 
@@ -85,6 +86,12 @@ inline constexpr unsigned default_max_calls_per_day = 4;
 // difference between UTC and the candidate zones' calendars.
 inline constexpr std::chrono::days required_history{8};
 
+// A call to the customer that was placed and has not ended: its id and when it was placed.
+struct OngoingCall {
+    Uuid id;
+    CallTime placed;
+};
+
 struct ComplianceInput {
     bool active = false;
     bool cease_and_desist = false;
@@ -99,10 +106,18 @@ struct ComplianceInput {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
 
-    // The account's policy, and what is being sent. Under `hosted` the four checks of
-    // all_checks; a text message skips four-voice-call-per-day (API.md section 14).
+    // The account's policy, what is being sent and what asked for it. Under `hosted` the four
+    // checks of all_checks; a text message skips four-voice-call-per-day, an e-mail every check
+    // of the time of day and of counts (API.md sections 14 and 16).
     CompliancePolicy policy = CompliancePolicy::hosted;
     ContactChannel channel = ContactChannel::call;
+    ComplianceOperation operation = ComplianceOperation::call;
+    // The media the customer asked the collector not to use (12 CFR 1006.14(h)): a contact over
+    // one of them is blocked under every policy (API.md section 16).
+    RestrictedMedia restricted_media{};
+    // The calls to the customer placed and not yet ended: under regulation-f, and for a drip
+    // campaign's call step under every policy, a call waits for them to end (one_call_at_a_time).
+    std::span<const OngoingCall> calls_in_progress;
     // Read under regulation-f only:
     // the customer's phone numbers in E.164 (primary, secondary; empty when none): their area
     // codes add candidate zones to inconvenient-time;
@@ -113,11 +128,32 @@ struct ComplianceInput {
     std::span<const CallTime> sent_texts;
     // the times the customer designated inconvenient, in their local time;
     std::span<const InconvenientTime> inconvenient_times;
-    // the customer asked not to be called (12 CFR 1006.14(h)); is known to be represented by an
-    // attorney about the debt (15 U.S.C. 1692c(a)(2)).
-    bool asked_not_to_call = false;
+    // the number a text message goes to (E.164; empty: the customer's own): its area code's zone
+    // is a candidate of the evaluation (API.md section 16);
+    std::string_view to_number;
+    // the customer is known to be represented by an attorney about the debt (15 U.S.C.
+    // 1692c(a)(2)).
     bool attorney_represented = false;
 };
+
+// Whether a call in progress blocks this contact: a call while another is in progress may become
+// a second telephone conversation inside Regulation F's lockout (12 CFR 1006.14(b)(2)(i)(B)), so
+// under regulation-f a call waits for the one in progress to end; a drip campaign's call step
+// waits under every policy (API.md section 16).
+[[nodiscard]] inline bool one_call_at_a_time(const ComplianceInput& in) noexcept {
+    return in.channel == ContactChannel::call && (in.policy == CompliancePolicy::regulation_f ||
+                                                  in.operation == ComplianceOperation::drip_step);
+}
+
+// The call in progress that blocks the contact (the one placed first), or null when none does.
+[[nodiscard]] inline const OngoingCall* blocking_call(const ComplianceInput& in) noexcept {
+    if (!one_call_at_a_time(in)) return nullptr;
+    const OngoingCall* first = nullptr;
+    for (const OngoingCall& call : in.calls_in_progress) {
+        if (first == nullptr || call.placed < first->placed) first = &call;
+    }
+    return first;
+}
 
 namespace detail {
 
@@ -285,12 +321,17 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 }  // namespace detail
 
 // Every zone the regulation-f checks honour: the address's candidates, then those of the phone
-// numbers' area codes (12 CFR 1006.6(b)(1)(i)). Under hosted, the address's alone.
+// numbers' area codes (12 CFR 1006.6(b)(1)(i)), then, for a text message, that of the number it
+// goes to (API.md section 16: the recipient may be wherever that number is). Under hosted, the
+// address's alone: section 16 changes hosted answers only where it says "every policy", and the
+// text's number is not such a rule.
 [[nodiscard]] inline ZoneSet candidate_zones(const ComplianceInput& in) {
     ZoneSet zones(resolve_time_zones(in.state, in.zip5));
     if (in.policy == CompliancePolicy::regulation_f) {
         for (std::string_view phone : in.phone_numbers)
             zones.add(phone_zones(phone));
+        if (in.channel == ContactChannel::sms && !in.to_number.empty())
+            zones.add(phone_zones(in.to_number));
     }
     return zones;
 }
@@ -301,11 +342,26 @@ inline void record(ComplianceResult& result, const CheckInfo& info, Verdict verd
     record(result, info, verdict.passed, std::move(verdict.reason));
 }
 
-// The checks regulation-f adds, in the order of regulation_f_checks; a text message skips those
-// that govern calls alone (call-frequency, medium-restriction).
+// call-frequency with the calls in progress: one of them blocks the call (one_call_at_a_time),
+// else the counts and the lockout decide.
+[[nodiscard]] inline Verdict check_call_frequency(const ComplianceInput& in,
+                                                  std::span<const Zone> zones) {
+    if (const OngoingCall* call = blocking_call(in)) {
+        std::string reason = "A call to this customer is in progress (";
+        reason += call->id.view();
+        reason += ')';
+        return {false, std::move(reason)};
+    }
+    return compliance::check_call_frequency(zones, in.placed_calls, in.conversations, in.now);
+}
+
+// The checks regulation-f adds, in the order of regulation_f_checks: a text message skips
+// call-frequency (Regulation F counts calls); an e-mail keeps inconvenient-time,
+// medium-restriction and attorney-representation (API.md section 16).
 inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& in,
                                const ZoneCandidates& address_zones) {
     const bool call = in.channel == ContactChannel::call;
+    const bool email = in.channel == ContactChannel::email;
     const ZoneSet zones = candidate_zones(in);
     const bool known = !address_zones.empty() && all_located(zones);
     const std::span<const Zone> zone_span(zones.begin(), zones.size());
@@ -314,20 +370,32 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     };
     if (call) {
         record(result, checks::call_frequency,
-               known ? check_call_frequency(zone_span, in.placed_calls, in.conversations, in.now)
-                     : unknown("Customer local day is unknown"));
+               known || blocking_call(in) != nullptr ? check_call_frequency(in, zone_span)
+                                                     : unknown("Customer local day is unknown"));
     }
     record(result, checks::inconvenient_time,
            known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
                  : unknown("Customer local time is unknown"));
-    if (call)
-        record(result, checks::medium_restriction, check_medium_restriction(in.asked_not_to_call));
+    record(result, checks::medium_restriction,
+           check_medium_restriction(in.restricted_media, in.channel));
     record(result, checks::attorney_representation,
            check_attorney_representation(in.attorney_represented));
-    record(result, checks::state_call_limit,
-           known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
-                                          in.placed_calls, in.sent_texts, in.channel, in.now)
-                 : unknown("Customer local day is unknown"));
+    if (!email) {
+        record(result, checks::state_call_limit,
+               known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
+                                              in.placed_calls, in.sent_texts, in.channel, in.now)
+                     : unknown("Customer local day is unknown"));
+    }
+}
+
+// cease-and-desist-exclusion. Under hosted it also carries the medium's restriction, which blocks
+// under every policy and has no check of its own there (API.md section 16); its reason says which
+// medium. Under regulation-f medium-restriction says it.
+[[nodiscard]] inline Verdict check_cease_and_desist(const ComplianceInput& in) {
+    if (in.cease_and_desist) return {false, "Customer has requested cease and desist"};
+    if (in.policy == CompliancePolicy::hosted && in.restricted_media.contains(in.channel))
+        return check_medium_restriction(in.restricted_media, in.channel);
+    return {true, "Customer has not requested cease and desist"};
 }
 
 }  // namespace detail
@@ -339,27 +407,45 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     result.checksPassed.reserve(all_checks.size() + regulation_f_checks.size());
     detail::record(result, checks::is_active, in.active,
                    in.active ? "Customer is active" : "Customer is not active");
-    detail::record(result, checks::cease_and_desist_exclusion, !in.cease_and_desist,
-                   in.cease_and_desist ? "Customer has requested cease and desist"
-                                       : "Customer has not requested cease and desist");
+    detail::record(result, checks::cease_and_desist_exclusion, detail::check_cease_and_desist(in));
     const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
-    const detail::LocalViews views = detail::local_views(zones, in.now);
-    if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
-    detail::check_respectful_hours(result, in, zones, views);
-    if (in.policy == CompliancePolicy::regulation_f) detail::check_regulation_f(result, in, zones);
+    if (in.channel != ContactChannel::email) {
+        // The account's calling window and daily count: a call's and a text's, not an e-mail's.
+        const detail::LocalViews views = detail::local_views(zones, in.now);
+        if (in.channel == ContactChannel::call) detail::check_call_count(result, in, zones, views);
+        detail::check_respectful_hours(result, in, zones, views);
+    }
+    if (in.policy == CompliancePolicy::regulation_f) {
+        detail::check_regulation_f(result, in, zones);
+    } else if (blocking_call(in) != nullptr) {
+        // Under hosted only a drip campaign's call step waits (one_call_at_a_time); it fails
+        // call-frequency, the check regulation-f reports it under.
+        detail::record(result, checks::call_frequency, detail::check_call_frequency(in, {}));
+    }
     result.passed = result.checksFailed.empty();
     return result;
 }
 
 // The error message of a blocked call: "Customer not eligible for call. Failed rules: <name>
-// (<reason>), <name> (<reason>)" (the hosted text), and of a blocked text message: "Customer not
-// eligible for SMS. ...". Empty when no check failed.
+// (<reason>), <name> (<reason>)" (the hosted text), of a blocked text message: "Customer not
+// eligible for SMS. ...", and of a blocked e-mail: "Customer not eligible for email. ..." (the
+// medium as the API names it: the route's "email"). Empty when no check failed.
 [[nodiscard]] inline std::string failure_message(const ComplianceResult& result,
                                                  ContactChannel channel = ContactChannel::call) {
     if (result.checksFailed.empty()) return {};
-    std::string out = channel == ContactChannel::sms
-                          ? "Customer not eligible for SMS. Failed rules: "
-                          : "Customer not eligible for call. Failed rules: ";
+    std::string out = "Customer not eligible for ";
+    switch (channel) {
+        case ContactChannel::call:
+            out += "call";
+            break;
+        case ContactChannel::sms:
+            out += "SMS";
+            break;
+        case ContactChannel::email:
+            out += "email";
+            break;
+    }
+    out += ". Failed rules: ";
     for (std::size_t i = 0; i < result.checksFailed.size(); ++i) {
         const Check& check = result.checksFailed[i];
         if (i != 0) out += ", ";

@@ -39,18 +39,23 @@ namespace collectcall::compliance {
 inline constexpr std::chrono::days next_eligible_horizon{16};
 
 // Whether a check fails that no passage of time changes: the customer is inactive, asked for
-// cease and desist, asked not to be called (for a call, under regulation-f), is represented by
-// an attorney (under regulation-f), or their local time cannot be established (no zone for the
-// address, a zone missing from the database); or the account's window or daily limit allow
-// nothing.
+// cease and desist, asked the collector not to use the contact's medium (every policy), is
+// represented by an attorney (under regulation-f), a call is in progress that the contact must
+// wait for (one_call_at_a_time: when it ends depends on how the call goes, which no clock
+// tells), or their local time cannot be established (no zone for the address, a zone missing
+// from the database); or the account's window or daily limit allow nothing.
 [[nodiscard]] inline bool permanently_ineligible(const ComplianceInput& in) {
     if (!in.active || in.cease_and_desist) return true;
-    if (!detail::valid_window(in.window)) return true;
+    if (in.restricted_media.contains(in.channel)) return true;
+    if (blocking_call(in) != nullptr) return true;
     const bool call = in.channel == ContactChannel::call;
+    const bool email = in.channel == ContactChannel::email;
+    const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
+    if (!email && !detail::valid_window(in.window)) return true;
     if (call && in.max_calls_per_day == 0) return true;
-    if (in.policy == CompliancePolicy::regulation_f) {
-        if (in.attorney_represented || (call && in.asked_not_to_call)) return true;
-    }
+    if (regulation_f && in.attorney_represented) return true;
+    // Under hosted an e-mail reads no clock.
+    if (email && !regulation_f) return false;
     return !detail::all_located(resolve_time_zones(in.state, in.zip5)) ||
            !detail::all_located(candidate_zones(in));
 }

@@ -222,10 +222,18 @@ namespace detail {
 
 // medium-restriction, 12 CFR 1006.14(h)(1): a collector must not communicate "through a medium
 // of communication if the person has requested that the debt collector not use that medium".
-// `asked_not_to_call`: the customer asked not to be called.
-[[nodiscard]] inline Verdict check_medium_restriction(bool asked_not_to_call) {
-    return asked_not_to_call ? Verdict{false, "Customer has asked not to be called"}
-                             : Verdict{true, "Customer has not asked not to be called"};
+// `restricted`: the media the customer asked the collector not to use; `medium`: the one of the
+// contact being made. The reason names the medium: "called", "texted", "e-mailed".
+[[nodiscard]] inline Verdict check_medium_restriction(RestrictedMedia restricted,
+                                                      ContactChannel medium) {
+    std::string_view verb = "called";
+    if (medium == ContactChannel::sms) verb = "texted";
+    if (medium == ContactChannel::email) verb = "e-mailed";
+    const bool asked = restricted.contains(medium);
+    std::string reason =
+        asked ? "Customer has asked not to be " : "Customer has not asked not to be ";
+    reason += verb;
+    return {!asked, std::move(reason)};
 }
 
 // attorney-representation, 15 U.S.C. 1692c(a)(2) (and 12 CFR 1006.6(b)(2)): no communication

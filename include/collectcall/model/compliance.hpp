@@ -18,7 +18,7 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/readable.hpp"
-#include "collectcall/core/schema_tag.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/core/write.hpp"
 #include "collectcall/types/clock_time.hpp"
 #include "collectcall/types/timestamp.hpp"
@@ -69,12 +69,20 @@ BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed)
 enum class CompliancePolicy { hosted, regulation_f };
 BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
 
-// How the customer is contacted: a voice call or a text message.
-enum class ContactChannel { call, sms };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms)
+// How the customer is contacted: a voice call, a text message or an e-mail. On the wire "call",
+// "sms", "email" (a medium of communication of 12 CFR 1006.14(h)).
+enum class ContactChannel { call, sms, email };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
+// persisted SMS or a persisted e-mail; `standing` is the record of a change of the customer's
+// standing (StandingChange), no evaluation.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, standing };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, standing)
 
 // The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
-// ContactChannel. `bits()` and `from_bits()` are a store's compact form of it.
+// ContactChannel, on the wire the list of their names in the order of the enum
+// (`["call", "email"]`). `bits()` and `from_bits()` are a store's compact form of it.
 class RestrictedMedia {
   public:
     constexpr RestrictedMedia() noexcept = default;
@@ -91,6 +99,7 @@ class RestrictedMedia {
     constexpr void remove(ContactChannel medium) noexcept {
         bits_ &= static_cast<unsigned>(~bit(medium));
     }
+    // Every medium of `other` added.
     constexpr void add(RestrictedMedia other) noexcept { bits_ |= other.bits_; }
 
     // The media, in the order of the enum.
@@ -104,11 +113,9 @@ class RestrictedMedia {
 
     [[nodiscard]] constexpr unsigned bits() const noexcept { return bits_; }
     // nullopt when `bits` names a medium the enum does not have.
-    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(unsigned bits) noexcept {
-        unsigned all = 0;
-        for (ContactChannel medium : enum_values<ContactChannel>)
-            all |= bit(medium);
-        if ((bits & ~all) != 0) return std::nullopt;
+    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(
+        unsigned bits) noexcept {
+        if ((bits & ~all_bits()) != 0) return std::nullopt;
         RestrictedMedia out;
         out.bits_ = bits;
         return out;
@@ -120,15 +127,15 @@ class RestrictedMedia {
     [[nodiscard]] static constexpr unsigned bit(ContactChannel medium) noexcept {
         return 1U << static_cast<unsigned>(medium);
     }
+    [[nodiscard]] static constexpr unsigned all_bits() noexcept {
+        unsigned all = 0;
+        for (ContactChannel medium : enum_values<ContactChannel>)
+            all |= bit(medium);
+        return all;
+    }
 
     unsigned bits_ = 0;
 };
-
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, or
-// an SMS; `standing` is the record of a change of the customer's standing (StandingChange), no
-// evaluation.
-enum class ComplianceOperation { call, bulk_call, drip_step, sms, standing };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, standing)
 
 enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
 BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
@@ -231,7 +238,13 @@ BOOST_DESCRIBE_STRUCT(Standing, (),
 // What changed a customer's standing: an inbound SMS that is an opt-out keyword, imported
 // (opt-out-keyword); the outcomes of an analysis applied (analysis); POST .../do-not-call;
 // PUT .../restricted-media (restricted-media); POST .../cease-and-desist.
-enum class StandingCause { opt_out_keyword, analysis, do_not_call, restricted_media, cease_and_desist };
+enum class StandingCause {
+    opt_out_keyword,
+    analysis,
+    do_not_call,
+    restricted_media,
+    cease_and_desist
+};
 BOOST_DESCRIBE_ENUM(StandingCause, opt_out_keyword, analysis, do_not_call, restricted_media,
                     cease_and_desist)
 
@@ -278,32 +291,34 @@ struct ComplianceDecision {
     ComplianceCounts counts;
     ComplianceResult compliance;
     std::optional<Timestamp> nextEligibleAt;
+    // The call in progress that blocked the contact (API.md section 16: one call at a time);
+    // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
+    Patch<Uuid> blockedByCallId;
     Patch<StandingChange> standing;  // a standing record's change; absent on an evaluation
 
     friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt, standing))
+                       compliance, nextEligibleAt, blockedByCallId, standing))
 
-template <class Schema>
-void collectcall_schema(schema_tag<StandingChange>, Schema& s) {
+inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
+    s["description"] =
+        "The record of one compliance evaluation, or (operation `standing`, with `standing` set "
+        "and no channel) of a change of the customer's standing. blockedByCallId is present when "
+        "a call to the customer in progress blocked the contact (nextEligibleAt is then null: "
+        "the contact waits for that call to end).";
+}
+
+inline void collectcall_schema(schema_tag<StandingChange>, SchemaBuilder& s) {
     s["description"] =
         "A change of the customer's standing: before and after, its cause, and the interaction "
         "whose words made it (an imported opt-out keyword, an analysed stop request).";
 }
 
-template <class Schema>
-void collectcall_schema(schema_tag<ComplianceDecision>, Schema& s) {
-    s["description"] =
-        "The record of one compliance evaluation, or (operation `standing`, with `standing` set "
-        "and no channel) of a change of the customer's standing.";
-}
-
 // The record of a change of standing from `before` to `after`, made at `at` under `policy`.
 [[nodiscard]] inline ComplianceDecision standing_record(Timestamp at, CompliancePolicy policy,
-                                                        StandingCause cause,
-                                                        const Standing& before,
+                                                        StandingCause cause, const Standing& before,
                                                         const Standing& after,
                                                         Patch<Uuid> interaction = {}) {
     ComplianceDecision out;

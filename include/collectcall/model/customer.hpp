@@ -62,7 +62,7 @@ struct Customer : CustomerCreate {
     Uuid id;
     Timestamp createdAt;
     Timestamp updatedAt;
-    RestrictedMedia restrictedMedia;  // the media the customer asked not to be contacted by
+    RestrictedMedia restrictedMedia;   // the media the customer asked not to be contacted by
     bool attorneyRepresented = false;  // represented by an attorney about the debt
     bool disputed = false;             // the customer disputes the debt
 

@@ -100,8 +100,9 @@ namespace detail {
             out.error = where + ": expected call@DAYS or sms@DAYS";
             return out;
         }
+        // A campaign calls and texts: an e-mail is no step of one (API.md section 15).
         const auto channel = enum_from_name<ContactChannel>(item.substr(0, at));
-        if (!channel) {
+        if (!channel || *channel == ContactChannel::email) {
             out.error = where + ": the channel must be call or sms";
             return out;
         }
