@@ -181,48 +181,61 @@ inline ComplianceResult compliance_from_column(std::string_view column) {
     return ComplianceResult{s.passed, checks(s.checksPassed), checks(s.checksFailed)};
 }
 
-// One transaction of the sweep of placed calls' decisions (Store::sweep).
-struct DecisionSweep {
-    std::int64_t cleared = 0;
-    bool more = false;  // the chunk was all older than the retention: the walk goes on
-};
+// --- The retention sweep (Store::sweep) ------------------------------------------------------
 
-// The calls one transaction of that sweep clears: those after the sweep's mark, in seq order
-// (at most decision_sweep_chunk of them), up to the first one made at or after `before_ms`.
-class DecisionWalk {
+// The most rows a record takes with it: a decision is one row; an interaction has its analysis;
+// a call has its analysis and, for each of its events (one of each type at most), the event and
+// that event's webhook message.
+inline constexpr std::int64_t decision_rows = 1;
+inline constexpr std::int64_t interaction_rows = 2;
+inline constexpr std::int64_t call_rows =
+    2 + 2 * static_cast<std::int64_t>(enum_values<CallEventType>.size());
+
+// The customers' records one transaction of the sweep deletes, each record whole: a kind of
+// record is asked for as many as fit in the rows left, so the transaction never deletes more than
+// retention_batch_rows.
+class RetentionBatch {
   public:
-    DecisionWalk(std::int64_t mark, std::int64_t before_ms) noexcept
-        : mark_(mark), end_(mark), before_ms_(before_ms) {}
-
-    // The next call of the chunk: false, ending the walk, when it is not old enough.
-    bool take(std::int64_t seq, std::int64_t created_ms) noexcept {
-        if (created_ms >= before_ms_) return false;
-        end_ = seq;
-        ++taken_;
-        return true;
+    // How many records taking up to `rows_each` rows each fit in what is left.
+    [[nodiscard]] std::int64_t room(std::int64_t rows_each) const noexcept {
+        return left_ / rows_each;
     }
-    // The calls taken are those with mark() < seq <= end(): none when the two are equal.
-    [[nodiscard]] std::int64_t mark() const noexcept { return mark_; }
-    [[nodiscard]] std::int64_t end() const noexcept { return end_; }
-    // The whole chunk was old: the next transaction goes on from end().
-    [[nodiscard]] bool more() const noexcept { return taken_ == decision_sweep_chunk; }
+    // Of the `asked` records of one kind of the customer, `taken` were deleted, with `rows` rows
+    // in all. Fewer taken than asked: the customer has none of that kind left.
+    void took(std::int64_t asked, std::int64_t taken, std::int64_t rows) noexcept {
+        left_ -= rows;
+        deleted_ += rows;
+        if (asked == 0 || taken == asked) emptied_ = false;
+    }
+    // Every kind of the current customer's records is gone (its last activity is then cleared).
+    [[nodiscard]] bool customer_emptied() const noexcept { return emptied_; }
+    // The next customer.
+    void next_customer() noexcept { emptied_ = true; }
+    // No call fits any more: the transaction ends here.
+    [[nodiscard]] bool full() const noexcept { return left_ < call_rows; }
+    [[nodiscard]] std::int64_t deleted() const noexcept { return deleted_; }
 
   private:
-    std::int64_t mark_;
-    std::int64_t end_;
-    std::int64_t before_ms_;
-    std::int64_t taken_ = 0;
+    std::int64_t left_ = retention_batch_rows;
+    std::int64_t deleted_ = 0;
+    bool emptied_ = true;
 };
 
-// Runs `chunk` (one transaction of the store, a DecisionSweep) until one ends the walk: how many
-// decisions were cleared.
+// One transaction of the sweep: the rows it deleted, and whether another may find more.
+struct SweepChunk {
+    std::int64_t deleted = 0;
+    bool more = false;
+};
+
+// Runs `chunk` (one transaction of the store, a SweepChunk) until one finds nothing more: how
+// many rows went.
 template <class Chunk>
-std::int64_t sweep_call_decisions(Chunk&& chunk) {
-    std::int64_t cleared = 0;
+std::int64_t sweep_in_chunks(Chunk&& chunk) {
+    std::int64_t deleted = 0;
     for (;;) {
-        const DecisionSweep one = chunk();
-        cleared += one.cleared;
-        if (!one.more) return cleared;
+        const SweepChunk one = chunk();
+        deleted += one.deleted;
+        if (!one.more) return deleted;
     }
 }
 

@@ -205,7 +205,8 @@ void Server::sweep_periodically() {
             if (options_.api.access_log && messages + rows > 0) {
                 std::cerr << "collectcall-server: retention: deleted " << messages
                           << " finished webhook messages and " << rows
-                          << " old call events, idempotency records and compliance decisions"
+                          << " old call events, idempotency records and records of customers "
+                             "inactive for three years"
                           << std::endl;
             }
         } catch (const std::exception& e) {

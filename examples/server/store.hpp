@@ -21,6 +21,7 @@
 #include <collectcall/api/limits.hpp>
 #include <collectcall/collectcall.hpp>
 #include <collectcall/compliance/decision.hpp>
+#include <collectcall/compliance/retention.hpp>
 
 #include "crypto.hpp"
 
@@ -448,20 +449,23 @@ class Store {
                                    const StoredResponse& response) = 0;
     virtual void abandon_idempotent(const Uuid& account, std::string_view key) = 0;
 
-    // Retention (API.md section 11): deletes the call events older than
+    // Retention (API.md sections 11, 16 and 17): deletes the call events older than
     // webhook::outbox_retention that no webhook message still needs, the Idempotency-Key
-    // records past api::idempotency_retention, and the compliance decisions past
-    // compliance::decision_retention. Returns how many rows went. The webhook outbox
-    // sweeps its own rows first (WebhookOutbox::sweep).
+    // records past api::idempotency_retention, and the records of every customer whose last
+    // collection activity is before compliance::records_expire_before(now) (retention.hpp): its
+    // decisions, calls (with their events, webhook messages and analyses) and interactions (with
+    // their analyses), together; the customer stays. At most retention_batch_rows rows
+    // per transaction. Returns how many rows went. The webhook outbox sweeps its own
+    // rows first (WebhookOutbox::sweep).
     //
-    // A placed call's decision, kept in the call's row, is cleared walking the calls in the order
-    // they were made from where the last sweep stopped, decision_sweep_chunk calls per
-    // transaction; a call younger than the retention ends the walk (calls are made in time order;
-    // after a clock set back, the calls made after it keep their decision until it is old too:
-    // kept longer, never cleared early).
+    // Each customer's last activity is kept with it, moved forward in the transaction of every
+    // decision, call (placed and ended) and interaction stored, and cleared once the sweep has
+    // taken all its records: the sweep reads only the customers whose records are due.
     virtual std::int64_t sweep(Time /*now*/) { return 0; }
 };
 
-inline constexpr std::int64_t decision_sweep_chunk = 1000;
+// The rows one transaction of a retention sweep (Store::sweep, WebhookOutbox::sweep) deletes at
+// most (API.md section 17): no write waits behind it for more than that.
+inline constexpr std::int64_t retention_batch_rows = 1000;
 
 }  // namespace collectcall::server

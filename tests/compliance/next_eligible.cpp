@@ -148,9 +148,9 @@ std::vector<Address> addresses_of_every_candidate_set() {
         std::string out = std::to_string(zip);
         return std::string(5 - out.size(), '0') + out;
     };
-    for (const auto& rule : zone_table::rules) {
-        add(std::string(rule.state), five(rule.first));
-        add(std::string(rule.state), five(rule.last));
+    for (const auto& run : zone_table::zip_runs) {
+        add(std::string(zone_table::states[run.state].state), five(run.first));
+        add(std::string(zone_table::states[run.state].state), five(run.last));
     }
     for (const auto& state : zone_table::states)
         add(std::string(state.state), "");
@@ -170,7 +170,7 @@ TEST_CASE("next eligible: properties over generated inputs, against a brute-forc
         return std::uniform_int_distribution<long long>(low, high)(random);
     };
     const auto chance = [&](int percent) { return uniform(1, 100) <= percent; };
-    const auto& codes = area_code_table::codes;
+    const auto& codes = zone_table::area_codes;
     // Instants near 2026's daylight saving time changes, near local midnights and window edges,
     // and anywhere in the year.
     const std::vector<CallTime> anchors{utc(2026, 3, 8, 0, 0), utc(2026, 11, 1, 0, 0),

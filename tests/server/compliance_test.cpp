@@ -325,11 +325,19 @@ TEST_CASE("the record of decisions: every evaluation, newest first; GET /account
         server.store().create_credentials(other, instant("2026-01-01T00:00:00Z"));
     CHECK(client.with_key(credentials.apiKey).get(path).status == 404);
 
-    // Swept after three years (12 CFR 1006.100), and not before.
-    server.store().sweep(instant("2029-01-05T14:00:00Z"));
-    CHECK(client.get(path).size("/data/decisions") == 2);
+    // Kept three years after the customer's last activity (12 CFR 1006.100), the refusal (1096
+    // days, with 2028-02-29 between): the seeded call's decision, a day older, is kept as long,
+    // and then goes with it and its call.
+    const std::string calls = "/api/v1/customers/" + customer + "/calls";
     server.store().sweep(instant("2029-01-05T16:00:00Z"));
-    CHECK(client.get(path).size("/data/decisions") == 1);
+    CHECK(client.get(path).size("/data/decisions") == 2);
+    server.store().sweep(instant("2029-01-06T14:59:59Z"));
+    CHECK(client.get(path).size("/data/decisions") == 2);
+    CHECK(client.get(calls).size("/data/calls") == 1);
+    server.store().sweep(instant("2029-01-06T15:00:01Z"));
+    CHECK(client.get(path).size("/data/decisions") == 0);
+    CHECK(client.get(calls).size("/data/calls") == 0);
+    CHECK(client.get("/api/v1/customers/" + customer).status == 200);
 }
 
 TEST_CASE("a bulk call's blocked item and a generated SMS are decided and recorded too",

@@ -510,6 +510,18 @@ ProcessResult run_binary(const std::vector<std::string>& arguments) {
     return result;
 }
 
+std::chrono::milliseconds probe(int port) {
+    const auto start = std::chrono::steady_clock::now();
+    httplib::Client client("127.0.0.1", port);
+    const auto timeout = std::chrono::duration_cast<std::chrono::seconds>(2 * liveness_bound);
+    client.set_connection_timeout(timeout.count());
+    client.set_read_timeout(timeout.count());
+    const auto result = client.Get("/healthz");
+    if (!result || result->status != 200) return std::chrono::hours(1);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start);
+}
+
 // --- Bodies ------------------------------------------------------------------------------------
 
 std::string customer_json(std::string_view external_id, std::string_view extra,

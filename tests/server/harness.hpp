@@ -229,6 +229,17 @@ collectcall::server::CallPlan placed_call_plan(const collectcall::server::Stored
                                                std::string_view agent,
                                                collectcall::server::Time at);
 
+// How long a request the server should answer at once may take while it is under attack, in a
+// test: ten times and more what such an answer takes on a loaded 2-core machine (a few hundred
+// ms at worst), and far below the timeouts an attack that held a worker would wait for (the
+// 30 s write timeout, a stalled body's read timeout). A test compares against it, never against
+// a figure a busy machine can cross.
+inline constexpr std::chrono::milliseconds liveness_bound{5000};
+
+// GET /healthz on a new connection to 127.0.0.1:`port`: how long the answer took (an hour when
+// it failed or took over twice liveness_bound).
+std::chrono::milliseconds probe(int port);
+
 bool is_uuid_v4(std::string_view text);
 // A version 7 UUID (time-ordered, RFC 9562) whose Unix milliseconds are within a minute of this
 // machine's clock.

@@ -15,6 +15,7 @@
 #include "harness.hpp"
 #include "hooked_store.hpp"
 #include "postgres/postgres_store.hpp"
+#include "rows.hpp"
 #include "sqlite/sqlite_store.hpp"
 
 using namespace test;
@@ -378,7 +379,8 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
 }
 
-TEST_CASE("store: a version 4 database migrates to the latest and keeps its customers", "[store]") {
+TEST_CASE("store: a version 4 database migrates to the current version and keeps its customers",
+          "[store]") {
     Database database;
     Uuid a;
     StoredCustomer c = customer("c-1");
@@ -393,8 +395,12 @@ TEST_CASE("store: a version 4 database migrates to the latest and keeps its cust
                                 collectcall::EndedReason::customer_ended_call, 1000,
                                 conversation_transcript(), frozen_time()));
     }
-    // Back to version 4: what versions 5 and 6 added is taken away again (the outbox's
-    // columns of drip enrolments on PostgreSQL; SQLite's migration rebuilds the outbox table).
+    // Back to version 4: what versions 5 to 7 added is taken away again (the outbox's
+    // columns of drip enrolments on PostgreSQL; SQLite's migration rebuilds the outbox table;
+    // version 7 dropped what version 6 made for the sweep that it replaced).
+    for (const char* sql : {"DROP INDEX customers_by_last_activity",
+                            "ALTER TABLE customers DROP COLUMN last_activity_ms"})
+        (void)database.rows(sql);
     if (database.postgres()) {
         for (const char* sql : {"ALTER TABLE webhook_outbox DROP COLUMN drip_id",
                                 "ALTER TABLE webhook_outbox DROP COLUMN body"})
@@ -408,8 +414,7 @@ TEST_CASE("store: a version 4 database migrates to the latest and keeps its cust
           "ALTER TABLE customers DROP COLUMN attorney_represented",
           "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
           "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy",
-          "DROP TABLE sweep_marks", "ALTER TABLE calls DROP COLUMN decision",
-          "ALTER TABLE calls DROP COLUMN conversation"}) {
+          "ALTER TABLE calls DROP COLUMN decision", "ALTER TABLE calls DROP COLUMN conversation"}) {
         (void)database.rows(sql);
     }
     if (database.postgres()) {
@@ -433,6 +438,12 @@ TEST_CASE("store: a version 4 database migrates to the latest and keeps its cust
     const ContactHistory history = history_of(*store, a, c, frozen_time() - std::chrono::hours(48));
     CHECK(history.placed == std::vector<Time>{frozen_time()});
     CHECK(history.conversations == std::vector<Time>{frozen_time()});
+    // Version 7 found the customer's last activity in its records: the call.
+    CHECK(database
+              .rows("SELECT last_activity_ms FROM customers WHERE id = '" +
+                    std::string(c.customer.id.view()) + "'")
+              .at(0)
+              .at(0) == std::to_string(to_ms(frozen_time())));
     if (database.postgres()) {
         CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] ==
               std::to_string(collectcall::server::PostgresStore::schema_version));
@@ -488,10 +499,8 @@ TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or
     CHECK(inserts == 3);
 }
 
-TEST_CASE(
-    "store: the record of decisions, placed calls' and others', newest first; swept after "
-    "three years",
-    "[store][compliance]") {
+TEST_CASE("store: the record of decisions, placed calls' and others', newest first",
+          "[store][compliance]") {
     using collectcall::ComplianceOperation;
     Database database;
     const std::unique_ptr<Store> store = open_store(database.uri());
@@ -532,13 +541,6 @@ TEST_CASE(
         CHECK(listed[i].at == Timestamp::from_time(t));
     }
     CHECK(store->list_compliance_decisions(a, c.customer.id, 2).size() == 2);
-    CHECK(store->list_calls(a, c.customer.id).size() == 2);
-
-    // Three years later: the record is swept; the calls stay.
-    store->sweep(t + collectcall::compliance::decision_retention - std::chrono::hours(1));
-    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).size() == listed.size());
-    store->sweep(t + collectcall::compliance::decision_retention + std::chrono::hours(1));
-    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
     CHECK(store->list_calls(a, c.customer.id).size() == 2);
 }
 
@@ -589,42 +591,173 @@ TEST_CASE("store: a call's compliance comes back whole, from its id and reason o
     CHECK(older->compliance.checksPassed[0].reason == "Active");
 }
 
-TEST_CASE("store: the sweep clears placed calls' decisions in the order the calls were made",
-          "[store][compliance]") {
+namespace {
+
+// A refused call's decision about `c` at `at` (a row of its own).
+void refuse(Store& store, const Credentials& cred, const StoredCustomer& c, Time at) {
+    const auto plan = store.place_call(cred.accountId, c.customer.id, at - std::chrono::hours(48),
+                                       [&](const StoredCustomer& stored, const ContactHistory&) {
+                                           CallPlan p = placed_call_plan(stored, cred.agentId, at);
+                                           p.place = false;
+                                           p.call.compliance.passed = false;
+                                           p.decision.compliance.passed = false;
+                                           return p;
+                                       });
+    REQUIRE(plan);
+}
+
+// How many rows of `table` belong to `c` (calls' events by their call).
+std::size_t rows_of(const Database& database, std::string_view table, const StoredCustomer& c) {
+    const std::string id(c.customer.id.view());
+    const std::string where =
+        table == "call_events"
+            ? " WHERE call_id IN (SELECT id FROM calls WHERE customer_id = '" + id + "')"
+            : " WHERE customer_id = '" + id + "'";
+    return std::stoul(
+        database.rows("SELECT COUNT(*) FROM " + std::string(table) + where).at(0).at(0));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "store: a customer's decisions, calls and interactions are kept three years after its last "
+    "activity, then swept together",
+    "[store][compliance][retention]") {
+    using collectcall::compliance::record_retention;
     Database database;
     const std::unique_ptr<Store> store = open_store(database.uri());
     const Credentials cred = account(*store, "a");
-    const StoredCustomer c = customer("c-1");
-    REQUIRE(store->insert_customer(cred.accountId, c));
-    const auto decisions = [&] {
-        return store->list_compliance_decisions(cred.accountId, c.customer.id, 10).size();
-    };
+    const Uuid a = cred.accountId;
     const Time t = frozen_time();
-    const auto retention = collectcall::compliance::decision_retention;
-    // The second call's clock ran ten days ahead of the others'.
-    place(*store, cred, c, t);
-    place(*store, cred, c, t + std::chrono::days(10));
-    place(*store, cred, c, t);
-    REQUIRE(decisions() == 3);
 
-    store->sweep(t + retention - std::chrono::hours(1));
-    CHECK(decisions() == 3);
-    // The first is cleared; the second is not old enough yet, and the third, made after it, waits
-    // for it: kept longer, never cleared early.
-    store->sweep(t + retention + std::chrono::hours(1));
-    CHECK(decisions() == 2);
-    store->sweep(t + retention + std::chrono::days(10) + std::chrono::hours(1));
-    CHECK(decisions() == 0);
-    CHECK(store->list_calls(cred.accountId, c.customer.id).size() == 3);
+    // `gone`: a placed call that became a conversation, a refused call, an SMS, each analysed;
+    // nothing after.
+    const StoredCustomer gone = customer("gone");
+    REQUIRE(store->insert_customer(a, gone));
+    const Uuid call = place(*store, cred, gone, t);
+    const Time gone_last = t + std::chrono::minutes(1);
+    REQUIRE(store->end_call(a, call, collectcall::CallStatus::completed,
+                            collectcall::EndedReason::customer_ended_call, 60'000,
+                            conversation_transcript(), gone_last));
+    refuse(*store, cred, gone, t);
+    const SmsInteractionData text = sms(gone, "Can I pay later?", "2026-11-20T14:00:00Z");
+    store->insert_interactions(a, gone.customer.id, std::vector<InteractionRecord>{text});
+    for (const auto& [id, channel] :
+         {std::pair{text.id, Channel::sms}, std::pair{call, Channel::voice}}) {
+        StoredAnalysis analysis;
+        analysis.interaction_id = id;
+        analysis.customer_id = gone.customer.id;
+        analysis.channel = channel;
+        analysis.analysed_at = t;
+        (void)store->save_analysis(a, analysis, {});
+    }
 
-    // More old calls than one transaction walks: one sweep clears them all.
-    const StoredCustomer many = customer("c-2");
-    REQUIRE(store->insert_customer(cred.accountId, many));
-    const std::int64_t count = decision_sweep_chunk + 2;
-    for (std::int64_t i = 0; i < count; ++i)
-        place(*store, cred, many, t + std::chrono::days(20));
-    CHECK(database.rows("SELECT COUNT(*) FROM calls WHERE decision IS NOT NULL")[0][0] ==
-          std::to_string(count));
-    store->sweep(t + retention + std::chrono::days(21));
-    CHECK(database.rows("SELECT COUNT(*) FROM calls WHERE decision IS NOT NULL")[0][0] == "0");
+    // `kept`: a refused call as old as `gone`'s records, and a call two years later.
+    const StoredCustomer kept = customer("kept");
+    REQUIRE(store->insert_customer(a, kept));
+    refuse(*store, cred, kept, t);
+    const Time later = t + std::chrono::days(730);
+    place(*store, cred, kept, later);
+
+    const auto everything = [&](const StoredCustomer& c) {
+        return std::vector<std::size_t>{
+            store->list_compliance_decisions(a, c.customer.id, 10).size(),
+            store->list_calls(a, c.customer.id).size(),
+            store->list_interactions(a, c.customer.id).size(), rows_of(database, "analyses", c)};
+    };
+    const std::vector<std::size_t> gone_before = everything(gone);
+    CHECK(gone_before == std::vector<std::size_t>{2, 1, 1, 2});
+    const std::vector<std::size_t> kept_before = everything(kept);
+    CHECK(kept_before == std::vector<std::size_t>{2, 1, 0, 0});
+
+    // The last activity of `gone` is the call's end: an hour short of three years after it,
+    // everything stays (but the calls' events, which go after a week).
+    store->sweep(gone_last + record_retention - std::chrono::hours(1));
+    CHECK(everything(gone) == gone_before);
+    CHECK(rows_of(database, "call_events", gone) == 0);
+
+    // An hour past: all of `gone`'s records go together; the customer itself stays. `kept`'s
+    // refusal is as old, but its last activity is two years later: it keeps all of it.
+    const std::int64_t swept = store->sweep(gone_last + record_retention + std::chrono::hours(1));
+    CHECK(everything(gone) == std::vector<std::size_t>{0, 0, 0, 0});
+    // A decision, the call and the SMS, each with its analysis.
+    CHECK(swept == 1 + 2 + 2);
+    CHECK(store->find_customer(a, gone.customer.id));
+    CHECK_FALSE(store->find_call(a, call));
+    CHECK_FALSE(store->find_interaction(a, text.id));
+    CHECK(everything(kept) == kept_before);
+    // Nothing of `gone` is left to look at: the next sweep does not read it.
+    CHECK(database
+              .rows("SELECT last_activity_ms FROM customers WHERE id = '" +
+                    std::string(gone.customer.id.view()) + "'")
+              .at(0)
+              .at(0)
+              .empty());
+
+    // A new activity of `gone` starts its three years again.
+    refuse(*store, cred, gone, later);
+    store->sweep(later + record_retention - std::chrono::hours(1));
+    CHECK(everything(gone) == std::vector<std::size_t>{1, 0, 0, 0});
+    CHECK(everything(kept) == kept_before);
+    // `gone`'s decision; `kept`'s two decisions (one its call's).
+    CHECK(store->sweep(later + record_retention + std::chrono::hours(1)) == 1 + 2);
+    CHECK(everything(gone) == std::vector<std::size_t>{0, 0, 0, 0});
+    CHECK(everything(kept) == std::vector<std::size_t>{0, 0, 0, 0});
+}
+
+TEST_CASE("store: the retention sweep deletes at most a batch of rows per transaction",
+          "[store][compliance][retention]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials cred = account(*store, "a");
+    const Time t = frozen_time();
+    if (database.postgres()) {
+        // Each deleted row of the swept tables notes its transaction.
+        (void)database.rows("CREATE TABLE swept_rows (tx BIGINT NOT NULL)");
+        (void)database.rows(
+            "CREATE FUNCTION note_swept_row() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN INSERT INTO swept_rows VALUES (txid_current()); RETURN OLD; END $$");
+        for (const char* table : {"compliance_decisions", "calls", "call_events", "interactions",
+                                  "analyses", "webhook_outbox"}) {
+            (void)database.rows("CREATE TRIGGER note_swept_row AFTER DELETE ON " +
+                                std::string(table) +
+                                " FOR EACH ROW EXECUTE FUNCTION note_swept_row()");
+        }
+    }
+    // More decisions and calls than one batch, over two customers; and a third customer whose
+    // last activity is recent.
+    const StoredCustomer first = customer("c-1");
+    const StoredCustomer second = customer("c-2");
+    const StoredCustomer recent = customer("c-3");
+    for (const StoredCustomer* c : {&first, &second, &recent})
+        REQUIRE(store->insert_customer(cred.accountId, *c));
+    const std::int64_t decisions = retention_batch_rows + retention_batch_rows / 2;
+    for (std::int64_t i = 0; i < decisions; ++i)
+        refuse(*store, cred, i % 3 == 0 ? second : first, t);
+    const std::int64_t calls = retention_batch_rows / call_rows + 10;
+    for (std::int64_t i = 0; i < calls; ++i)
+        place(*store, cred, first, t + std::chrono::seconds(1));
+    refuse(*store, cred, recent, t);
+    place(*store, cred, recent, t + std::chrono::days(30));
+
+    const std::int64_t swept =
+        store->sweep(t + collectcall::compliance::record_retention + std::chrono::days(1));
+    // Two rows per call: the call and its call-created event; and the event of `recent`'s call,
+    // over a week old (its call stays).
+    CHECK(swept == decisions + 2 * calls + 1);
+    CHECK(rows_of(database, "compliance_decisions", first) == 0);
+    CHECK(rows_of(database, "compliance_decisions", second) == 0);
+    CHECK(rows_of(database, "calls", first) == 0);
+    CHECK(rows_of(database, "compliance_decisions", recent) == 1);
+    CHECK(rows_of(database, "calls", recent) == 1);
+    if (database.postgres()) {
+        const auto batches = database.rows(
+            "SELECT COUNT(*), MAX(n), SUM(n) FROM (SELECT tx, COUNT(*) AS n FROM swept_rows "
+            "GROUP BY tx) AS t");
+        INFO("transactions, largest, rows: " << batches[0][0] << ", " << batches[0][1] << ", "
+                                             << batches[0][2]);
+        CHECK(std::stoll(batches[0][2]) == swept);
+        CHECK(std::stoll(batches[0][1]) <= retention_batch_rows);
+        CHECK(std::stoll(batches[0][0]) > swept / retention_batch_rows);
+    }
 }

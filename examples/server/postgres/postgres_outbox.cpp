@@ -152,10 +152,21 @@ class PostgresOutbox final : public WebhookOutbox {
     }
 
     std::int64_t sweep(std::int64_t now_ms) override {
+        // A batch per statement (each its own transaction).
         auto db = pool_.lease();
-        db->params().add(now_ms - std::chrono::milliseconds(webhook::outbox_retention).count());
-        return db->query("DELETE FROM webhook_outbox WHERE state <> 'pending' AND done_ms < $1")
-            .affected();
+        std::int64_t swept = 0;
+        for (;;) {
+            db->params()
+                .add(now_ms - std::chrono::milliseconds(webhook::outbox_retention).count())
+                .add(retention_batch_rows);
+            const std::int64_t deleted =
+                db->query(
+                      "DELETE FROM webhook_outbox WHERE seq IN (SELECT seq FROM webhook_outbox "
+                      "WHERE state <> 'pending' AND done_ms < $1 LIMIT $2)")
+                    .affected();
+            swept += deleted;
+            if (deleted < retention_batch_rows) return swept;
+        }
     }
 
     std::optional<OutboxMessage> load(std::int64_t seq) override {

@@ -250,7 +250,30 @@ ALTER TABLE webhook_outbox ADD CONSTRAINT webhook_outbox_subject
 CREATE INDEX webhook_outbox_drip_pending ON webhook_outbox (drip_id, seq)
     WHERE state = 'pending';
 )sql",
-    // 6 -> 7: the media a customer asked not to be contacted by (API.md section 16), a
+    // 6 -> 7: retention by the customer's last collection activity (compliance/retention.hpp).
+    // customers.last_activity_ms is the instant of the customer's latest activity, set in the
+    // transaction of each decision, call and interaction, and NULL when the customer has no
+    // record to keep (never had one, or the sweep took them all); the sweep finds the customers
+    // whose records are due by its index. It starts from the records already stored (an
+    // interaction at the later of its timestamp and when it was stored). The sweep no longer
+    // walks the calls by time: their mark and the decisions' index by time go.
+    R"sql(
+ALTER TABLE customers ADD COLUMN last_activity_ms BIGINT;
+UPDATE customers SET last_activity_ms = GREATEST(
+    (SELECT max(created_ms) FROM calls
+        WHERE calls.account_id = customers.account_id AND calls.customer_id = customers.id),
+    (SELECT max(at_ms) FROM compliance_decisions d
+        WHERE d.account_id = customers.account_id AND d.customer_id = customers.id),
+    (SELECT max(GREATEST(timestamp_ms,
+            (extract(epoch FROM created_at::timestamptz) * 1000)::bigint))
+        FROM interactions i
+        WHERE i.account_id = customers.account_id AND i.customer_id = customers.id));
+CREATE INDEX customers_by_last_activity ON customers (last_activity_ms)
+    WHERE last_activity_ms IS NOT NULL;
+DROP INDEX compliance_decisions_by_time;
+DROP TABLE sweep_marks;
+)sql",
+    // 7 -> 8: the media a customer asked not to be contacted by (API.md section 16), a
     // RestrictedMedia's bits (call 1, sms 2, email 4), in place of the do-not-call flag: a customer
     // who asked not to be called keeps the calls restricted.
     R"sql(
@@ -336,10 +359,21 @@ void update_customer_row(Connection& db, const Uuid& account, const StoredCustom
         "account_id = $9");
 }
 
+// A collection activity of the customer's at `at` (compliance/retention.hpp): its records are
+// kept three years from the latest. Locks the customer's row, as the writes that call it do first
+// (the sweep locks it before the records it deletes).
+void note_activity(Connection& db, const Uuid& account, const Uuid& customer, Time at) {
+    db.params().add(to_ms(at)).add(customer.view()).add(account.view());
+    db.query(
+        "UPDATE customers SET last_activity_ms = GREATEST(last_activity_ms, $1::bigint) "
+        "WHERE id = $2 AND account_id = $3");
+}
+
 void insert_interaction(Connection& db, const Uuid& account, const Uuid& customer,
                         const InteractionRecord& record) {
     std::visit(
         [&](const auto& r) {
+            note_activity(db, account, customer, compliance::activity_at(r));
             db.params()
                 .add(r.id.view())
                 .add(account.view())
@@ -385,6 +419,7 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
     db.query(
         "INSERT INTO compliance_decisions (account_id, customer_id, at_ms, call_seq, body, "
         "compliance) VALUES ($1, $2, $3, (SELECT coalesce(max(seq), 0) FROM calls), $4, $5)");
+    note_activity(db, account, customer, decision.at.time());
 }
 
 // The contacts with a customer since `since` that compliance counts.
@@ -406,6 +441,7 @@ ContactHistory contact_history(Connection& db, const Uuid& account, const Uuid& 
 void insert_call(Connection& db, const Uuid& account, const Uuid& customer, const CallPlan& plan,
                  std::string_view owner) {
     const Call& call = plan.call;
+    note_activity(db, account, customer, call.createdAt.time());
     auto& p = db.params()
                   .add(call.id.view())
                   .add(account.view())
@@ -1020,6 +1056,12 @@ bool PostgresStore::end_call(const Uuid& account, const Uuid& id, CallStatus sta
                              EndedReason ended_reason, std::int64_t duration_ms,
                              std::string_view transcript, Time at) {
     return pool_.transaction([&](Connection& db) {
+        // The customer's row first, as every write of its records takes it.
+        db.params().add(to_ms(at)).add(id.view()).add(account.view());
+        db.query(
+            "UPDATE customers SET last_activity_ms = GREATEST(last_activity_ms, $1::bigint) "
+            "WHERE id = (SELECT customer_id FROM calls WHERE id = $2 AND account_id = $3 AND "
+            "status = 'in-progress')");
         db.params()
             .add(enum_name(status))
             .add(enum_name(ended_reason))
@@ -1331,46 +1373,98 @@ void PostgresStore::abandon_idempotent(const Uuid& account, std::string_view key
 
 // --- Retention -------------------------------------------------------------------------------
 
+namespace {
+
+// Deletes, in the caller's transaction, as many of `customer`'s records as `batch` has room for
+// (each record whole: see RetentionBatch), the oldest first.
+void sweep_customer(Connection& db, std::string_view account, std::string_view customer,
+                    RetentionBatch& batch) {
+    // Runs `sql` ($1 account, $2 customer, $3 how many records) and gives how many rows went.
+    const auto run = [&](const char* sql, std::int64_t records) -> std::int64_t {
+        db.params().add(account).add(customer).add(records);
+        return db.query(sql).affected();
+    };
+    std::int64_t asked = batch.room(decision_rows);
+    std::int64_t taken =
+        run("DELETE FROM compliance_decisions WHERE seq IN (SELECT seq FROM compliance_decisions "
+            "WHERE account_id = $1 AND customer_id = $2 ORDER BY at_ms, seq LIMIT $3)",
+            asked);
+    batch.took(asked, taken, taken);
+
+#define COLLECTCALL_SWEPT_INTERACTIONS                                                  \
+    "(SELECT id FROM interactions WHERE account_id = $1 AND customer_id = $2 ORDER BY " \
+    "timestamp_ms, seq LIMIT $3)"
+    asked = batch.room(interaction_rows);
+    std::int64_t rows =
+        run("DELETE FROM analyses WHERE interaction_id IN " COLLECTCALL_SWEPT_INTERACTIONS, asked);
+    taken = run("DELETE FROM interactions WHERE id IN " COLLECTCALL_SWEPT_INTERACTIONS, asked);
+    batch.took(asked, taken, rows + taken);
+#undef COLLECTCALL_SWEPT_INTERACTIONS
+
+    // A call's analysis, its events' webhook messages and its events go before it (they refer to
+    // it).
+#define COLLECTCALL_SWEPT_CALLS                                                              \
+    "(SELECT id FROM calls WHERE account_id = $1 AND customer_id = $2 ORDER BY created_ms, " \
+    "seq LIMIT $3)"
+    asked = batch.room(call_rows);
+    rows = run("DELETE FROM analyses WHERE interaction_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    rows += run("DELETE FROM webhook_outbox WHERE call_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    rows += run("DELETE FROM call_events WHERE call_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    taken = run("DELETE FROM calls WHERE id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    batch.took(asked, taken, rows + taken);
+#undef COLLECTCALL_SWEPT_CALLS
+
+    if (batch.customer_emptied()) {
+        db.params().add(customer);
+        db.query("UPDATE customers SET last_activity_ms = NULL WHERE id = $1");
+    }
+}
+
+}  // namespace
+
 std::int64_t PostgresStore::sweep(Time now) {
-    const Time events_before = now - webhook::outbox_retention;
-    auto db = pool_.lease();
-    db->params().add(timestamp_text(events_before));
-    std::int64_t deleted =
-        db->query(
-              "DELETE FROM call_events e WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM "
-              "webhook_outbox o WHERE o.call_id = e.call_id AND o.event_seq = e.seq)")
-            .affected();
-    db->params().add(to_ms(now) - idempotency_lifetime_ms);
-    deleted += db->query("DELETE FROM idempotency_keys WHERE created_ms < $1").affected();
-    const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
-    db->params().add(decisions_before);
-    deleted += db->query("DELETE FROM compliance_decisions WHERE at_ms < $1").affected();
-    // Placed calls' decisions, a chunk of calls per transaction. Processes sweeping at once clear
-    // the same calls, and the mark only moves forward.
-    deleted += sweep_call_decisions([&] {
-        return pool_.transaction([&](Connection& c) -> DecisionSweep {
-            const Result marked =
-                c.query("SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
-            const std::int64_t mark = marked.empty() ? 0 : marked.row(0).integer(0);
-            c.params().add(mark).add(decision_sweep_chunk);
-            const Result calls =
-                c.query("SELECT seq, created_ms FROM calls WHERE seq > $1 ORDER BY seq LIMIT $2");
-            DecisionWalk walk(mark, decisions_before);
-            for (int i = 0; i < calls.rows() && walk.take(calls.integer(i, 0), calls.integer(i, 1));
-                 ++i) {
+    // Rows of one table older than an instant, retention_batch_rows per transaction. Processes
+    // sweeping at once delete each row once.
+    const auto older = [&](const char* sql, auto before) {
+        return sweep_in_chunks([&] {
+            return pool_.transaction([&](Connection& db) -> SweepChunk {
+                db.params().add(before).add(retention_batch_rows);
+                const std::int64_t deleted = db.query(sql).affected();
+                return SweepChunk{deleted, deleted == retention_batch_rows};
+            });
+        });
+    };
+    std::int64_t deleted = older(
+        "DELETE FROM call_events WHERE ctid IN (SELECT e.ctid FROM call_events e WHERE "
+        "e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.call_id = "
+        "e.call_id AND o.event_seq = e.seq) LIMIT $2)",
+        timestamp_text(now - webhook::outbox_retention));
+    deleted += older(
+        "DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE "
+        "created_ms < $1 LIMIT $2)",
+        to_ms(now) - idempotency_lifetime_ms);
+
+    // The records of the customers whose last activity is older than the retention, customer
+    // after customer (the longest inactive first), a batch of rows per transaction. A customer
+    // another process is sweeping, or writing to, is skipped: its row is locked.
+    const std::int64_t expired = to_ms(compliance::records_expire_before(now));
+    deleted += sweep_in_chunks([&] {
+        return pool_.transaction([&](Connection& db) -> SweepChunk {
+            RetentionBatch batch;
+            while (!batch.full()) {
+                db.params().add(expired);
+                const Result due = db.query(
+                    "SELECT account_id, id FROM customers WHERE last_activity_ms < $1 "
+                    "ORDER BY last_activity_ms LIMIT 1 FOR UPDATE SKIP LOCKED");
+                if (due.empty()) break;
+                const std::string account(due.text(0, 0));
+                const std::string customer(due.text(0, 1));
+                batch.next_customer();
+                sweep_customer(db, account, customer, batch);
+                if (!batch.customer_emptied()) break;
             }
-            DecisionSweep out{0, walk.more()};
-            if (walk.end() == mark) return out;
-            c.params().add(mark).add(walk.end());
-            out.cleared = c.query(
-                               "UPDATE calls SET decision = NULL WHERE seq > $1 AND seq <= $2 AND "
-                               "decision IS NOT NULL")
-                              .affected();
-            c.params().add(walk.end());
-            c.query(
-                "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', $1) ON CONFLICT "
-                "(name) DO UPDATE SET seq = GREATEST(sweep_marks.seq, excluded.seq)");
-            return out;
+            // A transaction that stopped with rows to spare found no more customers.
+            return SweepChunk{batch.deleted(), batch.full() || !batch.customer_emptied()};
         });
     });
     return deleted;

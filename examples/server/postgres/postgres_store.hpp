@@ -51,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 7;
+    static constexpr int schema_version = 8;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();

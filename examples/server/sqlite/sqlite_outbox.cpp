@@ -67,8 +67,10 @@ constexpr const char* interrupted_sql =
     "UPDATE webhook_outbox SET attempts = MAX(attempts - 1, 0), unfinished = 0 "
     "WHERE seq = ? AND state = 'pending' AND unfinished > 0";
 
+// A batch of the finished messages past the retention (retention_batch_rows, ?2).
 constexpr const char* sweep_sql =
-    "DELETE FROM webhook_outbox WHERE state <> 'pending' AND done_ms < ?";
+    "DELETE FROM webhook_outbox WHERE seq IN (SELECT seq FROM webhook_outbox WHERE "
+    "state <> 'pending' AND done_ms < ?1 LIMIT ?2)";
 
 }  // namespace
 
@@ -115,11 +117,18 @@ void SqliteWebhookOutbox::interrupted(std::int64_t seq) {
 }
 
 std::int64_t SqliteWebhookOutbox::sweep(std::int64_t now_ms) {
-    std::lock_guard lock(mutex_);
-    Query(db_, sweep_sql)
-        .bind(1, now_ms - std::chrono::milliseconds(webhook::outbox_retention).count())
-        .run();
-    return db_.changes();
+    // A batch per statement (each its own transaction), the lock let go between them.
+    std::int64_t swept = 0;
+    for (;;) {
+        std::lock_guard lock(mutex_);
+        Query(db_, sweep_sql)
+            .bind(1, now_ms - std::chrono::milliseconds(webhook::outbox_retention).count())
+            .bind(2, retention_batch_rows)
+            .run();
+        const std::int64_t deleted = db_.changes();
+        swept += deleted;
+        if (deleted < retention_batch_rows) return swept;
+    }
 }
 
 std::optional<OutboxMessage> SqliteWebhookOutbox::load(std::int64_t seq) {

@@ -282,7 +282,30 @@ BEGIN
     VALUES ('msg_' || lower(hex(randomblob(16))), NEW.call_id, NEW.seq);
 END;
 )sql",
-    // 6 -> 7: the media a customer asked not to be contacted by (API.md section 16), a
+    // 6 -> 7: retention by the customer's last collection activity (compliance/retention.hpp).
+    // customers.last_activity_ms is the instant of the customer's latest activity, set in the
+    // transaction of each decision, call and interaction, and NULL when the customer has no
+    // record to keep (never had one, or the sweep took them all); the sweep finds the customers
+    // whose records are due by its index. It starts from the records already stored (an
+    // interaction at the later of its timestamp and when it was stored). The sweep no longer
+    // walks the calls by time: their mark and the decisions' index by time go.
+    R"sql(
+ALTER TABLE customers ADD COLUMN last_activity_ms INTEGER;
+UPDATE customers SET last_activity_ms = (SELECT max(t) FROM (
+    SELECT max(created_ms) AS t FROM calls
+        WHERE calls.account_id = customers.account_id AND calls.customer_id = customers.id
+    UNION ALL SELECT max(at_ms) FROM compliance_decisions d
+        WHERE d.account_id = customers.account_id AND d.customer_id = customers.id
+    UNION ALL SELECT max(max(timestamp_ms,
+            coalesce(CAST(strftime('%s', created_at) AS INTEGER) * 1000, timestamp_ms)))
+        FROM interactions i
+        WHERE i.account_id = customers.account_id AND i.customer_id = customers.id));
+CREATE INDEX customers_by_last_activity ON customers (last_activity_ms)
+    WHERE last_activity_ms IS NOT NULL;
+DROP INDEX compliance_decisions_by_time;
+DROP TABLE sweep_marks;
+)sql",
+    // 7 -> 8: the media a customer asked not to be contacted by (API.md section 16), a
     // RestrictedMedia's bits (call 1, sms 2, email 4), in place of the do-not-call flag: a customer
     // who asked not to be called keeps the calls restricted.
     R"sql(
@@ -421,10 +444,23 @@ void update_customer_row(Connection& db, const Uuid& account, const StoredCustom
         .run();
 }
 
+// A collection activity of the customer's at `at` (compliance/retention.hpp): its records are
+// kept three years from the latest.
+void note_activity(Connection& db, const Uuid& account, const Uuid& customer, Time at) {
+    Query(db,
+          "UPDATE customers SET last_activity_ms = max(coalesce(last_activity_ms, ?1), ?1) "
+          "WHERE id = ?2 AND account_id = ?3")
+        .bind(1, to_ms(at))
+        .bind(2, customer.view())
+        .bind(3, account.view())
+        .run();
+}
+
 void insert_interaction(Connection& db, const Uuid& account, const Uuid& customer,
                         const InteractionRecord& record) {
     std::visit(
         [&](const auto& r) {
+            note_activity(db, account, customer, compliance::activity_at(r));
             Query(db, "INSERT INTO interactions (" COLLECTCALL_INTERACTION_INSERT_COLUMNS
                       ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(1, r.id.view())
@@ -480,6 +516,7 @@ void insert_decision(Connection& db, const Uuid& account, const Uuid& customer,
         .bind(4, decision_column(decision))
         .bind(5, compliance_column(decision.compliance))
         .run();
+    note_activity(db, account, customer, decision.at.time());
 }
 
 // The contacts with a customer since `since` that compliance counts.
@@ -526,6 +563,7 @@ void insert_call(Connection& connection, const Uuid& account, const Uuid& custom
     }
     if (plan.drip_id) insert.bind(14, plan.drip_id->view());
     insert.run();
+    note_activity(*db, account, customer, call.createdAt.time());
     insert_event(*db, call.id.view(), CallEventType::call_created, call.createdAt.time());
 }
 
@@ -1157,6 +1195,12 @@ bool SqliteStore::end_call(const Uuid& account, const Uuid& id, CallStatus statu
             .run();
         if ((*db).changes() != 1) return false;
         insert_event(*db, id.view(), CallEventType::call_ended, at);
+        Query(*db,
+              "UPDATE customers SET last_activity_ms = max(coalesce(last_activity_ms, ?1), ?1) "
+              "WHERE id = (SELECT customer_id FROM calls WHERE id = ?2)")
+            .bind(1, to_ms(at))
+            .bind(2, id.view())
+            .run();
         tx.commit();
         return true;
     });
@@ -1456,58 +1500,105 @@ void SqliteStore::abandon_idempotent(const Uuid& account, std::string_view key) 
 
 // --- Retention -------------------------------------------------------------------------------
 
+namespace {
+
+// Deletes, in the caller's transaction, as many of `customer`'s records as `batch` has room for
+// (each record whole: see RetentionBatch), the oldest first.
+void sweep_customer(Connection& db, std::string_view account, std::string_view customer,
+                    RetentionBatch& batch) {
+    // Runs `sql` (?1 account, ?2 customer, ?3 how many records) and gives how many rows went.
+    const auto run = [&](const char* sql, std::int64_t records) -> std::int64_t {
+        Query(db, sql).bind(1, account).bind(2, customer).bind(3, records).run();
+        return db.changes();
+    };
+    std::int64_t asked = batch.room(decision_rows);
+    std::int64_t taken =
+        run("DELETE FROM compliance_decisions WHERE seq IN (SELECT seq FROM compliance_decisions "
+            "WHERE account_id = ?1 AND customer_id = ?2 ORDER BY at_ms, seq LIMIT ?3)",
+            asked);
+    batch.took(asked, taken, taken);
+
+#define COLLECTCALL_SWEPT_INTERACTIONS                                                  \
+    "(SELECT id FROM interactions WHERE account_id = ?1 AND customer_id = ?2 ORDER BY " \
+    "timestamp_ms, seq LIMIT ?3)"
+    asked = batch.room(interaction_rows);
+    std::int64_t rows =
+        run("DELETE FROM analyses WHERE interaction_id IN " COLLECTCALL_SWEPT_INTERACTIONS, asked);
+    taken = run("DELETE FROM interactions WHERE id IN " COLLECTCALL_SWEPT_INTERACTIONS, asked);
+    batch.took(asked, taken, rows + taken);
+#undef COLLECTCALL_SWEPT_INTERACTIONS
+
+    // A call's analysis, its events' webhook messages and its events go before it (they refer to
+    // it).
+#define COLLECTCALL_SWEPT_CALLS                                                              \
+    "(SELECT id FROM calls WHERE account_id = ?1 AND customer_id = ?2 ORDER BY created_ms, " \
+    "seq LIMIT ?3)"
+    asked = batch.room(call_rows);
+    rows = run("DELETE FROM analyses WHERE interaction_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    rows += run("DELETE FROM webhook_outbox WHERE call_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    rows += run("DELETE FROM call_events WHERE call_id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    taken = run("DELETE FROM calls WHERE id IN " COLLECTCALL_SWEPT_CALLS, asked);
+    batch.took(asked, taken, rows + taken);
+#undef COLLECTCALL_SWEPT_CALLS
+
+    if (batch.customer_emptied()) {
+        Query(db, "UPDATE customers SET last_activity_ms = NULL WHERE id = ?")
+            .bind(1, customer)
+            .run();
+    }
+}
+
+}  // namespace
+
 std::int64_t SqliteStore::sweep(Time now) {
-    const Time events_before = now - webhook::outbox_retention;
-    const std::int64_t decisions_before = to_ms(now - compliance::decision_retention);
-    std::int64_t swept = batched([&](Connection& connection) -> std::int64_t {
-        Connection* db = &connection;
-        Query(*db,
-              "DELETE FROM call_events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM "
-              "webhook_outbox o WHERE o.call_id = call_events.call_id AND "
-              "o.event_seq = call_events.seq)")
-            .bind(1, timestamp_text(events_before))
-            .run();
-        std::int64_t deleted = db->changes();
-        Query(*db, "DELETE FROM idempotency_keys WHERE created_ms < ?")
-            .bind(1, to_ms(now) - idempotency_lifetime_ms)
-            .run();
-        deleted += db->changes();
-        Query(*db, "DELETE FROM compliance_decisions WHERE at_ms < ?")
-            .bind(1, decisions_before)
-            .run();
-        deleted += db->changes();
-        return deleted;
-    });
-    // Placed calls' decisions, a chunk of calls per transaction so that writes go on between.
-    swept += sweep_call_decisions([&] {
-        return batched([&](Connection& db) -> DecisionSweep {
+    // Rows of one table older than an instant, retention_batch_rows per transaction (rowid
+    // order, which is about the order they were made in).
+    const auto older = [&](const char* sql, const auto& before) {
+        return sweep_in_chunks([&] {
+            return batched([&](Connection& db) -> SweepChunk {
+                Query(db, sql).bind(1, before).bind(2, retention_batch_rows).run();
+                const std::int64_t deleted = db.changes();
+                return SweepChunk{deleted, deleted == retention_batch_rows};
+            });
+        });
+    };
+    std::int64_t swept = older(
+        "DELETE FROM call_events WHERE rowid IN (SELECT rowid FROM call_events e WHERE "
+        "e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.call_id = "
+        "e.call_id AND o.event_seq = e.seq) LIMIT ?)",
+        timestamp_text(now - webhook::outbox_retention));
+    swept += older(
+        "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE "
+        "created_ms < ? LIMIT ?)",
+        to_ms(now) - idempotency_lifetime_ms);
+
+    // The records of the customers whose last activity is older than the retention, customer
+    // after customer (the longest inactive first), a batch of rows per transaction.
+    const std::int64_t expired = to_ms(compliance::records_expire_before(now));
+    swept += sweep_in_chunks([&] {
+        return batched([&](Connection& db) -> SweepChunk {
             Transaction tx(db);
-            std::int64_t mark = 0;
-            {
-                Query q(db, "SELECT seq FROM sweep_marks WHERE name = 'call_decisions'");
-                if (q.step()) mark = q.integer(0);
-            }
-            DecisionWalk walk(mark, decisions_before);
-            {
-                Query q(db, "SELECT seq, created_ms FROM calls WHERE seq > ? ORDER BY seq LIMIT ?");
-                q.bind(1, mark).bind(2, decision_sweep_chunk);
-                while (q.step() && walk.take(q.integer(0), q.integer(1))) {
+            RetentionBatch batch;
+            SweepChunk out;
+            while (!batch.full()) {
+                std::string account;
+                std::string customer;
+                {
+                    Query q(db,
+                            "SELECT account_id, id FROM customers WHERE last_activity_ms < ? "
+                            "ORDER BY last_activity_ms LIMIT 1");
+                    q.bind(1, expired);
+                    if (!q.step()) break;
+                    account = q.text(0);
+                    customer = q.text(1);
                 }
+                batch.next_customer();
+                sweep_customer(db, account, customer, batch);
+                if (!batch.customer_emptied()) break;
             }
-            DecisionSweep out{0, walk.more()};
-            if (walk.end() == mark) return out;
-            Query(db,
-                  "UPDATE calls SET decision = NULL WHERE seq > ? AND seq <= ? AND "
-                  "decision IS NOT NULL")
-                .bind(1, mark)
-                .bind(2, walk.end())
-                .run();
-            out.cleared = db.changes();
-            Query(db,
-                  "INSERT INTO sweep_marks (name, seq) VALUES ('call_decisions', ?) "
-                  "ON CONFLICT (name) DO UPDATE SET seq = max(seq, excluded.seq)")
-                .bind(1, walk.end())
-                .run();
+            // A transaction that stopped with rows to spare found no more customers.
+            out.more = batch.full() || !batch.customer_emptied();
+            out.deleted = batch.deleted();
             tx.commit();
             return out;
         });

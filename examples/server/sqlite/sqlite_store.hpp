@@ -47,7 +47,7 @@ class SqliteStore final : public Store {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 7;
+    static constexpr int schema_version = 8;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer

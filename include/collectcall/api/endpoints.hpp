@@ -464,8 +464,8 @@ struct endpoint<Operation::create_client> {
 // What every import says of its interaction.
 inline constexpr std::string_view import_description =
     "Stored as a record of the customer's conversation (without threadId, the customer's thread; "
-    "an SMS without segments gets the count a carrier would make). Interactions are kept for "
-    "good: no retention sweeps them.";
+    "an SMS without segments gets the count a carrier would make). Kept with the customer's "
+    "other records until three years after its last collection activity (12 CFR 1006.100).";
 inline constexpr std::string_view bulk_import_description =
     "1 to 100 items, each validated and stored on its own and reported in request order: "
     "{success: true, interaction} or {success: false, index, error, details}.";

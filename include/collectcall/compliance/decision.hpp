@@ -1,6 +1,7 @@
 // The record of one compliance decision (model/compliance.hpp's ComplianceDecision): what the
-// engine saw and concluded, kept as evidence of why a contact was or was not made (12 CFR
-// 1006.100 keeps records three years).
+// engine saw and concluded, kept as evidence of why a contact was or was not made, as long as
+// retention.hpp says (12 CFR 1006.100: three years after the customer's last collection
+// activity).
 #pragma once
 
 #include <algorithm>
@@ -15,12 +16,6 @@
 #include "collectcall/types/timestamp.hpp"
 
 namespace collectcall::compliance {
-
-// How long a decision's record is kept: 12 CFR 1006.100(a) keeps the records that show compliance
-// for three years after the last collection activity on the debt; a store keeps each decision
-// three years after it was made (a later decision is a later activity and has its own three
-// years), counted as 1096 days so that no three calendar years are shorter.
-inline constexpr std::chrono::days decision_retention{3 * 365 + 1};
 
 // The newest decisions GET /customers/{id}/compliance-decisions answers with.
 inline constexpr std::size_t max_listed_decisions = 1000;
