@@ -39,8 +39,9 @@ struct ApiConfig {
     // All request headers together; the request reader bounds each line (8 KiB) and the head
     // (this plus 16 KiB) as it parses.
     std::size_t max_header_bytes = std::size_t{64} << 10;
-    // How far back place_call looks for the contacts compliance counts: Regulation F's seven
-    // local days and a day for the candidate zones' offsets (compliance::required_history).
+    // How far back place_call looks for the contacts compliance counts: the history the rule
+    // table requires (compliance::required_history: its longest period, Regulation F's seven
+    // local days with the built-in table, and a day for the candidate zones' offsets).
     std::chrono::hours call_history{compliance::required_history};
     bool access_log = true;
     // Tests only (`serve` reads it from the environment variable

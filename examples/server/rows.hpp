@@ -297,6 +297,15 @@ void add_call_to_history(ContactHistory& history, const Row& row) {
     if (row.boolean(1)) history.conversations.push_back(at);
 }
 
+// A row (id, created_ms) of a call to the customer still in progress, added to what compliance
+// reads (one call at a time, API.md section 16).
+template <class Row>
+void add_call_in_progress(ContactHistory& history, const Row& row) {
+    history.in_progress.push_back(
+        compliance::OngoingCall{parse_column<Uuid>(row.text(0), "call id"),
+                                Time{std::chrono::milliseconds{row.integer(1)}}});
+}
+
 // The channel column of an interaction row: its data's `channel`.
 [[nodiscard]] inline std::string_view interaction_channel(const InteractionRecord& record) {
     return std::holds_alternative<SmsInteractionData>(record) ? enum_name(SmsChannel::sms)

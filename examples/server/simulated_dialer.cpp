@@ -47,6 +47,13 @@ struct Script {
     std::array<Turn, 4> turns;  // those with an empty message are not said
 };
 
+// A test number's conversation (test_numbers): a general stop request made in a call.
+constexpr Script stop_request_script{
+    EndedReason::customer_ended_call,
+    {{{MessageRole::agent, "Hello, this is the collections team calling about your account."},
+      {MessageRole::user, "Stop calling me. Do not contact me again."},
+      {MessageRole::agent, "I understand. I have noted your request."}}}};
+
 constexpr std::array<Script, 5> scripts{{
     {EndedReason::voicemail,
      {{{MessageRole::agent,
@@ -72,11 +79,16 @@ constexpr std::array<Script, 5> scripts{{
 }  // namespace
 
 std::vector<TranscriptMessage> simulated_transcript(EndedReason ended_reason,
-                                                    std::int64_t duration_ms, Time start) {
+                                                    std::int64_t duration_ms, Time start,
+                                                    SimulatedScript kind) {
     std::vector<TranscriptMessage> messages;
     const Script* script = nullptr;
-    for (const Script& s : scripts) {
-        if (s.reason == ended_reason) script = &s;
+    if (kind == SimulatedScript::stop_request) {
+        script = &stop_request_script;
+    } else {
+        for (const Script& s : scripts) {
+            if (s.reason == ended_reason) script = &s;
+        }
     }
     if (script == nullptr || duration_ms <= 0) return messages;  // customer-did-not-answer
     std::size_t count = 0;
@@ -101,12 +113,33 @@ std::vector<TranscriptMessage> simulated_transcript(EndedReason ended_reason,
     return messages;
 }
 
+const TestNumber* test_number(std::string_view to) {
+    for (const TestNumber& number : test_numbers) {
+        if (to.size() > number.digits.size() && to.ends_with(number.digits)) return &number;
+    }
+    return nullptr;
+}
+
 SimulatedOutcome simulated_outcome(const Uuid& call_id) {
     const std::uint64_t h = fnv1a(call_id.view());
     const ReasonShape& shape = shapes[h % shapes.size()];
     const auto span = static_cast<std::uint64_t>(shape.max_ms - shape.min_ms);
     return SimulatedOutcome{shape.reason,
                             shape.min_ms + static_cast<std::int64_t>((h >> 16) % span)};
+}
+
+SimulatedOutcome simulated_outcome(const Uuid& call_id, std::string_view to) {
+    const TestNumber* number = test_number(to);
+    if (number == nullptr) return simulated_outcome(call_id);
+    const std::uint64_t h = fnv1a(call_id.view());
+    for (const ReasonShape& shape : shapes) {
+        if (shape.reason != number->ended_reason) continue;
+        const auto span = static_cast<std::uint64_t>(shape.max_ms - shape.min_ms);
+        return SimulatedOutcome{number->ended_reason,
+                                shape.min_ms + static_cast<std::int64_t>((h >> 16) % span),
+                                number->script};
+    }
+    return simulated_outcome(call_id);  // not reached: every ending has a shape
 }
 
 SimulatedDialer::SimulatedDialer(Store& store, const Clock& clock, std::chrono::milliseconds step,
@@ -192,12 +225,13 @@ void SimulatedDialer::run() {
 }
 
 void SimulatedDialer::finish(const Pending& pending) {
-    const SimulatedOutcome outcome = simulated_outcome(pending.call);
     try {
         const auto call = store_.find_call(pending.account, pending.call);
         if (!call) return;  // not this account's, or gone: nothing to end
+        const SimulatedOutcome outcome =
+            simulated_outcome(pending.call, call->toPhoneNumber.view());
         const std::string transcript = write(simulated_transcript(
-            outcome.ended_reason, outcome.duration_ms, call->createdAt.time()));
+            outcome.ended_reason, outcome.duration_ms, call->createdAt.time(), outcome.script));
         if (store_.end_call(pending.account, pending.call, CallStatus::completed,
                             outcome.ended_reason, outcome.duration_ms, transcript, clock_.now())) {
             if (on_event_) on_event_();

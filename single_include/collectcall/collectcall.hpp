@@ -7593,13 +7593,21 @@ BOOST_DESCRIBE_STRUCT(Call, (),
 // The data of a 422 compliance_failed: the call that was not placed and (extension) when it
 // could be (API.md section 14): the earliest instant at which every check would pass if nothing
 // else happened, null when no time will do (inactive, cease and desist, a restricted medium,
-// attorney representation).
+// attorney representation, a call in progress); and (extension, API.md section 16) the call in
+// progress that blocked it, absent when none did.
 struct BlockedCall : Call {
     std::optional<Timestamp> nextEligibleAt;
+    Patch<Uuid> blockedByCallId;
 
     friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
 };
-BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt))
+BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt, blockedByCallId))
+
+inline void collectcall_schema(schema_tag<BlockedCall>, SchemaBuilder& s) {
+    s["description"] =
+        "A call compliance blocked. blockedByCallId is present when a call to the customer in "
+        "progress blocked it (regulation-f: one call at a time); nextEligibleAt is then null.";
+}
 
 struct CallEvent {
     CallEventType type = CallEventType::call_created;
@@ -9515,14 +9523,20 @@ struct BulkCallItemResult {
     // A blocked call's next eligible time (extension, as a single call's 422 carries it): null
     // when no time will do. Absent on a placed call and an unknown customer.
     Patch<Timestamp> nextEligibleAt;
+    // The call in progress that blocked it (extension, API.md section 16); absent otherwise.
+    Patch<Uuid> blockedByCallId;
 
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (),
-                      (customerId, success, data, error, compliance, nextEligibleAt))
+                      (customerId, success, data, error, compliance, nextEligibleAt,
+                       blockedByCallId))
 
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
+    s["description"] =
+        "nextEligibleAt (null when no time will do) on a blocked call; blockedByCallId when a "
+        "call to the customer in progress blocked it.";
 }
 
 // The hosted names: `successful`, not the `succeeded` of the other bulk answers.
@@ -9559,10 +9573,11 @@ struct BulkCallResult {
         ++summary.failed;
         summary.total = static_cast<std::int64_t>(results.size());
     }
-    // The next customer's call was blocked by compliance: the 422's message, its compliance and
-    // its next eligible time (nullopt: no time will do).
+    // The next customer's call was blocked by compliance: the 422's message, its compliance, its
+    // next eligible time (nullopt: no time will do) and the call in progress that blocked it.
     void add_blocked(const Uuid& customer_id, std::string error, ComplianceResult compliance,
-                     std::optional<Timestamp> next_eligible_at) {
+                     std::optional<Timestamp> next_eligible_at,
+                     Patch<Uuid> blocked_by_call_id = {}) {
         add_failed(customer_id, std::move(error), std::move(compliance));
         BulkCallItemResult& item = results.back();
         if (next_eligible_at) {
@@ -9570,6 +9585,7 @@ struct BulkCallResult {
         } else {
             item.nextEligibleAt = null;
         }
+        item.blockedByCallId = std::move(blocked_by_call_id);
     }
 
     friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;

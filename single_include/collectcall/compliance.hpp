@@ -1101,6 +1101,7 @@ inline void append_two_digits(std::string& out, long long value) {
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 
 
@@ -1117,12 +1118,20 @@ struct StateCallLimit {
 
 // clang-format off
 inline constexpr StateCallLimit state_call_limits[] = {
-    // 940 CMR 7.04(1)(f): "in excess of two such communications in each seven-day period"; a
-    // communication "via telephone, either in person or via text messaging or recorded audio
-    // message".
-    {"MA", "Massachusetts", 2, 7, true, "940 CMR 7.04(1)(f)"},
+    // Massachusetts. Debt collectors: 209 CMR 18.16(1)(d), a debt collector may not engage a
+    // consumer "in communication via telephone or via text messaging, initiated by the debt
+    // collector, in excess of two such communications in each seven-day period to a consumer's
+    // residence or cellular telephone". Creditors: 940 CMR 7.04(1)(f), "in excess of two such
+    // communications in each seven-day period", a communication "via telephone, either in
+    // person or via text messaging or recorded audio message". Calls and texts the collector
+    // initiates count, answered or not.
+    {"MA", "Massachusetts", 2, 7, true, "209 CMR 18.16(1)(d); 940 CMR 7.04(1)(f)"},
 };
 // clang-format on
+
+// A table of state rules: the built-in one, or another a test or a deployment gives the engine
+// (ComplianceInput::state_rules).
+using StateRules = std::span<const StateCallLimit>;
 
 // The states a customer may be in: the address's state (in any letter case) when it is a state
 // the tables know, and the state the ZIP Code's prefix serves when it is another. The ZIP Code
@@ -1156,10 +1165,10 @@ struct StateCandidates {
 // The strictest rule of the candidate states: the fewest communications allowed, then the longer
 // period, then the one that counts text messages; null when none of them has a rule.
 [[nodiscard]] inline const StateCallLimit* strictest_state_limit(
-    const StateCandidates& states) noexcept {
+    const StateCandidates& states, StateRules rules = state_call_limits) noexcept {
     const StateCallLimit* best = nullptr;
     for (std::size_t i = 0; i < states.size; ++i) {
-        for (const StateCallLimit& rule : state_call_limits) {
+        for (const StateCallLimit& rule : rules) {
             if (rule.state != states[i]) continue;
             const bool stricter =
                 best == nullptr || rule.max < best->max ||
@@ -1191,6 +1200,19 @@ struct Verdict {
 // first day of the seven-consecutive-day period".
 inline constexpr unsigned regulation_f_max_calls = 7;
 inline constexpr date::days regulation_f_period{7};
+
+// The longest run of local calendar days any rule counts over: Regulation F's seven days and
+// every state rule's `days`. How far back a check reads and how far ahead the next-eligible
+// search looks follow from it (engine.hpp's history_required, next_eligible.hpp's
+// search_horizon), so that a longer rule is never under-counted.
+[[nodiscard]] constexpr date::days longest_rule_period(StateRules rules) noexcept {
+    date::days longest = regulation_f_period;
+    for (const StateCallLimit& rule : rules) {
+        const date::days days{static_cast<int>(rule.days)};
+        if (days > longest) longest = days;
+    }
+    return longest;
+}
 
 // 12 CFR 1006.6(b)(1)(i): "a convenient time ... is after 8:00 a.m. and before 9:00 p.m. local
 // time at the consumer's location". The window is half-open: 08:00 inside, 21:00 outside.
@@ -1409,8 +1431,9 @@ namespace detail {
                                                     const StateCandidates& states,
                                                     std::span<const CallTime> calls,
                                                     std::span<const CallTime> texts,
-                                                    ContactChannel channel, CallTime now) {
-    const StateCallLimit* rule = strictest_state_limit(states);
+                                                    ContactChannel channel, CallTime now,
+                                                    StateRules rules = state_call_limits) {
+    const StateCallLimit* rule = strictest_state_limit(states, rules);
     if (rule == nullptr) {
         std::string reason = "No state limit stricter than Regulation F applies";
         if (states.size != 0) {
@@ -1503,10 +1526,16 @@ struct RespectfulHours {
 // At most this many voice calls per customer per local day (SPEC.md section 8).
 inline constexpr unsigned default_max_calls_per_day = 4;
 
-// How far back the history of contacts must reach for every rule to see what it counts: the
-// seven local calendar days of Regulation F's and the states' runs, and one more day for the
-// difference between UTC and the candidate zones' calendars.
-inline constexpr std::chrono::days required_history{8};
+// How far back the history of contacts must reach for every rule of `rules` (and Regulation F's)
+// to see what it counts: the longest run of local calendar days a rule counts over, and one more
+// day for the difference between UTC and the candidate zones' calendars.
+[[nodiscard]] constexpr std::chrono::days history_required(StateRules rules) noexcept {
+    return std::chrono::days{longest_rule_period(rules).count()} + std::chrono::days{1};
+}
+
+// The history the built-in rules read (8 days while the longest is Regulation F's 7): what a
+// store loads for an evaluation.
+inline constexpr std::chrono::days required_history = history_required(state_call_limits);
 
 // A call to the customer that was placed and has not ended: its id and when it was placed.
 struct OngoingCall {
@@ -1553,6 +1582,8 @@ struct ComplianceInput {
     // the number a text message goes to (E.164; empty: the customer's own): its area code's zone
     // is a candidate of the evaluation (API.md section 16);
     std::string_view to_number;
+    // the state rules (state_rules.hpp): the built-in table unless a test gives another;
+    StateRules state_rules = state_call_limits;
     // the customer is known to be represented by an attorney about the debt (15 U.S.C.
     // 1692c(a)(2)).
     bool attorney_represented = false;
@@ -1805,7 +1836,8 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     if (!email) {
         record(result, checks::state_call_limit,
                known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
-                                              in.placed_calls, in.sent_texts, in.channel, in.now)
+                                              in.placed_calls, in.sent_texts, in.channel, in.now,
+                                              in.state_rules)
                      : unknown("Customer local day is unknown"));
     }
 }
@@ -1898,13 +1930,15 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 // outside). So evaluating at `now` and at each boundary, in order, finds the first instant that
 // passes, exactly, without stepping through time.
 //
-// The search is bounded. Every count looks back at most seven local calendar days, so from one
-// day after the seventh day past the latest contact in the history no count or lockout blocks;
-// what is left (the windows, the weekday of a designated period) repeats every week. The search
-// runs `next_eligible_horizon` (16 days) past the later of `now` and the latest contact (a
-// contact more than 16 days after `now` counts as 16 days after it): a week for the counts and
-// their day of slack, and a week more and a day for the weekly pattern. So it evaluates at most
-// a few thousand instants. Nothing found within it means no instant will do: the candidate
+// The search is bounded. Every count looks back at most the longest period of the rule table
+// (longest_rule_period: Regulation F's seven local calendar days, or a state rule's longer
+// one), so from one day after that period has passed since the latest contact in the history no
+// count or lockout blocks; what is left (the windows, the weekday of a designated period)
+// repeats every week. The search runs search_horizon(in) past the later of `now` and the
+// latest contact (a contact further ahead than that after `now` counts as that far): the
+// longest period and its day of slack, and a week more and a day for the weekly pattern (16
+// days with the built-in rules, `next_eligible_horizon`). So it evaluates at most a few
+// thousand instants. Nothing found within it means no instant will do: the candidate
 // zones' windows share no instant (zones far apart), or designated periods cover the rest of
 // the week. (Zones that share no instant now may share one after a change of daylight saving
 // time months away; such a customer is reported as never eligible, the safe answer.)
@@ -1918,7 +1952,14 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 
 namespace collectcall::compliance {
 
-inline constexpr std::chrono::days next_eligible_horizon{16};
+// How far past the latest contact the search looks for the rules of `rules` (see above).
+[[nodiscard]] constexpr std::chrono::days search_horizon(StateRules rules) noexcept {
+    return std::chrono::days{longest_rule_period(rules).count()} + std::chrono::days{1} +
+           std::chrono::days{7} + std::chrono::days{1};
+}
+
+// The horizon of the built-in rules: 16 days.
+inline constexpr std::chrono::days next_eligible_horizon = search_horizon(state_call_limits);
 
 // Whether a check fails that no passage of time changes: the customer is inactive, asked for
 // cease and desist, asked the collector not to use the contact's medium (every policy), is
@@ -1999,14 +2040,15 @@ namespace detail {
 // in.now on it fails.
 [[nodiscard]] inline std::optional<CallTime> next_eligible(const ComplianceInput& in) {
     if (permanently_ineligible(in)) return std::nullopt;
-    const CallTime cap = in.now + next_eligible_horizon;
+    const std::chrono::days horizon = search_horizon(in.state_rules);
+    const CallTime cap = in.now + horizon;
     CallTime latest = in.now;
     for (std::span<const CallTime> times : {in.placed_calls, in.conversations, in.sent_texts}) {
         for (CallTime t : times)
             latest = std::max(latest, std::min(t, cap));
     }
     ComplianceInput at = in;
-    for (CallTime candidate : detail::boundaries(in, latest + next_eligible_horizon)) {
+    for (CallTime candidate : detail::boundaries(in, latest + horizon)) {
         at.now = candidate;
         if (evaluate(at).passed) return candidate;
     }
@@ -2168,12 +2210,16 @@ struct ContactRules {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
     CompliancePolicy policy = CompliancePolicy::hosted;
+    // The state rules (state_rules.hpp): the built-in table unless a test gives another. The
+    // history given to the gate reaches history_required(state_rules) back.
+    StateRules state_rules = state_call_limits;
 };
 
-// The customer's earlier contacts, as far back as required_history reaches (at least): the
-// instants of the calls placed (those in progress included), of those that were telephone
-// conversations (a transcript with a turn of the customer's), of the text messages sent, and the
-// calls still in progress with their ids. In any order.
+// The customer's earlier contacts, as far back as history_required(rules.state_rules) reaches
+// (at least; required_history for the built-in rules): the instants of the calls placed (those
+// in progress included), of those that were telephone conversations (a transcript with a turn of
+// the customer's), of the text messages sent, and the calls still in progress with their ids. In
+// any order.
 struct ContactHistory {
     std::span<const CallTime> placed_calls{};
     std::span<const CallTime> conversations{};
@@ -2212,6 +2258,7 @@ struct ContactRequest {
     input.window = rules.window;
     input.max_calls_per_day = rules.max_calls_per_day;
     input.policy = rules.policy;
+    input.state_rules = rules.state_rules;
     input.channel = request.medium;
     input.operation = request.operation;
     if (request.medium == ContactChannel::sms) input.to_number = request.to;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectcall/compliance/engine.hpp"
+#include "collectcall/compliance/gate.hpp"
 #include "collectcall/compliance/next_eligible.hpp"
 #include "support.hpp"
 
@@ -361,7 +362,8 @@ TEST_CASE("medium-restriction and attorney-representation: no time will do") {
 }
 
 TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seven days") {
-    // 940 CMR 7.04(1)(f). Calls on Monday and Wednesday; the third, on Friday, is refused.
+    // 209 CMR 18.16(1)(d) and 940 CMR 7.04(1)(f). Calls on Monday and Wednesday; the third, on
+    // Friday, is refused.
     const std::vector<CallTime> calls{local(new_york, 2026, 1, 5, 10, 0),
                                       local(new_york, 2026, 1, 7, 10, 0)};
     auto in = regulation_f("MA", "02108", local(new_york, 2026, 1, 9, 10, 0));
@@ -372,7 +374,8 @@ TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seve
     CHECK(
         result.checksFailed[0].reason ==
         "Customer has had 2 telephone communications within 7 consecutive days "
-        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
+        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (209 CMR 18.16(1)(d); "
+        "940 CMR 7.04(1)(f))");
     // Regulation F alone would allow it; so does the hosted policy.
     CHECK(find(result, "call-frequency").passed);
     in.policy = CompliancePolicy::hosted;
@@ -410,7 +413,8 @@ TEST_CASE("state-call-limit: Massachusetts, two telephone communications in seve
     CHECK(
         find(evaluate(in), "state-call-limit").reason ==
         "Customer has had 2 telephone communications within 7 consecutive days "
-        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR 7.04(1)(f))");
+        "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (209 CMR 18.16(1)(d); "
+        "940 CMR 7.04(1)(f))");
     in.state = "MA";
     in.zip5 = "03301";  // Concord, New Hampshire
     CHECK_FALSE(find(evaluate(in), "state-call-limit").passed);
@@ -425,7 +429,7 @@ TEST_CASE("state-call-limit: the table and the candidate states") {
     CHECK(candidate_states("ZZ", "").size == 0);
     CHECK(candidate_states("", "02108")[0] == "MA");
     REQUIRE(strictest_state_limit(both) != nullptr);
-    CHECK(strictest_state_limit(both)->citation == "940 CMR 7.04(1)(f)");
+    CHECK(strictest_state_limit(both)->citation == "209 CMR 18.16(1)(d); 940 CMR 7.04(1)(f)");
     CHECK(strictest_state_limit(candidate_states("NY", "10001")) == nullptr);
     for (const auto& rule : state_call_limits) {
         INFO(rule.state);
@@ -529,4 +533,57 @@ TEST_CASE("inconvenient-time: the pure function over a table of zones and times"
         const bool passed = check_inconvenient_time(row.zones, {}, now).passed;
         CHECK(passed == row.passes);
     }
+}
+
+TEST_CASE("rules are data: a 30-day rule reads 30 days back; its next eligible time is exact") {
+    // A test table: at most one telephone communication in 30 days in New York.
+    const StateCallLimit table[] = {{"NY", "New York (test)", 1, 30, false, "a test rule"}};
+    CHECK(longest_rule_period(table) == date::days{30});
+    CHECK(history_required(table) == std::chrono::days{31});
+    CHECK(search_horizon(table) == std::chrono::days{39});
+    // The built-in table's longest period is Regulation F's seven days.
+    CHECK(longest_rule_period(state_call_limits) == regulation_f_period);
+    CHECK(required_history == std::chrono::days{8});
+    CHECK(next_eligible_horizon == std::chrono::days{16});
+
+    // A call 20 days back, on Wednesday 2025-12-17.
+    const std::vector<CallTime> calls{local(new_york, 2025, 12, 17, 10, 0)};
+    auto in = regulation_f("NY", "10001", local(new_york, 2026, 1, 6, 10, 0));
+    in.placed_calls = calls;
+    CHECK(evaluate(in).passed);  // no New York rule in the built-in table
+    in.state_rules = table;
+    const auto result = evaluate(in);
+    CHECK_FALSE(result.passed);
+    CHECK(ids(result) ==
+          "is-active cease-and-desist-exclusion four-voice-call-per-day respectful-hours "
+          "call-frequency inconvenient-time medium-restriction attorney-representation "
+          "state-call-limit");
+    REQUIRE(result.checksFailed.size() == 1);
+    CHECK(result.checksFailed[0].reason ==
+          "Customer has had 1 telephone communication within 30 consecutive days "
+          "(America/New_York), reaching the New York (test) limit of 1 in 30 days (a test rule)");
+    // The last run of 30 days holding 2025-12-17 ends on 2026-01-15: free from the 16th, at
+    // 08:00 (the window).
+    const auto next = next_eligible(in);
+    REQUIRE(next);
+    CHECK(*next == local(new_york, 2026, 1, 16, 8, 0));
+    ComplianceInput at = in;
+    at.now = *next;
+    CHECK(evaluate(at).passed);
+    at.now = *next - 1s;
+    CHECK_FALSE(evaluate(at).passed);
+    at.now = local(new_york, 2026, 1, 15, 20, 0);  // inside the window, the last day of the run
+    CHECK_FALSE(find(evaluate(at), "state-call-limit").passed);
+
+    // Through the gate, with the table in the account's rules: the same decision.
+    Customer customer;
+    customer.address.state = UsState::parse("NY").value();
+    customer.address.zip = Zip::parse("10001").value();
+    customer.primaryPhone = E164::parse("+12125550123").value();
+    const auto decision = gate(customer, {}, {.placed_calls = calls},
+                               {.policy = CompliancePolicy::regulation_f, .state_rules = table}, {},
+                               local(new_york, 2026, 1, 6, 10, 0));
+    CHECK_FALSE(decision.compliance.passed);
+    REQUIRE(decision.nextEligibleAt.has_value());
+    CHECK(decision.nextEligibleAt->time() == local(new_york, 2026, 1, 16, 8, 0));
 }

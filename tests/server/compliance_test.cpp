@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <collectcall/collectcall.hpp>
@@ -45,8 +46,8 @@ std::string call_body(const Account& account) {
     return R"({"agentId":")" + account.agent + R"("})";
 }
 
-// A call placed to `customer` at `when` (and, for a conversation, ended with a turn of the
-// customer's), as the server would have stored it then.
+// A call placed to `customer` at `when` and ended a minute later, for a conversation with a turn
+// of the customer's, else unanswered, as the server would have stored it then.
 void seed_call(LocalServer& server, const Account& account, const std::string& customer,
                std::string_view when, bool conversation = false) {
     using namespace collectcall;
@@ -59,7 +60,12 @@ void seed_call(LocalServer& server, const Account& account, const std::string& c
                                       return placed_call_plan(stored, account.agent, t);
                                   });
     REQUIRE(plan);
-    if (!conversation) return;
+    if (!conversation) {
+        REQUIRE(server.store().end_call(account_id, plan->call.id, CallStatus::completed,
+                                        EndedReason::customer_did_not_answer, 30000, "[]",
+                                        t + std::chrono::minutes(1)));
+        return;
+    }
     TranscriptMessage turn;
     turn.role = MessageRole::user;
     turn.message = "I can pay next month.";
@@ -193,8 +199,8 @@ TEST_CASE("regulation-f: Massachusetts' third telephone communication in 7 days 
     CHECK(failed(r) == Ids{"state-call-limit"});
     CHECK(r.str("/data/compliance/checksFailed/0/reason") ==
           "Customer has had 2 telephone communications within 7 consecutive days "
-          "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (940 CMR "
-          "7.04(1)(f))");
+          "(America/New_York), reaching the Massachusetts limit of 2 in 7 days (209 CMR "
+          "18.16(1)(d); 940 CMR 7.04(1)(f))");
     // Monday the 12th: the run of 7 days holding it starts on the 6th, with one call.
     CHECK(r.str("/data/nextEligibleAt") == "2026-01-12T13:00:00.000Z");
 }
@@ -366,4 +372,103 @@ TEST_CASE("a bulk call's blocked item and a generated SMS are decided and record
     CHECK(list.str("/data/decisions/0/nextEligibleAt") == "2026-01-06T13:00:00.000Z");
     CHECK(list.str("/data/decisions/1/operation") == "bulk-call");
     CHECK(list.str("/data/decisions/1/channel") == "call");
+}
+
+TEST_CASE("one call at a time: a second call during the first is refused under regulation-f",
+          "[compliance][one-call]") {
+    for (const CompliancePolicy policy :
+         {CompliancePolicy::hosted, CompliancePolicy::regulation_f}) {
+        INFO(collectcall::enum_name(policy));
+        // Tuesday 10:00 in New York, on a clock that runs; the dialer leaves calls in progress.
+        LocalServer server([](ServerOptions& o) {
+            o.now = frozen_time("2026-01-06T15:00:00Z");
+            o.clock_rate = 1;
+            o.call_step_ms = 600'000;
+        });
+        const Account acme = create_account(server, policy);
+        Client client = server.client(acme);
+        const std::string customer = new_customer(client, "c-1");
+        const std::string calls = "/api/v1/customers/" + customer + "/calls";
+        const Reply first = client.post(calls, call_body(acme));
+        REQUIRE(first.status == 200);
+        const std::string first_id = first.str("/data/id");
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+
+        const Reply second = client.post(calls, call_body(acme));
+        const Reply bulk =
+            client.post("/api/v1/calls/bulk", R"({"agentId":")" + acme.agent +
+                                                  R"(","customerIds":[")" + customer + R"("]})");
+        REQUIRE(bulk.status == 200);
+        if (policy == CompliancePolicy::hosted) {
+            // The hosted service's checks: a single call and a bulk item do not wait.
+            CHECK(second.status == 200);
+            CHECK(bulk.boolean("/data/results/0/success"));
+            continue;
+        }
+        REQUIRE(second.status == 422);
+        CHECK(failed(second) == Ids{"call-frequency"});
+        const std::string reason = "A call to this customer is in progress (" + first_id + ")";
+        CHECK(second.str("/data/compliance/checksFailed/0/reason") == reason);
+        CHECK(second.str("/error/message") ==
+              "Customer not eligible for call. Failed rules: Call Frequency (" + reason + ")");
+        CHECK(second.is_null("/data/nextEligibleAt"));
+        CHECK(second.str("/data/blockedByCallId") == first_id);
+        // The bulk item likewise, and the records of both decisions.
+        CHECK_FALSE(bulk.boolean("/data/results/0/success"));
+        CHECK(bulk.str("/data/results/0/blockedByCallId") == first_id);
+        CHECK(bulk.is_null("/data/results/0/nextEligibleAt"));
+        const Reply list = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+        REQUIRE(list.size("/data/decisions") == 3);
+        CHECK(list.str("/data/decisions/0/operation") == "bulk-call");
+        CHECK(list.str("/data/decisions/0/blockedByCallId") == first_id);
+        CHECK(list.str("/data/decisions/1/operation") == "call");
+        CHECK(list.str("/data/decisions/1/blockedByCallId") == first_id);
+        CHECK_FALSE(list.has("/data/decisions/2/blockedByCallId"));  // the first call's
+        CHECK(server.store()
+                  .list_calls(Uuid::parse(acme.id).value(), Uuid::parse(customer).value())
+                  .size() == 1);
+
+        // Once it has ended unanswered (no conversation), the next call is placed.
+        REQUIRE(server.store().end_call(Uuid::parse(acme.id).value(), Uuid::parse(first_id).value(),
+                                        collectcall::CallStatus::completed,
+                                        collectcall::EndedReason::customer_did_not_answer, 30'000,
+                                        "[]", instant("2026-01-06T15:00:30Z")));
+        const Reply third = client.post(calls, call_body(acme));
+        CHECK(third.status == 200);
+        CHECK_FALSE(third.has("/data/blockedByCallId"));
+    }
+}
+
+TEST_CASE("an SMS to another number: that number's zone is a candidate under regulation-f",
+          "[compliance][sms-zone]") {
+    // 12:30 in New York is 07:30 in Honolulu.
+    for (const CompliancePolicy policy :
+         {CompliancePolicy::hosted, CompliancePolicy::regulation_f}) {
+        INFO(collectcall::enum_name(policy));
+        LocalServer server(at("2026-01-06T17:30:00Z"));
+        const Account acme = create_account(server, policy);
+        Client client = server.client(acme);
+        const std::string customer = new_customer(client, "c-1");
+        const std::string generate = "/api/v1/customers/" + customer + "/interactions/sms/generate";
+        const Reply hawaii =
+            client.post(generate, R"({"from":"+12025550100","to":"+18085550100","persist":true})");
+        const Reply list = client.get("/api/v1/customers/" + customer + "/compliance-decisions");
+        REQUIRE(list.size("/data/decisions") == 1);
+        if (policy == CompliancePolicy::hosted) {
+            // Section 16's rule is not one of "every policy": the address's zone alone.
+            CHECK(hawaii.status == 200);
+            CHECK(list.raw("/data/decisions/0/candidateZones") == R"(["America/New_York"])");
+            continue;
+        }
+        REQUIRE(hawaii.status == 422);
+        CHECK(failed(hawaii) == Ids{"inconvenient-time"});
+        CHECK(hawaii.str("/data/compliance/checksFailed/0/reason") ==
+              "Customer local time is 07:30 (Pacific/Honolulu, outside 8am-9pm)");
+        CHECK(hawaii.str("/data/nextEligibleAt") == "2026-01-06T18:00:00.000Z");  // 08:00 there
+        CHECK(list.raw("/data/decisions/0/candidateZones") ==
+              R"(["America/New_York","Pacific/Honolulu"])");
+        // To the customer's own number it goes.
+        CHECK(client.post(generate, R"({"from":"+12025550100","to":"+12125550123","persist":true})")
+                  .status == 200);
+    }
 }

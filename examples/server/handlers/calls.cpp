@@ -78,7 +78,10 @@ CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
     plan.call.compliance = plan.decision.compliance;
     plan.call.createdAt = Timestamp::from_time(now);
     plan.place = plan.call.compliance.passed;
-    if (!plan.place) plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
+    if (!plan.place) {
+        plan.call.nextEligibleAt = plan.decision.nextEligibleAt;
+        plan.call.blockedByCallId = plan.decision.blockedByCallId;
+    }
     plan.agent_id = std::string(agent_id);
     plan.webhook = webhook;
     return plan;
@@ -185,7 +188,8 @@ void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
             result.add_placed(customer, plan->call);
         } else {
             result.add_blocked(customer, compliance::failure_message(plan->call.compliance),
-                               plan->call.compliance, plan->call.nextEligibleAt);
+                               plan->call.compliance, plan->call.nextEligibleAt,
+                               plan->call.blockedByCallId);
         }
     }
     x.reply(200, std::move(result));

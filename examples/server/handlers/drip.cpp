@@ -24,9 +24,21 @@ namespace {
 
 constexpr std::string_view not_a_campaign = "is not a drip campaign of this account";
 
+// How long a call step blocked by a call in progress waits before it is asked again (of the
+// server's clock): the simulated dialer ends a call within seconds.
+constexpr std::chrono::minutes drip_call_wait{1};
+
+// The contacts the schedule of the steps ahead reads: the calls in progress are left out, since
+// they will have ended by then (a call step that finds one still in progress waits for it when
+// it runs: compliance::waits_for_call).
+ContactHistory ahead(ContactHistory history) {
+    history.in_progress.clear();
+    return history;
+}
+
 // The contacts compliance counts, with one more made at `now` on `channel`.
 ContactHistory history_after(const ContactHistory& history, ContactChannel channel, Time now) {
-    ContactHistory after = history;
+    ContactHistory after = ahead(history);
     if (channel == ContactChannel::call) after.placed.push_back(now);
     if (channel == ContactChannel::sms) after.texts.push_back(now);
     return after;
@@ -58,7 +70,11 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
     }
     const ComplianceDecision& decision = *plan.decision;
     if (!decision.compliance.passed) {
-        if (!decision.nextEligibleAt) {
+        if (compliance::waits_for_call(decision)) {
+            // A call to the customer is in progress (one call at a time, every policy): the step
+            // stays as it is and is asked again a little later, until that call has ended.
+            e.nextStepAt = Timestamp::from_time(now + drip_call_wait);
+        } else if (!decision.nextEligibleAt) {
             cancel(e, DripEndReason::customer_uncontactable);
         } else {
             step->nextEligibleAt = *decision.nextEligibleAt;
@@ -127,8 +143,9 @@ void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) 
             DripEnrolPlan plan;
             plan.enrolment = enrol(*campaign, new_uuid(), *id, Timestamp::from_time(now));
             plan.webhook = request.webhook;
+            const ContactHistory later = ahead(history);
             compliance::ComplianceInput input =
-                gate_input(stored, history, settings,
+                gate_input(stored, later, settings,
                            {ContactChannel::call, ComplianceOperation::drip_step}, now);
             plan.store = compliance::schedule_steps(plan.enrolment, input);
             if (!plan.store) {

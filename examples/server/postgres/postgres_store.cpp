@@ -432,6 +432,13 @@ ContactHistory contact_history(Connection& db, const Uuid& account, const Uuid& 
         "AND created_ms >= $3 ORDER BY created_ms");
     for (int i = 0; i < calls.rows(); ++i)
         add_call_to_history(history, calls.row(i));
+    // Whenever they were placed: a call in progress blocks the next one however old it is.
+    db.params().add(account.view()).add(customer.view());
+    const Result ongoing = db.query(
+        "SELECT id, created_ms FROM calls WHERE account_id = $1 AND customer_id = $2 AND "
+        "status = 'in-progress' ORDER BY seq");
+    for (int i = 0; i < ongoing.rows(); ++i)
+        add_call_in_progress(history, ongoing.row(i));
     history.texts = times_since(db, sent_texts_sql, account, customer, since);
     return history;
 }

@@ -531,6 +531,15 @@ ContactHistory contact_history(Connection& db, const Uuid& account, const Uuid& 
         while (q.step())
             add_call_to_history(history, q);
     }
+    {
+        // Whenever they were placed: a call in progress blocks the next one however old it is.
+        Query q(db,
+                "SELECT id, created_ms FROM calls WHERE account_id = ? AND customer_id = ? AND "
+                "status = 'in-progress' ORDER BY seq");
+        q.bind(1, account.view()).bind(2, customer.view());
+        while (q.step())
+            add_call_in_progress(history, q);
+    }
     history.texts = times_since(db, sent_texts_sql, account, customer, since);
     return history;
 }

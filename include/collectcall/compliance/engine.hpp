@@ -81,10 +81,16 @@ struct RespectfulHours {
 // At most this many voice calls per customer per local day (SPEC.md section 8).
 inline constexpr unsigned default_max_calls_per_day = 4;
 
-// How far back the history of contacts must reach for every rule to see what it counts: the
-// seven local calendar days of Regulation F's and the states' runs, and one more day for the
-// difference between UTC and the candidate zones' calendars.
-inline constexpr std::chrono::days required_history{8};
+// How far back the history of contacts must reach for every rule of `rules` (and Regulation F's)
+// to see what it counts: the longest run of local calendar days a rule counts over, and one more
+// day for the difference between UTC and the candidate zones' calendars.
+[[nodiscard]] constexpr std::chrono::days history_required(StateRules rules) noexcept {
+    return std::chrono::days{longest_rule_period(rules).count()} + std::chrono::days{1};
+}
+
+// The history the built-in rules read (8 days while the longest is Regulation F's 7): what a
+// store loads for an evaluation.
+inline constexpr std::chrono::days required_history = history_required(state_call_limits);
 
 // A call to the customer that was placed and has not ended: its id and when it was placed.
 struct OngoingCall {
@@ -131,6 +137,8 @@ struct ComplianceInput {
     // the number a text message goes to (E.164; empty: the customer's own): its area code's zone
     // is a candidate of the evaluation (API.md section 16);
     std::string_view to_number;
+    // the state rules (state_rules.hpp): the built-in table unless a test gives another;
+    StateRules state_rules = state_call_limits;
     // the customer is known to be represented by an attorney about the debt (15 U.S.C.
     // 1692c(a)(2)).
     bool attorney_represented = false;
@@ -383,7 +391,8 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     if (!email) {
         record(result, checks::state_call_limit,
                known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
-                                              in.placed_calls, in.sent_texts, in.channel, in.now)
+                                              in.placed_calls, in.sent_texts, in.channel, in.now,
+                                              in.state_rules)
                      : unknown("Customer local day is unknown"));
     }
 }

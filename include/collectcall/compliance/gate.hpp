@@ -48,12 +48,16 @@ struct ContactRules {
     RespectfulHours window{};
     unsigned max_calls_per_day = default_max_calls_per_day;
     CompliancePolicy policy = CompliancePolicy::hosted;
+    // The state rules (state_rules.hpp): the built-in table unless a test gives another. The
+    // history given to the gate reaches history_required(state_rules) back.
+    StateRules state_rules = state_call_limits;
 };
 
-// The customer's earlier contacts, as far back as required_history reaches (at least): the
-// instants of the calls placed (those in progress included), of those that were telephone
-// conversations (a transcript with a turn of the customer's), of the text messages sent, and the
-// calls still in progress with their ids. In any order.
+// The customer's earlier contacts, as far back as history_required(rules.state_rules) reaches
+// (at least; required_history for the built-in rules): the instants of the calls placed (those
+// in progress included), of those that were telephone conversations (a transcript with a turn of
+// the customer's), of the text messages sent, and the calls still in progress with their ids. In
+// any order.
 struct ContactHistory {
     std::span<const CallTime> placed_calls{};
     std::span<const CallTime> conversations{};
@@ -92,6 +96,7 @@ struct ContactRequest {
     input.window = rules.window;
     input.max_calls_per_day = rules.max_calls_per_day;
     input.policy = rules.policy;
+    input.state_rules = rules.state_rules;
     input.channel = request.medium;
     input.operation = request.operation;
     if (request.medium == ContactChannel::sms) input.to_number = request.to;

@@ -14,13 +14,15 @@
 // outside). So evaluating at `now` and at each boundary, in order, finds the first instant that
 // passes, exactly, without stepping through time.
 //
-// The search is bounded. Every count looks back at most seven local calendar days, so from one
-// day after the seventh day past the latest contact in the history no count or lockout blocks;
-// what is left (the windows, the weekday of a designated period) repeats every week. The search
-// runs `next_eligible_horizon` (16 days) past the later of `now` and the latest contact (a
-// contact more than 16 days after `now` counts as 16 days after it): a week for the counts and
-// their day of slack, and a week more and a day for the weekly pattern. So it evaluates at most
-// a few thousand instants. Nothing found within it means no instant will do: the candidate
+// The search is bounded. Every count looks back at most the longest period of the rule table
+// (longest_rule_period: Regulation F's seven local calendar days, or a state rule's longer
+// one), so from one day after that period has passed since the latest contact in the history no
+// count or lockout blocks; what is left (the windows, the weekday of a designated period)
+// repeats every week. The search runs search_horizon(in) past the later of `now` and the
+// latest contact (a contact further ahead than that after `now` counts as that far): the
+// longest period and its day of slack, and a week more and a day for the weekly pattern (16
+// days with the built-in rules, `next_eligible_horizon`). So it evaluates at most a few
+// thousand instants. Nothing found within it means no instant will do: the candidate
 // zones' windows share no instant (zones far apart), or designated periods cover the rest of
 // the week. (Zones that share no instant now may share one after a change of daylight saving
 // time months away; such a customer is reported as never eligible, the safe answer.)
@@ -36,7 +38,14 @@
 
 namespace collectcall::compliance {
 
-inline constexpr std::chrono::days next_eligible_horizon{16};
+// How far past the latest contact the search looks for the rules of `rules` (see above).
+[[nodiscard]] constexpr std::chrono::days search_horizon(StateRules rules) noexcept {
+    return std::chrono::days{longest_rule_period(rules).count()} + std::chrono::days{1} +
+           std::chrono::days{7} + std::chrono::days{1};
+}
+
+// The horizon of the built-in rules: 16 days.
+inline constexpr std::chrono::days next_eligible_horizon = search_horizon(state_call_limits);
 
 // Whether a check fails that no passage of time changes: the customer is inactive, asked for
 // cease and desist, asked the collector not to use the contact's medium (every policy), is
@@ -117,14 +126,15 @@ namespace detail {
 // in.now on it fails.
 [[nodiscard]] inline std::optional<CallTime> next_eligible(const ComplianceInput& in) {
     if (permanently_ineligible(in)) return std::nullopt;
-    const CallTime cap = in.now + next_eligible_horizon;
+    const std::chrono::days horizon = search_horizon(in.state_rules);
+    const CallTime cap = in.now + horizon;
     CallTime latest = in.now;
     for (std::span<const CallTime> times : {in.placed_calls, in.conversations, in.sent_texts}) {
         for (CallTime t : times)
             latest = std::max(latest, std::min(t, cap));
     }
     ComplianceInput at = in;
-    for (CallTime candidate : detail::boundaries(in, latest + next_eligible_horizon)) {
+    for (CallTime candidate : detail::boundaries(in, latest + horizon)) {
         at.now = candidate;
         if (evaluate(at).passed) return candidate;
     }

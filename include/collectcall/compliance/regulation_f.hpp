@@ -36,6 +36,19 @@ struct Verdict {
 inline constexpr unsigned regulation_f_max_calls = 7;
 inline constexpr date::days regulation_f_period{7};
 
+// The longest run of local calendar days any rule counts over: Regulation F's seven days and
+// every state rule's `days`. How far back a check reads and how far ahead the next-eligible
+// search looks follow from it (engine.hpp's history_required, next_eligible.hpp's
+// search_horizon), so that a longer rule is never under-counted.
+[[nodiscard]] constexpr date::days longest_rule_period(StateRules rules) noexcept {
+    date::days longest = regulation_f_period;
+    for (const StateCallLimit& rule : rules) {
+        const date::days days{static_cast<int>(rule.days)};
+        if (days > longest) longest = days;
+    }
+    return longest;
+}
+
 // 12 CFR 1006.6(b)(1)(i): "a convenient time ... is after 8:00 a.m. and before 9:00 p.m. local
 // time at the consumer's location". The window is half-open: 08:00 inside, 21:00 outside.
 inline constexpr std::chrono::minutes convenient_start{std::chrono::hours{8}};
@@ -253,8 +266,9 @@ namespace detail {
                                                     const StateCandidates& states,
                                                     std::span<const CallTime> calls,
                                                     std::span<const CallTime> texts,
-                                                    ContactChannel channel, CallTime now) {
-    const StateCallLimit* rule = strictest_state_limit(states);
+                                                    ContactChannel channel, CallTime now,
+                                                    StateRules rules = state_call_limits) {
+    const StateCallLimit* rule = strictest_state_limit(states, rules);
     if (rule == nullptr) {
         std::string reason = "No state limit stricter than Regulation F applies";
         if (states.size != 0) {

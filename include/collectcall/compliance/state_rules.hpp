@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "collectcall/compliance/time_zone.hpp"
@@ -28,12 +29,20 @@ struct StateCallLimit {
 
 // clang-format off
 inline constexpr StateCallLimit state_call_limits[] = {
-    // 940 CMR 7.04(1)(f): "in excess of two such communications in each seven-day period"; a
-    // communication "via telephone, either in person or via text messaging or recorded audio
-    // message".
-    {"MA", "Massachusetts", 2, 7, true, "940 CMR 7.04(1)(f)"},
+    // Massachusetts. Debt collectors: 209 CMR 18.16(1)(d), a debt collector may not engage a
+    // consumer "in communication via telephone or via text messaging, initiated by the debt
+    // collector, in excess of two such communications in each seven-day period to a consumer's
+    // residence or cellular telephone". Creditors: 940 CMR 7.04(1)(f), "in excess of two such
+    // communications in each seven-day period", a communication "via telephone, either in
+    // person or via text messaging or recorded audio message". Calls and texts the collector
+    // initiates count, answered or not.
+    {"MA", "Massachusetts", 2, 7, true, "209 CMR 18.16(1)(d); 940 CMR 7.04(1)(f)"},
 };
 // clang-format on
+
+// A table of state rules: the built-in one, or another a test or a deployment gives the engine
+// (ComplianceInput::state_rules).
+using StateRules = std::span<const StateCallLimit>;
 
 // The states a customer may be in: the address's state (in any letter case) when it is a state
 // the tables know, and the state the ZIP Code's prefix serves when it is another. The ZIP Code
@@ -67,10 +76,10 @@ struct StateCandidates {
 // The strictest rule of the candidate states: the fewest communications allowed, then the longer
 // period, then the one that counts text messages; null when none of them has a rule.
 [[nodiscard]] inline const StateCallLimit* strictest_state_limit(
-    const StateCandidates& states) noexcept {
+    const StateCandidates& states, StateRules rules = state_call_limits) noexcept {
     const StateCallLimit* best = nullptr;
     for (std::size_t i = 0; i < states.size; ++i) {
-        for (const StateCallLimit& rule : state_call_limits) {
+        for (const StateCallLimit& rule : rules) {
             if (rule.state != states[i]) continue;
             const bool stricter =
                 best == nullptr || rule.max < best->max ||

@@ -95,14 +95,20 @@ struct BulkCallItemResult {
     // A blocked call's next eligible time (extension, as a single call's 422 carries it): null
     // when no time will do. Absent on a placed call and an unknown customer.
     Patch<Timestamp> nextEligibleAt;
+    // The call in progress that blocked it (extension, API.md section 16); absent otherwise.
+    Patch<Uuid> blockedByCallId;
 
     friend bool operator==(const BulkCallItemResult&, const BulkCallItemResult&) = default;
 };
 BOOST_DESCRIBE_STRUCT(BulkCallItemResult, (),
-                      (customerId, success, data, error, compliance, nextEligibleAt))
+                      (customerId, success, data, error, compliance, nextEligibleAt,
+                       blockedByCallId))
 
 inline void collectcall_schema(schema_tag<BulkCallItemResult>, SchemaBuilder& s) {
     detail::success_or_failure(s, {"data"}, {"error"});
+    s["description"] =
+        "nextEligibleAt (null when no time will do) on a blocked call; blockedByCallId when a "
+        "call to the customer in progress blocked it.";
 }
 
 // The hosted names: `successful`, not the `succeeded` of the other bulk answers.
@@ -139,10 +145,11 @@ struct BulkCallResult {
         ++summary.failed;
         summary.total = static_cast<std::int64_t>(results.size());
     }
-    // The next customer's call was blocked by compliance: the 422's message, its compliance and
-    // its next eligible time (nullopt: no time will do).
+    // The next customer's call was blocked by compliance: the 422's message, its compliance, its
+    // next eligible time (nullopt: no time will do) and the call in progress that blocked it.
     void add_blocked(const Uuid& customer_id, std::string error, ComplianceResult compliance,
-                     std::optional<Timestamp> next_eligible_at) {
+                     std::optional<Timestamp> next_eligible_at,
+                     Patch<Uuid> blocked_by_call_id = {}) {
         add_failed(customer_id, std::move(error), std::move(compliance));
         BulkCallItemResult& item = results.back();
         if (next_eligible_at) {
@@ -150,6 +157,7 @@ struct BulkCallResult {
         } else {
             item.nextEligibleAt = null;
         }
+        item.blockedByCallId = std::move(blocked_by_call_id);
     }
 
     friend bool operator==(const BulkCallResult&, const BulkCallResult&) = default;

@@ -14,6 +14,7 @@
 
 #include "collectcall/core/enum.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/schema.hpp"
 #include "collectcall/model/compliance.hpp"
 #include "collectcall/types/e164.hpp"
 #include "collectcall/types/text.hpp"
@@ -76,13 +77,21 @@ BOOST_DESCRIBE_STRUCT(Call, (),
 // The data of a 422 compliance_failed: the call that was not placed and (extension) when it
 // could be (API.md section 14): the earliest instant at which every check would pass if nothing
 // else happened, null when no time will do (inactive, cease and desist, a restricted medium,
-// attorney representation).
+// attorney representation, a call in progress); and (extension, API.md section 16) the call in
+// progress that blocked it, absent when none did.
 struct BlockedCall : Call {
     std::optional<Timestamp> nextEligibleAt;
+    Patch<Uuid> blockedByCallId;
 
     friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
 };
-BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt))
+BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt, blockedByCallId))
+
+inline void collectcall_schema(schema_tag<BlockedCall>, SchemaBuilder& s) {
+    s["description"] =
+        "A call compliance blocked. blockedByCallId is present when a call to the customer in "
+        "progress blocked it (regulation-f: one call at a time); nextEligibleAt is then null.";
+}
 
 struct CallEvent {
     CallEventType type = CallEventType::call_created;
