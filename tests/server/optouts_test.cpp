@@ -426,3 +426,47 @@ TEST_CASE("a drip campaign's SMS step is refused after an imported STOP", "[opto
     REQUIRE(listed.size("/data/interactions") == 1);
     CHECK(listed.str("/data/interactions/0/sms/direction") == "inbound");
 }
+
+TEST_CASE("a call to the test number 555-0177: its stop request restricts calls, texts, e-mail",
+          "[optouts][analyze][test-numbers]") {
+    for (const CompliancePolicy policy :
+         {CompliancePolicy::hosted, CompliancePolicy::regulation_f}) {
+        INFO(collectcall::enum_name(policy));
+        LocalServer server([](ServerOptions& o) {
+            o.now = frozen_time(morning);
+            o.call_step_ms = 10;
+        });
+        const Account acme = account_with(server, policy);
+        Client client = server.client(acme);
+        const std::string customer =
+            client.post("/api/v1/customers", customer_json("c-1", {}, "+13125550177"))
+                .str("/data/id");
+        const std::string base = "/api/v1/customers/" + customer;
+        const Reply call = client.post(base + "/calls", R"({"agentId":")" + acme.agent + "\"}");
+        REQUIRE(call.status == 200);
+        const std::string id = call.str("/data/id");
+        // The dialer ends it with the customer's words.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (client.get("/api/v1/calls/" + id).str("/data/status") == "in-progress" &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        const Reply analysed =
+            client.post("/api/v1/interactions/" + id + "/analyze", R"({"applyOutcomes":true})");
+        REQUIRE(analysed.status == 200);
+        CHECK(analysed.str("/data/channel") == "voice");
+        CHECK(analysed.boolean("/data/outputVariables/stop-requests"));
+        const Reply standing = client.get(base);
+        CHECK(standing.raw("/data/restrictedMedia") == R"(["call","sms","email"])");
+        // Calls, texts and e-mail are refused, with no time that will do.
+        const Reply next = client.post(base + "/calls", R"({"agentId":")" + acme.agent + "\"}");
+        CHECK(next.status == 422);
+        CHECK(next.is_null("/data/nextEligibleAt"));
+        const Reply sms = client.post(base + "/interactions/sms/generate",
+                                      R"({"from":"+12025550100","to":"+13125550177"})");
+        CHECK(sms.status == 422);
+        CHECK(sms.is_null("/data/nextEligibleAt"));
+        const Reply email = client.post(base + "/interactions/email/generate", "{}");
+        CHECK(email.status == 422);
+        CHECK(email.is_null("/data/nextEligibleAt"));
+    }
+}
