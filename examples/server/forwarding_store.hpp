@@ -52,6 +52,10 @@ class ForwardingStore : public Store {
         const std::function<bool(StoredCustomer&)>& change) override {
         return inner_->update_customer(account, id, change);
     }
+    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
+                                                  const StandingChanger& change) override {
+        return inner_->change_standing(account, id, change);
+    }
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override {
         return inner_->place_call(account, customer, since, decide);
@@ -104,8 +108,9 @@ class ForwardingStore : public Store {
         return inner_->has_client(account, id);
     }
     void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records) override {
-        inner_->insert_interactions(account, customer, records);
+                             std::span<const InteractionRecord> records,
+                             const StandingChanger& standing = {}) override {
+        inner_->insert_interactions(account, customer, records, standing);
     }
     std::optional<InteractionRecord> find_interaction(const Uuid& account,
                                                       const Uuid& id) override {

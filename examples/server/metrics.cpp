@@ -239,6 +239,11 @@ class MeteredStore final : public ForwardingStore {
         return timed(metrics_, batched_, 1,
                      [&] { return ForwardingStore::update_customer(account, id, change); });
     }
+    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
+                                                  const StandingChanger& change) override {
+        return timed(metrics_, batched_, 1,
+                     [&] { return ForwardingStore::change_standing(account, id, change); });
+    }
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override {
         return timed(metrics_, batched_, 1,
@@ -256,9 +261,10 @@ class MeteredStore final : public ForwardingStore {
                      [&] { return ForwardingStore::insert_client(account, client, now); });
     }
     void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records) override {
+                             std::span<const InteractionRecord> records,
+                             const StandingChanger& standing = {}) override {
         timed(metrics_, batched_, records.size(), [&] {
-            ForwardingStore::insert_interactions(account, customer, records);
+            ForwardingStore::insert_interactions(account, customer, records, standing);
             return 0;
         });
     }

@@ -26,8 +26,8 @@
 // The columns of a customer row, for `SELECT ` COLLECTCALL_CUSTOMER_COLUMNS ` FROM customers`.
 // Macros, so that a statement stays one string literal (SQLite's statement cache is keyed by its
 // address).
-#define COLLECTCALL_CUSTOMER_COLUMNS                                                       \
-    "id, body, thread_id, active, cease_and_desist, created_at, updated_at, do_not_call, " \
+#define COLLECTCALL_CUSTOMER_COLUMNS                                                            \
+    "id, body, thread_id, active, cease_and_desist, created_at, updated_at, restricted_media, " \
     "attorney_represented, disputed"
 // The columns of a call row (its events are another table's).
 #define COLLECTCALL_CALL_COLUMNS                                                           \
@@ -88,9 +88,11 @@ StoredCustomer customer_from_row(const Row& row) {
     stored.cease_and_desist = row.boolean(4);
     stored.customer.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
     stored.customer.updatedAt = parse_column<Timestamp>(row.text(6), "updatedAt");
-    stored.do_not_call = row.boolean(7);
-    stored.attorney_represented = row.boolean(8);
-    stored.disputed = row.boolean(9);
+    const auto media = RestrictedMedia::from_bits(static_cast<unsigned>(row.integer(7)));
+    if (!media) corrupt("restricted media");
+    stored.customer.restrictedMedia = *media;
+    stored.customer.attorneyRepresented = row.boolean(8);
+    stored.customer.disputed = row.boolean(9);
     return stored;
 }
 

@@ -81,13 +81,36 @@ struct StoredCustomer {
     Uuid thread_id;  // one conversation thread per customer, shared by all its calls
     bool active = true;
     bool cease_and_desist = false;
-    // What the customer said, as an analysis with applyOutcomes recorded it (API.md section 13)
-    // and the compliance of section 14 reads it: no more calls (12 CFR 1006.14(h)), represented
-    // by an attorney about the debt (15 U.S.C. 1692c(a)(2)), the debt disputed.
-    bool do_not_call = false;
-    bool attorney_represented = false;
-    bool disputed = false;
+    // The rest of the customer's standing (API.md section 16) is in `customer`, which shows it:
+    // restrictedMedia, attorneyRepresented, disputed.
 };
+
+// The customer's standing as a record of the decisions list shows it (StandingChange).
+[[nodiscard]] inline Standing customer_standing(const StoredCustomer& stored) {
+    return Standing{stored.customer.restrictedMedia, stored.cease_and_desist,
+                    stored.customer.attorneyRepresented, stored.customer.disputed};
+}
+
+// Gives the customer the standing `after` at `now`: the record of the change (its cause, the
+// interaction whose words made it), or nullopt, and the customer untouched, when nothing changes.
+[[nodiscard]] inline std::optional<ComplianceDecision> change_customer_standing(
+    StoredCustomer& stored, const Standing& after, Time now, CompliancePolicy policy,
+    StandingCause cause, Patch<Uuid> interaction = {}) {
+    const Standing before = customer_standing(stored);
+    if (after == before) return std::nullopt;
+    stored.customer.restrictedMedia = after.restrictedMedia;
+    stored.cease_and_desist = after.ceaseAndDesist;
+    stored.customer.attorneyRepresented = after.attorneyRepresented;
+    stored.customer.disputed = after.disputed;
+    stored.customer.updatedAt = Timestamp::from_time(now);
+    return standing_record(stored.customer.updatedAt, policy, cause, before, after,
+                           std::move(interaction));
+}
+
+// Changes a customer's standing: gets the customer as stored now (its row locked) and returns the
+// record of what it changed (a `standing` decision, API.md section 16), which is stored with the
+// customer in the same transaction; nullopt when nothing changed (nothing is stored).
+using StandingChanger = std::function<std::optional<ComplianceDecision>(StoredCustomer& customer)>;
 
 // --- Calls -----------------------------------------------------------------------------------
 
@@ -173,9 +196,10 @@ struct StoredAnalysis {
     Time analysed_at{};
 };
 
-// Applies an analysis's outcomes to its customer (section 13's applyOutcomes); true to store what
-// it left in the customer.
-using OutcomeApplier = std::function<bool(StoredCustomer& customer, const OutputVariables&)>;
+// Applies an analysis's outcomes to its customer (section 13's applyOutcomes), as a
+// StandingChanger does: the record of the change stores the customer with it.
+using OutcomeApplier = std::function<std::optional<ComplianceDecision>(StoredCustomer& customer,
+                                                                       const OutputVariables&)>;
 
 // --- Drip campaigns (API.md section 15) ------------------------------------------------------
 
@@ -297,6 +321,11 @@ class Store {
     virtual std::optional<StoredCustomer> update_customer(
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) = 0;
+    // The same for a change of standing: the customer and the record `change` returns are stored
+    // together, in one transaction. nullopt when there is no such customer; otherwise the
+    // customer as it is after the call.
+    virtual std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
+                                                          const StandingChanger& change) = 0;
 
     // nullopt when there is no such customer. Otherwise the plan `decide` returned, whose
     // decision is stored; when `plan.place` the call is stored with status in-progress and a
@@ -362,9 +391,11 @@ class Store {
     [[nodiscard]] virtual bool has_client(const Uuid& account, const Uuid& id) = 0;
 
     // SMS and e-mail interactions of `customer` (which the caller found), all in one
-    // transaction.
+    // transaction, with the change of standing they make when `standing` is given (an opt-out
+    // keyword restricts texts on receipt, API.md section 16).
     virtual void insert_interactions(const Uuid& account, const Uuid& customer,
-                                     std::span<const InteractionRecord> records) = 0;
+                                     std::span<const InteractionRecord> records,
+                                     const StandingChanger& standing = {}) = 0;
     [[nodiscard]] virtual std::optional<InteractionRecord> find_interaction(const Uuid& account,
                                                                             const Uuid& id) = 0;
     // The customer's SMS and e-mails, newest first (by their timestamp).

@@ -59,7 +59,8 @@
     X(EmailGenerateRequest)            \
     X(AnalyzeInteractionRequest)       \
     X(DripEnrolRequest)                \
-    X(DripCancelRequest)
+    X(DripCancelRequest)               \
+    X(RestrictedMediaUpdate)
 
 // The documents a service keeps and reads back (the example server's stored rows): read and
 // written.

@@ -3714,60 +3714,21 @@ void collectcall_schema(schema_tag<Zip>, Schema& s) {
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 
-// ---- begin collectcall/core/schema.hpp ----
-// json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
-// same descriptions and value types that read<T> uses.
+// ---- begin collectcall/core/readable.hpp ----
+// What the header of a readable type includes: the declarations of reading (read<T> and
+// read_into<T>, the read hook's ValueReader, the cross-field rules' MemberStates and RuleErrors),
+// none of which needs simdjson, and, header-only, the reader itself (core/read.hpp), so that a
+// model's header is all a file that reads the model includes.
 //
-// Members: a plain T is required; std::optional<T> and Patch<T> may be absent or null
-// (`"type": [..., "null"]`, or `anyOf` around a `$ref`); NotAllowed must be absent
-// (`{"not": {}}`). Every object has `additionalProperties: false`, as read<T> refuses unknown
-// members. A described struct nested in another becomes a `$defs` entry and a `$ref`.
-//
-// Customisation point, the same for a value type of your own and for a described struct:
-//
-//     void collectcall_schema(collectcall::schema_tag<T>, collectcall::SchemaBuilder& schema);
-//
-// found by ADL (declare it next to T). For a type that is not described it fills an empty
-// schema object (`schema["type"] = "string"; schema["pattern"] = ...`). For a described
-// struct it is called with the object schema already generated and adds what the descriptions
-// cannot tell, e.g. a cross-field rule as `if`/`then`; likewise for a described enum, whose
-// schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
-// A described struct that has a cross-field
-// rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
-// add"), so that a rule the schema cannot see never goes unmentioned by accident. The `$defs`
-// name of a described struct is its unqualified name (template arguments joined by '_'); to
-// choose another, declare
-//
-//     std::string collectcall_schema_name(collectcall::schema_tag<T>);
-//
-// Every type of the library declares its schema beside its reading and writing, in its own
-// header. One that only sets keywords and calls the builder takes the builder as a template
-// parameter, so that its header needs only core/schema_tag.hpp and not this engine (the value
-// types, JsonObject, and the customer's models: a program that reads and writes customers
-// compiles no schema code); one that builds Json values of its own takes a SchemaBuilder. This
-// header knows no type of the library beyond core/.
-
-#include <array>
-#include <charconv>
-#include <concepts>
-#include <cstddef>
-#include <cstdint>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/members.hpp>
-#include <boost/describe/modifiers.hpp>
-#include <boost/mp11/algorithm.hpp>
+// With COLLECTCALL_SEPARATE_COMPILATION the reader is left out: the models' reading is compiled
+// once by collectcall/src.hpp (collectcall/extern.hpp), and a file that reads any other type
+// includes core/read.hpp itself.
 
 // ---- begin collectcall/core/check.hpp ----
 // Cross-field rules: what a rule of a described struct is given once all of an object's members
@@ -3889,1007 +3850,6 @@ concept HasMemberCheck = requires(const T& value, const MemberStates& states, Ru
 
 }  // namespace collectcall
 // ---- end collectcall/core/check.hpp ----
-
-namespace collectcall {
-
-// A JSON value that keeps the order of object members, for building documents such as schemas.
-// Numbers are kept as their text, so that 9007199254740992 or 0.1 are written as given.
-class Json {
-  public:
-    enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
-
-    Json() = default;
-    Json(std::nullptr_t) {}                                                  // NOLINT
-    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
-    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
-    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
-    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
-    template <class Int>
-    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
-        : kind_(Kind::number) {  // NOLINT
-        char digits[24];
-        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-        text_.assign(digits, end);
-    }
-
-    static Json object() { return Json(Kind::object); }
-    static Json array() { return Json(Kind::array); }
-    static Json array(std::initializer_list<Json> items) {
-        Json a(Kind::array);
-        a.values_.assign(items.begin(), items.end());
-        return a;
-    }
-    // A number given by its JSON text. Precondition: is_json_number(text).
-    static Json number(std::string_view text) {
-        Json n(Kind::number);
-        n.text_ = text;
-        return n;
-    }
-    // Any JSON text, written verbatim: examples kept as documents, or (in tests) text that no
-    // value can produce, such as a lone surrogate escape. Precondition for a valid document:
-    // `text` is valid JSON.
-    static Json raw(std::string_view text) {
-        Json r(Kind::raw);
-        r.text_ = text;
-        return r;
-    }
-
-    [[nodiscard]] Kind kind() const noexcept { return kind_; }
-    [[nodiscard]] bool is_null() const noexcept { return kind_ == Kind::null; }
-    [[nodiscard]] bool is_object() const noexcept { return kind_ == Kind::object; }
-    [[nodiscard]] bool is_array() const noexcept { return kind_ == Kind::array; }
-    [[nodiscard]] bool is_string() const noexcept { return kind_ == Kind::string; }
-    // The text of a string, number or raw value.
-    [[nodiscard]] const std::string& text() const noexcept { return text_; }
-    [[nodiscard]] bool boolean() const noexcept { return boolean_; }
-
-    // Object access. operator[] turns a null into an empty object, and appends a member that
-    // is not there yet (as null).
-    Json& operator[](std::string_view key) {
-        if (kind_ == Kind::null) kind_ = Kind::object;
-        if (Json* found = find(key)) return *found;
-        return append(std::string(key), Json());
-    }
-    [[nodiscard]] Json* find(std::string_view key) noexcept {
-        for (std::size_t i = 0; i < keys_.size(); ++i) {
-            if (keys_[i] == key) return &values_[i];
-        }
-        return nullptr;
-    }
-    [[nodiscard]] const Json* find(std::string_view key) const noexcept {
-        return const_cast<Json*>(this)->find(key);
-    }
-    [[nodiscard]] bool contains(std::string_view key) const noexcept {
-        return find(key) != nullptr;
-    }
-    bool erase(std::string_view key) {
-        for (std::size_t i = 0; i < keys_.size(); ++i) {
-            if (keys_[i] == key) {
-                keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
-                values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(i));
-                return true;
-            }
-        }
-        return false;
-    }
-    // Appends a member even when one of the same name exists: a document with a duplicate
-    // member can be built on purpose (tests). Turns a null into an object.
-    Json& append(std::string key, Json value) {
-        if (kind_ == Kind::null) kind_ = Kind::object;
-        keys_.push_back(std::move(key));
-        values_.push_back(std::move(value));
-        return values_.back();
-    }
-    [[nodiscard]] const std::vector<std::string>& keys() const noexcept { return keys_; }
-
-    // Array access, and the member values of an object in order. push_back turns a null into
-    // an array.
-    Json& push_back(Json value) {
-        if (kind_ == Kind::null) kind_ = Kind::array;
-        values_.push_back(std::move(value));
-        return values_.back();
-    }
-    [[nodiscard]] std::vector<Json>& values() noexcept { return values_; }
-    [[nodiscard]] const std::vector<Json>& values() const noexcept { return values_; }
-    [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
-
-    // Compact JSON.
-    void write(Writer& writer) const {
-        switch (kind_) {
-            case Kind::null:
-                writer.null();
-                return;
-            case Kind::boolean:
-                writer.boolean(boolean_);
-                return;
-            case Kind::number:
-            case Kind::raw:
-                writer.raw(text_);
-                return;
-            case Kind::string:
-                writer.string(text_);
-                return;
-            case Kind::array:
-                writer.raw('[');
-                for (std::size_t i = 0; i < values_.size(); ++i) {
-                    if (i != 0) writer.raw(',');
-                    values_[i].write(writer);
-                }
-                writer.raw(']');
-                return;
-            case Kind::object:
-                writer.raw('{');
-                for (std::size_t i = 0; i < values_.size(); ++i) {
-                    if (i != 0) writer.raw(',');
-                    writer.string(keys_[i]);
-                    writer.raw(':');
-                    values_[i].write(writer);
-                }
-                writer.raw('}');
-                return;
-        }
-    }
-    [[nodiscard]] std::string dump() const {
-        std::string out;
-        Writer writer(out);
-        write(writer);
-        writer.flush();
-        return out;
-    }
-
-    friend void collectcall_write(Writer& writer, const Json& value) { value.write(writer); }
-    friend bool operator==(const Json& a, const Json& b) {
-        return a.kind_ == b.kind_ && a.boolean_ == b.boolean_ && a.text_ == b.text_ &&
-               a.keys_ == b.keys_ && a.values_ == b.values_;
-    }
-
-  private:
-    explicit Json(Kind kind) : kind_(kind) {}
-
-    Kind kind_ = Kind::null;
-    bool boolean_ = false;
-    std::string text_;
-    std::vector<std::string> keys_;  // object member names, parallel to values_
-    std::vector<Json> values_;       // object member values, or array items
-};
-
-namespace detail {
-
-// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
-template <class T>
-std::string_view qualified_type_name() {
-#if defined(__clang__) || defined(__GNUC__)
-    std::string_view f = __PRETTY_FUNCTION__;  // "... [with T = NAME; ...]" or "... [T = NAME]"
-    const std::size_t start = f.find("T = ") + 4;
-    std::size_t end = f.find(';', start);
-    if (end == std::string_view::npos) end = f.rfind(']');
-    return f.substr(start, end - start);
-#elif defined(_MSC_VER)
-    std::string_view f = __FUNCSIG__;  // "... qualified_type_name<struct NAME>(void)"
-    std::size_t start = f.find("qualified_type_name<") + 20;
-    for (std::string_view prefix : {"struct ", "class "}) {
-        if (f.substr(start, prefix.size()) == prefix) start += prefix.size();
-    }
-    return f.substr(start, f.rfind(">(") - start);
-#else
-    return "Object";
-#endif
-}
-
-// "ns::Envelope<ns::Customer>" -> "Envelope_Customer"; a null_t argument (ErrorEnvelope<>) is
-// left out. The result is safe in a URI fragment.
-inline std::string schema_name_from(std::string_view spelled) {
-    // An anonymous namespace is spelled differently by each compiler; it is left out like any
-    // other qualifier.
-    std::string qualified(spelled);
-    for (std::string_view anonymous :
-         {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
-        for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
-            qualified.erase(at, anonymous.size());
-        }
-    }
-    std::string name;
-    std::string word;
-    auto flush = [&] {
-        if (word != "null_t" && !word.empty()) {
-            if (!name.empty()) name += '_';
-            name += word;
-        }
-        word.clear();
-    };
-    for (std::size_t i = 0; i < qualified.size(); ++i) {
-        const char c = qualified[i];
-        if (c == ':') {
-            word.clear();  // drop the namespace or enclosing class qualifier
-        } else if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                   c == '_') {
-            word += c;
-        } else {
-            flush();
-        }
-    }
-    flush();
-    return name.empty() ? std::string("Object") : name;
-}
-
-// One address per type, without RTTI.
-template <class T>
-inline constexpr char type_key = 0;
-
-}  // namespace detail
-
-template <class T>
-inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
-    return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
-}(described_members<T>{});
-
-// Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
-// document's components/schemas) of the described structs it refers to.
-class SchemaBuilder {
-  public:
-    // `definitions_prefix` is what a $ref puts before a definition's name.
-    explicit SchemaBuilder(std::string definitions_prefix = "#/$defs/")
-        : prefix_(std::move(definitions_prefix)) {}
-
-    // The schema being built by a collectcall_schema overload.
-    [[nodiscard]] Json& schema() noexcept { return *current_; }
-    Json& operator[](std::string_view keyword) { return (*current_)[keyword]; }
-
-    // The schema of T to use inside another one: a {"$ref"} for a described struct (its
-    // definition is added once), the schema itself for anything else.
-    template <class T>
-    Json schema_of();
-
-    // The schema of T itself, a described struct written out rather than referred to (the root
-    // of a document).
-    template <class T>
-    Json inline_schema_of();
-
-    // The name under which T is defined, adding its definition if needed. T is described.
-    template <class T>
-    std::string define();
-
-    // The $ref of a definition name.
-    [[nodiscard]] std::string ref(std::string_view name) const {
-        return prefix_ + std::string(name);
-    }
-
-    // The definitions collected so far, in the order they were first needed.
-    [[nodiscard]] const Json& definitions() const noexcept { return definitions_; }
-
-    // `schema`, or null.
-    static Json nullable(Json schema);
-    // Undoes nullable(): `schema` without null.
-    static Json non_nullable(Json schema);
-
-    // For a struct used as a merge patch of Target (each member a Patch<V> named like a member of
-    // Target): a member that Target requires cannot be cleared, so null is taken out of its
-    // schema (merge_patch reports `not_allowed` for it). Call from the patch struct's
-    // collectcall_schema overload.
-    template <class Target>
-    void patch_of();
-
-  private:
-    template <class T>
-    Json build_object();
-    template <class T>
-    Json build_enum();
-    template <class T>
-    Json build_named() {
-        if constexpr (DescribedEnum<T>) {
-            return build_enum<T>();
-        } else {
-            return build_object<T>();
-        }
-    }
-    template <class T>
-    Json build_other();
-
-    struct Scope {
-        SchemaBuilder& builder;
-        Json* saved;
-        Scope(SchemaBuilder& b, Json& node) : builder(b), saved(b.current_) { b.current_ = &node; }
-        ~Scope() { builder.current_ = saved; }
-        Scope(const Scope&) = delete;
-        Scope& operator=(const Scope&) = delete;
-    };
-
-    std::string prefix_;
-    Json definitions_ = Json::object();
-    std::vector<std::pair<const void*, std::string>> named_;  // type -> definition name
-    Json scratch_;
-    Json* current_ = &scratch_;
-};
-
-// ---- SchemaBuilder ----------------------------------------------------------------------------
-
-template <class T>
-concept HasSchemaHook = requires(SchemaBuilder& builder) {
-    collectcall_schema(schema_tag<T>{}, builder);
-};
-
-template <class T>
-std::string schema_name() {
-    if constexpr (requires { collectcall_schema_name(schema_tag<T>{}); }) {
-        return std::string(collectcall_schema_name(schema_tag<T>{}));
-    } else {
-        return detail::schema_name_from(detail::qualified_type_name<T>());
-    }
-}
-
-inline Json SchemaBuilder::nullable(Json schema) {
-    Json* type = schema.find("type");
-    const bool only_ref = schema.contains("$ref") && schema.keys().size() == 1;
-    if (type != nullptr && type->is_string() && !schema.contains("const") && !only_ref) {
-        if (type->text() == "null") return schema;
-        *type = Json::array({type->text(), "null"});
-        if (Json* values = schema.find("enum")) values->push_back(nullptr);
-        return schema;
-    }
-    if (type != nullptr && type->is_array()) {
-        for (const Json& t : type->values()) {
-            if (t.is_string() && t.text() == "null") return schema;
-        }
-    }
-    Json null_schema = Json::object();
-    null_schema["type"] = "null";
-    Json wrapper = Json::object();
-    wrapper["anyOf"] = Json::array({std::move(schema), std::move(null_schema)});
-    return wrapper;
-}
-
-inline Json SchemaBuilder::non_nullable(Json schema) {
-    if (Json* type = schema.find("type"); type != nullptr && type->is_array()) {
-        Json kept = Json::array();
-        for (Json& t : type->values()) {
-            if (!(t.is_string() && t.text() == "null")) kept.push_back(std::move(t));
-        }
-        *type = kept.size() == 1 ? std::move(kept.values().front()) : std::move(kept);
-        if (Json* values = schema.find("enum")) {
-            Json non_null = Json::array();
-            for (Json& v : values->values()) {
-                if (!v.is_null()) non_null.push_back(std::move(v));
-            }
-            *values = std::move(non_null);
-        }
-        return schema;
-    }
-    if (Json* any = schema.find("anyOf");
-        any != nullptr && schema.keys().size() == 1 && any->size() == 2) {
-        const Json* second = any->values()[1].find("type");
-        if (second != nullptr && second->is_string() && second->text() == "null") {
-            return std::move(any->values()[0]);
-        }
-    }
-    return schema;
-}
-
-template <class Target>
-void SchemaBuilder::patch_of() {
-    Json* properties = schema().find("properties");
-    if (properties == nullptr) return;
-    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
-            if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
-        }
-    });
-}
-
-template <class T>
-std::string SchemaBuilder::define() {
-    const void* key = &detail::type_key<T>;
-    for (const auto& [type, name] : named_) {
-        if (type == key) return name;
-    }
-    // A name already taken by another type gets a number.
-    const std::string base = schema_name<T>();
-    std::string name = base;
-    for (int n = 2; definitions_.contains(name); ++n)
-        name = base + std::to_string(n);
-    named_.emplace_back(key, name);
-    // Reserved first, so that a struct that refers to itself finds its name.
-    definitions_[name] = Json::object();
-    Json built = build_named<T>();
-    *definitions_.find(name) = std::move(built);
-    return name;
-}
-
-template <class T>
-Json SchemaBuilder::schema_of() {
-    if constexpr (Described<T> || DescribedEnum<T>) {
-        Json ref = Json::object();
-        ref["$ref"] = this->ref(define<T>());
-        return ref;
-    } else {
-        return build_other<T>();
-    }
-}
-
-template <class T>
-Json SchemaBuilder::inline_schema_of() {
-    if constexpr (Described<T> || DescribedEnum<T>) {
-        return build_named<T>();
-    } else {
-        return build_other<T>();
-    }
-}
-
-template <class T>
-Json SchemaBuilder::build_object() {
-    Json object = Json::object();
-    object["type"] = "object";
-    Json properties = Json::object();
-    Json required = Json::array();
-    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D.pointer)>;
-        if constexpr (std::is_same_v<M, NotAllowed>) {
-            Json never = Json::object();
-            never["not"] = Json::object();
-            never["description"] = "cannot be set";
-            properties[D.name] = std::move(never);
-        } else if constexpr (is_optional_v<M> || is_patch_v<M>) {
-            properties[D.name] = nullable(schema_of<typename M::value_type>());
-        } else {
-            properties[D.name] = schema_of<M>();
-            required.push_back(D.name);
-        }
-    });
-    object["properties"] = std::move(properties);
-    if (required.size() != 0) object["required"] = std::move(required);
-    object["additionalProperties"] = false;
-
-    if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, object);
-        collectcall_schema(schema_tag<T>{}, *this);
-    } else {
-        static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
-                      "this struct has a cross-field rule (collectcall_check) or Patch members, "
-                      "which its descriptions alone do not tell the schema: declare "
-                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
-    }
-    return object;
-}
-
-template <class T>
-Json SchemaBuilder::build_enum() {
-    Json out = Json::object();
-    out["type"] = "string";
-    Json values = Json::array();
-    for (std::string_view name : enum_names<T>)
-        values.push_back(name);
-    out["enum"] = std::move(values);
-    if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
-    }
-    return out;
-}
-
-template <class T>
-Json SchemaBuilder::build_other() {
-    Json out = Json::object();
-    if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
-    } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
-        out = nullable(schema_of<typename T::value_type>());
-    } else if constexpr (std::is_same_v<T, NotAllowed>) {
-        out["not"] = Json::object();
-    } else if constexpr (std::is_same_v<T, null_t>) {
-        out["type"] = "null";
-    } else if constexpr (std::is_same_v<T, bool>) {
-        out["type"] = "boolean";
-    } else if constexpr (std::is_integral_v<T>) {
-        out["type"] = "integer";
-        out["minimum"] = std::numeric_limits<T>::min();
-        out["maximum"] = std::numeric_limits<T>::max();
-    } else if constexpr (std::is_same_v<T, std::string>) {
-        out["type"] = "string";
-    } else if constexpr (is_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
-    } else if constexpr (is_bounded_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
-        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
-        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
-    } else {
-        static_assert(sizeof(T) == 0,
-                      "collectcall has no schema for this type: declare "
-                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
-    }
-    return out;
-}
-
-// ---- Documents --------------------------------------------------------------------------------
-
-inline constexpr std::string_view json_schema_dialect =
-    "https://json-schema.org/draft/2020-12/schema";
-
-// The schema of T as a value: for a described struct the object schema itself, with the
-// structs it refers to under $defs.
-template <class T>
-Json json_schema_value() {
-    SchemaBuilder builder("#/$defs/");
-    Json body = builder.inline_schema_of<T>();
-    Json document = Json::object();
-    document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
-    if (body.is_object()) {
-        for (std::size_t i = 0; i < body.keys().size(); ++i) {
-            document[body.keys()[i]] = std::move(body.values()[i]);
-        }
-    }
-    if (builder.definitions().size() != 0) document["$defs"] = builder.definitions();
-    return document;
-}
-
-// The JSON Schema (draft 2020-12) of what read<T> accepts, as compact JSON. Deterministic: the
-// same T gives the same bytes.
-template <class T>
-std::string json_schema() {
-    return json_schema_value<T>().dump();
-}
-
-}  // namespace collectcall
-// ---- end collectcall/core/schema.hpp ----
-// ---- begin collectcall/types/clock_time.hpp ----
-// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
-// day, for the end of a period). What a calling window and a customer's designated inconvenient
-// times are written in.
-
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
-
-namespace collectcall {
-
-// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
-[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
-    std::string_view text) noexcept {
-    if (text.size() != 5 || text[2] != ':') return std::nullopt;
-    for (std::size_t i : {0U, 1U, 3U, 4U}) {
-        if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    }
-    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
-    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
-    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
-    return std::chrono::minutes{hh * 60 + mm};
-}
-
-class ClockTime {
-  public:
-    // Midnight at the start of the day, so that structs holding one can be built member by
-    // member.
-    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
-
-    static Parsed<ClockTime> parse(std::string_view text) noexcept {
-        const auto minutes = parse_clock(text);
-        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
-        return ClockTime(*minutes);
-    }
-
-    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
-    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
-        std::chrono::minutes minutes) noexcept {
-        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
-            return std::nullopt;
-        }
-        return ClockTime(minutes);
-    }
-
-    [[nodiscard]] constexpr std::string_view view() const noexcept {
-        return {text_.data(), text_.size()};
-    }
-    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
-
-    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
-
-  private:
-    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
-
-    constexpr void assign(std::chrono::minutes minutes) noexcept {
-        minutes_ = minutes;
-        const auto m = static_cast<unsigned>(minutes.count());
-        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
-                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
-    }
-
-    std::chrono::minutes minutes_{0};
-    std::array<char, 5> text_{};
-};
-
-namespace schema_patterns {
-
-inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
-
-}  // namespace schema_patterns
-
-// JSON Schema (core/schema.hpp).
-template <class Schema>
-void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
-    s["type"] = "string";
-    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
-    s["pattern"] = schema_patterns::clock_time;
-    s["examples"].push_back("09:00");
-}
-
-}  // namespace collectcall
-// ---- end collectcall/types/clock_time.hpp ----
-
-namespace collectcall {
-
-// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
-// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
-// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours,
-    call_frequency,
-    inconvenient_time,
-    medium_restriction,
-    attorney_representation,
-    state_call_limit
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
-                    attorney_representation, state_call_limit)
-
-struct Check {
-    CheckId id = CheckId::is_active;
-    std::string name;
-    std::string description;
-    std::string reason;  // the human-readable outcome
-
-    friend bool operator==(const Check&, const Check&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
-
-struct ComplianceResult {
-    bool passed = false;
-    std::vector<Check> checksPassed;
-    std::vector<Check> checksFailed;
-
-    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
-
-// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
-// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
-// stricter state law (docs/compliance.md).
-enum class CompliancePolicy { hosted, regulation_f };
-BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
-
-// How the customer is contacted: a voice call, a text message or an e-mail. On the wire "call",
-// "sms", "email" (a medium of communication of 12 CFR 1006.14(h)).
-enum class ContactChannel { call, sms, email };
-BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
-
-// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
-// persisted SMS, a persisted e-mail, or an enrolment in a drip campaign (recorded when refused:
-// its first step can never run).
-enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, enrolment };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, enrolment)
-
-// The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
-// ContactChannel, on the wire the list of their names in the order of the enum
-// (`["call", "email"]`). `bits()` and `from_bits()` are a store's compact form of it.
-class RestrictedMedia {
-  public:
-    constexpr RestrictedMedia() noexcept = default;
-    constexpr RestrictedMedia(std::initializer_list<ContactChannel> media) noexcept {
-        for (ContactChannel medium : media)
-            add(medium);
-    }
-
-    [[nodiscard]] constexpr bool contains(ContactChannel medium) const noexcept {
-        return (bits_ & bit(medium)) != 0;
-    }
-    [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
-    constexpr void add(ContactChannel medium) noexcept { bits_ |= bit(medium); }
-    constexpr void remove(ContactChannel medium) noexcept {
-        bits_ &= static_cast<unsigned>(~bit(medium));
-    }
-    // Every medium of `other` added.
-    constexpr void add(RestrictedMedia other) noexcept { bits_ |= other.bits_; }
-
-    // The media, in the order of the enum.
-    [[nodiscard]] std::vector<ContactChannel> media() const {
-        std::vector<ContactChannel> out;
-        for (ContactChannel medium : enum_values<ContactChannel>) {
-            if (contains(medium)) out.push_back(medium);
-        }
-        return out;
-    }
-
-    [[nodiscard]] constexpr unsigned bits() const noexcept { return bits_; }
-    // nullopt when `bits` names a medium the enum does not have.
-    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(
-        unsigned bits) noexcept {
-        if ((bits & ~all_bits()) != 0) return std::nullopt;
-        RestrictedMedia out;
-        out.bits_ = bits;
-        return out;
-    }
-
-    friend constexpr bool operator==(RestrictedMedia, RestrictedMedia) noexcept = default;
-
-  private:
-    [[nodiscard]] static constexpr unsigned bit(ContactChannel medium) noexcept {
-        return 1U << static_cast<unsigned>(medium);
-    }
-    [[nodiscard]] static constexpr unsigned all_bits() noexcept {
-        unsigned all = 0;
-        for (ContactChannel medium : enum_values<ContactChannel>)
-            all |= bit(medium);
-        return all;
-    }
-
-    unsigned bits_ = 0;
-};
-
-enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
-BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
-
-// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
-// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
-// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
-// named and from 00:00 to `to` on the next ("22:00" to "07:00").
-struct InconvenientTime {
-    BoundedVector<Weekday, 1, 7> days;
-    ClockTime from;
-    ClockTime to;
-
-    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
-
-// The most periods a customer may designate (customer member `inconvenientTimes`).
-inline constexpr std::size_t max_inconvenient_times = 20;
-using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
-
-// The customer's wall clock in one candidate zone at the instant of a decision:
-// "2026-01-15T20:30:00" (local, no offset).
-struct ZoneLocalTime {
-    std::string zone;  // IANA name
-    std::string localTime;
-
-    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
-
-// The counts a decision was made on, each the largest over the candidate zones' calendars.
-struct ComplianceCounts {
-    unsigned callsToday = 0;                      // calls placed in the local calendar day
-    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
-    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
-    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
-
-    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
-                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
-
-// The record of one compliance evaluation (API.md section 14): what was asked, when, under
-// which policy, where the customer may have been and what their clock said, the counts, every
-// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
-// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
-// (12 CFR 1006.100).
-struct ComplianceDecision {
-    Timestamp at;
-    ComplianceOperation operation = ComplianceOperation::call;
-    CompliancePolicy policy = CompliancePolicy::hosted;
-    ContactChannel channel = ContactChannel::call;
-    std::vector<std::string> candidateZones;
-    std::vector<ZoneLocalTime> localTimes;
-    ComplianceCounts counts;
-    ComplianceResult compliance;
-    std::optional<Timestamp> nextEligibleAt;
-    // The call in progress that blocked the contact (API.md section 16: one call at a time);
-    // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
-    Patch<Uuid> blockedByCallId;
-
-    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
-                      (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt, blockedByCallId))
-
-inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
-    s["description"] =
-        "blockedByCallId is present when a call to the customer in progress blocked the contact "
-        "(nextEligibleAt is then null: the contact waits for that call to end).";
-}
-
-// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
-struct ComplianceDecisionList {
-    std::vector<ComplianceDecision> decisions;
-
-    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
-
-}  // namespace collectcall
-// ---- end collectcall/model/compliance.hpp ----
-// ---- begin collectcall/model/drip_campaign.hpp ----
-// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
-// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
-// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
-// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
-//
-// When a step runs is a compliance question (its first compliant instant at or after its due
-// time): compliance/drip_schedule.hpp answers it.
-
-#include <chrono>
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/model/call.hpp ----
-// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
-// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
-
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-
-namespace collectcall {
-
-// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
-enum class CallStatus { in_progress, completed, canceled };
-BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
-
-enum class CallEventType { call_created, call_ended };
-BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
-
-enum class EndedReason {
-    customer_did_not_answer,
-    voicemail,
-    customer_ended_call,
-    agent_ended_call,
-    silence_timed_out,
-    unknown,
-};
-BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
-                    agent_ended_call, silence_timed_out, unknown)
-
-// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
-// service); with one, they are signed with that secret of the caller's account.
-struct Webhook {
-    Url url;
-    std::optional<Uuid> secretId;
-
-    friend bool operator==(const Webhook&, const Webhook&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
-
-struct CallRequest {
-    Text agentId;
-    std::optional<Webhook> webhook;
-
-    friend bool operator==(const CallRequest&, const CallRequest&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
-
-// The data of the create-call response, placed (200) or blocked by compliance (422).
-struct Call {
-    Uuid id;
-    Uuid threadId;
-    E164 toPhoneNumber;
-    E164 fromPhoneNumber;
-    ComplianceResult compliance;
-    Timestamp createdAt;
-
-    friend bool operator==(const Call&, const Call&) = default;
-};
-BOOST_DESCRIBE_STRUCT(Call, (),
-                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
-
-// The data of a 422 compliance_failed: the call that was not placed and (extension) when it
-// could be (API.md section 14): the earliest instant at which every check would pass if nothing
-// else happened, null when no time will do (inactive, cease and desist, a restricted medium,
-// attorney representation, a call in progress); and (extension, API.md section 16) the call in
-// progress that blocked it, absent when none did.
-struct BlockedCall : Call {
-    std::optional<Timestamp> nextEligibleAt;
-    Patch<Uuid> blockedByCallId;
-
-    friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
-};
-BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt, blockedByCallId))
-
-inline void collectcall_schema(schema_tag<BlockedCall>, SchemaBuilder& s) {
-    s["description"] =
-        "A call compliance blocked. blockedByCallId is present when a call to the customer in "
-        "progress blocked it (regulation-f: one call at a time); nextEligibleAt is then null.";
-}
-
-struct CallEvent {
-    CallEventType type = CallEventType::call_created;
-    Timestamp createdAt;
-
-    friend bool operator==(const CallEvent&, const CallEvent&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
-
-// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
-struct CallDetails : Call {
-    Uuid customerId;
-    CallStatus status = CallStatus::in_progress;
-    std::optional<EndedReason> endedReason;  // once ended
-    std::optional<std::int64_t> durationMs;  // once ended
-    std::vector<CallEvent> events;
-
-    friend bool operator==(const CallDetails&, const CallDetails&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
-
-struct CallList {
-    std::vector<CallDetails> calls;
-
-    friend bool operator==(const CallList&, const CallList&) = default;
-};
-BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
-
-// The number a call comes from (API.md section 8): the first number of the account's pool in the
-// customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
-// that means is the caller's decision).
-[[nodiscard]] inline std::optional<E164> caller_number(std::span<const E164> pool,
-                                                       const E164& customer_phone) noexcept {
-    if (pool.empty()) return std::nullopt;
-    const std::string_view area = customer_phone.nanp_area_code();
-    if (!area.empty()) {
-        for (const E164& number : pool) {
-            if (number.nanp_area_code() == area) return number;
-        }
-    }
-    return pool.front();
-}
-
-}  // namespace collectcall
-// ---- end collectcall/model/call.hpp ----
-// ---- begin collectcall/model/webhook.hpp ----
-// Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
-// shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.
-
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <boost/describe/class.hpp>
-#include <boost/describe/enum.hpp>
-
-// ---- begin collectcall/core/readable.hpp ----
-// What the header of a readable type includes: the declarations of reading (read<T> and
-// read_into<T>, the read hook's ValueReader, the cross-field rules' MemberStates and RuleErrors),
-// none of which needs simdjson, and, header-only, the reader itself (core/read.hpp), so that a
-// model's header is all a file that reads the model includes.
-//
-// With COLLECTCALL_SEPARATE_COMPILATION the reader is left out: the models' reading is compiled
-// once by collectcall/src.hpp (collectcall/extern.hpp), and a file that reads any other type
-// includes core/read.hpp itself.
-
 // ---- begin collectcall/core/read/entry_points.hpp ----
 // The declarations of read<T> and read_into<T> (defined by read/entry.hpp), without simdjson: a
 // model's header declares its reading for the price of these lines (core/readable.hpp).
@@ -7545,6 +6505,1170 @@ requires std::same_as<String, std::string> ErrorList read_into(const String& jso
 // ---- end collectcall/core/read.hpp ----
 #endif
 // ---- end collectcall/core/readable.hpp ----
+// ---- begin collectcall/core/schema.hpp ----
+// json_schema<T>(): the JSON Schema (draft 2020-12) of what read<T> accepts, derived from the
+// same descriptions and value types that read<T> uses.
+//
+// Members: a plain T is required; std::optional<T> and Patch<T> may be absent or null
+// (`"type": [..., "null"]`, or `anyOf` around a `$ref`); NotAllowed must be absent
+// (`{"not": {}}`). Every object has `additionalProperties: false`, as read<T> refuses unknown
+// members. A described struct nested in another becomes a `$defs` entry and a `$ref`.
+//
+// Customisation point, the same for a value type of your own and for a described struct:
+//
+//     void collectcall_schema(collectcall::schema_tag<T>, collectcall::SchemaBuilder& schema);
+//
+// found by ADL (declare it next to T). For a type that is not described it fills an empty
+// schema object (`schema["type"] = "string"; schema["pattern"] = ...`). For a described
+// struct it is called with the object schema already generated and adds what the descriptions
+// cannot tell, e.g. a cross-field rule as `if`/`then`; likewise for a described enum, whose
+// schema is {"type": "string", "enum": [its wire names]} and a named definition like a struct.
+// A described struct that has a cross-field
+// rule (collectcall_check) or Patch members must provide one (an empty one says "nothing to
+// add"), so that a rule the schema cannot see never goes unmentioned by accident. The `$defs`
+// name of a described struct is its unqualified name (template arguments joined by '_'); to
+// choose another, declare
+//
+//     std::string collectcall_schema_name(collectcall::schema_tag<T>);
+//
+// Every type of the library declares its schema beside its reading and writing, in its own
+// header. One that only sets keywords and calls the builder takes the builder as a template
+// parameter, so that its header needs only core/schema_tag.hpp and not this engine (the value
+// types, JsonObject, and the customer's models: a program that reads and writes customers
+// compiles no schema code); one that builds Json values of its own takes a SchemaBuilder. This
+// header knows no type of the library beyond core/.
+
+#include <array>
+#include <charconv>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/members.hpp>
+#include <boost/describe/modifiers.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+
+namespace collectcall {
+
+// A JSON value that keeps the order of object members, for building documents such as schemas.
+// Numbers are kept as their text, so that 9007199254740992 or 0.1 are written as given.
+class Json {
+  public:
+    enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
+
+    Json() = default;
+    Json(std::nullptr_t) {}                                                  // NOLINT
+    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
+    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
+    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
+    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
+    template <class Int>
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
+        : kind_(Kind::number) {  // NOLINT
+        char digits[24];
+        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+        text_.assign(digits, end);
+    }
+
+    static Json object() { return Json(Kind::object); }
+    static Json array() { return Json(Kind::array); }
+    static Json array(std::initializer_list<Json> items) {
+        Json a(Kind::array);
+        a.values_.assign(items.begin(), items.end());
+        return a;
+    }
+    // A number given by its JSON text. Precondition: is_json_number(text).
+    static Json number(std::string_view text) {
+        Json n(Kind::number);
+        n.text_ = text;
+        return n;
+    }
+    // Any JSON text, written verbatim: examples kept as documents, or (in tests) text that no
+    // value can produce, such as a lone surrogate escape. Precondition for a valid document:
+    // `text` is valid JSON.
+    static Json raw(std::string_view text) {
+        Json r(Kind::raw);
+        r.text_ = text;
+        return r;
+    }
+
+    [[nodiscard]] Kind kind() const noexcept { return kind_; }
+    [[nodiscard]] bool is_null() const noexcept { return kind_ == Kind::null; }
+    [[nodiscard]] bool is_object() const noexcept { return kind_ == Kind::object; }
+    [[nodiscard]] bool is_array() const noexcept { return kind_ == Kind::array; }
+    [[nodiscard]] bool is_string() const noexcept { return kind_ == Kind::string; }
+    // The text of a string, number or raw value.
+    [[nodiscard]] const std::string& text() const noexcept { return text_; }
+    [[nodiscard]] bool boolean() const noexcept { return boolean_; }
+
+    // Object access. operator[] turns a null into an empty object, and appends a member that
+    // is not there yet (as null).
+    Json& operator[](std::string_view key) {
+        if (kind_ == Kind::null) kind_ = Kind::object;
+        if (Json* found = find(key)) return *found;
+        return append(std::string(key), Json());
+    }
+    [[nodiscard]] Json* find(std::string_view key) noexcept {
+        for (std::size_t i = 0; i < keys_.size(); ++i) {
+            if (keys_[i] == key) return &values_[i];
+        }
+        return nullptr;
+    }
+    [[nodiscard]] const Json* find(std::string_view key) const noexcept {
+        return const_cast<Json*>(this)->find(key);
+    }
+    [[nodiscard]] bool contains(std::string_view key) const noexcept {
+        return find(key) != nullptr;
+    }
+    bool erase(std::string_view key) {
+        for (std::size_t i = 0; i < keys_.size(); ++i) {
+            if (keys_[i] == key) {
+                keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
+                values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(i));
+                return true;
+            }
+        }
+        return false;
+    }
+    // Appends a member even when one of the same name exists: a document with a duplicate
+    // member can be built on purpose (tests). Turns a null into an object.
+    Json& append(std::string key, Json value) {
+        if (kind_ == Kind::null) kind_ = Kind::object;
+        keys_.push_back(std::move(key));
+        values_.push_back(std::move(value));
+        return values_.back();
+    }
+    [[nodiscard]] const std::vector<std::string>& keys() const noexcept { return keys_; }
+
+    // Array access, and the member values of an object in order. push_back turns a null into
+    // an array.
+    Json& push_back(Json value) {
+        if (kind_ == Kind::null) kind_ = Kind::array;
+        values_.push_back(std::move(value));
+        return values_.back();
+    }
+    [[nodiscard]] std::vector<Json>& values() noexcept { return values_; }
+    [[nodiscard]] const std::vector<Json>& values() const noexcept { return values_; }
+    [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
+
+    // Compact JSON.
+    void write(Writer& writer) const {
+        switch (kind_) {
+            case Kind::null:
+                writer.null();
+                return;
+            case Kind::boolean:
+                writer.boolean(boolean_);
+                return;
+            case Kind::number:
+            case Kind::raw:
+                writer.raw(text_);
+                return;
+            case Kind::string:
+                writer.string(text_);
+                return;
+            case Kind::array:
+                writer.raw('[');
+                for (std::size_t i = 0; i < values_.size(); ++i) {
+                    if (i != 0) writer.raw(',');
+                    values_[i].write(writer);
+                }
+                writer.raw(']');
+                return;
+            case Kind::object:
+                writer.raw('{');
+                for (std::size_t i = 0; i < values_.size(); ++i) {
+                    if (i != 0) writer.raw(',');
+                    writer.string(keys_[i]);
+                    writer.raw(':');
+                    values_[i].write(writer);
+                }
+                writer.raw('}');
+                return;
+        }
+    }
+    [[nodiscard]] std::string dump() const {
+        std::string out;
+        Writer writer(out);
+        write(writer);
+        writer.flush();
+        return out;
+    }
+
+    friend void collectcall_write(Writer& writer, const Json& value) { value.write(writer); }
+    friend bool operator==(const Json& a, const Json& b) {
+        return a.kind_ == b.kind_ && a.boolean_ == b.boolean_ && a.text_ == b.text_ &&
+               a.keys_ == b.keys_ && a.values_ == b.values_;
+    }
+
+  private:
+    explicit Json(Kind kind) : kind_(kind) {}
+
+    Kind kind_ = Kind::null;
+    bool boolean_ = false;
+    std::string text_;
+    std::vector<std::string> keys_;  // object member names, parallel to values_
+    std::vector<Json> values_;       // object member values, or array items
+};
+
+namespace detail {
+
+// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
+template <class T>
+std::string_view qualified_type_name() {
+#if defined(__clang__) || defined(__GNUC__)
+    std::string_view f = __PRETTY_FUNCTION__;  // "... [with T = NAME; ...]" or "... [T = NAME]"
+    const std::size_t start = f.find("T = ") + 4;
+    std::size_t end = f.find(';', start);
+    if (end == std::string_view::npos) end = f.rfind(']');
+    return f.substr(start, end - start);
+#elif defined(_MSC_VER)
+    std::string_view f = __FUNCSIG__;  // "... qualified_type_name<struct NAME>(void)"
+    std::size_t start = f.find("qualified_type_name<") + 20;
+    for (std::string_view prefix : {"struct ", "class "}) {
+        if (f.substr(start, prefix.size()) == prefix) start += prefix.size();
+    }
+    return f.substr(start, f.rfind(">(") - start);
+#else
+    return "Object";
+#endif
+}
+
+// "ns::Envelope<ns::Customer>" -> "Envelope_Customer"; a null_t argument (ErrorEnvelope<>) is
+// left out. The result is safe in a URI fragment.
+inline std::string schema_name_from(std::string_view spelled) {
+    // An anonymous namespace is spelled differently by each compiler; it is left out like any
+    // other qualifier.
+    std::string qualified(spelled);
+    for (std::string_view anonymous :
+         {"{anonymous}::", "(anonymous namespace)::", "`anonymous namespace'::"}) {
+        for (std::size_t at; (at = qualified.find(anonymous)) != std::string::npos;) {
+            qualified.erase(at, anonymous.size());
+        }
+    }
+    std::string name;
+    std::string word;
+    auto flush = [&] {
+        if (word != "null_t" && !word.empty()) {
+            if (!name.empty()) name += '_';
+            name += word;
+        }
+        word.clear();
+    };
+    for (std::size_t i = 0; i < qualified.size(); ++i) {
+        const char c = qualified[i];
+        if (c == ':') {
+            word.clear();  // drop the namespace or enclosing class qualifier
+        } else if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                   c == '_') {
+            word += c;
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return name.empty() ? std::string("Object") : name;
+}
+
+// One address per type, without RTTI.
+template <class T>
+inline constexpr char type_key = 0;
+
+}  // namespace detail
+
+template <class T>
+inline constexpr bool has_patch_members_v = []<template <class...> class L, class... D>(L<D...>) {
+    return (is_patch_v<std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>> || ...);
+}(described_members<T>{});
+
+// Builds the schema of one type, and collects the named definitions ($defs, or an OpenAPI
+// document's components/schemas) of the described structs it refers to.
+class SchemaBuilder {
+  public:
+    // `definitions_prefix` is what a $ref puts before a definition's name.
+    explicit SchemaBuilder(std::string definitions_prefix = "#/$defs/")
+        : prefix_(std::move(definitions_prefix)) {}
+
+    // The schema being built by a collectcall_schema overload.
+    [[nodiscard]] Json& schema() noexcept { return *current_; }
+    Json& operator[](std::string_view keyword) { return (*current_)[keyword]; }
+
+    // The schema of T to use inside another one: a {"$ref"} for a described struct (its
+    // definition is added once), the schema itself for anything else.
+    template <class T>
+    Json schema_of();
+
+    // The schema of T itself, a described struct written out rather than referred to (the root
+    // of a document).
+    template <class T>
+    Json inline_schema_of();
+
+    // The name under which T is defined, adding its definition if needed. T is described.
+    template <class T>
+    std::string define();
+
+    // The $ref of a definition name.
+    [[nodiscard]] std::string ref(std::string_view name) const {
+        return prefix_ + std::string(name);
+    }
+
+    // The definitions collected so far, in the order they were first needed.
+    [[nodiscard]] const Json& definitions() const noexcept { return definitions_; }
+
+    // `schema`, or null.
+    static Json nullable(Json schema);
+    // Undoes nullable(): `schema` without null.
+    static Json non_nullable(Json schema);
+
+    // For a struct used as a merge patch of Target (each member a Patch<V> named like a member of
+    // Target): a member that Target requires cannot be cleared, so null is taken out of its
+    // schema (merge_patch reports `not_allowed` for it). Call from the patch struct's
+    // collectcall_schema overload.
+    template <class Target>
+    void patch_of();
+
+  private:
+    template <class T>
+    Json build_object();
+    template <class T>
+    Json build_enum();
+    template <class T>
+    Json build_named() {
+        if constexpr (DescribedEnum<T>) {
+            return build_enum<T>();
+        } else {
+            return build_object<T>();
+        }
+    }
+    template <class T>
+    Json build_other();
+
+    struct Scope {
+        SchemaBuilder& builder;
+        Json* saved;
+        Scope(SchemaBuilder& b, Json& node) : builder(b), saved(b.current_) { b.current_ = &node; }
+        ~Scope() { builder.current_ = saved; }
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+    };
+
+    std::string prefix_;
+    Json definitions_ = Json::object();
+    std::vector<std::pair<const void*, std::string>> named_;  // type -> definition name
+    Json scratch_;
+    Json* current_ = &scratch_;
+};
+
+// ---- SchemaBuilder ----------------------------------------------------------------------------
+
+template <class T>
+concept HasSchemaHook = requires(SchemaBuilder& builder) {
+    collectcall_schema(schema_tag<T>{}, builder);
+};
+
+template <class T>
+std::string schema_name() {
+    if constexpr (requires { collectcall_schema_name(schema_tag<T>{}); }) {
+        return std::string(collectcall_schema_name(schema_tag<T>{}));
+    } else {
+        return detail::schema_name_from(detail::qualified_type_name<T>());
+    }
+}
+
+inline Json SchemaBuilder::nullable(Json schema) {
+    Json* type = schema.find("type");
+    const bool only_ref = schema.contains("$ref") && schema.keys().size() == 1;
+    if (type != nullptr && type->is_string() && !schema.contains("const") && !only_ref) {
+        if (type->text() == "null") return schema;
+        *type = Json::array({type->text(), "null"});
+        if (Json* values = schema.find("enum")) values->push_back(nullptr);
+        return schema;
+    }
+    if (type != nullptr && type->is_array()) {
+        for (const Json& t : type->values()) {
+            if (t.is_string() && t.text() == "null") return schema;
+        }
+    }
+    Json null_schema = Json::object();
+    null_schema["type"] = "null";
+    Json wrapper = Json::object();
+    wrapper["anyOf"] = Json::array({std::move(schema), std::move(null_schema)});
+    return wrapper;
+}
+
+inline Json SchemaBuilder::non_nullable(Json schema) {
+    if (Json* type = schema.find("type"); type != nullptr && type->is_array()) {
+        Json kept = Json::array();
+        for (Json& t : type->values()) {
+            if (!(t.is_string() && t.text() == "null")) kept.push_back(std::move(t));
+        }
+        *type = kept.size() == 1 ? std::move(kept.values().front()) : std::move(kept);
+        if (Json* values = schema.find("enum")) {
+            Json non_null = Json::array();
+            for (Json& v : values->values()) {
+                if (!v.is_null()) non_null.push_back(std::move(v));
+            }
+            *values = std::move(non_null);
+        }
+        return schema;
+    }
+    if (Json* any = schema.find("anyOf");
+        any != nullptr && schema.keys().size() == 1 && any->size() == 2) {
+        const Json* second = any->values()[1].find("type");
+        if (second != nullptr && second->is_string() && second->text() == "null") {
+            return std::move(any->values()[0]);
+        }
+    }
+    return schema;
+}
+
+template <class Target>
+void SchemaBuilder::patch_of() {
+    Json* properties = schema().find("properties");
+    if (properties == nullptr) return;
+    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
+        using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
+        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
+            if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
+        }
+    });
+}
+
+template <class T>
+std::string SchemaBuilder::define() {
+    const void* key = &detail::type_key<T>;
+    for (const auto& [type, name] : named_) {
+        if (type == key) return name;
+    }
+    // A name already taken by another type gets a number.
+    const std::string base = schema_name<T>();
+    std::string name = base;
+    for (int n = 2; definitions_.contains(name); ++n)
+        name = base + std::to_string(n);
+    named_.emplace_back(key, name);
+    // Reserved first, so that a struct that refers to itself finds its name.
+    definitions_[name] = Json::object();
+    Json built = build_named<T>();
+    *definitions_.find(name) = std::move(built);
+    return name;
+}
+
+template <class T>
+Json SchemaBuilder::schema_of() {
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        Json ref = Json::object();
+        ref["$ref"] = this->ref(define<T>());
+        return ref;
+    } else {
+        return build_other<T>();
+    }
+}
+
+template <class T>
+Json SchemaBuilder::inline_schema_of() {
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        return build_named<T>();
+    } else {
+        return build_other<T>();
+    }
+}
+
+template <class T>
+Json SchemaBuilder::build_object() {
+    Json object = Json::object();
+    object["type"] = "object";
+    Json properties = Json::object();
+    Json required = Json::array();
+    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
+        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D.pointer)>;
+        if constexpr (std::is_same_v<M, NotAllowed>) {
+            Json never = Json::object();
+            never["not"] = Json::object();
+            never["description"] = "cannot be set";
+            properties[D.name] = std::move(never);
+        } else if constexpr (is_optional_v<M> || is_patch_v<M>) {
+            properties[D.name] = nullable(schema_of<typename M::value_type>());
+        } else {
+            properties[D.name] = schema_of<M>();
+            required.push_back(D.name);
+        }
+    });
+    object["properties"] = std::move(properties);
+    if (required.size() != 0) object["required"] = std::move(required);
+    object["additionalProperties"] = false;
+
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, object);
+        collectcall_schema(schema_tag<T>{}, *this);
+    } else {
+        static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
+                      "this struct has a cross-field rule (collectcall_check) or Patch members, "
+                      "which its descriptions alone do not tell the schema: declare "
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
+    }
+    return object;
+}
+
+template <class T>
+Json SchemaBuilder::build_enum() {
+    Json out = Json::object();
+    out["type"] = "string";
+    Json values = Json::array();
+    for (std::string_view name : enum_names<T>)
+        values.push_back(name);
+    out["enum"] = std::move(values);
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, out);
+        collectcall_schema(schema_tag<T>{}, *this);
+    }
+    return out;
+}
+
+template <class T>
+Json SchemaBuilder::build_other() {
+    Json out = Json::object();
+    if constexpr (HasSchemaHook<T>) {
+        Scope scope(*this, out);
+        collectcall_schema(schema_tag<T>{}, *this);
+    } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
+        out = nullable(schema_of<typename T::value_type>());
+    } else if constexpr (std::is_same_v<T, NotAllowed>) {
+        out["not"] = Json::object();
+    } else if constexpr (std::is_same_v<T, null_t>) {
+        out["type"] = "null";
+    } else if constexpr (std::is_same_v<T, bool>) {
+        out["type"] = "boolean";
+    } else if constexpr (std::is_integral_v<T>) {
+        out["type"] = "integer";
+        out["minimum"] = std::numeric_limits<T>::min();
+        out["maximum"] = std::numeric_limits<T>::max();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        out["type"] = "string";
+    } else if constexpr (is_vector_v<T>) {
+        out["type"] = "array";
+        out["items"] = schema_of<typename T::value_type>();
+    } else if constexpr (is_bounded_vector_v<T>) {
+        out["type"] = "array";
+        out["items"] = schema_of<typename T::value_type>();
+        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
+        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
+    } else {
+        static_assert(sizeof(T) == 0,
+                      "collectcall has no schema for this type: declare "
+                      "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
+    }
+    return out;
+}
+
+// ---- Documents --------------------------------------------------------------------------------
+
+inline constexpr std::string_view json_schema_dialect =
+    "https://json-schema.org/draft/2020-12/schema";
+
+// The schema of T as a value: for a described struct the object schema itself, with the
+// structs it refers to under $defs.
+template <class T>
+Json json_schema_value() {
+    SchemaBuilder builder("#/$defs/");
+    Json body = builder.inline_schema_of<T>();
+    Json document = Json::object();
+    document["$schema"] = json_schema_dialect;
+    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
+    if (body.is_object()) {
+        for (std::size_t i = 0; i < body.keys().size(); ++i) {
+            document[body.keys()[i]] = std::move(body.values()[i]);
+        }
+    }
+    if (builder.definitions().size() != 0) document["$defs"] = builder.definitions();
+    return document;
+}
+
+// The JSON Schema (draft 2020-12) of what read<T> accepts, as compact JSON. Deterministic: the
+// same T gives the same bytes.
+template <class T>
+std::string json_schema() {
+    return json_schema_value<T>().dump();
+}
+
+}  // namespace collectcall
+// ---- end collectcall/core/schema.hpp ----
+// ---- begin collectcall/types/clock_time.hpp ----
+// ClockTime: a time of day on a 24-hour clock, "HH:MM", from "00:00" to "24:00" (the end of the
+// day, for the end of a period). What a calling window and a customer's designated inconvenient
+// times are written in.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+
+namespace collectcall {
+
+// The minutes since midnight of "HH:MM" (00:00 to 24:00); nullopt for any other text.
+[[nodiscard]] constexpr std::optional<std::chrono::minutes> parse_clock(
+    std::string_view text) noexcept {
+    if (text.size() != 5 || text[2] != ':') return std::nullopt;
+    for (std::size_t i : {0U, 1U, 3U, 4U}) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    }
+    const int hh = (text[0] - '0') * 10 + (text[1] - '0');
+    const int mm = (text[3] - '0') * 10 + (text[4] - '0');
+    if (mm > 59 || hh > 24 || (hh == 24 && mm != 0)) return std::nullopt;
+    return std::chrono::minutes{hh * 60 + mm};
+}
+
+class ClockTime {
+  public:
+    // Midnight at the start of the day, so that structs holding one can be built member by
+    // member.
+    constexpr ClockTime() noexcept { assign(std::chrono::minutes{0}); }
+
+    static Parsed<ClockTime> parse(std::string_view text) noexcept {
+        const auto minutes = parse_clock(text);
+        if (!minutes) return Problem{codes::format, "must be a time of day HH:MM, 00:00 to 24:00"};
+        return ClockTime(*minutes);
+    }
+
+    // A time of day in whole minutes; nullopt outside 00:00 to 24:00.
+    [[nodiscard]] static constexpr std::optional<ClockTime> from_minutes(
+        std::chrono::minutes minutes) noexcept {
+        if (minutes < std::chrono::minutes{0} || minutes > std::chrono::hours{24}) {
+            return std::nullopt;
+        }
+        return ClockTime(minutes);
+    }
+
+    [[nodiscard]] constexpr std::string_view view() const noexcept {
+        return {text_.data(), text_.size()};
+    }
+    [[nodiscard]] constexpr std::chrono::minutes minutes() const noexcept { return minutes_; }
+
+    friend constexpr bool operator==(const ClockTime&, const ClockTime&) = default;
+
+  private:
+    constexpr explicit ClockTime(std::chrono::minutes minutes) noexcept { assign(minutes); }
+
+    constexpr void assign(std::chrono::minutes minutes) noexcept {
+        minutes_ = minutes;
+        const auto m = static_cast<unsigned>(minutes.count());
+        text_ = {static_cast<char>('0' + m / 600), static_cast<char>('0' + m / 60 % 10), ':',
+                 static_cast<char>('0' + m % 60 / 10), static_cast<char>('0' + m % 10)};
+    }
+
+    std::chrono::minutes minutes_{0};
+    std::array<char, 5> text_{};
+};
+
+namespace schema_patterns {
+
+inline constexpr std::string_view clock_time = "^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$";
+
+}  // namespace schema_patterns
+
+// JSON Schema (core/schema.hpp).
+template <class Schema>
+void collectcall_schema(schema_tag<ClockTime>, Schema& s) {
+    s["type"] = "string";
+    s["description"] = "A time of day HH:MM on a 24-hour clock, 00:00 to 24:00";
+    s["pattern"] = schema_patterns::clock_time;
+    s["examples"].push_back("09:00");
+}
+
+}  // namespace collectcall
+// ---- end collectcall/types/clock_time.hpp ----
+
+namespace collectcall {
+
+// The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
+// wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
+// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
+enum class CheckId {
+    is_active,
+    cease_and_desist_exclusion,
+    four_voice_call_per_day,
+    respectful_hours,
+    call_frequency,
+    inconvenient_time,
+    medium_restriction,
+    attorney_representation,
+    state_call_limit
+};
+BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                    attorney_representation, state_call_limit)
+
+struct Check {
+    CheckId id = CheckId::is_active;
+    std::string name;
+    std::string description;
+    std::string reason;  // the human-readable outcome
+
+    friend bool operator==(const Check&, const Check&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Check, (), (id, name, description, reason))
+
+struct ComplianceResult {
+    bool passed = false;
+    std::vector<Check> checksPassed;
+    std::vector<Check> checksFailed;
+
+    friend bool operator==(const ComplianceResult&, const ComplianceResult&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceResult, (), (passed, checksPassed, checksFailed))
+
+// An account's compliance policy (`init --compliance`): "hosted" is the hosted service's four
+// checks; "regulation-f" adds the rules of Regulation F (12 CFR part 1006), the FDCPA and
+// stricter state law (docs/compliance.md).
+enum class CompliancePolicy { hosted, regulation_f };
+BOOST_DESCRIBE_ENUM(CompliancePolicy, hosted, regulation_f)
+
+// How the customer is contacted: a voice call, a text message or an e-mail. On the wire "call",
+// "sms", "email" (a medium of communication of 12 CFR 1006.14(h)).
+enum class ContactChannel { call, sms, email };
+BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
+
+// What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
+// persisted SMS, a persisted e-mail, or an enrolment in a drip campaign (recorded when refused:
+// its first step can never run); `standing` is the record of a change of the customer's standing
+// (StandingChange), no evaluation.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, standing, enrolment };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, standing,
+                    enrolment)
+
+// The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
+// ContactChannel, on the wire the list of their names in the order of the enum
+// (`["call", "email"]`). `bits()` and `from_bits()` are a store's compact form of it.
+class RestrictedMedia {
+  public:
+    constexpr RestrictedMedia() noexcept = default;
+    constexpr RestrictedMedia(std::initializer_list<ContactChannel> media) noexcept {
+        for (ContactChannel medium : media)
+            add(medium);
+    }
+
+    [[nodiscard]] constexpr bool contains(ContactChannel medium) const noexcept {
+        return (bits_ & bit(medium)) != 0;
+    }
+    [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+    constexpr void add(ContactChannel medium) noexcept { bits_ |= bit(medium); }
+    constexpr void remove(ContactChannel medium) noexcept {
+        bits_ &= static_cast<unsigned>(~bit(medium));
+    }
+    // Every medium of `other` added.
+    constexpr void add(RestrictedMedia other) noexcept { bits_ |= other.bits_; }
+
+    // The media, in the order of the enum.
+    [[nodiscard]] std::vector<ContactChannel> media() const {
+        std::vector<ContactChannel> out;
+        for (ContactChannel medium : enum_values<ContactChannel>) {
+            if (contains(medium)) out.push_back(medium);
+        }
+        return out;
+    }
+
+    [[nodiscard]] constexpr unsigned bits() const noexcept { return bits_; }
+    // nullopt when `bits` names a medium the enum does not have.
+    [[nodiscard]] static constexpr std::optional<RestrictedMedia> from_bits(
+        unsigned bits) noexcept {
+        if ((bits & ~all_bits()) != 0) return std::nullopt;
+        RestrictedMedia out;
+        out.bits_ = bits;
+        return out;
+    }
+
+    friend constexpr bool operator==(RestrictedMedia, RestrictedMedia) noexcept = default;
+
+  private:
+    [[nodiscard]] static constexpr unsigned bit(ContactChannel medium) noexcept {
+        return 1U << static_cast<unsigned>(medium);
+    }
+    [[nodiscard]] static constexpr unsigned all_bits() noexcept {
+        unsigned all = 0;
+        for (ContactChannel medium : enum_values<ContactChannel>)
+            all |= bit(medium);
+        return all;
+    }
+
+    unsigned bits_ = 0;
+};
+
+enum class Weekday { mon, tue, wed, thu, fri, sat, sun };
+BOOST_DESCRIBE_ENUM(Weekday, mon, tue, wed, thu, fri, sat, sun)
+
+// A time the customer has told the collector is inconvenient for them (12 CFR 1006.6(b)(1)),
+// in the customer's local time: from `from` (inside) to `to` (outside) on each of `days`. A
+// period whose `to` is not after its `from` runs past midnight: from `from` to 24:00 on the day
+// named and from 00:00 to `to` on the next ("22:00" to "07:00").
+struct InconvenientTime {
+    BoundedVector<Weekday, 1, 7> days;
+    ClockTime from;
+    ClockTime to;
+
+    friend bool operator==(const InconvenientTime&, const InconvenientTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(InconvenientTime, (), (days, from, to))
+
+// The most periods a customer may designate (customer member `inconvenientTimes`).
+inline constexpr std::size_t max_inconvenient_times = 20;
+using InconvenientTimes = BoundedVector<InconvenientTime, 0, max_inconvenient_times>;
+
+// The customer's wall clock in one candidate zone at the instant of a decision:
+// "2026-01-15T20:30:00" (local, no offset).
+struct ZoneLocalTime {
+    std::string zone;  // IANA name
+    std::string localTime;
+
+    friend bool operator==(const ZoneLocalTime&, const ZoneLocalTime&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ZoneLocalTime, (), (zone, localTime))
+
+// The counts a decision was made on, each the largest over the candidate zones' calendars.
+struct ComplianceCounts {
+    unsigned callsToday = 0;                      // calls placed in the local calendar day
+    unsigned callsInSevenDays = 0;                // calls in the busiest 7 consecutive local days
+    unsigned communicationsInSevenDays = 0;       // calls and text messages, likewise
+    std::optional<Timestamp> lastConversationAt;  // the latest telephone conversation, if any
+
+    friend bool operator==(const ComplianceCounts&, const ComplianceCounts&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
+                      (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
+
+// ---- The customer's standing (API.md section 16) -----------------------------------------------
+
+// On the wire, restricted media are the list of their names in the order of the enum
+// (`["call", "email"]`). Read back, each element must be a medium (an enum error at its place)
+// and may be given once: a repeated one is a `conflict` at its place, /.../<index>.
+inline void collectcall_write(Writer& writer, const RestrictedMedia& value) {
+    writer.raw('[');
+    bool first = true;
+    for (ContactChannel medium : value.media()) {
+        if (!first) writer.raw(',');
+        first = false;
+        writer.string(enum_name(medium));
+    }
+    writer.raw(']');
+}
+
+inline bool collectcall_read(ValueReader& in, RestrictedMedia& out) {
+    out = {};
+    bool ok = true;
+    const bool array = in.array([&](ValueReader& item) {
+        ContactChannel medium{};
+        if (!item.read(medium)) return;
+        if (out.contains(medium)) {
+            item.error(codes::conflict, "is listed more than once");
+            ok = false;
+            return;
+        }
+        out.add(medium);
+    });
+    return array && ok;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<RestrictedMedia>, Schema& s) {
+    s["type"] = "array";
+    s["items"] = s.template schema_of<ContactChannel>();
+    s["uniqueItems"] = true;
+    s["description"] =
+        "Media the customer asked not to be contacted by (12 CFR 1006.14(h)): \"call\", "
+        "\"sms\", \"email\", each at most once, in that order.";
+}
+
+// What the customer has told the collector, as it decides their contacts: the media they asked
+// not to be contacted by, a cease-and-desist (15 U.S.C. 1692c(c)), representation by an attorney
+// (15 U.S.C. 1692c(a)(2)), a dispute of the debt.
+struct Standing {
+    RestrictedMedia restrictedMedia;
+    bool ceaseAndDesist = false;
+    bool attorneyRepresented = false;
+    bool disputed = false;
+
+    friend bool operator==(const Standing&, const Standing&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Standing, (),
+                      (restrictedMedia, ceaseAndDesist, attorneyRepresented, disputed))
+
+// What changed a customer's standing: an inbound SMS that is an opt-out keyword, imported
+// (opt-out-keyword); the outcomes of an analysis applied (analysis); POST .../do-not-call;
+// PUT .../restricted-media (restricted-media); POST .../cease-and-desist.
+enum class StandingCause {
+    opt_out_keyword,
+    analysis,
+    do_not_call,
+    restricted_media,
+    cease_and_desist
+};
+BOOST_DESCRIBE_ENUM(StandingCause, opt_out_keyword, analysis, do_not_call, restricted_media,
+                    cease_and_desist)
+
+// A change of the customer's standing, recorded in the list of decisions (operation
+// `standing`): what it was before and after, what changed it, and the interaction whose words did
+// (the imported SMS, the analysed SMS, e-mail or call), when one did.
+struct StandingChange {
+    StandingCause cause = StandingCause::restricted_media;
+    Patch<Uuid> interactionId;
+    Standing before;
+    Standing after;
+
+    friend bool operator==(const StandingChange&, const StandingChange&) = default;
+};
+BOOST_DESCRIBE_STRUCT(StandingChange, (), (cause, interactionId, before, after))
+
+// The body of PUT /customers/{id}/restricted-media (extension, API.md section 16): the media the
+// customer asked not to be contacted by, replacing those recorded (an operator records a request
+// made elsewhere, or clears one made in error). `[]` clears them all.
+struct RestrictedMediaUpdate {
+    RestrictedMedia media;
+
+    friend bool operator==(const RestrictedMediaUpdate&, const RestrictedMediaUpdate&) = default;
+};
+BOOST_DESCRIBE_STRUCT(RestrictedMediaUpdate, (), (media))
+
+// The record of one compliance evaluation (API.md section 14): what was asked, when, under
+// which policy, where the customer may have been and what their clock said, the counts, every
+// check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
+// no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
+// (12 CFR 1006.100).
+//
+// A change of the customer's standing is recorded in the same list (operation `standing`, API.md
+// section 16) with `standing` set: it evaluates nothing, so it has no channel, no zones, no local
+// times, zero counts, no check (compliance.passed true: it blocked nothing) and no next eligible
+// time. An evaluation has no `standing`.
+struct ComplianceDecision {
+    Timestamp at;
+    ComplianceOperation operation = ComplianceOperation::call;
+    CompliancePolicy policy = CompliancePolicy::hosted;
+    Patch<ContactChannel> channel = ContactChannel::call;  // absent on a standing record
+    std::vector<std::string> candidateZones;
+    std::vector<ZoneLocalTime> localTimes;
+    ComplianceCounts counts;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+    // The call in progress that blocked the contact (API.md section 16: one call at a time);
+    // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
+    Patch<Uuid> blockedByCallId;
+    Patch<StandingChange> standing;  // a standing record's change; absent on an evaluation
+
+    friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
+                      (at, operation, policy, channel, candidateZones, localTimes, counts,
+                       compliance, nextEligibleAt, blockedByCallId, standing))
+
+inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
+    s["description"] =
+        "The record of one compliance evaluation, or (operation `standing`, with `standing` set "
+        "and no channel) of a change of the customer's standing. blockedByCallId is present when "
+        "a call to the customer in progress blocked the contact (nextEligibleAt is then null: "
+        "the contact waits for that call to end).";
+}
+
+inline void collectcall_schema(schema_tag<StandingChange>, SchemaBuilder& s) {
+    s["description"] =
+        "A change of the customer's standing: before and after, its cause, and the interaction "
+        "whose words made it (an imported opt-out keyword, an analysed stop request).";
+}
+
+// The record of a change of standing from `before` to `after`, made at `at` under `policy`.
+[[nodiscard]] inline ComplianceDecision standing_record(Timestamp at, CompliancePolicy policy,
+                                                        StandingCause cause, const Standing& before,
+                                                        const Standing& after,
+                                                        Patch<Uuid> interaction = {}) {
+    ComplianceDecision out;
+    out.at = at;
+    out.operation = ComplianceOperation::standing;
+    out.policy = policy;
+    out.channel.reset();
+    out.compliance.passed = true;
+    out.standing = StandingChange{cause, std::move(interaction), before, after};
+    return out;
+}
+
+// The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
+struct ComplianceDecisionList {
+    std::vector<ComplianceDecision> decisions;
+
+    friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+
+}  // namespace collectcall
+// ---- end collectcall/model/compliance.hpp ----
+// ---- begin collectcall/model/drip_campaign.hpp ----
+// Drip campaigns (API.md section 15): a campaign an account's operator defines at `init`
+// (`NAME=STEPS`), the enrolment of a customer in it, the request that cancels one, and the bodies
+// of the webhooks its steps send, shaped as the hosted service's DripCampaignWebhook
+// (drip-campaign.call-created, drip-campaign.call-ended, drip-campaign.sms).
+//
+// When a step runs is a compliance question (its first compliant instant at or after its due
+// time): compliance/drip_schedule.hpp answers it.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+// ---- begin collectcall/model/call.hpp ----
+// Calls: the request of POST /customers/{id}/calls (SPEC.md 4.4, 2.7) and the call object
+// (SPEC.md 2.5 plus createdAt; GET /calls/{id} adds its state, API.md section 8).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+
+namespace collectcall {
+
+// The closed sets of a call (API.md sections 8 and 9), on the wire in kebab case (core/enum.hpp).
+enum class CallStatus { in_progress, completed, canceled };
+BOOST_DESCRIBE_ENUM(CallStatus, in_progress, completed, canceled)
+
+enum class CallEventType { call_created, call_ended };
+BOOST_DESCRIBE_ENUM(CallEventType, call_created, call_ended)
+
+enum class EndedReason {
+    customer_did_not_answer,
+    voicemail,
+    customer_ended_call,
+    agent_ended_call,
+    silence_timed_out,
+    unknown,
+};
+BOOST_DESCRIBE_ENUM(EndedReason, customer_did_not_answer, voicemail, customer_ended_call,
+                    agent_ended_call, silence_timed_out, unknown)
+
+// Where a call's events go. Without secretId the deliveries are unsigned (as the hosted
+// service); with one, they are signed with that secret of the caller's account.
+struct Webhook {
+    Url url;
+    std::optional<Uuid> secretId;
+
+    friend bool operator==(const Webhook&, const Webhook&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Webhook, (), (url, secretId))
+
+struct CallRequest {
+    Text agentId;
+    std::optional<Webhook> webhook;
+
+    friend bool operator==(const CallRequest&, const CallRequest&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallRequest, (), (agentId, webhook))
+
+// The data of the create-call response, placed (200) or blocked by compliance (422).
+struct Call {
+    Uuid id;
+    Uuid threadId;
+    E164 toPhoneNumber;
+    E164 fromPhoneNumber;
+    ComplianceResult compliance;
+    Timestamp createdAt;
+
+    friend bool operator==(const Call&, const Call&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Call, (),
+                      (id, threadId, toPhoneNumber, fromPhoneNumber, compliance, createdAt))
+
+// The data of a 422 compliance_failed: the call that was not placed and (extension) when it
+// could be (API.md section 14): the earliest instant at which every check would pass if nothing
+// else happened, null when no time will do (inactive, cease and desist, a restricted medium,
+// attorney representation, a call in progress); and (extension, API.md section 16) the call in
+// progress that blocked it, absent when none did.
+struct BlockedCall : Call {
+    std::optional<Timestamp> nextEligibleAt;
+    Patch<Uuid> blockedByCallId;
+
+    friend bool operator==(const BlockedCall&, const BlockedCall&) = default;
+};
+BOOST_DESCRIBE_STRUCT(BlockedCall, (Call), (nextEligibleAt, blockedByCallId))
+
+inline void collectcall_schema(schema_tag<BlockedCall>, SchemaBuilder& s) {
+    s["description"] =
+        "A call compliance blocked. blockedByCallId is present when a call to the customer in "
+        "progress blocked it (regulation-f: one call at a time); nextEligibleAt is then null.";
+}
+
+struct CallEvent {
+    CallEventType type = CallEventType::call_created;
+    Timestamp createdAt;
+
+    friend bool operator==(const CallEvent&, const CallEvent&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallEvent, (), (type, createdAt))
+
+// A placed call with its current state, as GET /calls/{id} and GET /customers/{id}/calls return it.
+struct CallDetails : Call {
+    Uuid customerId;
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> endedReason;  // once ended
+    std::optional<std::int64_t> durationMs;  // once ended
+    std::vector<CallEvent> events;
+
+    friend bool operator==(const CallDetails&, const CallDetails&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, durationMs, events))
+
+struct CallList {
+    std::vector<CallDetails> calls;
+
+    friend bool operator==(const CallList&, const CallList&) = default;
+};
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+
+// The number a call comes from (API.md section 8): the first number of the account's pool in the
+// customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
+// that means is the caller's decision).
+[[nodiscard]] inline std::optional<E164> caller_number(std::span<const E164> pool,
+                                                       const E164& customer_phone) noexcept {
+    if (pool.empty()) return std::nullopt;
+    const std::string_view area = customer_phone.nanp_area_code();
+    if (!area.empty()) {
+        for (const E164& number : pool) {
+            if (number.nanp_area_code() == area) return number;
+        }
+    }
+    return pool.front();
+}
+
+}  // namespace collectcall
+// ---- end collectcall/model/call.hpp ----
+// ---- begin collectcall/model/webhook.hpp ----
+// Webhook secrets and the bodies of the call events sent to a webhook (API.md sections 5 and 9),
+// shaped as the hosted service's CallCreatedWebhook and CallEndedWebhook.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
 // ---- begin collectcall/types/webhook_secret.hpp ----
 // Webhook secrets as texts (API.md sections 5 and 9): which texts are secrets, and the keys the
 // two signature schemes take from one. No cryptography here (signature.hpp signs), so that the
@@ -9000,15 +9124,22 @@ BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
                        secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
                        inconvenientTimes))
 
-// A stored customer as the API returns it.
+// A stored customer as the API returns it. The standing members (extension, API.md section 16)
+// are read-only: what the customer told the collector, recorded by the server (an opt-out
+// keyword imported, an analysis applied, POST .../do-not-call, PUT .../restricted-media). A
+// body that sends them is refused: unknown members of POST /customers, `not_allowed` in a PATCH.
 struct Customer : CustomerCreate {
     Uuid id;
     Timestamp createdAt;
     Timestamp updatedAt;
+    RestrictedMedia restrictedMedia;   // the media the customer asked not to be contacted by
+    bool attorneyRepresented = false;  // represented by an attorney about the debt
+    bool disputed = false;             // the customer disputes the debt
 
     friend bool operator==(const Customer&, const Customer&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
+BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate),
+                      (id, createdAt, updatedAt, restrictedMedia, attorneyRepresented, disputed))
 
 // The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
 // value. externalId and id cannot be changed.
@@ -9027,13 +9158,18 @@ struct CustomerPatch {
     Patch<PastDate> dateOfBirth;
     Patch<CollectionsPatch> collections;
     Patch<InconvenientTimes> inconvenientTimes;  // replaces the list; null clears it
+    // The standing is the server's record, not the client's to edit (PUT .../restricted-media
+    // sets the media).
+    NotAllowed restrictedMedia;
+    NotAllowed attorneyRepresented;
+    NotAllowed disputed;
 
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
                       (id, externalId, clientId, firstName, middleName, lastName, email,
                        primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
-                       inconvenientTimes))
+                       inconvenientTimes, restrictedMedia, attorneyRepresented, disputed))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
@@ -9103,8 +9239,14 @@ void collectcall_schema(schema_tag<CustomerCreate>, Schema& s) {
 
 template <class Schema>
 void collectcall_schema(schema_tag<Customer>, Schema& s) {
-    s["description"] = "A stored customer as the API returns it.";
+    s["description"] =
+        "A stored customer as the API returns it. restrictedMedia, attorneyRepresented and "
+        "disputed (extension) are its standing, read-only: the server records them.";
     detail::collections_requires_identity(s, true);
+    for (std::string_view member :
+         {member_name<&Customer::restrictedMedia>, member_name<&Customer::attorneyRepresented>,
+          member_name<&Customer::disputed>})
+        s["properties"][member]["readOnly"] = true;
 }
 
 // What a merge patch may clear depends on the stored customer only through the collections rule:
@@ -10878,6 +11020,19 @@ struct SmsGenerateBlocked {
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance, nextEligibleAt))
 
+// The same for a generated e-mail that was to be sent (API.md section 16: e-mail passes the
+// gate): its two bodies, the compliance that kept it from being sent, its next eligible time.
+struct EmailGenerateBlocked {
+    std::string htmlBody;
+    std::string plainTextBody;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const EmailGenerateBlocked&, const EmailGenerateBlocked&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateBlocked, (),
+                      (htmlBody, plainTextBody, compliance, nextEligibleAt))
+
 // The record of a generated SMS that is persisted: outbound, from the request's `from` to its
 // `to` (lacks_recipient(request) is false), at `now`, one segment or more as a carrier counts.
 [[nodiscard]] inline SmsInteractionData generated_sms_interaction(
@@ -10962,28 +11117,58 @@ inline constexpr std::string_view interaction_not_found_message = "Interaction n
     return out;
 }
 
-// What an analysis records on its customer when its outcomes are applied (API.md sections 13
-// and 14). A stop request made in writing is a cease-and-desist (15 U.S.C. 1692c(c)); made in a
-// call, it asks for no more calls, a restriction of that medium (12 CFR 1006.14(h)). Attorney
-// representation (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The
-// other variables (a follow-up asked for, a payment promised) record nothing.
+// What an analysis records on its customer when its outcomes are applied (API.md sections 13,
+// 14 and 16). A stop request restricts the media it names (12 CFR 1006.14(h)); one that names
+// none is, made in writing (SMS, e-mail), a cease-and-desist (15 U.S.C. 1692c(c)), and made in a
+// call a restriction of every medium (calls, texts, e-mail): the consumer said it aloud, and a
+// spoken request is not the written notice of 1692c(c). Attorney representation
+// (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The other variables
+// (a follow-up asked for, a payment promised) record nothing.
 struct CustomerOutcomes {
     bool cease_and_desist = false;
-    bool do_not_call = false;
+    RestrictedMedia restricted;  // the media to restrict (added to those already restricted)
     bool attorney_represented = false;
     bool disputed = false;
 
     friend bool operator==(const CustomerOutcomes&, const CustomerOutcomes&) = default;
 };
 
+// `stop` is the stop request of the same words (stop_request), read only when the variables
+// have stop-requests.
 [[nodiscard]] inline CustomerOutcomes outcomes_of(const OutputVariables& variables,
-                                                  Channel channel) noexcept {
+                                                  const StopRequest& stop, Channel channel) {
     CustomerOutcomes out;
-    out.cease_and_desist = variables.stop_requests && channel != Channel::voice;
-    out.do_not_call = variables.stop_requests && channel == Channel::voice;
+    if (variables.stop_requests) {
+        if (stop.call) out.restricted.add(ContactChannel::call);
+        if (stop.sms) out.restricted.add(ContactChannel::sms);
+        if (stop.email) out.restricted.add(ContactChannel::email);
+        if (stop.general && channel == Channel::voice) {
+            for (ContactChannel medium : enum_values<ContactChannel>)
+                out.restricted.add(medium);
+        }
+        out.cease_and_desist = stop.general && channel != Channel::voice;
+    }
     out.attorney_represented = variables.attorney_represented;
     out.disputed = variables.dispute;
     return out;
+}
+
+// The standing after `outcomes` are recorded: they only ever add (a stop request is never
+// withdrawn by an analysis).
+[[nodiscard]] inline Standing with_outcomes(Standing standing, const CustomerOutcomes& outcomes) {
+    standing.restrictedMedia.add(outcomes.restricted);
+    standing.ceaseAndDesist = standing.ceaseAndDesist || outcomes.cease_and_desist;
+    standing.attorneyRepresented = standing.attorneyRepresented || outcomes.attorney_represented;
+    standing.disputed = standing.disputed || outcomes.disputed;
+    return standing;
+}
+
+// Whether an imported SMS restricts texts on receipt (API.md section 16, every policy): an
+// inbound message whose whole body is an opt-out keyword (analysis::is_opt_out_keyword), as a
+// carrier would honour it, analysed or not.
+[[nodiscard]] inline bool opts_out_on_receipt(const SmsInteractionData& sms) {
+    return sms.direction == InteractionDirection::inbound &&
+           analysis::is_opt_out_keyword(sms.body.view());
 }
 
 struct AnalyzeInteractionResult {
@@ -11128,7 +11313,10 @@ inline constexpr std::string_view customer =
     R"("address":{"line1":"1 Congress Ave","line2":null,"city":"Austin","state":"TX",)"
     R"("zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,"collections":null,)"
     R"("id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a","createdAt":"2026-11-20T15:00:00.000Z",)"
-    R"("updatedAt":"2026-11-20T15:00:00.000Z"})";
+    R"("updatedAt":"2026-11-20T15:00:00.000Z","restrictedMedia":[],"attorneyRepresented":false,)"
+    R"("disputed":false})";
+
+inline constexpr std::string_view restricted_media_update = R"({"media":["sms","email"]})";
 
 inline constexpr std::string_view customer_patch =
     R"({"email":"ann@example.org","secondaryPhone":null,"address":{"line2":"Suite 300"}})";
@@ -11149,7 +11337,8 @@ inline constexpr std::string_view bulk_result =
     R"("secondaryPhone":null,"address":{"line1":"1 Congress Ave","line2":null,)"
     R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
     R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
-    R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
+    R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z",)"
+    R"("restrictedMedia":[],"attorneyRepresented":false,"disputed":false}},)"
     R"({"externalId":"crm-10001","success":false,"error":"Customer with external ID 'crm-10001' already exists"}]})";
 
 inline constexpr std::string_view call_request =
@@ -11313,7 +11502,8 @@ inline constexpr std::string_view validation_failed =
     X(EmailGenerateRequest)            \
     X(AnalyzeInteractionRequest)       \
     X(DripEnrolRequest)                \
-    X(DripCancelRequest)
+    X(DripCancelRequest)               \
+    X(RestrictedMediaUpdate)
 
 // The documents a service keeps and reads back (the example server's stored rows): read and
 // written.

@@ -237,7 +237,13 @@ TEST_CASE("schema: Customer is CustomerCreate and its stored members", "[schema]
     const std::vector<std::string> required = strings(member(doc, "required"));
     CHECK(required == std::vector<std::string>{"externalId", "firstName", "lastName", "email",
                                                "primaryPhone", "address", "id", "createdAt",
-                                               "updatedAt"});
+                                               "updatedAt", "restrictedMedia",
+                                               "attorneyRepresented", "disputed"});
+    // The standing (API.md section 16) is the server's: read-only.
+    for (std::string_view name : {"restrictedMedia", "attorneyRepresented", "disputed"}) {
+        CAPTURE(name);
+        CHECK(member(property(doc, name), "readOnly").boolean());
+    }
     CHECK(member(property(doc, "id"), "format").text() == "uuid");
     CHECK(member(property(doc, "createdAt"), "format").text() == "date-time");
     CHECK(doc.contains("if"));
@@ -247,7 +253,8 @@ TEST_CASE("schema: CustomerPatch", "[schema]") {
     const Json doc = json_schema_value<CustomerPatch>();
     CHECK_FALSE(doc.contains("required"));  // every member may be absent
     SECTION("members that cannot be sent") {
-        for (std::string_view name : {"id", "externalId"}) {
+        for (std::string_view name :
+             {"id", "externalId", "restrictedMedia", "attorneyRepresented", "disputed"}) {
             CAPTURE(name);
             const Json& never = property(doc, name);
             REQUIRE(never.find("not") != nullptr);
@@ -480,6 +487,7 @@ TEST_CASE("openapi: the document of the whole API", "[schema][openapi]") {
                                    "/api/v1/interactions/{interactionId}/analyze",
                                    "/api/v1/account",
                                    "/api/v1/customers/{customerId}/do-not-call",
+                                   "/api/v1/customers/{customerId}/restricted-media",
                                    "/api/v1/customers/{customerId}/compliance-decisions",
                                    "/api/v1/customers/{customerId}/drip-campaigns",
                                    "/api/v1/customers/{customerId}/drip-campaigns/"

@@ -132,6 +132,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/account"),
     ("post", "/api/v1/customers/{customerId}/do-not-call"),
     ("get", "/api/v1/customers/{customerId}/compliance-decisions"),
+    # API.md section 16: the restricted media an operator sets.
+    ("put", "/api/v1/customers/{customerId}/restricted-media"),
     # API.md section 15: drip campaigns (the list is an extension).
     ("post", "/api/v1/customers/{customerId}/drip-campaigns"),
     ("get", "/api/v1/customers/{customerId}/drip-campaigns"),

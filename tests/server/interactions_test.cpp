@@ -364,11 +364,14 @@ TEST_CASE("e-mail generate: both bodies, persisted as an outbound e-mail", "[int
     CHECK(f.client.post(path, R"({"persist":"yes"})").str("/error/details/0/path") == "/persist");
 }
 
-TEST_CASE("analyze: a stop request in an SMS becomes cease-and-desist; the next call is 422",
-          "[interactions][analyze]") {
+TEST_CASE(
+    "analyze: a general stop request in an SMS becomes cease-and-desist; the next call is "
+    "422",
+    "[interactions][analyze]") {
     Fixture f;
     const std::string stop =
-        f.client.post(f.base + "/interactions/sms/import", sms_json("STOP")).str("/data/id");
+        f.client.post(f.base + "/interactions/sms/import", sms_json("Do not contact me"))
+            .str("/data/id");
     const std::string path = "/api/v1/interactions/" + stop + "/analyze";
 
     const Reply analysed = f.client.post(path, "{}");
@@ -383,6 +386,17 @@ TEST_CASE("analyze: a stop request in an SMS becomes cease-and-desist; the next 
         f.client.post(f.base + "/calls", R"({"agentId":")" + f.account.agent + "\"}");
     REQUIRE(call.status == 422);
     CHECK(call.str("/data/compliance/checksFailed/0/id") == "cease-and-desist-exclusion");
+    // A carrier keyword names the texts (API.md section 16): restricted on receipt, and the
+    // analysis adds nothing more; calls go on.
+    Fixture keyword;
+    const std::string id =
+        keyword.client.post(keyword.base + "/interactions/sms/import", sms_json("STOP"))
+            .str("/data/id");
+    REQUIRE(keyword.client.post("/api/v1/interactions/" + id + "/analyze", "{}").status == 200);
+    CHECK(keyword.client.get(keyword.base).raw("/data/restrictedMedia") == R"(["sms"])");
+    CHECK(keyword.client
+              .post(keyword.base + "/calls", R"({"agentId":")" + keyword.account.agent + "\"}")
+              .status == 200);
 
     // A second analysis is the stored one, whatever it asks.
     CHECK(f.client.post(path, R"({"applyOutcomes":false})").raw("/data") == analysed.raw("/data"));
@@ -405,12 +419,12 @@ TEST_CASE("analyze: applyOutcomes false records nothing until an analysis applie
     CHECK(peek.boolean("/data/outputVariables/attorney-represented"));
     const auto account = collectcall::Uuid::parse(f.account.id).value();
     const auto customer = collectcall::Uuid::parse(f.customer).value();
-    CHECK_FALSE(f.server.store().find_customer(account, customer)->disputed);
+    CHECK_FALSE(f.server.store().find_customer(account, customer)->customer.disputed);
 
     REQUIRE(f.client.post(path, R"({"applyOutcomes":true})").status == 200);
     const auto stored = f.server.store().find_customer(account, customer);
-    CHECK(stored->disputed);
-    CHECK(stored->attorney_represented);
+    CHECK(stored->customer.disputed);
+    CHECK(stored->customer.attorneyRepresented);
     CHECK_FALSE(stored->cease_and_desist);
 }
 
@@ -444,8 +458,10 @@ TEST_CASE("analyze: a call's customer turns; a stop request there restricts call
     CHECK(analysed.boolean("/data/outputVariables/stop-requests"));
     const auto stored =
         f.server.store().find_customer(account, collectcall::Uuid::parse(f.customer).value());
-    CHECK(stored->do_not_call);
-    CHECK_FALSE(stored->cease_and_desist);  // said in a call: that medium only
+    // "Stop calling me." names the calls: that medium only.
+    CHECK(stored->customer.restrictedMedia ==
+          collectcall::RestrictedMedia{collectcall::ContactChannel::call});
+    CHECK_FALSE(stored->cease_and_desist);
 }
 
 TEST_CASE("analyze: outbound messages are skipped; unknown and other accounts' ids are 404",

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -12,7 +14,9 @@
 
 #include "harness.hpp"
 #include "hooked_store.hpp"
+#include "postgres/postgres_store.hpp"
 #include "rows.hpp"
+#include "sqlite/sqlite_store.hpp"
 
 using namespace test;
 using collectcall::Channel;
@@ -228,10 +232,13 @@ TEST_CASE("store: an analysis is stored once and its outcomes applied once", "[s
     int applied = 0;
     const OutcomeApplier apply = [&](StoredCustomer& s, const collectcall::OutputVariables& v) {
         ++applied;
-        s.do_not_call = v.stop_requests;
-        s.attorney_represented = v.attorney_represented;
-        s.disputed = true;
-        return true;
+        collectcall::Standing after = customer_standing(s);
+        if (v.stop_requests) after.restrictedMedia.add(collectcall::ContactChannel::call);
+        after.attorneyRepresented = v.attorney_represented;
+        after.disputed = true;
+        return change_customer_standing(s, after, frozen_time(),
+                                        collectcall::CompliancePolicy::hosted,
+                                        collectcall::StandingCause::analysis, first.interaction_id);
     };
     stored = store->save_analysis(a, other, apply);
     CHECK(stored.variables == first.variables);
@@ -242,17 +249,103 @@ TEST_CASE("store: an analysis is stored once and its outcomes applied once", "[s
 
     const auto after = store->find_customer(a, c.customer.id);
     REQUIRE(after);
-    CHECK(after->do_not_call);
-    CHECK(after->attorney_represented);
-    CHECK(after->disputed);
+    CHECK(after->customer.restrictedMedia.contains(collectcall::ContactChannel::call));
+    CHECK(after->customer.attorneyRepresented);
+    CHECK(after->customer.disputed);
     CHECK_FALSE(after->cease_and_desist);
+    // The change is recorded with it, once.
+    const auto records = store->list_compliance_decisions(a, c.customer.id, 10);
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].operation == collectcall::ComplianceOperation::standing);
+    REQUIRE(records[0].standing.has_value());
+    CHECK(records[0].standing->interactionId == first.interaction_id);
+    CHECK(records[0].standing->before == collectcall::Standing{});
+    CHECK(records[0].standing->after == customer_standing(*after));
+    CHECK(records[0].channel.absent());
     // update_customer keeps them.
     const auto updated = store->update_customer(a, c.customer.id, [](StoredCustomer& s) {
         s.active = false;
         return true;
     });
     REQUIRE(updated);
-    CHECK(store->find_customer(a, c.customer.id)->do_not_call);
+    CHECK(store->find_customer(a, c.customer.id)->customer == after->customer);
+}
+
+TEST_CASE("store: a change of standing and its record are stored together, or neither",
+          "[store][optouts]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Uuid a = account(*store, "a").accountId;
+    const StoredCustomer c = customer("c-1");
+    REQUIRE(store->insert_customer(a, c));
+    const auto restrict_texts = [](StoredCustomer& s) {
+        collectcall::Standing after = customer_standing(s);
+        after.restrictedMedia.add(collectcall::ContactChannel::sms);
+        return change_customer_standing(s, after, frozen_time(),
+                                        collectcall::CompliancePolicy::regulation_f,
+                                        collectcall::StandingCause::opt_out_keyword);
+    };
+    // With the import that makes it.
+    store->insert_interactions(
+        a, c.customer.id, std::vector<InteractionRecord>{sms(c, "STOP", "2026-11-20T10:00:00Z")},
+        restrict_texts);
+    auto found = store->find_customer(a, c.customer.id);
+    CHECK(found->customer.restrictedMedia ==
+          collectcall::RestrictedMedia{collectcall::ContactChannel::sms});
+    CHECK(store->list_interactions(a, c.customer.id).size() == 1);
+    // No change: nothing written (not even updatedAt), no record.
+    CHECK(store->change_standing(a, c.customer.id, restrict_texts)->customer == found->customer);
+    auto records = store->list_compliance_decisions(a, c.customer.id, 10);
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].policy == collectcall::CompliancePolicy::regulation_f);
+    CHECK(records[0].standing->cause == collectcall::StandingCause::opt_out_keyword);
+    // A changer that throws leaves neither.
+    CHECK_THROWS(store->change_standing(a, c.customer.id, [](StoredCustomer& s) {
+        s.customer.disputed = true;
+        throw std::runtime_error("no");
+        return std::optional<collectcall::ComplianceDecision>{};
+    }));
+    CHECK_FALSE(store->find_customer(a, c.customer.id)->customer.disputed);
+    CHECK_FALSE(store->change_standing(
+        a, Uuid::parse("0f8fad5b-d9cb-469f-a165-70867728950e").value(), restrict_texts));
+    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).size() == 1);
+}
+
+TEST_CASE(
+    "store: a customer who asked not to be called keeps the calls restricted after the "
+    "restricted media replace the do-not-call flag",
+    "[store][optouts]") {
+    Database database;
+    Uuid a;
+    const StoredCustomer called = customer("c-1");
+    const StoredCustomer asked = customer("c-2");
+    {
+        const std::unique_ptr<Store> store = open_store(database.uri());
+        a = account(*store, "a").accountId;
+        REQUIRE(store->insert_customer(a, called));
+        REQUIRE(store->insert_customer(a, asked));
+    }
+    // Back to the version before the restricted media: the flag, set for c-2.
+    const std::string flag_type =
+        database.postgres() ? "BOOLEAN NOT NULL DEFAULT FALSE" : "INTEGER NOT NULL DEFAULT 0";
+    (void)database.rows("ALTER TABLE customers ADD COLUMN do_not_call " + flag_type);
+    (void)database.rows(
+        "UPDATE customers SET do_not_call = " + std::string(database.postgres() ? "TRUE" : "1") +
+        " WHERE id = '" + std::string(asked.customer.id.view()) + "'");
+    (void)database.rows("ALTER TABLE customers DROP COLUMN restricted_media");
+    const int before = collectcall::server::SqliteStore::schema_version - 1;
+    static_assert(collectcall::server::SqliteStore::schema_version ==
+                  collectcall::server::PostgresStore::schema_version);
+    if (database.postgres()) {
+        (void)database.rows("DELETE FROM schema_version WHERE version > " + std::to_string(before));
+    } else {
+        (void)database.rows("PRAGMA user_version = " + std::to_string(before));
+    }
+
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    CHECK(store->find_customer(a, called.customer.id)->customer.restrictedMedia.empty());
+    CHECK(store->find_customer(a, asked.customer.id)->customer.restrictedMedia ==
+          collectcall::RestrictedMedia{collectcall::ContactChannel::call});
 }
 
 TEST_CASE("store: a call's transcript once it has ended", "[store]") {
@@ -317,7 +410,7 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
         (void)database.rows(sql);
     for (const char* sql :
          {"DROP TABLE analyses", "DROP TABLE interactions", "DROP TABLE clients",
-          "ALTER TABLE customers DROP COLUMN do_not_call",
+          "ALTER TABLE customers DROP COLUMN restricted_media",
           "ALTER TABLE customers DROP COLUMN attorney_represented",
           "ALTER TABLE customers DROP COLUMN disputed", "DROP TABLE compliance_decisions",
           "DROP TABLE drip_campaigns", "ALTER TABLE accounts DROP COLUMN compliance_policy",
@@ -334,9 +427,9 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
     const auto found = store->find_customer(a, c.customer.id);
     REQUIRE(found);
     CHECK(found->customer == c.customer);
-    CHECK_FALSE(found->do_not_call);
-    CHECK_FALSE(found->attorney_represented);
-    CHECK_FALSE(found->disputed);
+    CHECK(found->customer.restrictedMedia.empty());
+    CHECK_FALSE(found->customer.attorneyRepresented);
+    CHECK_FALSE(found->customer.disputed);
     store->insert_interactions(
         a, c.customer.id, std::vector<InteractionRecord>{sms(c, "hi", "2026-11-20T10:00:00Z")});
     CHECK(store->list_interactions(a, c.customer.id).size() == 1);
@@ -352,9 +445,11 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
               .at(0)
               .at(0) == std::to_string(to_ms(frozen_time())));
     if (database.postgres()) {
-        CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] == "7");
+        CHECK(database.rows("SELECT MAX(version) FROM schema_version")[0][0] ==
+              std::to_string(collectcall::server::PostgresStore::schema_version));
     } else {
-        CHECK(database.rows("PRAGMA user_version")[0][0] == "7");
+        CHECK(database.rows("PRAGMA user_version")[0][0] ==
+              std::to_string(collectcall::server::SqliteStore::schema_version));
     }
 }
 

@@ -24,14 +24,14 @@ namespace collectcall::server::handlers {
 
 namespace {
 
-// The customer's standing as the store keeps it. The store's do-not-call flag is the call
-// medium's restriction (12 CFR 1006.14(h)).
+// The customer's standing as the store keeps it: the media the customer restricted (12 CFR
+// 1006.14(h)) are the customer's restrictedMedia (API.md section 16).
 compliance::CustomerStanding standing_of(const StoredCustomer& stored) {
     compliance::CustomerStanding standing;
     standing.active = stored.active;
     standing.cease_and_desist = stored.cease_and_desist;
-    if (stored.do_not_call) standing.restricted_media.add(ContactChannel::call);
-    standing.attorney_represented = stored.attorney_represented;
+    standing.restricted_media = stored.customer.restrictedMedia;
+    standing.attorney_represented = stored.customer.attorneyRepresented;
     return standing;
 }
 

@@ -190,9 +190,32 @@ void set_customer_flag(Exchange& x, Services& s, bool StoredCustomer::*flag, boo
     x.reply(200, std::move(updated->customer));
 }
 
+namespace {
+
+// Changes the standing of the path's customer as `edit` says, with the record of the change
+// (API.md section 16); idempotent: no change, no record, not even updatedAt.
+template <class Edit>
+void edit_standing(Exchange& x, Services& s, const Uuid& id, StandingCause cause, Edit&& edit) {
+    const Time now = s.clock.now();
+    const CompliancePolicy policy = s.store.account_settings(x.account).policy;
+    auto updated = s.store.change_standing(x.account, id, [&](StoredCustomer& stored) {
+        Standing after = customer_standing(stored);
+        edit(after);
+        return change_customer_standing(stored, after, now, policy, cause);
+    });
+    if (!updated) return x.not_found(api::customer_not_found_message);
+    x.reply(200, std::move(updated->customer));
+}
+
+}  // namespace
+
 void handle(endpoint<Operation::cease_and_desist>, Exchange& x, Services& s) {
+    const auto id = x.path_id();
+    if (!id) return x.not_found(api::customer_not_found_message);
+    if (!read_no_body(x)) return;
     // There is no way back: a consumer's cease-and-desist request is final.
-    set_customer_flag(x, s, &StoredCustomer::cease_and_desist, true);
+    edit_standing(x, s, *id, StandingCause::cease_and_desist,
+                  [](Standing& standing) { standing.ceaseAndDesist = true; });
 }
 
 void handle(endpoint<Operation::deactivate_customer>, Exchange& x, Services& s) {
@@ -204,9 +227,25 @@ void handle(endpoint<Operation::activate_customer>, Exchange& x, Services& s) {
 }
 
 void handle(endpoint<Operation::do_not_call>, Exchange& x, Services& s) {
-    // A request about a medium (12 CFR 1006.14(h)): kept until the customer says otherwise,
-    // which this API does not record.
-    set_customer_flag(x, s, &StoredCustomer::do_not_call, true);
+    const auto id = x.path_id();
+    if (!id) return x.not_found(api::customer_not_found_message);
+    if (!read_no_body(x)) return;
+    // A request about a medium (12 CFR 1006.14(h)): kept until the customer says otherwise
+    // (PUT .../restricted-media records that).
+    edit_standing(x, s, *id, StandingCause::do_not_call,
+                  [](Standing& standing) { standing.restrictedMedia.add(ContactChannel::call); });
+}
+
+void handle(endpoint<Operation::set_restricted_media>, Exchange& x, Services& s) {
+    // The customer first (404 for an unknown id or another account's), then the body.
+    const auto id = x.path_id();
+    if (!id || !s.store.find_customer(x.account, *id))
+        return x.not_found(api::customer_not_found_message);
+    auto body = read<RestrictedMediaUpdate>(x.body, s.read_options());
+    if (!body) return x.fail_read(std::move(body).errors());
+    const RestrictedMedia media = body.value().media;
+    edit_standing(x, s, *id, StandingCause::restricted_media,
+                  [&](Standing& standing) { standing.restrictedMedia = media; });
 }
 
 }  // namespace collectcall::server::handlers

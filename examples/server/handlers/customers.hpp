@@ -1,5 +1,5 @@
 // Customers: create one or many, find, read, update, and the flags that decide whether one is
-// called (cease-and-desist, active, do-not-call).
+// called (cease-and-desist, active, do-not-call, the restricted media).
 #pragma once
 
 #include "handlers/handler.hpp"
@@ -15,5 +15,6 @@ void handle(endpoint<Operation::cease_and_desist>, Exchange& x, Services& s);
 void handle(endpoint<Operation::deactivate_customer>, Exchange& x, Services& s);
 void handle(endpoint<Operation::activate_customer>, Exchange& x, Services& s);
 void handle(endpoint<Operation::do_not_call>, Exchange& x, Services& s);
+void handle(endpoint<Operation::set_restricted_media>, Exchange& x, Services& s);
 
 }  // namespace collectcall::server::handlers

@@ -29,26 +29,53 @@ std::optional<StoredCustomer> path_customer(Exchange& x, Store& store) {
     return customer;
 }
 
+// The change of standing an import makes: an inbound SMS that is an opt-out keyword restricts
+// texts on receipt, analysed or not (API.md section 16, every policy); the first such message of
+// the import is the one recorded. No change (an empty changer) for anything else.
+StandingChanger opt_out_on_receipt(Services& s, const Uuid& account,
+                                   std::span<const InteractionRecord> records, Time now) {
+    const SmsInteractionData* keyword = nullptr;
+    for (const InteractionRecord& record : records) {
+        const auto* sms = std::get_if<SmsInteractionData>(&record);
+        if (sms != nullptr && opts_out_on_receipt(*sms)) {
+            keyword = sms;
+            break;
+        }
+    }
+    if (keyword == nullptr) return {};
+    const CompliancePolicy policy = s.store.account_settings(account).policy;
+    return [policy, now, interaction = keyword->id](StoredCustomer& stored) {
+        Standing after = customer_standing(stored);
+        after.restrictedMedia.add(ContactChannel::sms);
+        return change_customer_standing(stored, after, now, policy, StandingCause::opt_out_keyword,
+                                        interaction);
+    };
+}
+
 template <class Request, class Make>
-void import_one(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
-    const auto customer = path_customer(x, store);
+void import_one(Exchange& x, Services& s, Make make) {
+    const auto customer = path_customer(x, s.store);
     if (!customer) return;
-    auto body = read<Request>(x.body, options);
+    auto body = read<Request>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
     const Uuid& id = customer->customer.id;
+    const Time now = s.clock.now();
     auto record =
         make(body.value(), new_uuid(), id, customer->thread_id, Timestamp::from_time(now));
-    store.insert_interactions(x.account, id, std::vector<InteractionRecord>{record});
+    const std::vector<InteractionRecord> records{record};
+    s.store.insert_interactions(x.account, id, records,
+                                opt_out_on_receipt(s, x.account, records, now));
     x.reply(200, std::move(record));
 }
 
 template <class Request, class Data, class Make>
-void import_bulk(Exchange& x, Store& store, const ReadOptions& options, Time now, Make make) {
-    const auto customer = path_customer(x, store);
+void import_bulk(Exchange& x, Services& s, Make make) {
+    const auto customer = path_customer(x, s.store);
     if (!customer) return;
-    auto body = read<ImportBulkRequest<Request>>(x.body, options);
+    auto body = read<ImportBulkRequest<Request>>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
     const Uuid& id = customer->customer.id;
+    const Time now = s.clock.now();
     const Timestamp created = Timestamp::from_time(now);
     ImportBulkResult<Data> result;
     std::vector<InteractionRecord> records;
@@ -63,7 +90,10 @@ void import_bulk(Exchange& x, Store& store, const ReadOptions& options, Time now
         result.add_imported(std::move(record));
     }
     // Every valid item, in one write: a failure of the store fails the request, not some items.
-    if (!records.empty()) store.insert_interactions(x.account, id, records);
+    if (!records.empty()) {
+        s.store.insert_interactions(x.account, id, records,
+                                    opt_out_on_receipt(s, x.account, records, now));
+    }
     x.reply(200, std::move(result));
 }
 
@@ -87,23 +117,6 @@ std::vector<TranscriptMessage> transcript_of(std::string_view stored) {
     return std::move(messages).value();
 }
 
-// Records what an analysis found on its customer; true when something changed.
-bool record_outcomes(StoredCustomer& customer, const CustomerOutcomes& outcomes, Time now) {
-    bool changed = false;
-    const auto set = [&](bool StoredCustomer::*flag, bool value) {
-        if (value && !(customer.*flag)) {
-            customer.*flag = true;
-            changed = true;
-        }
-    };
-    set(&StoredCustomer::cease_and_desist, outcomes.cease_and_desist);
-    set(&StoredCustomer::do_not_call, outcomes.do_not_call);
-    set(&StoredCustomer::attorney_represented, outcomes.attorney_represented);
-    set(&StoredCustomer::disputed, outcomes.disputed);
-    if (changed) customer.customer.updatedAt = Timestamp::from_time(now);
-    return changed;
-}
-
 }  // namespace
 
 std::string next_sms_text(Store& store, const Uuid& account, const Customer& customer,
@@ -112,21 +125,19 @@ std::string next_sms_text(Store& store, const Uuid& account, const Customer& cus
 }
 
 void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s) {
-    import_one<SmsImportRequest>(x, s.store, s.read_options(), s.clock.now(), &sms_interaction);
+    import_one<SmsImportRequest>(x, s, &sms_interaction);
 }
 
 void handle(endpoint<Operation::import_email>, Exchange& x, Services& s) {
-    import_one<EmailImportRequest>(x, s.store, s.read_options(), s.clock.now(), &email_interaction);
+    import_one<EmailImportRequest>(x, s, &email_interaction);
 }
 
 void handle(endpoint<Operation::import_sms_bulk>, Exchange& x, Services& s) {
-    import_bulk<SmsImportRequest, SmsInteractionData>(x, s.store, s.read_options(), s.clock.now(),
-                                                      &sms_interaction);
+    import_bulk<SmsImportRequest, SmsInteractionData>(x, s, &sms_interaction);
 }
 
 void handle(endpoint<Operation::import_email_bulk>, Exchange& x, Services& s) {
-    import_bulk<EmailImportRequest, EmailInteractionData>(x, s.store, s.read_options(),
-                                                          s.clock.now(), &email_interaction);
+    import_bulk<EmailImportRequest, EmailInteractionData>(x, s, &email_interaction);
 }
 
 void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s) {
@@ -203,15 +214,37 @@ void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
     const Uuid thread = request.threadId.value_or(customer->thread_id);
     EmailDraft draft = write_email(message_facts(customer->customer),
                                    last_inbound_text(s.store, x.account, thread));
-    EmailGenerateResult result{draft.htmlBody, draft.plainTextBody, {}};
-    if (request.persists()) {
-        s.store.insert_interactions(x.account, id,
-                                    std::vector<InteractionRecord>{generated_email_interaction(
-                                        draft, customer->customer.email, new_uuid(), id, thread,
-                                        Timestamp::from_time(s.clock.now()))});
-        result.threadId = thread;
+    if (!request.persists())
+        return x.reply(200, EmailGenerateResult{draft.htmlBody, draft.plainTextBody, {}});
+
+    // Sending it is a communication (API.md section 16): one evaluation through the gate, on the
+    // customer's row as it is when the e-mail is stored.
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    const auto plan = s.store.record_interaction(
+        x.account, id, now - s.config.call_history,
+        [&](const StoredCustomer& stored, std::span<const Time> calls,
+            std::span<const Time> texts) {
+            InteractionPlan plan;
+            ContactHistory history;
+            history.placed.assign(calls.begin(), calls.end());
+            history.texts.assign(texts.begin(), texts.end());
+            plan.decision = ask_gate(stored, history, settings,
+                                     {ContactChannel::email, ComplianceOperation::email}, now);
+            plan.compliance = plan.decision->compliance;
+            plan.store = plan.compliance->passed;
+            plan.record = generated_email_interaction(draft, stored.customer.email, new_uuid(), id,
+                                                      thread, Timestamp::from_time(now));
+            return plan;
+        });
+    if (!plan) return x.not_found(api::customer_not_found_message);
+    if (!plan->store) {
+        return x.fail(api::errors::compliance_failed,
+                      compliance::failure_message(*plan->compliance, ContactChannel::email), {},
+                      EmailGenerateBlocked{draft.htmlBody, draft.plainTextBody, *plan->compliance,
+                                           plan->decision->nextEligibleAt});
     }
-    x.reply(200, std::move(result));
+    x.reply(200, EmailGenerateResult{draft.htmlBody, draft.plainTextBody, thread});
 }
 
 void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) {
@@ -252,9 +285,15 @@ void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) 
 
     OutcomeApplier apply;
     if (request.applies_outcomes()) {
-        apply = [&](StoredCustomer& customer, const OutputVariables& variables) {
-            return record_outcomes(customer, outcomes_of(variables, analysis.channel),
-                                   analysis.analysed_at);
+        // The stored analysis's variables (the first analysis of these words) with the stop
+        // request of the same words: a request names the media it restricts (API.md section 16).
+        const StopRequest stop = stop_request(words, analysis.channel);
+        const CompliancePolicy policy = s.store.account_settings(x.account).policy;
+        apply = [&, stop, policy](StoredCustomer& customer, const OutputVariables& variables) {
+            const CustomerOutcomes outcomes = outcomes_of(variables, stop, analysis.channel);
+            return change_customer_standing(
+                customer, with_outcomes(customer_standing(customer), outcomes),
+                analysis.analysed_at, policy, StandingCause::analysis, analysis.interaction_id);
         };
     }
     const StoredAnalysis stored = s.store.save_analysis(x.account, analysis, apply);

@@ -273,6 +273,14 @@ CREATE INDEX customers_by_last_activity ON customers (last_activity_ms)
 DROP INDEX compliance_decisions_by_time;
 DROP TABLE sweep_marks;
 )sql",
+    // 7 -> 8: the media a customer asked not to be contacted by (API.md section 16), a
+    // RestrictedMedia's bits (call 1, sms 2, email 4), in place of the do-not-call flag: a customer
+    // who asked not to be called keeps the calls restricted.
+    R"sql(
+ALTER TABLE customers ADD COLUMN restricted_media INTEGER NOT NULL DEFAULT 0;
+UPDATE customers SET restricted_media = 1 WHERE do_not_call;
+ALTER TABLE customers DROP COLUMN do_not_call;
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -339,14 +347,15 @@ void update_customer_row(Connection& db, const Uuid& account, const StoredCustom
         .add(bool_text(stored.active))
         .add(bool_text(stored.cease_and_desist))
         .add(stored.customer.updatedAt.view())
-        .add(bool_text(stored.do_not_call))
-        .add(bool_text(stored.attorney_represented))
-        .add(bool_text(stored.disputed))
+        .add(std::int64_t{stored.customer.restrictedMedia.bits()})
+        .add(bool_text(stored.customer.attorneyRepresented))
+        .add(bool_text(stored.customer.disputed))
         .add(stored.customer.id.view())
         .add(account.view());
     db.query(
         "UPDATE customers SET body = $1, active = $2, cease_and_desist = $3, updated_at = $4, "
-        "do_not_call = $5, attorney_represented = $6, disputed = $7 WHERE id = $8 AND "
+        "restricted_media = $5::integer, attorney_represented = $6, disputed = $7 WHERE id = $8 "
+        "AND "
         "account_id = $9");
 }
 
@@ -838,6 +847,30 @@ std::optional<StoredCustomer> PostgresStore::find_customer_by_external_id(
     return customer_from_row(r.row(0));
 }
 
+namespace {
+
+// A change of the customer's standing, in the caller's transaction: the customer and the record
+// of the change are written together; nullopt when there is no such customer.
+std::optional<StoredCustomer> change_standing_in(Connection& db, const Uuid& account,
+                                                 const Uuid& id, const StandingChanger& change) {
+    std::optional<StoredCustomer> stored = customer_for_update(db, account, id);
+    if (!stored) return std::nullopt;
+    if (const std::optional<ComplianceDecision> record = change(*stored)) {
+        update_customer_row(db, account, *stored);
+        insert_decision(db, account, id, *record);
+    }
+    return stored;
+}
+
+}  // namespace
+
+std::optional<StoredCustomer> PostgresStore::change_standing(const Uuid& account, const Uuid& id,
+                                                             const StandingChanger& change) {
+    return pool_.transaction([&](Connection& db) -> std::optional<StoredCustomer> {
+        return change_standing_in(db, account, id, change);
+    });
+}
+
 std::optional<StoredCustomer> PostgresStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
     return pool_.transaction([&](Connection& db) -> std::optional<StoredCustomer> {
@@ -1127,10 +1160,12 @@ bool PostgresStore::has_client(const Uuid& account, const Uuid& id) {
 }
 
 void PostgresStore::insert_interactions(const Uuid& account, const Uuid& customer,
-                                        std::span<const InteractionRecord> records) {
+                                        std::span<const InteractionRecord> records,
+                                        const StandingChanger& standing) {
     pool_.transaction([&](Connection& db) {
         for (const InteractionRecord& record : records)
             insert_interaction(db, account, customer, record);
+        if (standing) (void)change_standing_in(db, account, customer, standing);
         return true;
     });
 }
@@ -1223,10 +1258,8 @@ StoredAnalysis PostgresStore::save_analysis(const Uuid& account, const StoredAna
         if (r.empty()) throw StoreError("analysis missing after insert", false);
         StoredAnalysis stored = analysis_from_row(r.row(0));
         if (apply && !stored.outcomes_applied) {
-            std::optional<StoredCustomer> customer =
-                customer_for_update(db, account, stored.customer_id);
-            if (customer && apply(*customer, stored.variables))
-                update_customer_row(db, account, *customer);
+            (void)change_standing_in(db, account, stored.customer_id,
+                                     [&](StoredCustomer& c) { return apply(c, stored.variables); });
             db.params().add(stored.interaction_id.view());
             db.query("UPDATE analyses SET outcomes_applied = TRUE WHERE interaction_id = $1");
             stored.outcomes_applied = true;

@@ -51,7 +51,7 @@ class PostgresStore final : public Store {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 7;
+    static constexpr int schema_version = 8;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -74,6 +74,8 @@ class PostgresStore final : public Store {
     std::optional<StoredCustomer> update_customer(
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override;
+    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
+                                                  const StandingChanger& change) override;
 
     std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
                                                               const Uuid& customer,
@@ -102,7 +104,8 @@ class PostgresStore final : public Store {
     std::vector<Client> list_clients(const Uuid& account) override;
     bool has_client(const Uuid& account, const Uuid& id) override;
     void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records) override;
+                             std::span<const InteractionRecord> records,
+                             const StandingChanger& standing = {}) override;
     std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
     std::vector<InteractionRecord> list_interactions(const Uuid& account,
                                                      const Uuid& customer) override;

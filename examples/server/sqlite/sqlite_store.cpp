@@ -305,6 +305,14 @@ CREATE INDEX customers_by_last_activity ON customers (last_activity_ms)
 DROP INDEX compliance_decisions_by_time;
 DROP TABLE sweep_marks;
 )sql",
+    // 7 -> 8: the media a customer asked not to be contacted by (API.md section 16), a
+    // RestrictedMedia's bits (call 1, sms 2, email 4), in place of the do-not-call flag: a customer
+    // who asked not to be called keeps the calls restricted.
+    R"sql(
+ALTER TABLE customers ADD COLUMN restricted_media INTEGER NOT NULL DEFAULT 0;
+UPDATE customers SET restricted_media = 1 WHERE do_not_call <> 0;
+ALTER TABLE customers DROP COLUMN do_not_call;
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));
@@ -422,15 +430,15 @@ std::optional<StoredCustomer> customer_for_update(Connection& db, const Uuid& ac
 void update_customer_row(Connection& db, const Uuid& account, const StoredCustomer& stored) {
     Query(db,
           "UPDATE customers SET body = ?, active = ?, cease_and_desist = ?, updated_at = ?, "
-          "do_not_call = ?, attorney_represented = ?, disputed = ? WHERE id = ? AND "
+          "restricted_media = ?, attorney_represented = ?, disputed = ? WHERE id = ? AND "
           "account_id = ?")
         .bind(1, write(static_cast<const CustomerCreate&>(stored.customer)))
         .bind(2, std::int64_t{stored.active})
         .bind(3, std::int64_t{stored.cease_and_desist})
         .bind(4, stored.customer.updatedAt.view())
-        .bind(5, std::int64_t{stored.do_not_call})
-        .bind(6, std::int64_t{stored.attorney_represented})
-        .bind(7, std::int64_t{stored.disputed})
+        .bind(5, std::int64_t{stored.customer.restrictedMedia.bits()})
+        .bind(6, std::int64_t{stored.customer.attorneyRepresented})
+        .bind(7, std::int64_t{stored.customer.disputed})
         .bind(8, stored.customer.id.view())
         .bind(9, account.view())
         .run();
@@ -961,6 +969,33 @@ std::optional<StoredCustomer> SqliteStore::find_customer_by_external_id(
     return customer_from_row(q);
 }
 
+namespace {
+
+// A change of the customer's standing, in the caller's transaction: the customer and the record
+// of the change are written together; nullopt when there is no such customer.
+std::optional<StoredCustomer> change_standing_in(Connection& db, const Uuid& account,
+                                                 const Uuid& id, const StandingChanger& change) {
+    std::optional<StoredCustomer> stored = customer_for_update(db, account, id);
+    if (!stored) return std::nullopt;
+    if (const std::optional<ComplianceDecision> record = change(*stored)) {
+        update_customer_row(db, account, *stored);
+        insert_decision(db, account, id, *record);
+    }
+    return stored;
+}
+
+}  // namespace
+
+std::optional<StoredCustomer> SqliteStore::change_standing(const Uuid& account, const Uuid& id,
+                                                           const StandingChanger& change) {
+    return batched([&](Connection& db) -> std::optional<StoredCustomer> {
+        Transaction tx(db);
+        std::optional<StoredCustomer> stored = change_standing_in(db, account, id, change);
+        if (stored) tx.commit();
+        return stored;
+    });
+}
+
 std::optional<StoredCustomer> SqliteStore::update_customer(
     const Uuid& account, const Uuid& id, const std::function<bool(StoredCustomer&)>& change) {
     return batched([&](Connection& db) -> std::optional<StoredCustomer> {
@@ -1239,11 +1274,13 @@ bool SqliteStore::has_client(const Uuid& account, const Uuid& id) {
 }
 
 void SqliteStore::insert_interactions(const Uuid& account, const Uuid& customer,
-                                      std::span<const InteractionRecord> records) {
+                                      std::span<const InteractionRecord> records,
+                                      const StandingChanger& standing) {
     batched([&](Connection& db) {
         Transaction tx(db);
         for (const InteractionRecord& record : records)
             insert_interaction(db, account, customer, record);
+        if (standing) (void)change_standing_in(db, account, customer, standing);
         tx.commit();
     });
 }
@@ -1333,10 +1370,8 @@ StoredAnalysis SqliteStore::save_analysis(const Uuid& account, const StoredAnaly
         if (!q.step()) throw StoreError("analysis missing after insert", false);
         StoredAnalysis stored = analysis_from_row(q);
         if (apply && !stored.outcomes_applied) {
-            std::optional<StoredCustomer> customer =
-                customer_for_update(db, account, stored.customer_id);
-            if (customer && apply(*customer, stored.variables))
-                update_customer_row(db, account, *customer);
+            (void)change_standing_in(db, account, stored.customer_id,
+                                     [&](StoredCustomer& c) { return apply(c, stored.variables); });
             Query(db, "UPDATE analyses SET outcomes_applied = 1 WHERE interaction_id = ?")
                 .bind(1, stored.interaction_id.view())
                 .run();

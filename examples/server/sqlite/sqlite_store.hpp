@@ -47,7 +47,7 @@ class SqliteStore final : public Store {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 7;
+    static constexpr int schema_version = 8;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -73,6 +73,8 @@ class SqliteStore final : public Store {
     std::optional<StoredCustomer> update_customer(
         const Uuid& account, const Uuid& id,
         const std::function<bool(StoredCustomer&)>& change) override;
+    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
+                                                  const StandingChanger& change) override;
 
     std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
                                                               const Uuid& customer,
@@ -100,7 +102,8 @@ class SqliteStore final : public Store {
     std::vector<Client> list_clients(const Uuid& account) override;
     bool has_client(const Uuid& account, const Uuid& id) override;
     void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records) override;
+                             std::span<const InteractionRecord> records,
+                             const StandingChanger& standing = {}) override;
     std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
     std::vector<InteractionRecord> list_interactions(const Uuid& account,
                                                      const Uuid& customer) override;

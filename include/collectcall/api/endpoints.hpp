@@ -68,8 +68,8 @@ BOOST_DEFINE_ENUM_CLASS(Operation, get_health, get_readiness, get_metrics, get_o
                         create_webhook_secret, create_calls, get_signed_url, list_clients,
                         create_client, import_sms, import_sms_bulk, import_email, import_email_bulk,
                         generate_sms, generate_email, list_interactions, analyze_interaction,
-                        get_account, do_not_call, list_compliance_decisions, enrol_drip_campaign,
-                        list_drip_campaigns, cancel_drip_campaign)
+                        get_account, do_not_call, set_restricted_media, list_compliance_decisions,
+                        enrol_drip_campaign, list_drip_campaigns, cancel_drip_campaign)
 
 // One endpoint: `static constexpr Route route`, `using body` (what it reads; null_t: nothing),
 // `using data` (what it answers with, inside the envelope for an API call) and
@@ -664,10 +664,35 @@ struct endpoint<Operation::do_not_call> {
     using data = Customer;
     static OperationText text() {
         return {.description =
-                    "Extension. Under the regulation-f policy the customer is not called any more "
-                    "(medium-restriction, 12 CFR 1006.14(h)); text messages are another medium. "
-                    "The hosted policy does not read it.",
+                    "Extension. Restricts the calls: \"call\" is added to the customer's "
+                    "restrictedMedia (12 CFR 1006.14(h)); texts and e-mail are other media. The "
+                    "change is recorded in the compliance decisions (operation `standing`).",
                 .success = "The customer."};
+    }
+};
+
+template <>
+struct endpoint<Operation::set_restricted_media> {
+    static constexpr Route route{
+        .method = "PUT",
+        .path = "/api/v1/customers/{customerId}/restricted-media",
+        .tag = "compliance",
+        .summary = "Set the media the customer asked not to be contacted by",
+        .body = Body::json,
+        .errors = {&errors::not_found}};
+    using body = RestrictedMediaUpdate;
+    using data = Customer;
+    static OperationText text() {
+        return {
+            .description =
+                "Extension. Replaces the customer's restrictedMedia with `media` (\"call\", "
+                "\"sms\", \"email\", each at most once; `[]` clears them): an operator records "
+                "a request the customer made elsewhere, or clears one recorded in error. An "
+                "unknown medium or a repeated one is 400 at its place (/media/<index>). A "
+                "change is recorded in the compliance decisions (operation `standing`, cause "
+                "`restricted-media`); setting the media the customer has changes nothing.",
+            .success = "The customer.",
+            .request_examples = {{"texts and e-mail", openapi_examples::restricted_media_update}}};
     }
 };
 

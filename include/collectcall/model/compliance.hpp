@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/describe/class.hpp>
@@ -14,8 +15,11 @@
 
 #include "collectcall/core/bounded.hpp"
 #include "collectcall/core/enum.hpp"
+#include "collectcall/core/errors.hpp"
 #include "collectcall/core/presence.hpp"
+#include "collectcall/core/readable.hpp"
 #include "collectcall/core/schema.hpp"
+#include "collectcall/core/write.hpp"
 #include "collectcall/types/clock_time.hpp"
 #include "collectcall/types/timestamp.hpp"
 #include "collectcall/types/uuid.hpp"
@@ -72,9 +76,11 @@ BOOST_DESCRIBE_ENUM(ContactChannel, call, sms, email)
 
 // What asked for the decision: a single call, an item of a bulk call, a drip campaign's step, a
 // persisted SMS, a persisted e-mail, or an enrolment in a drip campaign (recorded when refused:
-// its first step can never run).
-enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, enrolment };
-BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, enrolment)
+// its first step can never run); `standing` is the record of a change of the customer's standing
+// (StandingChange), no evaluation.
+enum class ComplianceOperation { call, bulk_call, drip_step, sms, email, standing, enrolment };
+BOOST_DESCRIBE_ENUM(ComplianceOperation, call, bulk_call, drip_step, sms, email, standing,
+                    enrolment)
 
 // The media a customer asked the collector not to use (12 CFR 1006.14(h)): a set of
 // ContactChannel, on the wire the list of their names in the order of the enum
@@ -175,16 +181,113 @@ struct ComplianceCounts {
 BOOST_DESCRIBE_STRUCT(ComplianceCounts, (),
                       (callsToday, callsInSevenDays, communicationsInSevenDays, lastConversationAt))
 
+// ---- The customer's standing (API.md section 16) -----------------------------------------------
+
+// On the wire, restricted media are the list of their names in the order of the enum
+// (`["call", "email"]`). Read back, each element must be a medium (an enum error at its place)
+// and may be given once: a repeated one is a `conflict` at its place, /.../<index>.
+inline void collectcall_write(Writer& writer, const RestrictedMedia& value) {
+    writer.raw('[');
+    bool first = true;
+    for (ContactChannel medium : value.media()) {
+        if (!first) writer.raw(',');
+        first = false;
+        writer.string(enum_name(medium));
+    }
+    writer.raw(']');
+}
+
+inline bool collectcall_read(ValueReader& in, RestrictedMedia& out) {
+    out = {};
+    bool ok = true;
+    const bool array = in.array([&](ValueReader& item) {
+        ContactChannel medium{};
+        if (!item.read(medium)) return;
+        if (out.contains(medium)) {
+            item.error(codes::conflict, "is listed more than once");
+            ok = false;
+            return;
+        }
+        out.add(medium);
+    });
+    return array && ok;
+}
+
+template <class Schema>
+void collectcall_schema(schema_tag<RestrictedMedia>, Schema& s) {
+    s["type"] = "array";
+    s["items"] = s.template schema_of<ContactChannel>();
+    s["uniqueItems"] = true;
+    s["description"] =
+        "Media the customer asked not to be contacted by (12 CFR 1006.14(h)): \"call\", "
+        "\"sms\", \"email\", each at most once, in that order.";
+}
+
+// What the customer has told the collector, as it decides their contacts: the media they asked
+// not to be contacted by, a cease-and-desist (15 U.S.C. 1692c(c)), representation by an attorney
+// (15 U.S.C. 1692c(a)(2)), a dispute of the debt.
+struct Standing {
+    RestrictedMedia restrictedMedia;
+    bool ceaseAndDesist = false;
+    bool attorneyRepresented = false;
+    bool disputed = false;
+
+    friend bool operator==(const Standing&, const Standing&) = default;
+};
+BOOST_DESCRIBE_STRUCT(Standing, (),
+                      (restrictedMedia, ceaseAndDesist, attorneyRepresented, disputed))
+
+// What changed a customer's standing: an inbound SMS that is an opt-out keyword, imported
+// (opt-out-keyword); the outcomes of an analysis applied (analysis); POST .../do-not-call;
+// PUT .../restricted-media (restricted-media); POST .../cease-and-desist.
+enum class StandingCause {
+    opt_out_keyword,
+    analysis,
+    do_not_call,
+    restricted_media,
+    cease_and_desist
+};
+BOOST_DESCRIBE_ENUM(StandingCause, opt_out_keyword, analysis, do_not_call, restricted_media,
+                    cease_and_desist)
+
+// A change of the customer's standing, recorded in the list of decisions (operation
+// `standing`): what it was before and after, what changed it, and the interaction whose words did
+// (the imported SMS, the analysed SMS, e-mail or call), when one did.
+struct StandingChange {
+    StandingCause cause = StandingCause::restricted_media;
+    Patch<Uuid> interactionId;
+    Standing before;
+    Standing after;
+
+    friend bool operator==(const StandingChange&, const StandingChange&) = default;
+};
+BOOST_DESCRIBE_STRUCT(StandingChange, (), (cause, interactionId, before, after))
+
+// The body of PUT /customers/{id}/restricted-media (extension, API.md section 16): the media the
+// customer asked not to be contacted by, replacing those recorded (an operator records a request
+// made elsewhere, or clears one made in error). `[]` clears them all.
+struct RestrictedMediaUpdate {
+    RestrictedMedia media;
+
+    friend bool operator==(const RestrictedMediaUpdate&, const RestrictedMediaUpdate&) = default;
+};
+BOOST_DESCRIBE_STRUCT(RestrictedMediaUpdate, (), (media))
+
 // The record of one compliance evaluation (API.md section 14): what was asked, when, under
 // which policy, where the customer may have been and what their clock said, the counts, every
 // check with its reason, the outcome (`compliance.passed`) and the next eligible time (null when
 // no time will do, or when the contact was allowed at once it is `at`). Kept 3 years
 // (12 CFR 1006.100).
+//
+// A change of the customer's standing is recorded in the same list (operation `standing`, API.md
+// section 16) with `standing` set: it evaluates nothing, so it has no channel, no zones, no local
+// times, zero counts, no check (compliance.passed true: it blocked nothing) and no next eligible
+// time. An evaluation has no `standing`.
 struct ComplianceDecision {
     Timestamp at;
     ComplianceOperation operation = ComplianceOperation::call;
     CompliancePolicy policy = CompliancePolicy::hosted;
-    ContactChannel channel = ContactChannel::call;
+    Patch<ContactChannel> channel = ContactChannel::call;  // absent on a standing record
     std::vector<std::string> candidateZones;
     std::vector<ZoneLocalTime> localTimes;
     ComplianceCounts counts;
@@ -193,17 +296,41 @@ struct ComplianceDecision {
     // The call in progress that blocked the contact (API.md section 16: one call at a time);
     // absent otherwise. `nextEligibleAt` is then null: the contact waits for that call to end.
     Patch<Uuid> blockedByCallId;
+    Patch<StandingChange> standing;  // a standing record's change; absent on an evaluation
 
     friend bool operator==(const ComplianceDecision&, const ComplianceDecision&) = default;
 };
 BOOST_DESCRIBE_STRUCT(ComplianceDecision, (),
                       (at, operation, policy, channel, candidateZones, localTimes, counts,
-                       compliance, nextEligibleAt, blockedByCallId))
+                       compliance, nextEligibleAt, blockedByCallId, standing))
 
 inline void collectcall_schema(schema_tag<ComplianceDecision>, SchemaBuilder& s) {
     s["description"] =
-        "blockedByCallId is present when a call to the customer in progress blocked the contact "
-        "(nextEligibleAt is then null: the contact waits for that call to end).";
+        "The record of one compliance evaluation, or (operation `standing`, with `standing` set "
+        "and no channel) of a change of the customer's standing. blockedByCallId is present when "
+        "a call to the customer in progress blocked the contact (nextEligibleAt is then null: "
+        "the contact waits for that call to end).";
+}
+
+inline void collectcall_schema(schema_tag<StandingChange>, SchemaBuilder& s) {
+    s["description"] =
+        "A change of the customer's standing: before and after, its cause, and the interaction "
+        "whose words made it (an imported opt-out keyword, an analysed stop request).";
+}
+
+// The record of a change of standing from `before` to `after`, made at `at` under `policy`.
+[[nodiscard]] inline ComplianceDecision standing_record(Timestamp at, CompliancePolicy policy,
+                                                        StandingCause cause, const Standing& before,
+                                                        const Standing& after,
+                                                        Patch<Uuid> interaction = {}) {
+    ComplianceDecision out;
+    out.at = at;
+    out.operation = ComplianceOperation::standing;
+    out.policy = policy;
+    out.channel.reset();
+    out.compliance.passed = true;
+    out.standing = StandingChange{cause, std::move(interaction), before, after};
+    return out;
 }
 
 // The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.

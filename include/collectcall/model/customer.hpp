@@ -54,15 +54,22 @@ BOOST_DESCRIBE_STRUCT(CustomerCreate, (),
                        secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
                        inconvenientTimes))
 
-// A stored customer as the API returns it.
+// A stored customer as the API returns it. The standing members (extension, API.md section 16)
+// are read-only: what the customer told the collector, recorded by the server (an opt-out
+// keyword imported, an analysis applied, POST .../do-not-call, PUT .../restricted-media). A
+// body that sends them is refused: unknown members of POST /customers, `not_allowed` in a PATCH.
 struct Customer : CustomerCreate {
     Uuid id;
     Timestamp createdAt;
     Timestamp updatedAt;
+    RestrictedMedia restrictedMedia;   // the media the customer asked not to be contacted by
+    bool attorneyRepresented = false;  // represented by an attorney about the debt
+    bool disputed = false;             // the customer disputes the debt
 
     friend bool operator==(const Customer&, const Customer&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
+BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate),
+                      (id, createdAt, updatedAt, restrictedMedia, attorneyRepresented, disputed))
 
 // The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
 // value. externalId and id cannot be changed.
@@ -81,13 +88,18 @@ struct CustomerPatch {
     Patch<PastDate> dateOfBirth;
     Patch<CollectionsPatch> collections;
     Patch<InconvenientTimes> inconvenientTimes;  // replaces the list; null clears it
+    // The standing is the server's record, not the client's to edit (PUT .../restricted-media
+    // sets the media).
+    NotAllowed restrictedMedia;
+    NotAllowed attorneyRepresented;
+    NotAllowed disputed;
 
     friend bool operator==(const CustomerPatch&, const CustomerPatch&) = default;
 };
 BOOST_DESCRIBE_STRUCT(CustomerPatch, (),
                       (id, externalId, clientId, firstName, middleName, lastName, email,
                        primaryPhone, secondaryPhone, address, ssnLastFour, dateOfBirth, collections,
-                       inconvenientTimes))
+                       inconvenientTimes, restrictedMedia, attorneyRepresented, disputed))
 
 // The cross-field rule of API.md section 4: a collections customer must have ssnLastFour and
 // dateOfBirth. Returns the message of the `conflict` at /collections, or an empty view.
@@ -157,8 +169,14 @@ void collectcall_schema(schema_tag<CustomerCreate>, Schema& s) {
 
 template <class Schema>
 void collectcall_schema(schema_tag<Customer>, Schema& s) {
-    s["description"] = "A stored customer as the API returns it.";
+    s["description"] =
+        "A stored customer as the API returns it. restrictedMedia, attorneyRepresented and "
+        "disputed (extension) are its standing, read-only: the server records them.";
     detail::collections_requires_identity(s, true);
+    for (std::string_view member :
+         {member_name<&Customer::restrictedMedia>, member_name<&Customer::attorneyRepresented>,
+          member_name<&Customer::disputed>})
+        s["properties"][member]["readOnly"] = true;
 }
 
 // What a merge patch may clear depends on the stored customer only through the collections rule:

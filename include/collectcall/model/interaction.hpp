@@ -429,6 +429,19 @@ struct SmsGenerateBlocked {
 };
 BOOST_DESCRIBE_STRUCT(SmsGenerateBlocked, (), (message, compliance, nextEligibleAt))
 
+// The same for a generated e-mail that was to be sent (API.md section 16: e-mail passes the
+// gate): its two bodies, the compliance that kept it from being sent, its next eligible time.
+struct EmailGenerateBlocked {
+    std::string htmlBody;
+    std::string plainTextBody;
+    ComplianceResult compliance;
+    std::optional<Timestamp> nextEligibleAt;
+
+    friend bool operator==(const EmailGenerateBlocked&, const EmailGenerateBlocked&) = default;
+};
+BOOST_DESCRIBE_STRUCT(EmailGenerateBlocked, (),
+                      (htmlBody, plainTextBody, compliance, nextEligibleAt))
+
 // The record of a generated SMS that is persisted: outbound, from the request's `from` to its
 // `to` (lacks_recipient(request) is false), at `now`, one segment or more as a carrier counts.
 [[nodiscard]] inline SmsInteractionData generated_sms_interaction(
@@ -513,28 +526,58 @@ inline constexpr std::string_view interaction_not_found_message = "Interaction n
     return out;
 }
 
-// What an analysis records on its customer when its outcomes are applied (API.md sections 13
-// and 14). A stop request made in writing is a cease-and-desist (15 U.S.C. 1692c(c)); made in a
-// call, it asks for no more calls, a restriction of that medium (12 CFR 1006.14(h)). Attorney
-// representation (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The
-// other variables (a follow-up asked for, a payment promised) record nothing.
+// What an analysis records on its customer when its outcomes are applied (API.md sections 13,
+// 14 and 16). A stop request restricts the media it names (12 CFR 1006.14(h)); one that names
+// none is, made in writing (SMS, e-mail), a cease-and-desist (15 U.S.C. 1692c(c)), and made in a
+// call a restriction of every medium (calls, texts, e-mail): the consumer said it aloud, and a
+// spoken request is not the written notice of 1692c(c). Attorney representation
+// (15 U.S.C. 1692c(a)(2)) and a dispute are recorded whatever the channel. The other variables
+// (a follow-up asked for, a payment promised) record nothing.
 struct CustomerOutcomes {
     bool cease_and_desist = false;
-    bool do_not_call = false;
+    RestrictedMedia restricted;  // the media to restrict (added to those already restricted)
     bool attorney_represented = false;
     bool disputed = false;
 
     friend bool operator==(const CustomerOutcomes&, const CustomerOutcomes&) = default;
 };
 
+// `stop` is the stop request of the same words (stop_request), read only when the variables
+// have stop-requests.
 [[nodiscard]] inline CustomerOutcomes outcomes_of(const OutputVariables& variables,
-                                                  Channel channel) noexcept {
+                                                  const StopRequest& stop, Channel channel) {
     CustomerOutcomes out;
-    out.cease_and_desist = variables.stop_requests && channel != Channel::voice;
-    out.do_not_call = variables.stop_requests && channel == Channel::voice;
+    if (variables.stop_requests) {
+        if (stop.call) out.restricted.add(ContactChannel::call);
+        if (stop.sms) out.restricted.add(ContactChannel::sms);
+        if (stop.email) out.restricted.add(ContactChannel::email);
+        if (stop.general && channel == Channel::voice) {
+            for (ContactChannel medium : enum_values<ContactChannel>)
+                out.restricted.add(medium);
+        }
+        out.cease_and_desist = stop.general && channel != Channel::voice;
+    }
     out.attorney_represented = variables.attorney_represented;
     out.disputed = variables.dispute;
     return out;
+}
+
+// The standing after `outcomes` are recorded: they only ever add (a stop request is never
+// withdrawn by an analysis).
+[[nodiscard]] inline Standing with_outcomes(Standing standing, const CustomerOutcomes& outcomes) {
+    standing.restrictedMedia.add(outcomes.restricted);
+    standing.ceaseAndDesist = standing.ceaseAndDesist || outcomes.cease_and_desist;
+    standing.attorneyRepresented = standing.attorneyRepresented || outcomes.attorney_represented;
+    standing.disputed = standing.disputed || outcomes.disputed;
+    return standing;
+}
+
+// Whether an imported SMS restricts texts on receipt (API.md section 16, every policy): an
+// inbound message whose whole body is an opt-out keyword (analysis::is_opt_out_keyword), as a
+// carrier would honour it, analysed or not.
+[[nodiscard]] inline bool opts_out_on_receipt(const SmsInteractionData& sms) {
+    return sms.direction == InteractionDirection::inbound &&
+           analysis::is_opt_out_keyword(sms.body.view());
 }
 
 struct AnalyzeInteractionResult {

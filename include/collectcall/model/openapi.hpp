@@ -45,7 +45,10 @@ inline constexpr std::string_view customer =
     R"("address":{"line1":"1 Congress Ave","line2":null,"city":"Austin","state":"TX",)"
     R"("zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,"collections":null,)"
     R"("id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a","createdAt":"2026-11-20T15:00:00.000Z",)"
-    R"("updatedAt":"2026-11-20T15:00:00.000Z"})";
+    R"("updatedAt":"2026-11-20T15:00:00.000Z","restrictedMedia":[],"attorneyRepresented":false,)"
+    R"("disputed":false})";
+
+inline constexpr std::string_view restricted_media_update = R"({"media":["sms","email"]})";
 
 inline constexpr std::string_view customer_patch =
     R"({"email":"ann@example.org","secondaryPhone":null,"address":{"line2":"Suite 300"}})";
@@ -66,7 +69,8 @@ inline constexpr std::string_view bulk_result =
     R"("secondaryPhone":null,"address":{"line1":"1 Congress Ave","line2":null,)"
     R"("city":"Austin","state":"TX","zip":"78701"},"ssnLastFour":null,"dateOfBirth":null,)"
     R"("collections":null,"id":"7d0c2a59-3f0e-4f8e-9f6a-0c3b1f2d4e5a",)"
-    R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"}},)"
+    R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z",)"
+    R"("restrictedMedia":[],"attorneyRepresented":false,"disputed":false}},)"
     R"({"externalId":"crm-10001","success":false,"error":"Customer with external ID 'crm-10001' already exists"}]})";
 
 inline constexpr std::string_view call_request =
