@@ -76,6 +76,10 @@ inline Customer to_peer(const collectcall::Customer& c) {
     out.id = c.id.view();
     out.createdAt = c.createdAt.view();
     out.updatedAt = c.updatedAt.view();
+    for (const collectcall::ContactChannel medium : c.restrictedMedia.media())
+        out.restrictedMedia.emplace_back(collectcall::enum_name(medium));
+    out.attorneyRepresented = c.attorneyRepresented;
+    out.disputed = c.disputed;
     return out;
 }
 

@@ -73,9 +73,14 @@ struct Customer : CustomerCreate {
     std::string id;
     std::string createdAt;
     std::string updatedAt;
+    // The customer's standing (extension members of the answer).
+    std::vector<std::string> restrictedMedia;
+    bool attorneyRepresented = false;
+    bool disputed = false;
     friend bool operator==(const Customer&, const Customer&) = default;
 };
-BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate), (id, createdAt, updatedAt))
+BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate),
+                      (id, createdAt, updatedAt, restrictedMedia, attorneyRepresented, disputed))
 
 // One item of a bulk request with its own verdict (collectcall's Validated<CustomerCreate>).
 struct BulkItem {

@@ -121,6 +121,9 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 void write_value(Writer& w, const std::string& s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
+void write_value(Writer& w, bool v) {
+    w.Bool(v);
+}
 void write_value(Writer& w, double v) {
     w.Double(v);
 }

@@ -268,14 +268,9 @@ TEST_CASE("three processes hold Regulation F's seven-day limits as they hold the
         return out;
     };
 
-    SECTION("7 calls in 7 days: with 5 made on the two days before, 2 of 12 are placed") {
-        const Reply created = client(0).post("/api/v1/customers", customer_json("weekly"));
-        REQUIRE(created.boolean("/success"));
-        const std::string id = created.str("/data/id");
-        // Five calls (no conversation) on Wednesday and Thursday at 09:00 in Chicago.
-        for (const char* at :
-             {"2026-11-18T15:00:00.000Z", "2026-11-18T15:01:00.000Z", "2026-11-18T15:02:00.000Z",
-              "2026-11-19T15:00:00.000Z", "2026-11-19T15:01:00.000Z"}) {
+    // Calls already made to customer `id`, ended (no conversation), at the instants given.
+    const auto seed_calls = [&](const std::string& id, std::initializer_list<const char*> times) {
+        for (const char* at : times) {
             const std::int64_t ms =
                 std::chrono::duration_cast<std::chrono::milliseconds>(
                     collectcall::Timestamp::parse(at).value().time().time_since_epoch())
@@ -291,20 +286,48 @@ TEST_CASE("three processes hold Regulation F's seven-day limits as they hold the
                 ", 'completed', 'customer-ended-call', 1000, '[]' FROM customers WHERE id = '" +
                 id + "'");
         }
+    };
+    const auto count_of = [](const std::vector<std::string>& ids, const std::string& id) {
+        return std::count(ids.begin(), ids.end(), id);
+    };
+
+    // Under regulation-f one call at a time holds too (API.md section 16): of twelve calls at
+    // once, the first placed blocks the others while it is in progress, so each section leaves
+    // room for exactly one more call and checks that the limit, not only the call in progress,
+    // refuses the rest in every process.
+    SECTION("7 calls in 7 days: with 6 made on the two days before, 1 of 12 is placed") {
+        const Reply created = client(0).post("/api/v1/customers", customer_json("weekly"));
+        REQUIRE(created.boolean("/success"));
+        const std::string id = created.str("/data/id");
+        // Six calls on Wednesday and Thursday at 09:00 in Chicago.
+        seed_calls(id, {"2026-11-18T15:00:00.000Z", "2026-11-18T15:01:00.000Z",
+                        "2026-11-18T15:02:00.000Z", "2026-11-19T15:00:00.000Z",
+                        "2026-11-19T15:01:00.000Z", "2026-11-19T15:02:00.000Z"});
         const auto replies = call_at_once(id);
-        CHECK(successes(replies) == 2);
-        CHECK(refusals(replies) == std::vector<std::string>(10, "call-frequency"));
+        CHECK(successes(replies) == 1);
+        CHECK(refusals(replies) == std::vector<std::string>(11, "call-frequency"));
+        for (const Reply& r : replies) {
+            if (r.boolean("/success")) continue;
+            // Seven calls in seven days, whether or not the placed one is still in progress.
+            CHECK_THAT(r.str("/data/compliance/checksFailed/0/reason"),
+                       Catch::Contains("7 calls within 7 consecutive days") ||
+                           Catch::Contains("in progress"));
+        }
         CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + id + "'") == 7);
     }
 
-    SECTION("Massachusetts: 2 telephone communications in 7 days; 2 of 12 are placed") {
+    SECTION("Massachusetts: 2 telephone communications in 7 days; with 1 made, 1 of 12 is placed") {
         const Reply created = client(0).post(
             "/api/v1/customers", customer_json("boston", {}, "+16175550123", "MA", "02108"));
         REQUIRE(created.boolean("/success"));
         const std::string id = created.str("/data/id");
+        seed_calls(id, {"2026-11-19T15:00:00.000Z"});
         const auto replies = call_at_once(id);
-        CHECK(successes(replies) == 2);
-        CHECK(refusals(replies) == std::vector<std::string>(10, "state-call-limit"));
+        CHECK(successes(replies) == 1);
+        const std::vector<std::string> refused = refusals(replies);
+        CHECK(count_of(refused, "state-call-limit") == 11);
+        CHECK(count_of(refused, "call-frequency") == 11);  // the placed call is in progress
+        CHECK(refused.size() == 22);
         CHECK(count(database, "SELECT COUNT(*) FROM calls WHERE customer_id = '" + id + "'") == 2);
     }
 }

@@ -80,7 +80,8 @@ TEST_CASE("BulkResult: created and failed items are written in their own shapes 
         R"("primaryPhone":"+12025550100","secondaryPhone":null,"address":{"line1":"1","line2":null,)"
         R"("city":"C","state":"DC","zip":"20001"},"ssnLastFour":null,"dateOfBirth":null,)"
         R"("collections":null,"id":"6f1c1c1e-1111-4a2a-9e1b-7d6f5a4b3c2d",)"
-        R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z"})");
+        R"("createdAt":"2026-11-20T15:00:00.000Z","updatedAt":"2026-11-20T15:00:00.000Z",)"
+        R"("restrictedMedia":[],"attorneyRepresented":false,"disputed":false})");
     REQUIRE(created.ok());
     collectcall::BulkResult result;
     result.summary = {2, 1, 1};
