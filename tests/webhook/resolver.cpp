@@ -9,6 +9,12 @@ namespace wh = collectcall::webhook;
 using wh::ResolveStatus;
 using namespace std::chrono_literals;
 
+namespace {
+// "At once": an answer that does not wait for the lookup takes microseconds; the bound is ten
+// times and more what a loaded 2-core machine takes.
+constexpr auto at_once = 5s;
+}  // namespace
+
 TEST_CASE("the resolver answers literals on the calling thread, whatever the time limit",
           "[webhook][resolver]") {
     wh::Resolver resolver;
@@ -38,7 +44,7 @@ TEST_CASE("the resolver looks names up within its time limit", "[webhook][resolv
     const auto start = std::chrono::steady_clock::now();
     const auto late = resolver.resolve("localhost", 8080, true, 0ms);
     CHECK(late.status == ResolveStatus::timed_out);
-    CHECK(std::chrono::steady_clock::now() - start < 1s);
+    CHECK(std::chrono::steady_clock::now() - start < at_once);
     // The resolver still works after an abandoned lookup.
     CHECK(resolver.resolve("localhost", 8080, true).ok());
 }
@@ -53,8 +59,7 @@ TEST_CASE("a saturated resolver refuses at once instead of queueing without boun
         const auto r = resolver.resolve("localhost", 80, true, 0ms);
         CHECK(
             (r.status == ResolveStatus::timed_out || r.status == ResolveStatus::temporary_failure));
-        // "At once": long before any lookup could finish; generous for a loaded machine.
-        CHECK(std::chrono::steady_clock::now() - start < 3s);
+        CHECK(std::chrono::steady_clock::now() - start < at_once);
     }
     CHECK(resolver.resolve("localhost", 80, true, 10s).ok());
 }
