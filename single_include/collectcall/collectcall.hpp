@@ -575,6 +575,34 @@ inline constexpr std::string_view member_name = [] {
 #include <type_traits>
 #include <utility>
 
+// ---- begin collectcall/core/schema_tag.hpp ----
+// schema_tag<T>: selects the schema of T in the collectcall_schema customisation point of
+// core/schema.hpp. A header of its own, so that a type can declare its schema beside its
+// definition without including the schema engine (the builder is then a template parameter):
+//
+//     template <class Schema>
+//     void collectcall_schema(collectcall::schema_tag<MyType>, Schema& s) {
+//         s["type"] = "string";
+//         s["pattern"] = "^[A-Z]{3}$";
+//     }
+//
+// The patterns of the library's types (collectcall::schema_patterns, each beside its type) are
+// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
+// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
+// the string; Python's re, Java and .NET also let it match before a final newline, so the types
+// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
+// for them in every engine.
+
+namespace collectcall {
+
+template <class T>
+struct schema_tag {
+    using type = T;
+};
+
+}  // namespace collectcall
+// ---- end collectcall/core/schema_tag.hpp ----
+
 namespace collectcall {
 
 struct null_t {
@@ -638,6 +666,56 @@ template <class T>
 struct is_patch<Patch<T>> : std::true_type {};
 template <class T>
 inline constexpr bool is_patch_v = is_patch<T>::value;
+
+// Whether absence is a valid state of a member of type T: an optional, a Patch and NotAllowed.
+template <class T>
+inline constexpr bool absence_is_valid_v =
+    is_optional_v<T> || is_patch_v<T> || std::is_same_v<T, NotAllowed>;
+
+// The members of a described struct that read as their type's default when a document lacks
+// them, though their types cannot be absent. An answer that an extension widened is declared so
+// beside its definition, and then reads the answers of a service without the extension:
+//
+//     constexpr auto collectcall_defaulted(schema_tag<Customer>) {
+//         return defaulted<&Customer::attorneyRepresented, &Customer::disputed>{};
+//     }
+//
+// They are always written, and left out of the schema's `required`.
+template <auto... Members>
+struct defaulted {
+    template <auto Member>
+    static constexpr bool contains() {
+        return (same_member<Member, Members>() || ...);
+    }
+
+  private:
+    template <auto A, auto B>
+    static constexpr bool same_member() {
+        if constexpr (std::is_same_v<decltype(A), decltype(B)>) {
+            return A == B;
+        } else {
+            return false;
+        }
+    }
+};
+
+template <class T>
+concept HasDefaultedMembers = requires {
+    collectcall_defaulted(schema_tag<T>{});
+};
+
+// Whether a document must have member D (a Boost.Describe descriptor) of struct T.
+template <class T, class D>
+inline constexpr bool is_required_member_v = [] {
+    using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
+    if constexpr (absence_is_valid_v<M>) {
+        return false;
+    } else if constexpr (HasDefaultedMembers<T>) {
+        return !decltype(collectcall_defaulted(schema_tag<T>{}))::template contains<D::pointer>();
+    } else {
+        return true;
+    }
+}();
 
 }  // namespace collectcall
 // ---- end collectcall/core/presence.hpp ----
@@ -703,8 +781,7 @@ std::optional<Target> materialize(const PatchT& patch, ErrorList& errors, std::s
     const std::size_t before = errors.size();
     merge_patch_into(target, patch, errors, path);
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(target.*D.pointer)>;
-        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
+        if constexpr (is_required_member_v<Target, decltype(D)>) {
             constexpr std::size_t i = member_index<PatchT>(D.name);
             bool given = false;
             if constexpr (i < boost::mp11::mp_size<described_members<PatchT>>::value) {
@@ -806,33 +883,6 @@ ErrorList merge_patch(Target& target, const PatchT& patch) {
 #include <string>
 #include <utility>
 
-// ---- begin collectcall/core/schema_tag.hpp ----
-// schema_tag<T>: selects the schema of T in the collectcall_schema customisation point of
-// core/schema.hpp. A header of its own, so that a type can declare its schema beside its
-// definition without including the schema engine (the builder is then a template parameter):
-//
-//     template <class Schema>
-//     void collectcall_schema(collectcall::schema_tag<MyType>, Schema& s) {
-//         s["type"] = "string";
-//         s["pattern"] = "^[A-Z]{3}$";
-//     }
-//
-// The patterns of the library's types (collectcall::schema_patterns, each beside its type) are
-// ECMA-262 regular expressions, as JSON Schema specifies. They use no \d, \w, \s or `.`, whose
-// meaning differs between regex engines, only explicit classes. In ECMA-262 `$` is the end of
-// the string; Python's re, Java and .NET also let it match before a final newline, so the types
-// of fixed length (Uuid, Date, Digits<N>) carry minLength/maxLength too, which closes that gap
-// for them in every engine.
-
-namespace collectcall {
-
-template <class T>
-struct schema_tag {
-    using type = T;
-};
-
-}  // namespace collectcall
-// ---- end collectcall/core/schema_tag.hpp ----
 // ---- begin collectcall/core/write.hpp ----
 // write(value): any supported value -> compact RFC 8259 JSON.
 //
@@ -4965,11 +5015,6 @@ class Reader {
 
 namespace collectcall {
 
-// A member is required when absence is not a valid state of its type.
-template <class T>
-inline constexpr bool is_required_member_v =
-    !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
-
 namespace detail {
 
 // Converts to a default-initialised T, built where the conversion's result goes (no copy, no
@@ -5172,7 +5217,7 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
             using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
             using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
             if (!seen(I)) {
-                if constexpr (is_required_member_v<M>) missing(I);
+                if constexpr (is_required_member_v<T, D>) missing(I);
                 forget(out.*D::pointer);
             }
         });
@@ -6936,7 +6981,7 @@ void SchemaBuilder::patch_of() {
     if (properties == nullptr) return;
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
+        if constexpr (!absence_is_valid_v<M>) {
             if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
         }
     });
@@ -6998,7 +7043,7 @@ Json SchemaBuilder::build_object() {
             properties[D.name] = nullable(schema_of<typename M::value_type>());
         } else {
             properties[D.name] = schema_of<M>();
-            required.push_back(D.name);
+            if constexpr (is_required_member_v<T, decltype(D)>) required.push_back(D.name);
         }
     });
     object["properties"] = std::move(properties);
@@ -9141,6 +9186,12 @@ struct Customer : CustomerCreate {
 BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate),
                       (id, createdAt, updatedAt, restrictedMedia, attorneyRepresented, disputed))
 
+// The hosted service's answers have no standing members: a customer read from one has none.
+constexpr auto collectcall_defaulted(schema_tag<Customer>) {
+    return defaulted<&Customer::restrictedMedia, &Customer::attorneyRepresented,
+                     &Customer::disputed>{};
+}
+
 // The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
 // value. externalId and id cannot be changed.
 struct CustomerPatch {
@@ -9241,7 +9292,8 @@ template <class Schema>
 void collectcall_schema(schema_tag<Customer>, Schema& s) {
     s["description"] =
         "A stored customer as the API returns it. restrictedMedia, attorneyRepresented and "
-        "disputed (extension) are its standing, read-only: the server records them.";
+        "disputed (extension) are its standing, read-only: the server records them. An answer "
+        "without them (the hosted service's) reads as none.";
     detail::collections_requires_identity(s, true);
     for (std::string_view member :
          {member_name<&Customer::restrictedMedia>, member_name<&Customer::attorneyRepresented>,

@@ -67,6 +67,28 @@ TEST_CASE("Customer: the standing is answered and read-only") {
     REQUIRE(back.ok());
     CHECK(back.value() == c);
 
+    // A hosted service's answer has no standing: it reads as none. A value there must still be
+    // valid.
+    const std::string_view example = openapi_examples::customer;
+    const std::string hosted =
+        std::string(example.substr(0, example.find(R"(,"restrictedMedia")"))) + "}";
+    auto from_hosted = read<Customer>(hosted);
+    REQUIRE(from_hosted.ok());
+    CHECK(from_hosted.value().restrictedMedia.empty());
+    CHECK_FALSE(from_hosted.value().attorneyRepresented);
+    CHECK_FALSE(from_hosted.value().disputed);
+    CHECK(from_hosted.value().id == customer.value().id);
+    auto partial = read<Customer>(hosted.substr(0, hosted.size() - 1) + R"(,"disputed":"no"})");
+    CHECK(paths_and_codes(partial.errors()) == std::vector<std::string>{"/disputed type"});
+    // The members the hosted answer does have are still required.
+    auto no_id = read<Customer>(std::string(R"({"id":null,)") + hosted.substr(1));
+    CHECK_FALSE(no_id.ok());
+    // Read into a value that had a standing, an answer without one leaves none.
+    Customer reused = c;
+    REQUIRE(read_into(hosted, reused).empty());
+    CHECK(reused.restrictedMedia.empty());
+    CHECK_FALSE(reused.disputed);
+
     // Not in a create body (like id), not in a patch.
     const std::string_view minimal = openapi_examples::customer_create_minimal;
     auto created = read<CustomerCreate>(std::string(minimal.substr(0, minimal.size() - 1)) +

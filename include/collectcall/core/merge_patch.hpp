@@ -87,8 +87,7 @@ std::optional<Target> materialize(const PatchT& patch, ErrorList& errors, std::s
     const std::size_t before = errors.size();
     merge_patch_into(target, patch, errors, path);
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(target.*D.pointer)>;
-        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
+        if constexpr (is_required_member_v<Target, decltype(D)>) {
             constexpr std::size_t i = member_index<PatchT>(D.name);
             bool given = false;
             if constexpr (i < boost::mp11::mp_size<described_members<PatchT>>::value) {

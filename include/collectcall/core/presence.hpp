@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "collectcall/core/schema_tag.hpp"
+
 namespace collectcall {
 
 struct null_t {
@@ -69,5 +71,55 @@ template <class T>
 struct is_patch<Patch<T>> : std::true_type {};
 template <class T>
 inline constexpr bool is_patch_v = is_patch<T>::value;
+
+// Whether absence is a valid state of a member of type T: an optional, a Patch and NotAllowed.
+template <class T>
+inline constexpr bool absence_is_valid_v =
+    is_optional_v<T> || is_patch_v<T> || std::is_same_v<T, NotAllowed>;
+
+// The members of a described struct that read as their type's default when a document lacks
+// them, though their types cannot be absent. An answer that an extension widened is declared so
+// beside its definition, and then reads the answers of a service without the extension:
+//
+//     constexpr auto collectcall_defaulted(schema_tag<Customer>) {
+//         return defaulted<&Customer::attorneyRepresented, &Customer::disputed>{};
+//     }
+//
+// They are always written, and left out of the schema's `required`.
+template <auto... Members>
+struct defaulted {
+    template <auto Member>
+    static constexpr bool contains() {
+        return (same_member<Member, Members>() || ...);
+    }
+
+  private:
+    template <auto A, auto B>
+    static constexpr bool same_member() {
+        if constexpr (std::is_same_v<decltype(A), decltype(B)>) {
+            return A == B;
+        } else {
+            return false;
+        }
+    }
+};
+
+template <class T>
+concept HasDefaultedMembers = requires {
+    collectcall_defaulted(schema_tag<T>{});
+};
+
+// Whether a document must have member D (a Boost.Describe descriptor) of struct T.
+template <class T, class D>
+inline constexpr bool is_required_member_v = [] {
+    using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
+    if constexpr (absence_is_valid_v<M>) {
+        return false;
+    } else if constexpr (HasDefaultedMembers<T>) {
+        return !decltype(collectcall_defaulted(schema_tag<T>{}))::template contains<D::pointer>();
+    } else {
+        return true;
+    }
+}();
 
 }  // namespace collectcall

@@ -436,7 +436,7 @@ void SchemaBuilder::patch_of() {
     if (properties == nullptr) return;
     boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
         using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (!is_optional_v<M> && !is_patch_v<M> && !std::is_same_v<M, NotAllowed>) {
+        if constexpr (!absence_is_valid_v<M>) {
             if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
         }
     });
@@ -498,7 +498,7 @@ Json SchemaBuilder::build_object() {
             properties[D.name] = nullable(schema_of<typename M::value_type>());
         } else {
             properties[D.name] = schema_of<M>();
-            required.push_back(D.name);
+            if constexpr (is_required_member_v<T, decltype(D)>) required.push_back(D.name);
         }
     });
     object["properties"] = std::move(properties);

@@ -71,6 +71,12 @@ struct Customer : CustomerCreate {
 BOOST_DESCRIBE_STRUCT(Customer, (CustomerCreate),
                       (id, createdAt, updatedAt, restrictedMedia, attorneyRepresented, disputed))
 
+// The hosted service's answers have no standing members: a customer read from one has none.
+constexpr auto collectcall_defaulted(schema_tag<Customer>) {
+    return defaulted<&Customer::restrictedMedia, &Customer::attorneyRepresented,
+                     &Customer::disputed>{};
+}
+
 // The body of PATCH /customers/{id} (RFC 7396): each member absent (kept), null (cleared) or a
 // value. externalId and id cannot be changed.
 struct CustomerPatch {
@@ -171,7 +177,8 @@ template <class Schema>
 void collectcall_schema(schema_tag<Customer>, Schema& s) {
     s["description"] =
         "A stored customer as the API returns it. restrictedMedia, attorneyRepresented and "
-        "disputed (extension) are its standing, read-only: the server records them.";
+        "disputed (extension) are its standing, read-only: the server records them. An answer "
+        "without them (the hosted service's) reads as none.";
     detail::collections_requires_identity(s, true);
     for (std::string_view member :
          {member_name<&Customer::restrictedMedia>, member_name<&Customer::attorneyRepresented>,

@@ -30,11 +30,6 @@
 
 namespace collectcall {
 
-// A member is required when absence is not a valid state of its type.
-template <class T>
-inline constexpr bool is_required_member_v =
-    !is_optional_v<T> && !is_patch_v<T> && !std::is_same_v<T, NotAllowed>;
-
 namespace detail {
 
 // Converts to a default-initialised T, built where the conversion's result goes (no copy, no
@@ -237,7 +232,7 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
             using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
             using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
             if (!seen(I)) {
-                if constexpr (is_required_member_v<M>) missing(I);
+                if constexpr (is_required_member_v<T, D>) missing(I);
                 forget(out.*D::pointer);
             }
         });
