@@ -511,20 +511,67 @@ constexpr bool is_json_number(std::string_view text) noexcept {
 // spelling of them, bases first), a member's JSON name by pointer, and which types are vectors.
 
 #include <array>
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include <boost/describe/bases.hpp>
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
 
 namespace collectcall {
 
-// Every public data member of a described struct, bases first.
+namespace detail {
+
+// Converts to any member's type, for counting the members of an aggregate by how many
+// initialisers it takes (a reference, so that a member with a converting constructor is not
+// ambiguous between that constructor and this conversion).
+struct any_member {
+    template <class M>
+    constexpr operator M&() const noexcept;  // NOLINT(google-explicit-constructor): never called
+};
+
+template <class T, std::size_t... I>
+constexpr bool initialisable_with(std::index_sequence<I...>) {
+    return requires {
+        T{(static_cast<void>(I), any_member{})...};
+    };
+}
+
+// Whether the description of T names every data member: an aggregate takes one initialiser for
+// each base and each member, so it takes no more than its described ones. A member left out of
+// BOOST_DESCRIBE_STRUCT would be silently absent from JSON, its schema and merges.
 template <class T>
-using described_members = boost::describe::describe_members<T, boost::describe::mod_public |
-                                                                   boost::describe::mod_inherited>;
+constexpr bool describes_every_member() {
+    if constexpr (!std::is_aggregate_v<T>) {
+        return true;  // a class with constructors describes what its constructors take
+    } else {
+        constexpr std::size_t fields =
+            boost::mp11::mp_size<
+                boost::describe::describe_members<T, boost::describe::mod_public>>::value +
+            boost::mp11::mp_size<
+                boost::describe::describe_bases<T, boost::describe::mod_public>>::value;
+        return !initialisable_with<T>(std::make_index_sequence<fields + 1>{});
+    }
+}
+
+template <class T>
+struct checked_members {
+    static_assert(describes_every_member<T>(),
+                  "a data member of this struct is missing from its BOOST_DESCRIBE_STRUCT");
+    using type = boost::describe::describe_members<T, boost::describe::mod_public |
+                                                          boost::describe::mod_inherited>;
+};
+
+}  // namespace detail
+
+// Every public data member of a described struct, bases first. Naming them checks at compile time
+// that the description has every one (detail::describes_every_member).
+template <class T>
+using described_members = typename detail::checked_members<T>::type;
 
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;

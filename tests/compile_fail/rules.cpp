@@ -1,6 +1,7 @@
 // What the compiler refuses: a patch struct without a member for one of its target's members,
-// a cross-field rule that names a member that does not exist, and the schema of a struct whose
-// cross-field rule has no schema note beside it. Built once as it is (it must
+// a cross-field rule that names a member that does not exist, the schema of a struct whose
+// cross-field rule has no schema note beside it, and a struct (here a derived one) with a member
+// its description leaves out. Built once as it is (it must
 // compile: the control) and once with each mistake defined (it must not, with the message the
 // CMake test expects).
 #include <collectcall/collectcall.hpp>
@@ -26,6 +27,15 @@ BOOST_DESCRIBE_STRUCT(OrderPatch, (), (id, refund, reason))
 #else
 BOOST_DESCRIBE_STRUCT(OrderPatch, (), (id, refund))
 #endif
+
+// A returned order: an order and when it came back.
+struct ReturnedOrder : Order {
+    collectcall::Timestamp returnedAt;
+#ifdef COLLECTCALL_FORGET_DESCRIBED_MEMBER
+    std::optional<collectcall::Text> note;  // not in the description below
+#endif
+};
+BOOST_DESCRIBE_STRUCT(ReturnedOrder, (Order), (returnedAt))
 
 // A refund needs its reason.
 inline void collectcall_check(const Order&, const collectcall::MemberStates& members,
@@ -53,6 +63,9 @@ int main() {
     shop::Order merged{};
     const auto errors =
         patch.ok() ? collectcall::merge_patch(merged, patch.value()) : collectcall::ErrorList{};
-    const std::string schema = collectcall::json_schema<shop::Order>();
-    return order.ok() || !errors.empty() || schema.empty() ? 1 : 0;
+    auto returned = collectcall::read<shop::ReturnedOrder>(
+        R"({"id":"o-1","returnedAt":"2026-11-20T15:00:00.000Z"})");
+    const std::string schema =
+        collectcall::json_schema<shop::Order>() + collectcall::write(returned.value());
+    return order.ok() || !errors.empty() || !returned.ok() || schema.empty() ? 1 : 0;
 }
