@@ -3071,11 +3071,11 @@ class Timestamp {
     std::array<char, 24> text_{};
 };
 
-// A Timestamp not more than five minutes after "now" (ReadOptions::now_or_clock()): when a message
-// was sent or received (API.md section 13). The five minutes allow for the clocks of the sender
-// and of this service disagreeing a little; a time further ahead is a mistake (`range`). As with
-// PastDate there is no parse(text) without the options, so that no caller forgets which instant
-// "now" is.
+// A Timestamp from 1970-01-01 to five minutes after "now" (ReadOptions::now_or_clock()): when a
+// message was sent or received (API.md sections 13 and 17). The five minutes allow for the clocks
+// of the sender and of this service disagreeing a little; a time further ahead, or before any
+// text message or e-mail could have been sent, is a mistake (`range`). As with PastDate there is
+// no parse(text) without the options, so that no caller forgets which instant "now" is.
 class PastTimestamp {
   public:
     // An empty placeholder (view() is empty); read<T> never returns one for a required member.
@@ -3088,6 +3088,9 @@ class PastTimestamp {
         if (!parsed) return parsed.problem();
         if (parsed.value().time() > options.now_or_clock() + allowed_skew) {
             return Problem{codes::range, "must not be more than 5 minutes in the future"};
+        }
+        if (parsed.value().time() < Timestamp::Time{}) {
+            return Problem{codes::range, "must not be before 1970-01-01T00:00:00Z"};
         }
         PastTimestamp out;
         out.timestamp_ = parsed.value();
@@ -3132,8 +3135,8 @@ template <class Schema>
 void collectcall_schema(schema_tag<PastTimestamp>, Schema& s) {
     collectcall_schema(schema_tag<Timestamp>{}, s);
     s["description"] =
-        "RFC 3339 timestamp, not more than 5 minutes in the future; the service writes UTC with "
-        "milliseconds";
+        "RFC 3339 timestamp from 1970-01-01T00:00:00Z to 5 minutes in the future; the service "
+        "writes UTC with milliseconds";
 }
 
 }  // namespace collectcall

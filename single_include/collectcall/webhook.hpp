@@ -585,7 +585,8 @@ std::vector<std::size_t> fair_order(const std::vector<Item>& items, AccountOf ac
 // is refused (403), so that a receiver can tell "fetch a fresh link" from "wrong link".
 //
 //   <base>/api/v1/calls/<id>/recording?expires=<unix seconds>&durationMs=<n>&signature=<hex>
-//   signature = hex HMAC-SHA256(key, "recording." id "." expires "." durationMs)
+//   signature = lower-case hex HMAC-SHA256(key, "recording." id "." expires "." durationMs); the
+//   same in upper case names nothing
 //
 // The example server records nothing: the audio is silence of the call's length, as a WAV file
 // (8 kHz, 8-bit unsigned PCM, mono: 8000 bytes a second).
@@ -688,6 +689,15 @@ inline bool hex_decode_exact(std::string_view text, std::span<unsigned char> out
         out[i] = static_cast<unsigned char>((hi << 4) | lo);
     }
     return true;
+}
+
+// Exactly out.size() bytes of lower-case hexadecimal, as hex_encode writes them: a signature
+// that has one spelling (API.md section 17: the recording link's).
+inline bool lower_hex_decode_exact(std::string_view text, std::span<unsigned char> out) noexcept {
+    for (char c : text) {
+        if (c >= 'A' && c <= 'F') return false;
+    }
+    return hex_decode_exact(text, out);
 }
 
 // Unix seconds as sent in a header: ASCII digits only. At most 18 digits, so that the value
@@ -1048,7 +1058,7 @@ inline RecordingLink check_recording_link(std::span<const unsigned char> key,
     const auto expires_at = detail::parse_count(expires);
     const auto length = detail::parse_count(duration);
     Digest claimed{};
-    if (!expires_at || !length || !detail::hex_decode_exact(signature, claimed)) {
+    if (!expires_at || !length || !detail::lower_hex_decode_exact(signature, claimed)) {
         return RecordingLink::invalid;
     }
     const Digest expected = detail::recording_mac(key, call_id, expires, duration);

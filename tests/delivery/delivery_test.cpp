@@ -387,6 +387,14 @@ TEST_CASE("a recording link expires after 30 minutes", "[webhooks]") {
     const Reply fresh = server.anonymous().get(path(now + 60));
     CHECK(fresh.status == 200);
     CHECK(fresh.body.size() == 44 + 12000);
+    // The signature has one spelling: the same bytes in upper-case hex name nothing.
+    std::string upper = path(now + 60);
+    const std::size_t signature = upper.find("signature=") + 10;
+    std::transform(upper.begin() + static_cast<std::ptrdiff_t>(signature), upper.end(),
+                   upper.begin() + static_cast<std::ptrdiff_t>(signature),
+                   [](char c) { return c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c; });
+    REQUIRE(upper != path(now + 60));
+    CHECK(server.anonymous().get(upper).status == 404);
     const Reply expired = server.anonymous().get(path(now - 1));
     CHECK(expired.status == 403);
     CHECK(expired.error_code() == "link_expired");

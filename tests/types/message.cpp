@@ -80,4 +80,14 @@ TEST_CASE("PastTimestamp: not more than five minutes after now") {
     // Without a "now", the clock: a time well ahead of it is refused, one behind it taken.
     CHECK_FALSE(PastTimestamp::parse("9999-01-01T00:00:00Z", ReadOptions{}));
     CHECK(PastTimestamp::parse("2000-01-01T00:00:00Z", ReadOptions{}));
+    // Not before 1970 (API.md section 17): no message was sent in the year 0000.
+    CHECK(PastTimestamp::parse("1970-01-01T00:00:00Z", options));
+    CHECK(PastTimestamp::parse("1970-01-01T01:00:00+01:00", options));
+    for (std::string_view early :
+         {"1969-12-31T23:59:59.999Z", "0000-01-01T00:00:00Z", "1970-01-01T00:59:59+01:00"}) {
+        CAPTURE(early);
+        const auto refused = PastTimestamp::parse(early, options);
+        REQUIRE_FALSE(refused);
+        CHECK(refused.problem().code == codes::range);
+    }
 }

@@ -7,7 +7,8 @@
 // is refused (403), so that a receiver can tell "fetch a fresh link" from "wrong link".
 //
 //   <base>/api/v1/calls/<id>/recording?expires=<unix seconds>&durationMs=<n>&signature=<hex>
-//   signature = hex HMAC-SHA256(key, "recording." id "." expires "." durationMs)
+//   signature = lower-case hex HMAC-SHA256(key, "recording." id "." expires "." durationMs); the
+//   same in upper case names nothing
 //
 // The example server records nothing: the audio is silence of the call's length, as a WAV file
 // (8 kHz, 8-bit unsigned PCM, mono: 8000 bytes a second).
@@ -90,7 +91,7 @@ inline RecordingLink check_recording_link(std::span<const unsigned char> key,
     const auto expires_at = detail::parse_count(expires);
     const auto length = detail::parse_count(duration);
     Digest claimed{};
-    if (!expires_at || !length || !detail::hex_decode_exact(signature, claimed)) {
+    if (!expires_at || !length || !detail::lower_hex_decode_exact(signature, claimed)) {
         return RecordingLink::invalid;
     }
     const Digest expected = detail::recording_mac(key, call_id, expires, duration);

@@ -86,6 +86,15 @@ inline bool hex_decode_exact(std::string_view text, std::span<unsigned char> out
     return true;
 }
 
+// Exactly out.size() bytes of lower-case hexadecimal, as hex_encode writes them: a signature
+// that has one spelling (API.md section 17: the recording link's).
+inline bool lower_hex_decode_exact(std::string_view text, std::span<unsigned char> out) noexcept {
+    for (char c : text) {
+        if (c >= 'A' && c <= 'F') return false;
+    }
+    return hex_decode_exact(text, out);
+}
+
 // Unix seconds as sent in a header: ASCII digits only. At most 18 digits, so that the value
 // and the tolerance arithmetic below stay far from overflow.
 inline std::optional<std::int64_t> parse_timestamp(std::string_view text) noexcept {
