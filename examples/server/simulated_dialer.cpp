@@ -1,8 +1,10 @@
 #include "simulated_dialer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <iostream>
+#include <optional>
 
 namespace collectcall::server {
 
@@ -154,9 +156,8 @@ void SimulatedDialer::start(const std::vector<CallInProgress>& resumed) {
     {
         std::lock_guard lock(mutex_);
         if (thread_.joinable() || stopping_) return;
-        for (const CallInProgress& call : resumed) {
-            pending_.push(Pending{std::chrono::steady_clock::now() + step_, call.account, call.id});
-        }
+        for (const CallInProgress& call : resumed)
+            enqueue(call.account, call.id, step_);
     }
     thread_ = std::thread([this] { run(); });
 }
@@ -172,9 +173,15 @@ void SimulatedDialer::schedule(const Uuid& account, const Uuid& call,
     {
         std::lock_guard lock(mutex_);
         if (stopping_) return;  // picked up from the store by the next start
-        pending_.push(Pending{std::chrono::steady_clock::now() + after, account, call});
+        enqueue(account, call, after);
     }
     wake_.notify_one();
+}
+
+void SimulatedDialer::enqueue(const Uuid& account, const Uuid& call,
+                              std::chrono::milliseconds after) {
+    pending_.push(std::string(account.view()), std::chrono::steady_clock::now() + after,
+                  Pending{account, call});
 }
 
 void SimulatedDialer::stop() {
@@ -203,23 +210,19 @@ void SimulatedDialer::run() {
                 }
             }
             lock.lock();
-            for (const CallInProgress& call : orphans) {
-                pending_.push(
-                    Pending{std::chrono::steady_clock::now() + step_, call.account, call.id});
-            }
+            for (const CallInProgress& call : orphans)
+                enqueue(call.account, call.id, step_);
             next_takeover = std::chrono::steady_clock::now() + takeover_interval;
         }
-        const auto due =
-            pending_.empty() ? next_takeover : std::min(next_takeover, pending_.top().due);
-        if (std::chrono::steady_clock::now() < due) {
-            wake_.wait_until(lock, due);
+        const auto now = std::chrono::steady_clock::now();
+        std::optional<Pending> next = pending_.pop_due(now);
+        if (!next) {
+            const auto soonest = pending_.next_due();
+            wake_.wait_until(lock, soonest ? std::min(next_takeover, *soonest) : next_takeover);
             continue;
         }
-        if (pending_.empty() || std::chrono::steady_clock::now() < pending_.top().due) continue;
-        const Pending next = pending_.top();
-        pending_.pop();
         lock.unlock();
-        finish(next);
+        finish(*next);
         lock.lock();
     }
 }
@@ -244,10 +247,7 @@ void SimulatedDialer::finish(const Pending& pending) {
                       << " failed, retrying: " << e.what() << std::endl;
         }
         std::lock_guard lock(mutex_);
-        if (!stopping_) {
-            pending_.push(
-                Pending{std::chrono::steady_clock::now() + step_, pending.account, pending.call});
-        }
+        if (!stopping_) enqueue(pending.account, pending.call, step_);
     }
 }
 

@@ -6,7 +6,8 @@
 // It stands where a telephony provider's adapter would: it sees a call once it is stored
 // (Dialer::placed) and reports the end through Store::end_call, whose call-ended event feeds
 // the webhook outbox. Calls found in progress when the server starts (the previous process
-// stopped or was killed first) are picked up and end one step later.
+// stopped or was killed first) are picked up and end one step later. Calls due together end
+// account by account in turn (FairQueue).
 #pragma once
 
 #include <array>
@@ -15,13 +16,13 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <queue>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "clock.hpp"
 #include "dialer.hpp"
+#include "fair_queue.hpp"
 #include "store.hpp"
 
 namespace collectcall::server {
@@ -99,13 +100,13 @@ class SimulatedDialer final : public Dialer {
 
   private:
     struct Pending {
-        std::chrono::steady_clock::time_point due;
         Uuid account;
         Uuid call;
-        bool operator>(const Pending& other) const { return due > other.due; }
     };
 
     void schedule(const Uuid& account, const Uuid& call, std::chrono::milliseconds after);
+    // With mutex_ held.
+    void enqueue(const Uuid& account, const Uuid& call, std::chrono::milliseconds after);
     void run();
     void finish(const Pending& pending);
 
@@ -117,7 +118,9 @@ class SimulatedDialer final : public Dialer {
 
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
+    // Calls to end, served account by account in turn: one account's thousands of calls delay
+    // another's call by one step each (API.md section 17).
+    FairQueue<Pending> pending_;
     bool stopping_ = false;
     std::thread thread_;
 };

@@ -1135,7 +1135,6 @@ COLLECTCALL_HOT void finish_members(T& out, Seen&& seen, Missing&& missing) {
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<boost::mp11::mp_size<Members>::value>>(
         [&](auto I) {
             using D = boost::mp11::mp_at_c<Members, decltype(I)::value>;
-            using M = std::remove_cvref_t<decltype(out.*D::pointer)>;
             if (!seen(I)) {
                 if constexpr (is_required_member_v<T, D>) missing(I);
                 forget(out.*D::pointer);

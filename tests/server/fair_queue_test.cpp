@@ -1,0 +1,75 @@
+// FairQueue, the turn the simulated dialer serves accounts in (API.md section 17): counted by
+// queue positions, not timed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "fair_queue.hpp"
+
+using collectcall::server::FairQueue;
+using namespace std::chrono_literals;
+
+namespace {
+using TimePoint = std::chrono::steady_clock::time_point;
+const TimePoint t0{};
+
+std::vector<std::string> drain(FairQueue<std::string>& queue, TimePoint now) {
+    std::vector<std::string> out;
+    while (auto item = queue.pop_due(now))
+        out.push_back(*item);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("FairQueue: one account's thousands of due items delay another's by one", "[fair]") {
+    FairQueue<std::string> queue;
+    for (int i = 0; i < 30000; ++i)
+        queue.push("a", t0, "a" + std::to_string(i));
+    queue.push("b", t0 + 1ms, "b0");
+    queue.push("c", t0 + 1ms, "c0");
+    CHECK(queue.size() == 30002);
+    CHECK(queue.keys() == 3);
+
+    const std::vector<std::string> order = drain(queue, t0 + 1ms);
+    REQUIRE(order.size() == 30002);
+    // b and c come among the first three, though 30,000 of a's were due earlier.
+    const auto position = [&](const std::string& item) {
+        return std::find(order.begin(), order.end(), item) - order.begin();
+    };
+    CHECK(position("b0") < 3);
+    CHECK(position("c0") < 3);
+    // Within an account, in the order due and pushed.
+    std::vector<std::string> of_a;
+    for (const std::string& item : order) {
+        if (item[0] == 'a') of_a.push_back(item);
+    }
+    REQUIRE(of_a.size() == 30000);
+    for (int i = 0; i < 30000; ++i)
+        REQUIRE(of_a[static_cast<std::size_t>(i)] == "a" + std::to_string(i));
+    CHECK(queue.empty());
+    CHECK(queue.keys() == 0);
+    CHECK_FALSE(queue.next_due());
+}
+
+TEST_CASE("FairQueue: nothing before it is due; an account's later item waits its turn", "[fair]") {
+    FairQueue<std::string> queue;
+    queue.push("a", t0 + 10ms, "a-late");
+    queue.push("a", t0 + 5ms, "a-early");
+    queue.push("b", t0 + 7ms, "b");
+    CHECK(queue.next_due() == t0 + 5ms);
+    CHECK_FALSE(queue.pop_due(t0 + 4ms));
+    CHECK(drain(queue, t0 + 5ms) == std::vector<std::string>{"a-early"});
+    CHECK(queue.next_due() == t0 + 7ms);
+    // At 10 ms both are due: b's turn comes before a's second item.
+    CHECK(drain(queue, t0 + 10ms) == std::vector<std::string>{"b", "a-late"});
+
+    // In turn: a, b, c each once, then a, b again.
+    for (const char* key : {"a", "b", "c"}) {
+        queue.push(key, t0, std::string(key) + "1");
+        queue.push(key, t0, std::string(key) + "2");
+    }
+    CHECK(drain(queue, t0) == std::vector<std::string>{"a1", "b1", "c1", "a2", "b2", "c2"});
+}
