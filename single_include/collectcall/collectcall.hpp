@@ -10545,9 +10545,29 @@ namespace message_writer {
 // What the customer's last message asked for, which the reply answers first.
 enum class Topic { none, stop, human, payment, dispute, attorney, other };
 
+// How much of the last inbound message the next message answers: its first 4 KiB, ended before
+// the word that crosses that size. It bounds what writing a message costs whatever the thread
+// holds (API.md section 17: a 256 KiB e-mail is not analysed again for every SMS); a reply says
+// what it asks for first, and quotes the earlier messages after.
+inline constexpr std::size_t reply_context_bytes = 4096;
+
+[[nodiscard]] constexpr std::string_view reply_context(std::string_view message) noexcept {
+    if (message.size() <= reply_context_bytes) return message;
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    std::size_t end = reply_context_bytes;  // message[end] is the first byte left out
+    while (end > 0 && !space(message[end]))
+        --end;
+    if (end == 0) {  // one word longer than the context: cut it, not a UTF-8 sequence
+        end = reply_context_bytes;
+        while (end > 0 && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80)
+            --end;
+    }
+    return message.substr(0, end);
+}
+
 [[nodiscard]] inline Topic topic_of(std::optional<std::string_view> last_inbound, Channel channel) {
     if (!last_inbound) return Topic::none;
-    const OutputVariables v = analyse(*last_inbound, channel);
+    const OutputVariables v = analyse(reply_context(*last_inbound), channel);
     if (v.stop_requests) return Topic::stop;
     if (v.attorney_represented) return Topic::attorney;
     if (v.dispute) return Topic::dispute;

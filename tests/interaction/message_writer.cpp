@@ -178,3 +178,31 @@ TEST_CASE("dollars: thousands separators, at least two decimals, never rounded")
     CHECK(d("999999.99") == "$999,999.99");
     CHECK(d("0.125") == "$0.125");
 }
+
+TEST_CASE("The next message answers a bounded prefix of the last one") {
+    using message_writer::reply_context;
+    using message_writer::reply_context_bytes;
+    const MessageFacts facts{"Ann", "", ""};
+    const std::string filler = times("some words of an earlier message ", 8000);  // 264 KB
+    REQUIRE(filler.size() > 256 * 1024);
+
+    // A request at the start of a long message is answered; one past the context is not read.
+    CHECK(write_sms(facts, "Stop texting me. " + filler) == write_sms(facts, "STOP"));
+    const std::string late = filler.substr(0, reply_context_bytes + 100) + " stop texting me";
+    CHECK(write_sms(facts, late) == write_sms(facts, "ok thanks"));
+    CHECK(write_email(facts, late).plainTextBody ==
+          write_email(facts, std::string_view("ok thanks")).plainTextBody);
+
+    // The context ends before the word that crosses its size, and is the message when shorter.
+    const std::string_view context = reply_context(filler);
+    CHECK(context.size() <= reply_context_bytes);
+    CHECK(context.size() > reply_context_bytes - 40);
+    CHECK(filler[context.size()] == ' ');
+    CHECK(reply_context("short") == "short");
+    // One word longer than the context is cut, never inside a UTF-8 sequence.
+    const std::string word = times("é", reply_context_bytes);  // two bytes each
+    const std::string_view cut = reply_context(word);
+    CHECK(cut.size() == reply_context_bytes);
+    const std::string odd = "x" + word;
+    CHECK(reply_context(odd).size() == reply_context_bytes - 1);
+}

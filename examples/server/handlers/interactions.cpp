@@ -101,14 +101,15 @@ std::vector<std::string_view> words_of(const InteractionRecord& record) {
     return std::visit([](const auto& r) { return customer_words(r); }, record);
 }
 
-// The thread's last inbound message, which the next message answers: its text, or nullopt.
+// The thread's last inbound message, which the next message answers: the part of its text that
+// is read (message_writer::reply_context), or nullopt.
 std::optional<std::string> last_inbound_text(Store& store, const Uuid& account,
                                              const Uuid& thread) {
     const auto last = store.last_inbound_interaction(account, thread);
     if (!last) return std::nullopt;
     const auto words = words_of(*last);
     if (words.empty()) return std::nullopt;
-    return std::string(words.front());
+    return std::string(message_writer::reply_context(words.front()));
 }
 
 std::vector<TranscriptMessage> transcript_of(std::string_view stored) {
