@@ -74,7 +74,7 @@ Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter,
       clock_(clock),
       limiter_(limiter),
       config_(std::move(config)),
-      services_{store, clock, dialer, config_, resolver_} {}
+      services_{store, clock, dialer, config_, resolver_, limiter} {}
 
 void Api::install(httplib::Server& server, RequestContext* const& current) {
     server.set_pre_routing_handler(

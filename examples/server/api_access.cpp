@@ -63,8 +63,12 @@ bool Api::authenticate(Exchange& x, std::optional<KeyRecord> admitted) {
     x.account = record->account_id;
     x.key_id = std::string(key_id);
 
-    const RateLimiter::Decision rate = limiter_.check(x.key_id);
-    if (limiter_.enabled()) {
+    return answer_rate(x, limiter_, limiter_.check(x.key_id), config_.metrics);
+}
+
+bool answer_rate(Exchange& x, const RateLimiter& limiter, const RateLimiter::Decision& rate,
+                 Metrics* metrics) {
+    if (limiter.enabled()) {
         // Every authenticated answer tells the client where it stands (the IETF draft's
         // RateLimit-* fields): the burst, what is left of it, and when it is whole again.
         x.response.set_header("RateLimit-Limit", std::to_string(rate.limit));
@@ -72,13 +76,19 @@ bool Api::authenticate(Exchange& x, std::optional<KeyRecord> admitted) {
         x.response.set_header("RateLimit-Reset", std::to_string(rate.reset));
     }
     if (!rate.allowed) {
-        if (config_.metrics != nullptr) config_.metrics->rate_limited();
+        if (metrics != nullptr) metrics->rate_limited();
         x.response.set_header("Retry-After", std::to_string(rate.retry_after));
         x.fail(error_code::rate_limited,
                "too many requests; retry after " + std::to_string(rate.retry_after) + " s");
         return false;
     }
     return true;
+}
+
+bool Services::charge_items(Exchange& x, std::size_t items) const {
+    if (!limiter.enabled() || items <= 1) return true;
+    return answer_rate(x, limiter, limiter.check_rest(x.key_id, static_cast<long>(items)),
+                       config.metrics);
 }
 
 }  // namespace collectcall::server

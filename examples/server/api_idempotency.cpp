@@ -70,8 +70,9 @@ void Api::run_idempotent(Exchange& x, std::string_view header) {
 
     Services services = services_.with_store(store);
     handlers::dispatch(x, services);
-    // A 5xx is not recorded: the release rolls back what the request wrote and frees the key.
-    if (x.response.status >= 500) return;
+    // A 5xx is not recorded, nor a 429 (a bulk request's items over the rate limit): the
+    // release rolls back what the request wrote and frees the key for the retry.
+    if (x.response.status >= 500 || x.response.status == 429) return;
     // The answer is committed in one transaction with the work it answers (store.hpp): a crash
     // before the commit leaves neither (the key is freed at the next start and a retry runs the
     // work once), after it both (a retry replays). A commit that fails keeps neither: the

@@ -26,6 +26,7 @@
 #include "http.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
+#include "rate_limit.hpp"
 #include "store.hpp"
 #include "webhook_body.hpp"
 
@@ -81,6 +82,13 @@ struct RequestContext {
     std::string_view route = "unmatched";
 };
 
+struct Exchange;
+
+// Answers a request's rate decision: the RateLimit-* headers when limiting is on, and 429 with
+// Retry-After when it is refused (false then).
+bool answer_rate(Exchange& x, const RateLimiter& limiter, const RateLimiter::Decision& rate,
+                 Metrics* metrics);
+
 // What the handlers share: made once by the Api, used by every request.
 struct Services {
     Store& store;
@@ -89,14 +97,22 @@ struct Services {
     const ApiConfig& config;
     // Webhook host lookups at call creation, at most 2 s each (API.md section 11).
     webhook::Resolver& resolver;
+    // Requests per second per API key: a request is charged at its admission, a bulk request
+    // its items once they are read (charge_items).
+    RateLimiter& limiter;
 
     // How bodies are read today: dates are checked against the clock's day, and a message's
     // timestamp against its time.
     [[nodiscard]] ReadOptions read_options() const;
     // The same services with an Idempotency-Key request's store (Store::begin_idempotent).
     [[nodiscard]] Services with_store(Store& request_store) const {
-        return {request_store, clock, dialer, config, resolver};
+        return {request_store, clock, dialer, config, resolver, limiter};
     }
+
+    // A bulk request costs its items against the rate limit (API.md section 17): the items
+    // beyond the one its admission took are charged before anything is done. false after
+    // answering 429 when the key's bucket lacks them.
+    [[nodiscard]] bool charge_items(Exchange& x, std::size_t items) const;
 };
 
 // A request id's UUID (a fresh one for text that is not one).

@@ -34,32 +34,20 @@ class RateLimiter {
         long limit = 0;        // the bucket's capacity (2N)
         long remaining = 0;    // whole tokens left
         long reset = 0;        // seconds until the bucket is full again
-        long retry_after = 0;  // when refused: seconds until one token is there (at least 1)
+        long retry_after = 0;  // when refused: seconds until the tokens are there (at least 1)
     };
 
     Decision check(std::string_view key, Clock::time_point now = Clock::now()) {
-        Decision decision;
-        if (!enabled()) return decision;
-        std::lock_guard lock(mutex_);
-        auto [it, inserted] = buckets_.try_emplace(std::string(key), Bucket{capacity_, now});
-        Bucket& bucket = it->second;
-        if (!inserted) {
-            const std::chrono::duration<double> elapsed = now - bucket.updated;
-            bucket.tokens = std::min(capacity_, bucket.tokens + elapsed.count() * rate_);
-            bucket.updated = now;
-        }
-        decision.allowed = bucket.tokens >= 1;
-        if (decision.allowed) {
-            bucket.tokens -= 1;
-            ++used_[std::string(key)];
-        } else {
-            decision.retry_after =
-                std::max(1L, static_cast<long>(std::ceil((1 - bucket.tokens) / rate_)));
-        }
-        decision.limit = static_cast<long>(capacity_);
-        decision.remaining = std::max(0L, static_cast<long>(std::floor(bucket.tokens)));
-        decision.reset = static_cast<long>(std::ceil((capacity_ - bucket.tokens) / rate_));
-        return decision;
+        return take(key, 1, 0, now);
+    }
+
+    // The rest of a request that costs `cost` requests (a bulk request costs its items, API.md
+    // section 17), of which its admission (check) took `taken`. Allowed when the bucket holds
+    // the rest; a request dearer than the whole burst, when the bucket was full at its
+    // admission, and then into debt, paid back at the rate.
+    Decision check_rest(std::string_view key, long cost, long taken = 1,
+                        Clock::time_point now = Clock::now()) {
+        return take(key, cost, taken, now);
     }
 
     // nullopt when the request may go ahead; otherwise the whole seconds after which one may
@@ -86,6 +74,36 @@ class RateLimiter {
     }
 
   private:
+    Decision take(std::string_view key, long cost, long taken, Clock::time_point now) {
+        Decision decision;
+        if (!enabled()) return decision;
+        std::lock_guard lock(mutex_);
+        auto [it, inserted] = buckets_.try_emplace(std::string(key), Bucket{capacity_, now});
+        Bucket& bucket = it->second;
+        if (!inserted) {
+            const std::chrono::duration<double> elapsed = now - bucket.updated;
+            bucket.tokens = std::min(capacity_, bucket.tokens + elapsed.count() * rate_);
+            bucket.updated = now;
+        }
+        const double rest = static_cast<double>(cost - taken);
+        const double needed =
+            std::min(static_cast<double>(cost), capacity_) - static_cast<double>(taken);
+        decision.allowed = rest <= 0 || bucket.tokens >= needed;
+        if (decision.allowed) {
+            if (rest > 0) {
+                bucket.tokens -= rest;
+                used_[std::string(key)] += static_cast<long>(rest);
+            }
+        } else {
+            decision.retry_after =
+                std::max(1L, static_cast<long>(std::ceil((needed - bucket.tokens) / rate_)));
+        }
+        decision.limit = static_cast<long>(capacity_);
+        decision.remaining = std::max(0L, static_cast<long>(std::floor(bucket.tokens)));
+        decision.reset = static_cast<long>(std::ceil((capacity_ - bucket.tokens) / rate_));
+        return decision;
+    }
+
     struct Bucket {
         double tokens;
         Clock::time_point updated;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <set>
+#include <string>
 
 #include "harness.hpp"
 
@@ -67,6 +68,40 @@ std::optional<double> sample(const std::string& text, const std::string& series)
 }
 
 }  // namespace
+
+TEST_CASE("a bulk request costs its items against the rate limit", "[http]") {
+    // Burst 2, one more a second. A sleep below waits for the bucket; no bound is asserted on
+    // how long a request takes, only that the next one comes before seconds of refill.
+    LocalServer server([](collectcall::server::ServerOptions& o) { o.rate_limit = 1; });
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const collectcall::Uuid account = collectcall::Uuid::parse(acme.id).value();
+    const auto bulk = [](std::string_view prefix, int items) {
+        std::string body = R"({"customers":[)";
+        for (int i = 0; i < items; ++i)
+            body += (i == 0 ? "" : ",") + customer_json(std::string(prefix) + std::to_string(i));
+        return body + "]}";
+    };
+
+    // One request leaves one token: a bulk of three is refused before anything is stored.
+    REQUIRE(client.get("/api/v1/customers/not-an-id").status == 404);
+    const Reply refused = client.post("/api/v1/customers/bulk", bulk("r-", 3));
+    REQUIRE(refused.status == 429);
+    CHECK(refused.error_code() == "rate_limited");
+    CHECK(std::stol(refused.header("Retry-After")) >= 1);
+    CHECK_FALSE(server.store().find_customer_by_external_id(account, "r-0"));
+
+    // With the bucket full, a bulk dearer than the burst goes through, and leaves a debt of its
+    // items: the next request is refused until it is paid back at the rate.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    const Reply five = client.post("/api/v1/customers/bulk", bulk("f-", 5));
+    REQUIRE(five.status == 200);
+    CHECK(five.integer("/data/summary/succeeded") == 5);
+    CHECK(server.store().find_customer_by_external_id(account, "f-4"));
+    const Reply after = client.get("/api/v1/customers/not-an-id");
+    CHECK(after.status == 429);
+    CHECK(std::stol(after.header("Retry-After")) >= 2);
+}
 
 TEST_CASE("metrics: requests by route and status, latency, commits, rate limiting", "[http]") {
     LocalServer server([](collectcall::server::ServerOptions& o) { o.rate_limit = 1; });

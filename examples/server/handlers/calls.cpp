@@ -172,6 +172,7 @@ void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
         return x.fail_read(std::move(errors));
     }
     const BulkCallRequest& request = body.value();
+    if (!s.charge_items(x, request.customerIds.size())) return;
     if (!s.store.agent_assigned(x.account, request.agentId.view())) {
         return x.fail(api::errors::agent_not_assigned);
     }

@@ -116,6 +116,7 @@ void handle(endpoint<Operation::create_customers>, Exchange& x, Services& s) {
     ErrorList errors = read_into(x.body, scratch.request, s.read_options());
     if (!errors.empty()) return x.fail_read(std::move(errors));
     std::vector<Validated<CustomerCreate>>& items = scratch.request.customers;
+    if (!s.charge_items(x, items.size())) return;
 
     // A clientId must name a client of the account: an item naming another fails alone.
     std::optional<std::vector<Client>> clients;

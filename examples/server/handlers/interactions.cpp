@@ -74,6 +74,7 @@ void import_bulk(Exchange& x, Services& s, Make make) {
     if (!customer) return;
     auto body = read<ImportBulkRequest<Request>>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
+    if (!s.charge_items(x, body.value().interactions.size())) return;
     const Uuid& id = customer->customer.id;
     const Time now = s.clock.now();
     const Timestamp created = Timestamp::from_time(now);

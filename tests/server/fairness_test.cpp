@@ -1,5 +1,6 @@
-// FairQueue, the turn the simulated dialer serves accounts in (API.md section 17): counted by
-// queue positions, not timed.
+// Fair and bounded background work and bulk cost (API.md section 17): FairQueue, the turn the
+// simulated dialer serves accounts in, counted by queue positions; the rate limiter's charge of a
+// bulk request's items, on its own clock. Nothing here is timed.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "fair_queue.hpp"
+#include "rate_limit.hpp"
 
 using collectcall::server::FairQueue;
 using namespace std::chrono_literals;
@@ -72,4 +74,35 @@ TEST_CASE("FairQueue: nothing before it is due; an account's later item waits it
         queue.push(key, t0, std::string(key) + "2");
     }
     CHECK(drain(queue, t0) == std::vector<std::string>{"a1", "b1", "c1", "a2", "b2", "c2"});
+}
+
+TEST_CASE("RateLimiter: a bulk request's items are charged after its admission", "[fair]") {
+    using collectcall::server::RateLimiter;
+    RateLimiter limiter(10);  // burst 20
+    const auto t = RateLimiter::Clock::time_point{} + std::chrono::hours{1};
+
+    // A bulk of 20 on a full bucket: admitted (1), then the other 19.
+    REQUIRE(limiter.check("k", t).allowed);
+    const RateLimiter::Decision bulk = limiter.check_rest("k", 20, 1, t);
+    CHECK(bulk.allowed);
+    CHECK(bulk.remaining == 0);
+    CHECK_FALSE(limiter.check("k", t).allowed);
+    // 0.5 s later: 5 tokens. A bulk of 7 is admitted, and its other 6 are refused, with the
+    // second it takes to have them.
+    REQUIRE(limiter.check("k", t + 500ms).allowed);
+    const RateLimiter::Decision seven = limiter.check_rest("k", 7, 1, t + 500ms);
+    CHECK_FALSE(seven.allowed);
+    CHECK(seven.retry_after == 1);
+    CHECK(limiter.check_rest("k", 5, 1, t + 500ms).allowed);  // 4 left after admission: enough
+
+    // Dearer than the burst: only on a full bucket, and then into debt, paid back at the rate.
+    const auto full = t + std::chrono::seconds{10};
+    REQUIRE(limiter.check("k", full).allowed);
+    CHECK(limiter.check_rest("k", 100, 1, full).allowed);
+    const RateLimiter::Decision owing = limiter.check("k", full + std::chrono::seconds{8});
+    CHECK_FALSE(owing.allowed);  // 20 - 100 + 80 = 0 tokens
+    CHECK(limiter.check("k", full + std::chrono::seconds{9}).allowed);
+    // Another key is not charged, and requests taken count for the other processes.
+    CHECK(limiter.check("other", full).allowed);
+    CHECK(limiter.take_used()["k"] == 1 + 19 + 1 + 4 + 1 + 99 + 1);
 }
