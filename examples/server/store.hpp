@@ -371,7 +371,9 @@ class Store {
     virtual std::optional<DripEnrolment> update_drip_enrolment(
         const Uuid& account, const Uuid& customer, const Uuid& id,
         const std::function<bool(DripEnrolment&)>& change) = 0;
-    // Enrolments in progress whose next step is due at `now`, soonest first, at most `limit`.
+    // Enrolments in progress whose next step is due at `now`, at most `limit`, accounts in turn
+    // (API.md section 17): every account's soonest due step, then every account's second, and
+    // so on, so that one account's thousands of due steps delay another's by one step each.
     [[nodiscard]] virtual std::vector<DueEnrolment> due_drip_enrolments(Time now,
                                                                         std::size_t limit) = 0;
     // Runs the due step of an enrolment once: in one transaction, the enrolment's row locked (on

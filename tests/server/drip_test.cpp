@@ -52,9 +52,10 @@ LocalServer::Tweak clock_at(std::string_view when, int rate = 0) {
 }
 
 Account drip_account(LocalServer& server, std::vector<std::string_view> campaigns,
-                     collectcall::CompliancePolicy policy = collectcall::CompliancePolicy::hosted) {
+                     collectcall::CompliancePolicy policy = collectcall::CompliancePolicy::hosted,
+                     std::string_view name = "acme") {
     collectcall::server::AccountSetup setup;
-    setup.name = "acme";
+    setup.name = name;
     setup.policy = policy;
     setup.fallback_caller_number = collectcall::E164::parse("+12025550100").value();
     for (std::string_view text : campaigns)
@@ -267,6 +268,37 @@ TEST_CASE("drip: enrolment, its answers and its cancellation", "[drip]") {
               r.raw("/data/checksFailed"));
         CHECK(decisions.is_null("/data/decisions/0/nextEligibleAt"));
     }
+}
+
+TEST_CASE("drip: due steps are served account by account in turn", "[drip]") {
+    LocalServer server(clock_at(evening));  // frozen: the store is asked directly
+    const Account first = drip_account(server, {"default"});
+    const Account second =
+        drip_account(server, {"default"}, collectcall::CompliancePolicy::hosted, "globex");
+    Client a = server.client(first);
+    Client b = server.client(second);
+    // Five of the first account's enrolments, due before the second account's one.
+    for (int i = 0; i < 5; ++i) {
+        const std::string customer = create_customer(a, "a-" + std::to_string(i));
+        REQUIRE(a.post(drip_path(customer), enrol_body("default")).status == 200);
+    }
+    const std::string lone = create_customer(b, "b-0");
+    REQUIRE(b.post(drip_path(lone), enrol_body("default")).status == 200);
+
+    const Time later = instant(evening) + std::chrono::hours(48);
+    const auto accounts_of = [&](std::size_t limit) {
+        std::vector<std::string> out;
+        for (const auto& due : server.store().due_drip_enrolments(later, limit))
+            out.emplace_back(due.account.view());
+        return out;
+    };
+    // Two at a time: one of each account, the second account's among the first two.
+    CHECK(accounts_of(2) == std::vector<std::string>{first.id, second.id});
+    // All six: the second account's one, then the first's other four.
+    const std::vector<std::string> all = accounts_of(10);
+    REQUIRE(all.size() == 6);
+    CHECK(std::count(all.begin(), all.end(), second.id) == 1);
+    CHECK(all[1] == second.id);
 }
 
 TEST_CASE("drip: the steps run in order at their first compliant instants, with their webhooks",

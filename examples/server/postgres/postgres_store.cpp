@@ -988,8 +988,12 @@ std::vector<DueEnrolment> PostgresStore::due_drip_enrolments(Time now, std::size
     auto db = pool_.lease();
     db->params().add(to_ms(now)).add(static_cast<std::int64_t>(limit));
     const Result r = db->query(
-        "SELECT account_id, id, customer_id FROM drip_enrolments WHERE status = "
-        "'in-progress' AND next_ms <= $1 ORDER BY next_ms, seq LIMIT $2");
+        // Accounts in turn (Store::due_drip_enrolments): each account's soonest, then each
+        // one's second, ...
+        "SELECT account_id, id, customer_id FROM (SELECT account_id, id, customer_id, next_ms, "
+        "seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, seq) AS turn FROM "
+        "drip_enrolments WHERE status = 'in-progress' AND next_ms <= $1) AS due ORDER BY turn, "
+        "next_ms, seq LIMIT $2");
     std::vector<DueEnrolment> out;
     for (int i = 0; i < r.rows(); ++i) {
         out.push_back(DueEnrolment{parse_column<Uuid>(r.text(i, 0), "account id"),

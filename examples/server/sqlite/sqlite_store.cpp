@@ -1118,8 +1118,12 @@ std::optional<DripEnrolment> SqliteStore::update_drip_enrolment(
 std::vector<DueEnrolment> SqliteStore::due_drip_enrolments(Time now, std::size_t limit) {
     auto db = lease();
     Query q(*db,
-            "SELECT account_id, id, customer_id FROM drip_enrolments WHERE status = "
-            "'in-progress' AND next_ms <= ? ORDER BY next_ms, seq LIMIT ?");
+            // Accounts in turn (Store::due_drip_enrolments): each account's soonest, then each
+            // one's second, ...
+            "SELECT account_id, id, customer_id FROM (SELECT account_id, id, customer_id, "
+            "next_ms, seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, seq) "
+            "AS turn FROM drip_enrolments WHERE status = 'in-progress' AND next_ms <= ?) AS due "
+            "ORDER BY turn, next_ms, seq LIMIT ?");
     q.bind(1, to_ms(now)).bind(2, static_cast<std::int64_t>(limit));
     std::vector<DueEnrolment> out;
     while (q.step()) {
