@@ -119,6 +119,31 @@ std::vector<TranscriptMessage> transcript_of(std::string_view stored) {
     return std::move(messages).value();
 }
 
+// Stores a generated message if the gate lets it be sent: sending it is a communication (API.md
+// section 16), one evaluation through the gate on the customer's row as it is when the message
+// is stored, in the transaction that stores it with the record `make` writes.
+template <class Make>
+std::optional<InteractionPlan> persist_through_gate(Exchange& x, Services& s, const Uuid& customer,
+                                                    const compliance::ContactRequest& contact,
+                                                    Make make) {
+    const AccountSettings settings = s.store.account_settings(x.account);
+    const Time now = s.clock.now();
+    return s.store.record_interaction(x.account, customer, now - s.config.call_history,
+                                      [&](const StoredCustomer& stored, std::span<const Time> calls,
+                                          std::span<const Time> texts) {
+                                          InteractionPlan plan;
+                                          ContactHistory history;
+                                          history.placed.assign(calls.begin(), calls.end());
+                                          history.texts.assign(texts.begin(), texts.end());
+                                          plan.decision =
+                                              ask_gate(stored, history, settings, contact, now);
+                                          plan.compliance = plan.decision->compliance;
+                                          plan.store = plan.compliance->passed;
+                                          plan.record = make(stored, Timestamp::from_time(now));
+                                          return plan;
+                                      });
+}
+
 }  // namespace
 
 std::string next_sms_text(Store& store, const Uuid& account, const Customer& customer,
@@ -174,26 +199,10 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
     const std::string message = next_sms_text(s.store, x.account, customer->customer, thread);
     if (!request.persists()) return x.reply(200, SmsGenerateResult{message, {}});
 
-    // Sending it is a communication: the SMS checks of API.md section 14 decide, on the
-    // customer's row as it is when the message is stored.
-    const AccountSettings settings = s.store.account_settings(x.account);
-    const Time now = s.clock.now();
-    const auto plan = s.store.record_interaction(
-        x.account, id, now - s.config.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> calls,
-            std::span<const Time> texts) {
-            InteractionPlan plan;
-            ContactHistory history;
-            history.placed.assign(calls.begin(), calls.end());
-            history.texts.assign(texts.begin(), texts.end());
-            plan.decision =
-                ask_gate(stored, history, settings,
-                         {ContactChannel::sms, ComplianceOperation::sms, request.to->view()}, now);
-            plan.compliance = plan.decision->compliance;
-            plan.store = plan.compliance->passed;
-            plan.record = generated_sms_interaction(request, message, new_uuid(), id, thread,
-                                                    Timestamp::from_time(now));
-            return plan;
+    const auto plan = persist_through_gate(
+        x, s, id, {ContactChannel::sms, ComplianceOperation::sms, request.to->view()},
+        [&](const StoredCustomer&, const Timestamp& now) -> InteractionRecord {
+            return generated_sms_interaction(request, message, new_uuid(), id, thread, now);
         });
     if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->store) {
@@ -219,25 +228,11 @@ void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
     if (!request.persists())
         return x.reply(200, EmailGenerateResult{draft.htmlBody, draft.plainTextBody, {}});
 
-    // Sending it is a communication (API.md section 16): one evaluation through the gate, on the
-    // customer's row as it is when the e-mail is stored.
-    const AccountSettings settings = s.store.account_settings(x.account);
-    const Time now = s.clock.now();
-    const auto plan = s.store.record_interaction(
-        x.account, id, now - s.config.call_history,
-        [&](const StoredCustomer& stored, std::span<const Time> calls,
-            std::span<const Time> texts) {
-            InteractionPlan plan;
-            ContactHistory history;
-            history.placed.assign(calls.begin(), calls.end());
-            history.texts.assign(texts.begin(), texts.end());
-            plan.decision = ask_gate(stored, history, settings,
-                                     {ContactChannel::email, ComplianceOperation::email}, now);
-            plan.compliance = plan.decision->compliance;
-            plan.store = plan.compliance->passed;
-            plan.record = generated_email_interaction(draft, stored.customer.email, new_uuid(), id,
-                                                      thread, Timestamp::from_time(now));
-            return plan;
+    const auto plan = persist_through_gate(
+        x, s, id, {ContactChannel::email, ComplianceOperation::email},
+        [&](const StoredCustomer& stored, const Timestamp& now) -> InteractionRecord {
+            return generated_email_interaction(draft, stored.customer.email, new_uuid(), id, thread,
+                                               now);
         });
     if (!plan) return x.not_found(api::customer_not_found_message);
     if (!plan->store) {
