@@ -7284,21 +7284,11 @@ namespace collectcall {
 
 // The checks of API.md sections 8 and 14, in the order they are evaluated and reported; on the
 // wire in kebab case ("is-active"). The first four are the hosted service's; the rest are added
-// by the regulation-f policy. Their names and descriptions are in compliance/checks.hpp.
-enum class CheckId {
-    is_active,
-    cease_and_desist_exclusion,
-    four_voice_call_per_day,
-    respectful_hours,
-    call_frequency,
-    inconvenient_time,
-    medium_restriction,
-    attorney_representation,
-    state_call_limit
-};
-BOOST_DESCRIBE_ENUM(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
-                    respectful_hours, call_frequency, inconvenient_time, medium_restriction,
-                    attorney_representation, state_call_limit)
+// by the regulation-f policy. Their names, descriptions and policies are in
+// compliance/checks.hpp.
+BOOST_DEFINE_ENUM_CLASS(CheckId, is_active, cease_and_desist_exclusion, four_voice_call_per_day,
+                        respectful_hours, call_frequency, inconvenient_time, medium_restriction,
+                        attorney_representation, state_call_limit)
 
 struct Check {
     CheckId id = CheckId::is_active;

@@ -4,7 +4,6 @@
 
 using collectcall::compliance::all_checks;
 using collectcall::compliance::make_check;
-namespace checks = collectcall::compliance::checks;
 
 TEST_CASE("checks: every check, in evaluation order, with its human name") {
     REQUIRE(all_checks.size() == 4);
@@ -28,7 +27,7 @@ TEST_CASE("checks: every check, in evaluation order, with its human name") {
 }
 
 TEST_CASE("checks: make_check copies the check's data and adds the reason") {
-    const auto check = make_check(checks::is_active, "Customer is active");
+    const auto check = make_check(collectcall::CheckId::is_active, "Customer is active");
     CHECK(collectcall::enum_name(check.id) == "is-active");
     CHECK(check.name == "Is Active");
     CHECK(check.description == "Check if customer is active");
@@ -38,11 +37,19 @@ TEST_CASE("checks: make_check copies the check's data and adds the reason") {
 TEST_CASE("checks: check_info finds every check of both policies by its id") {
     using collectcall::CheckId;
     using collectcall::compliance::check_info;
-    STATIC_REQUIRE(check_info(CheckId::state_call_limit).name == checks::state_call_limit.name);
-    for (const auto& info : all_checks)
-        CHECK(&check_info(info.id) == &info);
-    for (const auto& info : collectcall::compliance::regulation_f_checks)
-        CHECK(&check_info(info.id) == &info);
+    STATIC_REQUIRE(check_info(CheckId::state_call_limit).name == "State Call Limit");
+    for (const auto& info : all_checks) {
+        CHECK(check_info(info.id).name == info.name);
+        CHECK(info.policy == collectcall::CompliancePolicy::hosted);
+    }
+    for (const auto& info : collectcall::compliance::regulation_f_checks) {
+        CHECK(check_info(info.id).name == info.name);
+        CHECK(info.policy == collectcall::CompliancePolicy::regulation_f);
+    }
+    // Both lists together are the catalogue, in the order of the enum.
+    REQUIRE(all_checks.size() + collectcall::compliance::regulation_f_checks.size() ==
+            collectcall::enum_values<CheckId>.size());
+    CHECK(collectcall::compliance::regulation_f_checks.front().id == CheckId::call_frequency);
     for (CheckId id : collectcall::enum_values<CheckId>)
         CHECK(check_info(id).id == id);
 }

@@ -546,7 +546,8 @@ TEST_CASE("store: the record of decisions, placed calls' and others', newest fir
 
 TEST_CASE("store: a call's compliance comes back whole, from its id and reason or an older row",
           "[store][compliance]") {
-    namespace checks = collectcall::compliance::checks;
+    using collectcall::CheckId;
+    using collectcall::compliance::check_info;
     Database database;
     const std::unique_ptr<Store> store = open_store(database.uri());
     const Credentials cred = account(*store, "a");
@@ -554,10 +555,10 @@ TEST_CASE("store: a call's compliance comes back whole, from its id and reason o
     REQUIRE(store->insert_customer(cred.accountId, c));
     collectcall::ComplianceResult compliance;
     compliance.passed = false;
-    compliance.checksPassed = {collectcall::compliance::make_check(checks::is_active, "Active")};
+    compliance.checksPassed = {collectcall::compliance::make_check(CheckId::is_active, "Active")};
     compliance.checksFailed = {
-        collectcall::compliance::make_check(checks::respectful_hours, "Too late"),
-        collectcall::compliance::make_check(checks::state_call_limit, "Two this week")};
+        collectcall::compliance::make_check(CheckId::respectful_hours, "Too late"),
+        collectcall::compliance::make_check(CheckId::state_call_limit, "Two this week")};
     const auto plan =
         store->place_call(cred.accountId, c.customer.id, frozen_time() - std::chrono::hours(48),
                           [&](const StoredCustomer& stored, const ContactHistory&) {
@@ -576,7 +577,7 @@ TEST_CASE("store: a call's compliance comes back whole, from its id and reason o
                                    .at(0)
                                    .at(0);
     CHECK(stored.find("Too late") != std::string::npos);
-    CHECK(stored.find(checks::respectful_hours.description) == std::string::npos);
+    CHECK(stored.find(check_info(CheckId::respectful_hours).description) == std::string::npos);
 
     // A row written in full (before schema version 6) is read as it was written.
     (void)database.rows(

@@ -248,15 +248,14 @@ struct LocalViews {
     return count;
 }
 
-inline void record(ComplianceResult& result, const CheckInfo& info, bool passed,
-                   std::string reason) {
+inline void record(ComplianceResult& result, CheckId check, bool passed, std::string reason) {
     (passed ? result.checksPassed : result.checksFailed)
-        .push_back(make_check(info, std::move(reason)));
+        .push_back(make_check(check, std::move(reason)));
 }
 
 inline void check_call_count(ComplianceResult& result, const ComplianceInput& in,
                              const ZoneCandidates& zones, const LocalViews& views) {
-    const CheckInfo& info = checks::four_voice_call_per_day;
+    const CheckId info = CheckId::four_voice_call_per_day;
     if (!views.established) {
         record(result, info, false, unknown_zone_reason("Customer local day is unknown", zones));
         return;
@@ -284,7 +283,7 @@ inline void check_call_count(ComplianceResult& result, const ComplianceInput& in
 
 inline void check_respectful_hours(ComplianceResult& result, const ComplianceInput& in,
                                    const ZoneCandidates& zones, const LocalViews& views) {
-    const CheckInfo& info = checks::respectful_hours;
+    const CheckId info = CheckId::respectful_hours;
     if (!valid_window(in.window)) {
         record(result, info, false,
                "Respectful hours window " + clock_text(in.window.start) + '-' +
@@ -346,8 +345,8 @@ inline void check_respectful_hours(ComplianceResult& result, const ComplianceInp
 
 namespace detail {
 
-inline void record(ComplianceResult& result, const CheckInfo& info, Verdict verdict) {
-    record(result, info, verdict.passed, std::move(verdict.reason));
+inline void record(ComplianceResult& result, CheckId check, Verdict verdict) {
+    record(result, check, verdict.passed, std::move(verdict.reason));
 }
 
 // call-frequency with the calls in progress: one of them blocks the call (one_call_at_a_time),
@@ -377,19 +376,19 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
         return Verdict{false, unknown_zone_reason(what, address_zones)};
     };
     if (call) {
-        record(result, checks::call_frequency,
+        record(result, CheckId::call_frequency,
                known || blocking_call(in) != nullptr ? check_call_frequency(in, zone_span)
                                                      : unknown("Customer local day is unknown"));
     }
-    record(result, checks::inconvenient_time,
+    record(result, CheckId::inconvenient_time,
            known ? check_inconvenient_time(zone_span, in.inconvenient_times, in.now)
                  : unknown("Customer local time is unknown"));
-    record(result, checks::medium_restriction,
+    record(result, CheckId::medium_restriction,
            check_medium_restriction(in.restricted_media, in.channel));
-    record(result, checks::attorney_representation,
+    record(result, CheckId::attorney_representation,
            check_attorney_representation(in.attorney_represented));
     if (!email) {
-        record(result, checks::state_call_limit,
+        record(result, CheckId::state_call_limit,
                known ? check_state_call_limit(zone_span, candidate_states(in.state, in.zip5),
                                               in.placed_calls, in.sent_texts, in.channel, in.now,
                                               in.state_rules)
@@ -413,10 +412,10 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
 // `all_checks` then `regulation_f_checks`.
 [[nodiscard]] inline ComplianceResult evaluate(const ComplianceInput& in) {
     ComplianceResult result;
-    result.checksPassed.reserve(all_checks.size() + regulation_f_checks.size());
-    detail::record(result, checks::is_active, in.active,
+    result.checksPassed.reserve(catalogue.size());
+    detail::record(result, CheckId::is_active, in.active,
                    in.active ? "Customer is active" : "Customer is not active");
-    detail::record(result, checks::cease_and_desist_exclusion, detail::check_cease_and_desist(in));
+    detail::record(result, CheckId::cease_and_desist_exclusion, detail::check_cease_and_desist(in));
     const ZoneCandidates zones = resolve_time_zones(in.state, in.zip5);
     if (in.channel != ContactChannel::email) {
         // The account's calling window and daily count: a call's and a text's, not an e-mail's.
@@ -429,7 +428,7 @@ inline void check_regulation_f(ComplianceResult& result, const ComplianceInput& 
     } else if (blocking_call(in) != nullptr) {
         // Under hosted only a drip campaign's call step waits (one_call_at_a_time); it fails
         // call-frequency, the check regulation-f reports it under.
-        detail::record(result, checks::call_frequency, detail::check_call_frequency(in, {}));
+        detail::record(result, CheckId::call_frequency, detail::check_call_frequency(in, {}));
     }
     result.passed = result.checksFailed.empty();
     return result;
