@@ -214,6 +214,10 @@ class MemberHint {
   public:
     // A member index, or one that is none (-1 or past the last).
     [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    // The one after it in the same order: the next when the document left out the expected one.
+    [[nodiscard]] std::size_t after_expected() const noexcept {
+        return static_cast<std::size_t>(next_ + step_);
+    }
     void saw(std::size_t i) noexcept {
         const auto at = static_cast<std::ptrdiff_t>(i);
         if (at != next_) [[unlikely]]
