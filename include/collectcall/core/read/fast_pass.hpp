@@ -424,28 +424,32 @@ bool FastReader::object(T& out) {
             ++p_;
         } else {
             while (true) {
-                if (peek() != '"') return false;
-                const char* raw = p_ + 1;
-                // The member expected next, else the lookup by length, inlined here: out of line,
-                // a call for each key after a member the document leaves out costs more than it
-                // saves (benchmarks/suite, read/customer).
                 std::size_t i = hint.expected();
-                if (i >= n || !Lookup::is(raw, i)) [[unlikely]] {
-                    // An optional member left out: the one after the expected one, else the
-                    // lookup.
-                    i = hint.after_expected();
-                    if (i >= n || !Lookup::is(raw, i)) i = Lookup::by_raw_key(raw);
+                if (i < n && Lookup::is_key_with_colon(p_, i)) [[likely]] {
+                    // The member expected next, its key and colon in one comparison.
+                    p_ += member_names<T>[i].size() + 3;
+                } else {
+                    if (peek() != '"') return false;
+                    const char* raw = p_ + 1;
+                    // The member expected next, else the one after it (an optional member left
+                    // out), else the lookup by length, inlined here: out of line, a call for each
+                    // key after a member the document leaves out costs more than it saves
+                    // (benchmarks/suite, read/customer).
+                    if (i >= n || !Lookup::is(raw, i)) {
+                        i = hint.after_expected();
+                        if (i >= n || !Lookup::is(raw, i)) i = Lookup::by_raw_key(raw);
+                    }
+                    if (i == n) return false;  // unknown, or a key with escapes
+                    p_ = raw + member_names<T>[i].size() + 1;
+                    if (p_ >= end_) return false;
+                    skip_space();
+                    if (peek() != ':') return false;
+                    ++p_;
                 }
-                if (i == n) return false;  // unknown, or a key with escapes
                 const std::uint64_t bit = std::uint64_t{1} << i;
                 if ((seen & bit) != 0) return false;
                 seen |= bit;
-                p_ = raw + member_names<T>[i].size() + 1;
-                if (p_ >= end_) return false;
                 hint.saw(i);
-                skip_space();
-                if (peek() != ':') return false;
-                ++p_;
                 skip_space();
                 if (peek() == 'n') nulls |= bit;
                 if (!members<T>[i](*this, out)) return false;
