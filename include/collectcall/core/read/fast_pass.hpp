@@ -420,9 +420,34 @@ bool FastReader::object(T& out) {
         std::uint64_t seen = 0;
         std::uint64_t nulls = 0;
         MemberHint hint;
-        if (peek() == '}') {
-            ++p_;
-        } else {
+        // The members in declaration order first, each key compared with the one member it may
+        // be there (a document written from the struct, with members left out or not): each
+        // member read by a call the compiler knows, not through the table. A key out of that
+        // order (or written with white space before its colon) leaves the rest of the object to
+        // the loop below, which takes keys in any order.
+        enum class State { in_order, closed, failed };
+        State state = State::in_order;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
+            constexpr std::size_t i = decltype(I)::value;
+            if (state != State::in_order || !Lookup::is_key_with_colon(p_, i)) return;
+            p_ += member_names<T>[i].size() + 3;
+            constexpr std::uint64_t bit = std::uint64_t{1} << i;
+            seen |= bit;
+            hint.saw(i);
+            skip_space();
+            if (peek() == 'n') nulls |= bit;
+            if (!member<T, i>(*this, out)) {
+                state = State::failed;
+                return;
+            }
+            const After after = after_value('}');
+            if (after != After::more)
+                state = after == After::closed ? State::closed : State::failed;
+        });
+        if (state == State::failed) return false;
+        if (state == State::in_order && seen == 0 && peek() == '}') {
+            ++p_;  // no member at all
+        } else if (state == State::in_order) {
             while (true) {
                 std::size_t i = hint.expected();
                 if (i < n && Lookup::is_key_with_colon(p_, i)) [[likely]] {
