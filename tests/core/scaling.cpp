@@ -420,8 +420,10 @@ TEST_CASE("extensions past 64 KiB are copied no further than the bound", "[core]
             under.size(), under_time * 1e3);
     }
     // What is past the bound costs what checking it as an unknown member does, on top of the
-    // 64 KiB copied before it...
-    CHECK(over_time <= 1.25 * (skipped_time + under_time));
+    // 64 KiB copied before it (the ratio is about 1.15; a loaded machine has measured 1.2, so the
+    // bound is twice that: a read that copied or compared what is past the bound costs several
+    // times more)...
+    CHECK(over_time <= 2.0 * (skipped_time + under_time));
     // ...and far less than copying all of it at the rate of the first 64 KiB would.
     const double copy_all =
         under_time * static_cast<double>(over.size()) / static_cast<double>(under.size());
