@@ -5,8 +5,9 @@
 namespace collectcall::server::sql {
 
 std::optional<StoredCustomer> customer_for_update(Db& db, const Uuid& account, const Uuid& id) {
-    Query q(db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                " FROM customers WHERE id = ? AND account_id = ? {pg:FOR UPDATE}");
+    static const std::string text =
+        select<CustomerRow>("FROM customers WHERE id = ? AND account_id = ? {pg:FOR UPDATE}");
+    Query q(db, text.c_str());
     q.bind(1, id.view()).bind(2, account.view());
     if (!q.step()) return std::nullopt;
     return customer_from_row(q);
@@ -174,18 +175,13 @@ void insert_interaction(Db& db, const Uuid& account, const Uuid& customer,
     std::visit(
         [&](const auto& r) {
             note_activity(db, account, customer, compliance::activity_at(r));
-            Query(db, "INSERT INTO interactions (" COLLECTCALL_INTERACTION_INSERT_COLUMNS
-                      ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                .bind(1, r.id.view())
-                .bind(2, account.view())
-                .bind(3, customer.view())
-                .bind(4, r.threadId.view())
-                .bind(5, interaction_channel(record))
-                .bind(6, interaction_direction(record))
-                .bind(7, to_ms(r.timestamp.time()))
-                .bind(8, interaction_data(record))
-                .bind(9, r.createdAt.view())
-                .run();
+            static const std::string text = sql::insert<InteractionInsert>("interactions");
+            Query q(db, text.c_str());
+            bind_row(q, InteractionInsert{r.id.view(), account.view(), customer.view(),
+                                          r.threadId.view(), interaction_channel(record),
+                                          interaction_direction(record), to_ms(r.timestamp.time()),
+                                          interaction_data(record), r.createdAt.view()});
+            q.run();
         },
         record);
 }

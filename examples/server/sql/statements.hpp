@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rows.hpp"
+#include "sql/row.hpp"
 #include "sql/sql.hpp"
 #include "store.hpp"
 

@@ -152,8 +152,8 @@ AccountSettings SqlStore::account_settings(const Uuid& account) {
     return reading([&](Db& db) {
         AccountSettings settings;
         {
-            Query q(db,
-                    "SELECT " COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS " FROM accounts WHERE id = ?");
+            static const std::string text = sql::select<SettingsRow>("FROM accounts WHERE id = ?");
+            Query q(db, text.c_str());
             q.bind(1, account.view());
             if (q.step()) settings_from_row(q, settings);
         }
@@ -173,7 +173,9 @@ Account SqlStore::account(const Uuid& id) {
     });
     Account out = account_view(id, std::move(name), account_settings(id));
     reading([&](Db& db) {
-        Query q(db, "SELECT name, steps FROM drip_campaigns WHERE account_id = ? ORDER BY name");
+        static const std::string text =
+            sql::select<CampaignRow>("FROM drip_campaigns WHERE account_id = ? ORDER BY name");
+        Query q(db, text.c_str());
         q.bind(1, id.view());
         while (q.step())
             out.dripCampaigns.push_back(campaign_from_row(q));
@@ -216,10 +218,12 @@ ClientInsert SqlStore::insert_client(const Uuid& account, const Client& client, 
 std::vector<Client> SqlStore::list_clients(const Uuid& account) {
     return reading([&](Db& db) {
         std::vector<Client> clients;
-        Query q(db, "SELECT id, name FROM clients WHERE account_id = ? ORDER BY seq");
+        static const std::string text =
+            sql::select<ClientRow>("FROM clients WHERE account_id = ? ORDER BY seq");
+        Query q(db, text.c_str());
         q.bind(1, account.view());
         while (q.step())
-            clients.push_back(client_from_row(q));
+            clients.push_back(client_from_row(sql::read_row<ClientRow>(q)));
         return clients;
     });
 }

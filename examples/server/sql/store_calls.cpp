@@ -13,11 +13,13 @@ namespace {
 
 // A call and its events.
 CallDetails call_from_query(Db& db, const Query& q) {
-    CallDetails call = call_from_row(q);
-    Query events(db, "SELECT type, created_at FROM call_events WHERE call_id = ? ORDER BY seq");
+    CallDetails call = call_from_row(sql::read_row<CallRow>(q));
+    static const std::string text =
+        sql::select<EventRow>("FROM call_events WHERE call_id = ? ORDER BY seq");
+    Query events(db, text.c_str());
     events.bind(1, call.id.view());
     while (events.step())
-        call.events.push_back(event_from_row(events));
+        call.events.push_back(event_from_row(sql::read_row<EventRow>(events)));
     return call;
 }
 
@@ -45,8 +47,9 @@ std::optional<CallPlan> SqlStore::place_call(const Uuid& account, const Uuid& cu
 
 std::optional<CallDetails> SqlStore::find_call(const Uuid& account, const Uuid& id) {
     return reading([&](Db& db) -> std::optional<CallDetails> {
-        Query q(db,
-                "SELECT " COLLECTCALL_CALL_COLUMNS " FROM calls WHERE id = ? AND account_id = ?");
+        static const std::string text =
+            sql::select<CallRow>("FROM calls WHERE id = ? AND account_id = ?");
+        Query q(db, text.c_str());
         q.bind(1, id.view()).bind(2, account.view());
         if (!q.step()) return std::nullopt;
         return call_from_query(db, q);
@@ -56,9 +59,10 @@ std::optional<CallDetails> SqlStore::find_call(const Uuid& account, const Uuid& 
 std::vector<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer) {
     return reading([&](Db& db) {
         std::vector<CallDetails> calls;
-        Query q(db, "SELECT " COLLECTCALL_CALL_COLUMNS
-                    " FROM calls WHERE account_id = ? AND customer_id = ? "
-                    "ORDER BY created_ms DESC, seq DESC");
+        static const std::string text = sql::select<CallRow>(
+            "FROM calls WHERE account_id = ? AND customer_id = ? ORDER BY created_ms DESC, seq "
+            "DESC");
+        Query q(db, text.c_str());
         q.bind(1, account.view()).bind(2, customer.view());
         while (q.step())
             calls.push_back(call_from_query(db, q));
@@ -120,8 +124,9 @@ void SqlStore::insert_interactions(const Uuid& account, const Uuid& customer,
 
 std::optional<InteractionRecord> SqlStore::find_interaction(const Uuid& account, const Uuid& id) {
     return reading([&](Db& db) -> std::optional<InteractionRecord> {
-        Query q(db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
-                    " FROM interactions WHERE id = ? AND account_id = ?");
+        static const std::string text =
+            sql::select<InteractionRow>("FROM interactions WHERE id = ? AND account_id = ?");
+        Query q(db, text.c_str());
         q.bind(1, id.view()).bind(2, account.view());
         if (!q.step()) return std::nullopt;
         return interaction_from_row(q);
@@ -132,9 +137,10 @@ std::vector<InteractionRecord> SqlStore::list_interactions(const Uuid& account,
                                                            const Uuid& customer) {
     return reading([&](Db& db) {
         std::vector<InteractionRecord> records;
-        Query q(db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
-                    " FROM interactions WHERE account_id = ? AND customer_id = ? "
-                    "ORDER BY timestamp_ms DESC, seq DESC");
+        static const std::string text = sql::select<InteractionRow>(
+            "FROM interactions WHERE account_id = ? AND customer_id = ? ORDER BY timestamp_ms "
+            "DESC, seq DESC");
+        Query q(db, text.c_str());
         q.bind(1, account.view()).bind(2, customer.view());
         while (q.step())
             records.push_back(interaction_from_row(q));
@@ -145,9 +151,10 @@ std::vector<InteractionRecord> SqlStore::list_interactions(const Uuid& account,
 std::optional<InteractionRecord> SqlStore::last_inbound_interaction(const Uuid& account,
                                                                     const Uuid& thread) {
     return reading([&](Db& db) -> std::optional<InteractionRecord> {
-        Query q(db, "SELECT " COLLECTCALL_INTERACTION_COLUMNS
-                    " FROM interactions WHERE account_id = ? AND thread_id = ? AND "
-                    "direction = 'inbound' ORDER BY timestamp_ms DESC, seq DESC LIMIT 1");
+        static const std::string text = sql::select<InteractionRow>(
+            "FROM interactions WHERE account_id = ? AND thread_id = ? AND direction = 'inbound' "
+            "ORDER BY timestamp_ms DESC, seq DESC LIMIT 1");
+        Query q(db, text.c_str());
         q.bind(1, account.view()).bind(2, thread.view());
         if (!q.step()) return std::nullopt;
         return interaction_from_row(q);
@@ -187,12 +194,12 @@ StoredAnalysis SqlStore::save_analysis(const Uuid& account, const StoredAnalysis
         // Locked: two processes analysing one interaction apply its outcomes once.
         StoredAnalysis stored;
         {
-            Query q(db, "SELECT " COLLECTCALL_ANALYSIS_COLUMNS
-                        " FROM analyses WHERE interaction_id = ? AND account_id = ? "
-                        "{pg:FOR UPDATE}");
+            static const std::string text = sql::select<AnalysisRow>(
+                "FROM analyses WHERE interaction_id = ? AND account_id = ? {pg:FOR UPDATE}");
+            Query q(db, text.c_str());
             q.bind(1, analysis.interaction_id.view()).bind(2, account.view());
             if (!q.step()) throw StoreError("analysis missing after insert", false);
-            stored = analysis_from_row(q);
+            stored = analysis_from_row(sql::read_row<AnalysisRow>(q));
         }
         if (apply && !stored.outcomes_applied) {
             (void)sql::change_standing_in(db, account, stored.customer_id, [&](StoredCustomer& c) {

@@ -48,22 +48,17 @@ class CustomerBodies {
     std::vector<std::size_t> ends_;
 };
 
-// The columns of COLLECTCALL_CUSTOMER_INSERT_COLUMNS. The texts are bound where they lie (the
-// customer, the account and the body outlive the Query): a bulk's writer would otherwise allocate
-// and copy seven texts per row. `row` is the row's place in a statement of several rows.
+// A customer's CustomerInsert. The texts are bound where they lie (the customer, the account and
+// the body outlive the Query): a bulk's writer would otherwise allocate and copy seven texts per
+// row. `row` is the row's place in a statement of several rows.
 void bind_customer_insert(Query& q, std::size_t row, const Uuid& account, const StoredCustomer& s,
                           std::string_view body) {
     const Customer& c = s.customer;
-    const int at = static_cast<int>(row) * customer_insert_column_count;
-    q.bind_static(at + 1, c.id.view())
-        .bind_static(at + 2, account.view())
-        .bind_static(at + 3, c.externalId.view())
-        .bind_static(at + 4, s.thread_id.view())
-        .bind(at + 5, s.active)
-        .bind(at + 6, s.cease_and_desist)
-        .bind_static(at + 7, body)
-        .bind_static(at + 8, c.createdAt.view())
-        .bind_static(at + 9, c.updatedAt.view());
+    sql::bind_row(
+        q,
+        CustomerInsert{c.id.view(), account.view(), c.externalId.view(), s.thread_id.view(),
+                       s.active, s.cease_and_desist, body, c.createdAt.view(), c.updatedAt.view()},
+        static_cast<int>(row) * sql::column_count<CustomerInsert> + 1);
 }
 
 // A bulk's rows go in by statements of up to this many rows (a power of two), each the largest
@@ -77,18 +72,18 @@ constexpr std::size_t max_rows_per_insert = 32;
 // live as long as the process: the statement caches are keyed by their address.
 const char* insert_customers_sql(std::size_t rows) {
     static const auto texts = [] {
-        std::array<std::string, std::bit_width(max_rows_per_insert)> sql;
+        std::array<std::string, std::bit_width(max_rows_per_insert)> text;
         std::string values = "(?";
-        for (int column = 1; column < customer_insert_column_count; ++column)
+        for (int column = 1; column < sql::column_count<CustomerInsert>; ++column)
             values += ", ?";
         values += ")";
-        for (std::size_t k = 0; k < sql.size(); ++k) {
-            sql[k] = "INSERT INTO customers (" COLLECTCALL_CUSTOMER_INSERT_COLUMNS ") VALUES ";
+        for (std::size_t k = 0; k < text.size(); ++k) {
+            text[k] = "INSERT INTO customers (" + sql::column_list<CustomerInsert>() + ") VALUES ";
             for (std::size_t row = 0; row < (std::size_t{1} << k); ++row)
-                sql[k] += (row == 0 ? "" : ", ") + values;
-            sql[k] += " ON CONFLICT (account_id, external_id) DO NOTHING";
+                text[k] += (row == 0 ? "" : ", ") + values;
+            text[k] += " ON CONFLICT (account_id, external_id) DO NOTHING";
         }
-        return sql;
+        return text;
     }();
     return texts.at(static_cast<std::size_t>(std::countr_zero(rows))).c_str();
 }
@@ -142,8 +137,9 @@ std::vector<bool> SqlStore::insert_customers(const Uuid& account,
 
 std::optional<StoredCustomer> SqlStore::find_customer(const Uuid& account, const Uuid& id) {
     return reading([&](Db& db) -> std::optional<StoredCustomer> {
-        Query q(db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                    " FROM customers WHERE id = ? AND account_id = ?");
+        static const std::string text =
+            sql::select<CustomerRow>("FROM customers WHERE id = ? AND account_id = ?");
+        Query q(db, text.c_str());
         q.bind(1, id.view()).bind(2, account.view());
         if (!q.step()) return std::nullopt;
         return customer_from_row(q);
@@ -153,8 +149,9 @@ std::optional<StoredCustomer> SqlStore::find_customer(const Uuid& account, const
 std::optional<StoredCustomer> SqlStore::find_customer_by_external_id(const Uuid& account,
                                                                      std::string_view external_id) {
     return reading([&](Db& db) -> std::optional<StoredCustomer> {
-        Query q(db, "SELECT " COLLECTCALL_CUSTOMER_COLUMNS
-                    " FROM customers WHERE account_id = ? AND external_id = ?");
+        static const std::string text =
+            sql::select<CustomerRow>("FROM customers WHERE account_id = ? AND external_id = ?");
+        Query q(db, text.c_str());
         q.bind(1, account.view()).bind(2, external_id);
         if (!q.step()) return std::nullopt;
         return customer_from_row(q);
