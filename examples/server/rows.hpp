@@ -420,13 +420,13 @@ inline CallDetails call_from_row(CallRow row) {
 }
 
 // A client's row as it is selected.
-struct ClientRow {
+struct ClientsRow {
     Uuid id;
     decltype(Client::name) name;
 };
-BOOST_DESCRIBE_STRUCT(ClientRow, (), (id, name))
+BOOST_DESCRIBE_STRUCT(ClientsRow, (), (id, name))
 
-inline Client client_from_row(ClientRow row) {
+inline Client client_from_row(ClientsRow row) {
     return Client{row.id, std::move(row.name)};
 }
 

@@ -219,11 +219,11 @@ std::vector<Client> SqlStore::list_clients(const Uuid& account) {
     return reading([&](Db& db) {
         std::vector<Client> clients;
         static const std::string text =
-            sql::select<ClientRow>("FROM clients WHERE account_id = ? ORDER BY seq");
+            sql::select<ClientsRow>("FROM clients WHERE account_id = ? ORDER BY seq");
         Query q(db, text.c_str());
         q.bind(1, account.view());
         while (q.step())
-            clients.push_back(client_from_row(sql::read_row<ClientRow>(q)));
+            clients.push_back(client_from_row(sql::read_row<ClientsRow>(q)));
         return clients;
     });
 }
