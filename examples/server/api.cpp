@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,46 +24,9 @@ namespace {
 // Error codes, their statuses and messages: the contract's table (collectcall/api/errors.hpp).
 namespace error_code = collectcall::api::errors;
 
-bool is_body_method(std::string_view method) {
-    // The methods cpp-httplib 0.11 reads a body for (and hands a ContentReader).
-    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
-}
-
-// The context of a request, which the server sets around its processing (install).
-RequestContext& context_of(RequestContext* current) {
-    if (current == nullptr) throw std::logic_error("a request is handled without its context");
-    return *current;
-}
-
-// Ends the connection after the answer: the response says so, and the server does so.
-void end_connection(RequestContext& context, httplib::Response& response) {
-    http::close_connection(response);
-    context.close = true;
-}
-
 std::string_view request_id_of(const httplib::Response& response) {
     const auto it = response.headers.find("X-Request-Id");
     return it == response.headers.end() ? std::string_view{} : std::string_view(it->second);
-}
-
-// A request id for a response that has none yet (cpp-httplib's own errors).
-std::string ensure_request_id(httplib::Response& response) {
-    std::string id(request_id_of(response));
-    if (id.empty()) {
-        id = std::string(new_uuid().view());
-        response.set_header("X-Request-Id", id);
-    }
-    return id;
-}
-
-// The API serves whole documents. cpp-httplib 0.11 would cut any response, errors included, to
-// the byte ranges of a Range header (a 400 answered with two bytes of its JSON); RFC 9110
-// section 14.2 lets a server ignore Range, so the ranges cpp-httplib parsed are dropped before it
-// applies them, and the response says that none are served. (The request is cpp-httplib's own
-// non-const object; only its hooks see it const.)
-void serve_whole(const httplib::Request& request, httplib::Response& response) {
-    const_cast<httplib::Request&>(request).ranges.clear();
-    if (!response.has_header("Accept-Ranges")) response.set_header("Accept-Ranges", "none");
 }
 
 }  // namespace
@@ -76,118 +40,30 @@ Api::Api(Store& store, const Clock& clock, Dialer& dialer, RateLimiter& limiter,
       config_(std::move(config)),
       services_{store, clock, dialer, config_, resolver_} {}
 
-void Api::install(httplib::Server& server, RequestContext* const& current) {
-    server.set_pre_routing_handler(
-        [this, &current](const httplib::Request& request, httplib::Response& response) {
-            RequestContext& context = context_of(current);
-            context.active = true;
-            context.start = std::chrono::steady_clock::now();
-            context.method = "other";
-            context.route = "unmatched";
-            response.set_header("X-Request-Id", std::string(new_uuid().view()));
-            serve_whole(request, response);
-            // Customer data is personal: no cache along the way may keep it.
-            response.set_header("Cache-Control", "no-store");
-            response.set_header("X-Content-Type-Options", "nosniff");
-            if (is_body_method(request.method)) return httplib::Server::HandlerResponse::Unhandled;
-            dispatch(context, request, response, nullptr);
-            return httplib::Server::HandlerResponse::Handled;
-        });
-    const auto with_body = [this, &current](const httplib::Request& request,
-                                            httplib::Response& response,
-                                            const httplib::ContentReader& reader) {
-        dispatch(context_of(current), request, response, &reader);
-    };
-    server.Post(".*", with_body);
-    server.Put(".*", with_body);
-    server.Patch(".*", with_body);
-    server.Delete(".*", with_body);
-
-    // Called for every response of status 400 and above; only those without a body are
-    // cpp-httplib's own and still need the error envelope. It reads the canonical form of a
-    // request the reader parsed (request_reader.hpp), so what remains of its own errors is a
-    // Range it cannot parse (416); the other cases are kept as a safety net.
-    server.set_error_handler(httplib::Server::HandlerWithResponse(
-        [this, &current](const httplib::Request& request, httplib::Response& response) {
-            if (!response.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-            complete_error(context_of(current), request, response);
-            return httplib::Server::HandlerResponse::Handled;
-        }));
-    // A safety net: dispatch catches everything itself.
-    server.set_exception_handler([](const httplib::Request&, httplib::Response& response,
-                                    std::exception_ptr) {
-        const std::string id = ensure_request_id(response);
-        send_json(
-            response, 500,
-            error_document(id, error_code::internal, std::string(error_code::internal.example)));
-    });
-    server.set_logger(
-        [this, &current](const httplib::Request& request, const httplib::Response& response) {
-            RequestContext& context = context_of(current);
-            std::optional<std::chrono::nanoseconds> duration;
-            if (context.active) duration = std::chrono::steady_clock::now() - context.start;
-            context.active = false;
-            if (config_.metrics != nullptr) {
-                config_.metrics->request(context.method, context.route, response.status,
-                                         duration.value_or(std::chrono::nanoseconds{0}));
-            }
-            if (config_.access_log)
-                http::access_log(request, response, request_id_of(response), duration);
-        });
+void Api::handle(RequestContext& context, httplib::Request& request, httplib::Response& response) {
+    context.start = std::chrono::steady_clock::now();
+    context.method = "other";
+    context.route = "unmatched";
+    response.set_header("X-Request-Id", std::string(new_uuid().view()));
+    // The API serves whole documents; RFC 9110 section 14.2 lets a server ignore Range, and the
+    // response says that none are served.
+    response.set_header("Accept-Ranges", "none");
+    // Customer data is personal: no cache along the way may keep it.
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("X-Content-Type-Options", "nosniff");
+    dispatch(context, request, response);
 }
 
-void Api::complete_error(RequestContext& context, const httplib::Request& request,
-                         httplib::Response& response) {
-    const std::string id = ensure_request_id(response);
-    // cpp-httplib could not read the request: where the next one would begin is unknown (after
-    // a bad request line it has not even read the header lines), so the connection ends here.
-    end_connection(context, response);
-    serve_whole(request, response);
-    int status = response.status;
-    const api::ErrorCode* code = &error_code::bad_request;
-    std::string message = "the request could not be parsed";
-    switch (status) {
-        case 400:
-            // cpp-httplib answers 400 both for a bad request line and for a header line over
-            // its 8 KiB limit; the request line parsed means the headers failed.
-            if (!request.method.empty() && !request.path.empty() &&
-                (request.version == "HTTP/1.1" || request.version == "HTTP/1.0")) {
-                status = 431;
-                code = &error_code::headers_too_large;
-                message = error_code::headers_too_large.example;
-            }
-            break;
-        case 413:
-            code = &error_code::payload_too_large;
-            message = "request body is too large";
-            break;
-        case 414:
-            code = &error_code::uri_too_long;
-            message = error_code::uri_too_long.example;
-            break;
-        case 415:
-            code = &error_code::unsupported_media_type;
-            message = "unsupported content encoding";
-            break;
-        case 416:
-            // A Range header cpp-httplib could not parse (one it can parse is ignored).
-            message = "the Range header could not be parsed; the API serves no ranges";
-            break;
-        case 404:
-            code = &error_code::not_found;
-            message = api::no_route_message;
-            break;
-        default:
-            if (status >= 500) {
-                code = &error_code::internal;
-                message = error_code::internal.example;
-            }
-    }
-    send_json(response, status, error_document(id, *code, std::move(message)));
+void Api::finish(const RequestContext& context, const httplib::Request& request,
+                 const httplib::Response& response) {
+    const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - context.start;
+    if (config_.metrics != nullptr)
+        config_.metrics->request(context.method, context.route, response.status, duration);
+    if (config_.access_log) http::access_log(request, response, request_id_of(response), duration);
 }
 
-void Api::dispatch(RequestContext& context, const httplib::Request& request,
-                   httplib::Response& response, const httplib::ContentReader* reader) {
+void Api::dispatch(RequestContext& context, httplib::Request& request,
+                   httplib::Response& response) {
     std::optional<KeyRecord> admitted = std::exchange(context.admitted, std::nullopt);
     const std::string request_id(request_id_of(response));
     // The path of the target as sent: its segments are decoded only once it is split.
@@ -213,6 +89,14 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
             return x.fail(code, context.refusal.reason.empty() ? std::string(code.example)
                                                                : context.refusal.reason);
         }
+        // A Range the server cannot read (one it can is ignored): 416, and the connection ends.
+        if (!http::readable_range(request)) {
+            x.end_connection();
+            return send_json(
+                response, 416,
+                error_document(request_id, error_code::bad_request,
+                               "the Range header could not be parsed; the API serves no ranges"));
+        }
         const http::BodyStatus body_status = context.body;
         // A request whose body the server did not read ends its connection: where the next
         // request would begin is unknown.
@@ -221,11 +105,14 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
             return x.fail(error_code::bad_request,
                           "the request's framing is broken (a malformed chunk or trailer)");
         }
-        if (body_status == http::BodyStatus::no_memory) {
+        // The memory budget, or the account's share of it, cannot take the body now: as it was
+        // sent, or as it is decoded.
+        const auto no_memory = [&] {
             response.set_header("Retry-After", std::to_string(api::memory_retry_after.count()));
-            return x.fail(error_code::unavailable,
-                          "the server's memory for request bodies is in use; retry later");
-        }
+            x.fail(error_code::unavailable,
+                   "the server's memory for request bodies is in use; retry later");
+        };
+        if (body_status == http::BodyStatus::no_memory) return no_memory();
 
         std::size_t header_bytes = 0;
         for (const auto& [name, value] : request.headers)
@@ -243,7 +130,16 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
         // The key before the body (API.md section 11): an unauthenticated request never has its
         // body read.
         if (x.route.access == api::Access::api_key && !authenticate(x, std::move(admitted))) return;
-        http::Body body = http::read_body(request, response, reader, limit, body_status);
+        // A body is charged against the memory budget as it is decoded, to the account of its
+        // key (API.md section 17).
+        const std::string account =
+            x.route.access == api::Access::api_key ? std::string(x.account.view()) : "";
+        const std::function<bool(std::size_t)> hold =
+            context.hold_body ? std::function<bool(std::size_t)>([&](std::size_t bytes) {
+                return context.hold_body(account, bytes);
+            })
+                              : nullptr;
+        http::Body body = http::read_body(request, limit, body_status, hold);
         // Whatever the answer, a connection with unread request bytes cannot go on: they would
         // be read as the next request.
         if (body.unread_rest) x.end_connection();
@@ -253,6 +149,8 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
             case http::BodyRead::too_large:
                 return x.fail(error_code::payload_too_large,
                               "request body is larger than " + std::to_string(limit) + " bytes");
+            case http::BodyRead::no_memory:
+                return no_memory();
             case http::BodyRead::unsupported_encoding:
                 return x.fail(error_code::unsupported_media_type, "unsupported Content-Encoding");
             case http::BodyRead::failed:
@@ -270,7 +168,7 @@ void Api::dispatch(RequestContext& context, const httplib::Request& request,
         }
         std::fprintf(stderr, "{\"requestId\":\"%s\",\"error\":\"storage\",\"unavailable\":%s}\n",
                      request_id.c_str(), e.unavailable() ? "true" : "false");
-    } catch (const std::exception&) {
+    } catch (...) {
         x.fail(error_code::internal);
     }
 }

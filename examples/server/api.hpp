@@ -1,4 +1,4 @@
-// The HTTP API of SPEC.md and API.md on cpp-httplib: the pipeline every request goes through
+// The HTTP API of SPEC.md and API.md: the pipeline every request goes through
 // (admission, authentication and the rate limit, the media type, the body, the Idempotency-Key,
 // the error envelope) before the handler of its endpoint (handlers/).
 //
@@ -29,11 +29,15 @@ class Api {
     Api(const Api&) = delete;
     Api& operator=(const Api&) = delete;
 
-    // Registers every route and hook on `server`, which processes one request at a time (a
-    // responder of http_server.hpp). cpp-httplib 0.11 hands its hooks only its request and
-    // response: they find the rest of the request in the RequestContext `current` points to,
-    // which the caller sets around each request it has `server` process.
-    void install(httplib::Server& server, RequestContext* const& current);
+    // Answers one request, whatever its method: the entrance of every request the server's
+    // reader parsed (http_server.cpp). `context` says what the reader decided of it (a refused
+    // head, its body's status, the key it was admitted with) and gets what the API decides for
+    // its connection; `request.body` is taken. The server then writes `response` (output.hpp)
+    // and calls finish().
+    void handle(RequestContext& context, httplib::Request& request, httplib::Response& response);
+    // Counts the answer in the metrics and writes its access log line, once it is written.
+    void finish(const RequestContext& context, const httplib::Request& request,
+                const httplib::Response& response);
 
     // For a request whose head has arrived and whose body has not: the most body bytes it may
     // send and the key it was authenticated with, or nullopt when it is answered from its head
@@ -51,14 +55,11 @@ class Api {
     [[nodiscard]] Services& services() noexcept { return services_; }
 
   private:
-    void dispatch(RequestContext& context, const httplib::Request& request,
-                  httplib::Response& response, const httplib::ContentReader* reader);
+    void dispatch(RequestContext& context, httplib::Request& request, httplib::Response& response);
     void serve(Exchange& x);
     bool authenticate(Exchange& x, std::optional<KeyRecord> admitted);
     std::optional<KeyRecord> verify_key(const httplib::Request& request, bool& token_given);
     void run_idempotent(Exchange& x, std::string_view header);
-    void complete_error(RequestContext& context, const httplib::Request& request,
-                        httplib::Response& response);
 
     Store& store_;
     const Clock& clock_;

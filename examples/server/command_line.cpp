@@ -105,22 +105,26 @@ using Value = std::optional<std::string_view>;
 // What went wrong with an option's value; empty when it was taken.
 using Problem = std::string;
 
-// One option of the command line: the parser and --help both read this table, so an option is
-// one row.
+// One option of the command line. The parser, --help and docs/server.md's table of options
+// (options_markdown; a test compares them) all read this table, so an option is one row.
 struct OptionRow {
     std::string_view name;
-    enum class Scope { init, serve, both } scope;
-    std::string_view value;  // what its value is called in --help; empty: a flag
-    // Its --help text (continuation lines are indented to match); nullptr: not shown (options
-    // for tests).
+    enum class Commands { init, serve, both } commands;
+    // What its value is called; empty: a flag, which takes none.
+    std::string_view value;
+    // Given once or more (`...` in the synopsis).
+    bool repeatable = false;
+    // Its default, from the defaults of the server's options and of the library, so that what
+    // the help says cannot drift from what the server does; nullptr: the option is required.
+    std::string (*default_text)(const ServerOptions& defaults);
+    // What it does: one paragraph, wrapped for --help; nullptr for an option only tests use,
+    // shown neither in --help nor in docs/server.md.
     std::string (*help)(const ServerOptions& defaults);
     // Sets the option on `command`; returns a problem when `value` will not do.
     Problem (*apply)(Command& command, Value value);
-    // Only tests use it: left out of --help and of docs/server.md.
-    bool for_tests = false;
 };
 
-// An integer option in [min, max] stored by `store`.
+// An integer option in [Min, Max] stored by `store`.
 template <class Int, Int Min, Int Max>
 Problem integer(Value value, std::string_view problem, auto&& store) {
     const auto n = value ? parse_integer<Int>(*value, Min, Max) : std::nullopt;
@@ -129,22 +133,40 @@ Problem integer(Value value, std::string_view problem, auto&& store) {
     return {};
 }
 
-using Scope = OptionRow::Scope;
+using Commands = OptionRow::Commands;
+
+std::string off(const ServerOptions&) {
+    return "off";
+}
 
 const OptionRow options[] = {
-    {"--db", Scope::both, "PATH", nullptr,
+    {"--db", Commands::both, "PATH", false, [](const ServerOptions& d) { return "./" + d.db_path; },
+     [](const ServerOptions&) -> std::string {
+         return "the SQLite database file, or a PostgreSQL URI postgresql://USER@HOST:PORT/DBNAME: "
+                "then any number of server processes share that database, and init and serve "
+                "create or migrate its schema";
+     },
      [](Command& c, Value v) -> Problem {
          if (!v || v->empty()) return "--db needs a path or a postgresql:// URI";
          c.server.db_path = std::string(*v);
          return {};
      }},
-    {"--account", Scope::init, "NAME", nullptr,
+    {"--account", Commands::init, "NAME", false, nullptr,
+     [](const ServerOptions&) -> std::string {
+         return "the account to create, or to give a new API key and agent when it exists";
+     },
      [](Command& c, Value v) -> Problem {
          if (!v || v->empty()) return "--account needs a name";
          c.account = std::string(*v);
          return {};
      }},
-    {"--caller-number", Scope::init, "+1NXXNXXXXXX", nullptr,
+    {"--caller-number", Commands::init, "+1NXXNXXXXXX", true,
+     [](const ServerOptions&) {
+         return std::string(default_caller_number) + " when the account's pool would be empty";
+     },
+     [](const ServerOptions&) -> std::string {
+         return "adds an E.164 number to the account's caller-number pool";
+     },
      [](Command& c, Value v) -> Problem {
          auto parsed = v ? E164::parse(*v) : Parsed<E164>(collectcall::Problem{});
          if (!parsed) {
@@ -154,7 +176,13 @@ const OptionRow options[] = {
          c.caller_numbers.push_back(std::move(parsed).value());
          return {};
      }},
-    {"--respectful-hours", Scope::init, "HH:MM-HH:MM", nullptr,
+    {"--respectful-hours", Commands::init, "HH:MM-HH:MM", false,
+     [](const ServerOptions&) {
+         return compliance::to_string(compliance::RespectfulHours{}) + " for a new account";
+     },
+     [](const ServerOptions&) -> std::string {
+         return "the account's calling window in the customer's local time, half-open";
+     },
      [](Command& c, Value v) -> Problem {
          const auto window = v ? compliance::parse_respectful_hours(*v) : std::nullopt;
          if (!window) {
@@ -164,14 +192,28 @@ const OptionRow options[] = {
          c.window = *window;
          return {};
      }},
-    {"--compliance", Scope::init, "hosted|regulation-f", nullptr,
+    {"--compliance", Commands::init, "hosted|regulation-f", false,
+     [](const ServerOptions&) {
+         return std::string(enum_name(Account{}.compliancePolicy)) + " for a new account";
+     },
+     [](const ServerOptions&) -> std::string {
+         return "the account's compliance policy: hosted (the hosted service's four checks) or "
+                "regulation-f (those and the rules of Regulation F, the FDCPA and stricter state "
+                "law; docs/compliance.md)";
+     },
      [](Command& c, Value v) -> Problem {
          const auto policy = v ? enum_from_name<CompliancePolicy>(*v) : std::nullopt;
          if (!policy) return "--compliance needs hosted or regulation-f";
          c.policy = *policy;
          return {};
      }},
-    {"--campaign", Scope::init, "NAME=STEPS", nullptr,
+    {"--campaign", Commands::init, "NAME=STEPS", true,
+     [](const ServerOptions&) { return "NAME alone: " + std::string(default_drip_steps); },
+     [](const ServerOptions&) -> std::string {
+         return "defines a drip campaign (a name defined again gets the new steps): STEPS is a "
+                "comma list of call@D or sms@D, D whole days after enrolment, in the order they "
+                "run";
+     },
      [](Command& c, Value v) -> Problem {
          if (!v) return "--campaign needs NAME=STEPS, e.g. welcome=call@0,sms@2,call@4";
          DripDefinitionParse parsed = parse_drip_campaign(*v);
@@ -183,7 +225,13 @@ const OptionRow options[] = {
          c.campaigns.push_back(std::move(*parsed.campaign));
          return {};
      }},
-    {"--client", Scope::init, "NAME[=UUID]", nullptr,
+    {"--client", Commands::init, "NAME[=UUID]", true,
+     [](const ServerOptions&) -> std::string { return "none"; },
+     [](const ServerOptions&) -> std::string {
+         return "gives the account a client, a sub-entity that groups customers: a new one, or "
+                "the account's client of that name; NAME=UUID keeps the id the client has at the "
+                "hosted service";
+     },
      [](Command& c, Value v) -> Problem {
          const auto client = v ? parse_client(*v) : std::nullopt;
          if (!client) {
@@ -193,10 +241,11 @@ const OptionRow options[] = {
          c.clients.push_back(*client);
          return {};
      }},
-    {"--listen", Scope::serve, "HOST:PORT",
-     [](const ServerOptions& d) {
-         return "the address to listen on (default " + d.host + ':' + std::to_string(d.port) +
-                ";\n[::1]:8080 for IPv6; port 0 picks a free one)";
+    {"--listen", Commands::serve, "HOST:PORT", false,
+     [](const ServerOptions& d) { return d.host + ':' + std::to_string(d.port); },
+     [](const ServerOptions&) -> std::string {
+         return "the address to listen on; [::1]:8080 for IPv6; port 0 takes a free port "
+                "(printed)";
      },
      [](Command& c, Value v) -> Problem {
          if (!v || !parse_listen(*v, c.server.host, c.server.port)) {
@@ -204,17 +253,20 @@ const OptionRow options[] = {
          }
          return {};
      }},
-    {"--allow-private-webhooks", Scope::serve, "",
+    {"--allow-private-webhooks", Commands::serve, "", false, off,
      [](const ServerOptions&) -> std::string {
-         return "webhooks may target loopback and private networks";
+         return "webhook URLs may resolve to loopback and private networks (never to link-local, "
+                "metadata or credential, multicast or reserved addresses)";
      },
      [](Command& c, Value) -> Problem {
          c.server.api.allow_private_webhooks = true;
          return {};
      }},
-    {"--now", Scope::serve, "TIMESTAMP",
+    {"--now", Commands::serve, "TIMESTAMP", false,
+     [](const ServerOptions&) -> std::string { return "the real clock"; },
      [](const ServerOptions&) -> std::string {
-         return "freeze the clock (RFC 3339, e.g. 2026-11-20T15:00:00Z); for tests";
+         return "freezes the clock of compliance and stored timestamps (RFC 3339, e.g. "
+                "2026-11-20T15:00:00Z), for tests and demos";
      },
      [](Command& c, Value v) -> Problem {
          auto time = v ? Timestamp::parse(*v) : Parsed<Timestamp>(collectcall::Problem{});
@@ -222,30 +274,32 @@ const OptionRow options[] = {
          c.server.now = time.value().time();
          return {};
      }},
-    {"--clock-rate", Scope::serve, "N",
+    {"--clock-rate", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return d.clock_rate == 0 ? "off" : number(d.clock_rate); },
      [](const ServerOptions&) -> std::string {
-         return "for tests only: the clock starts at --now (or now) and runs N\ntimes faster "
-                "than real time (1 to 1000000), so that a week of drip\ncampaign steps runs "
+         return "for tests only: the clock starts at --now (or the real now) and runs N times "
+                "faster than real time (1 to 1000000), so that a week of drip campaign steps runs "
                 "in seconds";
      },
      [](Command& c, Value v) {
          return integer<int, 1, 1'000'000>(v, "--clock-rate needs a whole number from 1 to 1000000",
                                            [&](int n) { c.server.clock_rate = n; });
      }},
-    {"--call-step-ms", Scope::serve, "N",
-     [](const ServerOptions& d) {
-         return "how fast simulated calls move between states (default " +
-                std::to_string(d.call_step_ms) + ")";
+    {"--call-step-ms", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.call_step_ms); },
+     [](const ServerOptions&) -> std::string {
+         return "how long a simulated call stays in each state, in milliseconds";
      },
      [](Command& c, Value v) {
          return integer<int, 1, 3'600'000>(
              v, "--call-step-ms needs a number of milliseconds (1 to 3600000)",
              [&](int n) { c.server.call_step_ms = n; });
      }},
-    {"--public-url", Scope::serve, "URL",
+    {"--public-url", Commands::serve, "URL", false,
+     [](const ServerOptions&) -> std::string { return "http://HOST:PORT as bound"; },
      [](const ServerOptions&) -> std::string {
-         return "the origin clients reach this server at, for the signed\nrecordingUrl of "
-                "call-ended webhooks (default http://HOST:PORT)";
+         return "the origin clients reach the server at: the base of the signed recordingUrl in "
+                "call-ended webhooks";
      },
      [](Command& c, Value v) -> Problem {
          auto url = v ? Url::parse(*v) : Parsed<Url>(collectcall::Problem{});
@@ -253,22 +307,23 @@ const OptionRow options[] = {
          c.server.public_url = std::string(url.value().view());
          return {};
      }},
-    {"--rate-limit", Scope::serve, "N",
-     [](const ServerOptions& d) {
-         return "requests per second per API key, burst 2N (default " + number(d.rate_limit) +
-                "; 0 = off)";
+    {"--rate-limit", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return number(d.rate_limit); },
+     [](const ServerOptions&) -> std::string {
+         return "requests per second per API key, bursts up to 2N; 0 turns it off";
      },
      [](Command& c, Value v) {
          return integer<int, 0, 1'000'000>(
              v, "--rate-limit needs a number of requests per second (0 = off)",
              [&](int n) { c.server.rate_limit = n; });
      }},
-    {"--webhook-backoff-scale", Scope::serve, "X",
+    {"--webhook-backoff-scale", Commands::serve, "X", false,
+     [](const ServerOptions& d) { return number(d.webhook_backoff_scale); },
      [](const ServerOptions&) {
-         return "multiply the webhook retry schedule (" +
+         return "multiplies the webhook retry schedule (" +
                 duration(webhook::retry_schedule.front()) + " ... " +
                 duration(webhook::retry_schedule.back()) +
-                ") by X, for\ntests (0 < X <= 1; default 1)";
+                ") by X, 0 < X <= 1 (tests use a small factor)";
      },
      [](Command& c, Value v) -> Problem {
          const auto x = v ? parse_scale(*v) : std::nullopt;
@@ -276,61 +331,61 @@ const OptionRow options[] = {
          c.server.webhook_backoff_scale = *x;
          return {};
      }},
-    {"--webhook-workers", Scope::serve, "N",
-     [](const ServerOptions& d) {
-         return "webhook deliveries in flight at once (default " +
-                std::to_string(d.webhook_workers) + ")";
-     },
+    {"--webhook-workers", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.webhook_workers); },
+     [](const ServerOptions&) -> std::string { return "webhook deliveries in flight at once"; },
      [](Command& c, Value v) {
          return integer<int, 1, 256>(
              v, "--webhook-workers needs a number from 1 to 256",
              [&](int n) { c.server.webhook_workers = static_cast<std::size_t>(n); });
      }},
-    {"--webhook-ca-file", Scope::serve, "PATH",
+    {"--webhook-ca-file", Commands::serve, "PATH", false,
+     [](const ServerOptions& d) {
+         return d.webhook_ca_file.empty() ? std::string("the system's CAs") : d.webhook_ca_file;
+     },
      [](const ServerOptions&) -> std::string {
-         return "trust only this CA bundle for https webhook receivers";
+         return "trusts only this CA bundle for https webhook receivers";
      },
      [](Command& c, Value v) -> Problem {
          if (!v || v->empty()) return "--webhook-ca-file needs a path";
          c.server.webhook_ca_file = std::string(*v);
          return {};
      }},
-    {"--threads", Scope::serve, "N",
-     [](const ServerOptions&) {
-         return "worker threads (default: " + std::to_string(workers_per_core) +
-                " per core, at least " + std::to_string(min_workers) + ")";
+    {"--threads", Commands::serve, "N", false,
+     [](const ServerOptions& d) {
+         return d.threads != 0 ? std::to_string(d.threads)
+                               : std::to_string(workers_per_core) + " per core, at least " +
+                                     std::to_string(min_workers);
      },
+     [](const ServerOptions&) -> std::string { return "HTTP worker threads"; },
      [](Command& c, Value v) {
          return integer<int, 1, 1024>(v, "--threads needs a number from 1 to 1024", [&](int n) {
              c.server.threads = static_cast<std::size_t>(n);
          });
      }},
-    {"--max-bulk-items", Scope::serve, "N",
-     [](const ServerOptions& d) {
-         return "most customers in one bulk request (default " +
-                std::to_string(d.api.max_bulk_items) + ")";
-     },
+    {"--max-bulk-items", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.api.max_bulk_items); },
+     [](const ServerOptions&) -> std::string { return "most customers in one bulk request"; },
      [](Command& c, Value v) {
          return integer<int, 1, 1'000'000>(
              v, "--max-bulk-items needs a positive number",
              [&](int n) { c.server.api.max_bulk_items = static_cast<std::size_t>(n); });
      }},
-    {"--busy-timeout-ms", Scope::serve, "N",
-     [](const ServerOptions& d) {
-         return "how long a write waits for the database lock before 503\n(default " +
-                std::to_string(d.busy_timeout_ms) + ")";
+    {"--busy-timeout-ms", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.busy_timeout_ms); },
+     [](const ServerOptions&) -> std::string {
+         return "how long a write waits for the database lock before answering 503";
      },
      [](Command& c, Value v) {
          return integer<int, 0, 600'000>(v, "--busy-timeout-ms needs a number of milliseconds",
                                          [&](int n) { c.server.busy_timeout_ms = n; });
      }},
-    {"--memory-budget", Scope::serve, "SIZE",
-     [](const ServerOptions& d) {
-         return "memory for all clients' request heads, bodies and unsent answers,\nin bytes or "
-                "with KiB, MiB, GiB (default " +
-                api::size_text(d.memory_budget) +
-                "; at least 1 MiB);\na body it cannot take now is answered 503 with "
-                "Retry-After, and\nno account holds more than a 1/" +
+    {"--memory-budget", Commands::serve, "SIZE", false,
+     [](const ServerOptions& d) { return api::size_text(d.memory_budget); },
+     [](const ServerOptions&) {
+         return "the memory all clients' request heads, bodies and unsent answers may hold "
+                "together, in bytes or with KiB, MiB, GiB (at least 1 MiB); a body it cannot take "
+                "now is answered 503 with Retry-After, and no account holds more than a 1/" +
                 std::to_string(api::memory_share_divisor) + " share of it";
      },
      [](Command& c, Value v) -> Problem {
@@ -340,54 +395,83 @@ const OptionRow options[] = {
          c.server.memory_budget = *n;
          return {};
      }},
-    {"--quiet", Scope::serve, "",
+    {"--quiet", Commands::serve, "", false, off,
      [](const ServerOptions&) -> std::string { return "no access log on stderr"; },
      [](Command& c, Value) -> Problem {
          c.server.api.access_log = false;
          return {};
      }},
     // Tests shorten the PostgreSQL leases with it.
-    {"--lease-ms", Scope::serve, "N", nullptr,
+    {"--lease-ms", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.lease.count()); }, nullptr,
      [](Command& c, Value v) {
          return integer<int, 100, 3'600'000>(
              v, "--lease-ms needs a number of milliseconds (100 to 3600000)",
              [&](int n) { c.server.lease = std::chrono::milliseconds{n}; });
-     },
-     true},
+     }},
     // Tests shorten the attempt's time limit (10 s) with it.
-    {"--webhook-timeout-ms", Scope::serve, "N", nullptr,
+    {"--webhook-timeout-ms", Commands::serve, "N", false,
+     [](const ServerOptions& d) { return std::to_string(d.webhook_timeout.count()); }, nullptr,
      [](Command& c, Value v) {
          return integer<int, 100, 600'000>(
              v, "--webhook-timeout-ms needs a number of milliseconds (100 to 600000)",
              [&](int n) { c.server.webhook_timeout = std::chrono::milliseconds{n}; });
-     },
-     true},
+     }},
 };
 
-// The column option descriptions start at in --help.
-constexpr std::size_t help_column = 29;
+bool takes(const OptionRow& row, Commands command) {
+    return row.commands == Commands::both || row.commands == command;
+}
 
-// The --help lines of the options of `scope` that have help text.
-std::string option_lines(Scope scope, const ServerOptions& defaults) {
+// The option and its value as the synopsis and the tables show them.
+std::string option_text(const OptionRow& row) {
+    std::string text(row.name);
+    if (!row.value.empty()) (text += ' ') += row.value;
+    return text;
+}
+
+// The column option descriptions start at in --help, and the width they are wrapped to.
+constexpr std::size_t help_column = 29;
+constexpr std::size_t help_width = 100;
+
+// The --help lines of the options of `command`: the option, then its help and its default,
+// wrapped at help_width.
+std::string option_lines(Commands command, const ServerOptions& defaults) {
     std::string text;
     for (const OptionRow& row : options) {
-        if (row.scope != scope || row.help == nullptr) continue;
-        std::string head = "  " + std::string(row.name);
-        if (!row.value.empty()) head += ' ' + std::string(row.value);
-        head.resize(std::max(help_column, head.size() + 1), ' ');
-        const std::string help = row.help(defaults);
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t end = help.find('\n', start);
-            text += head;
-            text.append(help, start, end == std::string::npos ? std::string::npos : end - start);
-            text += '\n';
-            if (end == std::string::npos) break;
-            head.assign(help_column, ' ');
-            start = end + 1;
+        if (!takes(row, command) || row.help == nullptr) continue;
+        std::string line = "  " + option_text(row);
+        line.resize(std::max(help_column, line.size() + 1), ' ');
+        std::string words = row.help(defaults);
+        words += row.default_text ? " (default " + row.default_text(defaults) + ")" : " (required)";
+        if (row.repeatable) words += "; repeatable";
+        std::size_t at = 0;
+        while (at < words.size()) {
+            std::size_t end = words.find(' ', at);
+            if (end == std::string::npos) end = words.size();
+            const std::string_view word(words.data() + at, end - at);
+            if (line.size() > help_column && line.size() + 1 + word.size() > help_width) {
+                text += line + '\n';
+                line.assign(help_column, ' ');
+            } else if (line.size() > help_column && line.back() != ' ') {
+                line += ' ';
+            }
+            line += word;
+            at = end + 1;
         }
+        text += line + '\n';
     }
     return text;
+}
+
+// A Markdown table cell: '|' escaped.
+std::string cell(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
 }
 
 const OptionRow* find_option(std::string_view name) {
@@ -399,67 +483,50 @@ const OptionRow* find_option(std::string_view name) {
 }  // namespace
 
 std::string usage() {
-    // The defaults are those of the options and of the library, so that the help cannot drift
-    // from what the server does.
     const ServerOptions defaults;
     std::string text =
         R"(collectcall-server: the collectcall customer and agent-call API on SQLite or PostgreSQL
 
 Usage:
-  collectcall-server init  [--db PATH] --account NAME [--caller-number +1NXXNXXXXXX]...
-                           [--respectful-hours HH:MM-HH:MM] [--client NAME[=UUID]]...
-                           [--compliance hosted|regulation-f] [--campaign NAME=STEPS]...
-  collectcall-server serve [--db PATH] [--listen HOST:PORT] [options]
+  collectcall-server init --account NAME [options]
+  collectcall-server serve [options]
   collectcall-server openapi
   collectcall-server --help | --version
 
 init
   Creates the account NAME if it does not exist, and in any case a new API key and agentId
-  for it; prints them as one JSON line {"accountId","apiKey","agentId","clients"}. The key is stored
-  only as a SHA-256 hash: it cannot be shown again. --caller-number adds a number to the
-  account's caller-number pool (repeatable); a new account without one gets )";
-    text += default_caller_number;
-    text += R"(.
-  --respectful-hours sets the account's calling window in the customer's local time,
-  half-open (a new account without it gets )";
-    text += compliance::to_string(compliance::RespectfulHours{});
-    text += R"().
-  --compliance sets the account's compliance policy: hosted (the hosted service's four checks,
-  the default of a new account) or regulation-f (those and Regulation F's, the FDCPA's and
-  stricter states' rules; docs/compliance.md).
-  --campaign defines a drip campaign (repeatable; a name defined again gets the new steps):
-  STEPS is a comma list of call@D or sms@D, D days after enrolment (NAME alone: )";
-    text += default_drip_steps;
-    text += R"().
-  --client gives the account a client (repeatable), a sub-entity that groups customers: a new
-  one, or the account's client of that name; NAME=UUID keeps the id the client has at the
-  hosted service. "clients" lists them as [{"id","name"}].
-
+  for it; prints them as one JSON line {"accountId","apiKey","agentId","clients"}. The key is
+  stored only as a SHA-256 hash: it cannot be shown again. Given to an existing account, each
+  option changes only what it sets.
+)";
+    text += option_lines(Commands::init, defaults);
+    text += R"(
 serve
   Serves the API. When the database has no account yet, a demo account is created and its
-  key printed once.
+  key printed once. SIGTERM or SIGINT stops the server after the requests in flight are
+  answered.
 )";
-    text += option_lines(Scope::serve, defaults);
+    text += option_lines(Commands::serve, defaults);
     text += R"(
 openapi
   Prints the OpenAPI 3.1 document of the API (also served at GET /api/v1/openapi.json).
-
-Both init and serve use ./)";
-    text += defaults.db_path;
-    text += R"( (SQLite) when --db is not given. --db also takes a
-PostgreSQL URI, postgresql://USER@HOST:PORT/DBNAME: then any number of server processes share
-that database, and init and serve create or migrate its schema. SIGTERM or SIGINT stops the
-server after the requests in flight are answered.
 )";
     return text;
 }
 
-std::vector<std::string_view> serve_option_names() {
-    std::vector<std::string_view> names;
+std::string options_markdown() {
+    const ServerOptions defaults;
+    std::string text = "| option | commands | default | meaning |\n|---|---|---|---|\n";
     for (const OptionRow& row : options) {
-        if (row.scope == Scope::serve && !row.for_tests) names.push_back(row.name);
+        if (row.help == nullptr) continue;
+        text += "| `" + cell(option_text(row)) + "` | ";
+        text += row.commands == Commands::both   ? "init, serve"
+                : row.commands == Commands::init ? "init"
+                                                 : "serve";
+        text += " | " + cell(row.default_text ? row.default_text(defaults) : "required") + " | ";
+        text += cell(row.help(defaults)) + (row.repeatable ? "; repeatable" : "") + " |\n";
     }
-    return names;
+    return text;
 }
 
 ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
@@ -496,7 +563,8 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
     } else {
         return fail("unknown command: " + std::string(name));
     }
-    const Scope scope = command.kind == Command::Kind::serve ? Scope::serve : Scope::init;
+    const Commands commands =
+        command.kind == Command::Kind::serve ? Commands::serve : Commands::init;
 
     for (std::size_t i = 1; i < args.size(); ++i) {
         std::string_view option = args[i];
@@ -512,7 +580,7 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args) {
             return result;
         }
         const OptionRow* row = find_option(option);
-        if (row == nullptr || (row->scope != Scope::both && row->scope != scope)) {
+        if (row == nullptr || !takes(*row, commands)) {
             return fail("unknown option for " + std::string(name) + ": " + std::string(option));
         }
         Value value = inline_value;

@@ -1,11 +1,11 @@
-// The command line of API.md section 10. Every option is one row of the table in
-// command_line.cpp, which both the parser and --help read:
+// The command line of API.md section 10:
 //
-//   collectcall-server init  [--db PATH] --account NAME [--caller-number +1...]...
-//                            [--respectful-hours HH:MM-HH:MM] [--client NAME[=UUID]]...
-//                            [--compliance POLICY] [--campaign NAME=STEPS]...
-//   collectcall-server serve [--db PATH] [--listen HOST:PORT] [--allow-private-webhooks]
-//                            [--now TIMESTAMP] [--call-step-ms N] [--rate-limit N] ...
+//   collectcall-server init --account NAME [options]
+//   collectcall-server serve [options]
+//
+// Every option of either command is one row of the table in command_line.cpp (its name, its
+// value, which commands take it, its default, its help), which the parser, --help and the table
+// of docs/server.md (options_markdown; a test compares them) read.
 #pragma once
 
 #include <optional>
@@ -45,8 +45,7 @@ ParsedCommandLine parse_command_line(std::span<const std::string_view> args);
 
 std::string usage();
 
-// The options only `serve` takes, other than those only tests use, in the order of --help
-// (docs/server.md lists the same; a test compares them).
-std::vector<std::string_view> serve_option_names();
+// The table of options as docs/server.md shows it (Markdown), options only tests use left out.
+std::string options_markdown();
 
 }  // namespace collectcall::server

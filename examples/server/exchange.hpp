@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -58,9 +59,9 @@ struct ApiConfig {
 };
 
 // One request on its way from the reader to its answer: what the server's reader decided of it
-// before cpp-httplib hands it to the API (the refusal of its head, its body, the key it was
-// admitted with), and what the API decides for its connection and its metrics. The server makes
-// one per request and hands it to the responder that processes the request (http_server.cpp).
+// (the refusal of its head, its body, the key it was admitted with), and what the API decides
+// for its connection and its metrics. The server makes one per request and hands it to
+// Api::handle with the request (http_server.cpp).
 struct RequestContext {
     http::Refusal refusal;
     http::BodyStatus body = http::BodyStatus::complete;
@@ -70,11 +71,15 @@ struct RequestContext {
     std::optional<KeyRecord> admitted;
     // The API ends the connection after the answer.
     bool close = false;
-    // A body sent after the answer's head without passing through cpp-httplib (a shared
-    // document, a recording made as it is sent: output.hpp).
+    // A body the server sends after the answer's head without copying it into the response (a
+    // shared document, a recording made as it is sent: output.hpp).
     std::shared_ptr<const http::BodySource> source;
-    // From the pre-routing hook to the access log.
-    bool active = false;
+    // Holds `bytes` of the request's body as decoded so far against the memory budget, for
+    // `account` (empty: none), in place of what its bytes as sent held; false when the budget, or
+    // the account's share of it, cannot take them (API.md section 17: bodies are charged
+    // decoded). Unset for a request of Server::serve_bytes: nothing is charged.
+    std::function<bool(std::string_view account, std::size_t bytes)> hold_body;
+    // When the API took the request, for its duration in the metrics and the access log.
     std::chrono::steady_clock::time_point start;
     // The route it matched, for the metrics: strings of the route table, or literals.
     std::string_view method = "other";

@@ -1,7 +1,13 @@
 #include "http.hpp"
 
+#include <brotli/decode.h>
+#include <zlib.h>
+
+#include <array>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <utility>
 
 #include <collectcall/core/write.hpp>
@@ -49,6 +55,19 @@ std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name)
     return value == nullptr ? 0 : std::strtoull(value->c_str(), nullptr, 10);
 }
 
+bool has_connection_option(const httplib::Request& request, std::string_view option) {
+    for (const auto& [name, value] : request.headers) {
+        if (!iequals(name, "Connection")) continue;
+        std::string_view rest = value;
+        while (!rest.empty()) {
+            const std::size_t comma = rest.find(',');
+            if (iequals(trim_blanks(rest.substr(0, comma)), option)) return true;
+            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        }
+    }
+    return false;
+}
+
 void close_connection(httplib::Response& response) {
     if (const std::string* connection = find_header(response.headers, "Connection");
         connection == nullptr || *connection != "close") {
@@ -62,20 +81,82 @@ bool declares_body(const httplib::Request& request) {
     return length != nullptr && *length != "0";
 }
 
-Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit, BodyStatus status) {
+bool takes_body(std::string_view method) {
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+namespace {
+
+enum class Decoded { ok, too_large, no_memory, failed };
+
+// What is decoded so far, within `limit` bytes and what `hold` lets it hold.
+Decoded keep(std::string& out, const char* data, std::size_t size, std::size_t limit,
+             const std::function<bool(std::size_t)>& hold) {
+    if (size > limit - std::min(limit, out.size())) return Decoded::too_large;
+    if (hold && size > 0 && !hold(out.size() + size)) return Decoded::no_memory;
+    out.append(data, size);
+    return Decoded::ok;
+}
+
+// Appends the decoding of `coded` to `out` as long as it stays within `limit` bytes: the whole
+// stream, and nothing after it.
+Decoded inflate_into(std::string_view coded, std::string& out, std::size_t limit,
+                     const std::function<bool(std::size_t)>& hold) {
+    z_stream stream{};
+    // 15 + 32: a zlib or a gzip stream, told apart by its header (a "deflate" body is the zlib
+    // format, RFC 9110 section 8.4.1.2).
+    if (inflateInit2(&stream, 15 + 32) != Z_OK) return Decoded::failed;
+    const std::unique_ptr<z_stream, int (*)(z_stream*)> end(&stream, inflateEnd);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(coded.data()));
+    stream.avail_in = static_cast<uInt>(coded.size());
+    std::array<char, 16384> chunk{};
+    while (true) {
+        stream.next_out = reinterpret_cast<Bytef*>(chunk.data());
+        stream.avail_out = static_cast<uInt>(chunk.size());
+        const int result = inflate(&stream, Z_NO_FLUSH);
+        const Decoded kept = keep(out, chunk.data(), chunk.size() - stream.avail_out, limit, hold);
+        if (kept != Decoded::ok) return kept;
+        if (result == Z_STREAM_END) return stream.avail_in == 0 ? Decoded::ok : Decoded::failed;
+        if (result != Z_OK) return Decoded::failed;  // broken, or cut short (Z_BUF_ERROR)
+    }
+}
+
+Decoded brotli_into(std::string_view coded, std::string& out, std::size_t limit,
+                    const std::function<bool(std::size_t)>& hold) {
+    const std::unique_ptr<BrotliDecoderState, void (*)(BrotliDecoderState*)> state(
+        BrotliDecoderCreateInstance(nullptr, nullptr, nullptr), BrotliDecoderDestroyInstance);
+    if (!state) return Decoded::failed;
+    auto next_in = reinterpret_cast<const std::uint8_t*>(coded.data());
+    std::size_t available_in = coded.size();
+    std::array<std::uint8_t, 16384> chunk{};
+    while (true) {
+        std::uint8_t* next_out = chunk.data();
+        std::size_t available_out = chunk.size();
+        const BrotliDecoderResult result = BrotliDecoderDecompressStream(
+            state.get(), &available_in, &next_in, &available_out, &next_out, nullptr);
+        const Decoded kept = keep(out, reinterpret_cast<const char*>(chunk.data()),
+                                  chunk.size() - available_out, limit, hold);
+        if (kept != Decoded::ok) return kept;
+        if (result == BROTLI_DECODER_RESULT_SUCCESS)
+            return available_in == 0 ? Decoded::ok : Decoded::failed;
+        if (result != BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) return Decoded::failed;
+    }
+}
+
+}  // namespace
+
+Body read_body(httplib::Request& request, std::size_t limit, BodyStatus status,
+               const std::function<bool(std::size_t)>& hold) {
     Body body;
     // RFC 9112 section 6.3: without Content-Length and Transfer-Encoding a request has no body.
-    // (cpp-httplib would otherwise wait for the client to close the connection.)
     if (!declares_body(request)) return body;
-    if (reader == nullptr) {
-        // A body on GET and the like: cpp-httplib leaves it in the stream.
+    if (!takes_body(request.method)) {
+        // A body on GET and the like is not read.
         body.unread_rest = true;
         return body;
     }
     const std::uint64_t declared_length = header_u64(request.headers, "Content-Length");
-    const bool declared_too_large = declared_length > limit;
-    if (status == BodyStatus::too_large || declared_too_large) {
+    if (status == BodyStatus::too_large || declared_length > limit) {
         body.status = BodyRead::too_large;
         body.unread_rest = true;
         return body;
@@ -85,40 +166,72 @@ Body read_body(const httplib::Request& request, httplib::Response& response,
         body.unread_rest = true;
         return body;
     }
-    body.bytes.reserve(static_cast<std::size_t>(declared_length));
-
-    std::size_t received = 0;
-    const bool ok = (*reader)([&](const char* data, std::size_t size) {
-        received += size;
-        if (received > limit) return false;  // a compressed body that inflates past the limit
-        body.bytes.append(data, size);
-        return true;
-    });
-    if (received > limit) {
-        body.status = BodyRead::too_large;
-        body.bytes.clear();
-        body.unread_rest = true;
-        return body;
-    }
-    // cpp-httplib decodes gzip, deflate and br, and passes any other coding through as if
-    // the body were plain: refuse what it did not decode.
-    if (const std::string* encoding = find_header(request.headers, "Content-Encoding");
-        ok && encoding != nullptr) {
-        // The same comparisons as cpp-httplib's, so that what passes here was decoded there.
-        const std::string& coding = *encoding;
-        if (coding != "gzip" && coding != "deflate" && coding != "br" && coding != "identity") {
-            body.status = BodyRead::unsupported_encoding;
-            body.bytes.clear();
+    const std::string* encoding = find_header(request.headers, "Content-Encoding");
+    if (encoding == nullptr || *encoding == "identity") {
+        // A chunked body that came whole with its head was bounded by the largest route's
+        // limit only.
+        if (request.body.size() > limit) {
+            body.status = BodyRead::too_large;
+            body.unread_rest = true;
             return body;
         }
+        body.bytes = std::move(request.body);
+        return body;
     }
-    if (!ok) {
-        // cpp-httplib marks a Content-Encoding it cannot decode with 415 on the response.
-        body.status = response.status == 415 ? BodyRead::unsupported_encoding : BodyRead::failed;
-        body.unread_rest = true;
-        body.bytes.clear();
+    Decoded decoded = Decoded::failed;
+    if (*encoding == "gzip" || *encoding == "deflate") {
+        decoded = inflate_into(request.body, body.bytes, limit, hold);
+    } else if (*encoding == "br") {
+        decoded = brotli_into(request.body, body.bytes, limit, hold);
+    } else {
+        body.status = BodyRead::unsupported_encoding;
+        return body;
     }
+    if (decoded != Decoded::ok) {
+        body.status = decoded == Decoded::too_large   ? BodyRead::too_large
+                      : decoded == Decoded::no_memory ? BodyRead::no_memory
+                                                      : BodyRead::failed;
+        body.unread_rest = decoded != Decoded::no_memory;
+        std::string().swap(body.bytes);
+    }
+    // The bytes as sent are not needed once decoded.
+    std::string().swap(request.body);
     return body;
+}
+
+bool readable_range(const httplib::Request& request) {
+    const std::string* range = find_header(request.headers, "Range");
+    if (range == nullptr) return true;
+    std::string_view rest = *range;
+    if (!rest.starts_with("bytes=")) return false;
+    rest.remove_prefix(6);
+    // A run of digits, as a number that fits; nullopt for none, false when it does not fit.
+    const auto number = [&rest](bool& fits) -> std::optional<long long> {
+        std::size_t digits = 0;
+        while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+            ++digits;
+        if (digits == 0) return std::nullopt;
+        long long value = 0;
+        fits = fits && std::from_chars(rest.data(), rest.data() + digits, value).ec == std::errc{};
+        rest.remove_prefix(digits);
+        return value;
+    };
+    for (bool first = true;; first = false) {
+        if (!first) {
+            while (!rest.empty() &&
+                   std::string_view(" \t\n\v\f\r").find(rest.front()) != std::string_view::npos)
+                rest.remove_prefix(1);
+        }
+        bool fits = true;
+        const auto start = number(fits);
+        if (rest.empty() || rest.front() != '-') return false;
+        rest.remove_prefix(1);
+        const auto end = number(fits);
+        if (!fits || (start && end && *start > *end)) return false;
+        if (rest.empty()) return true;
+        if (rest.front() != ',') return false;
+        rest.remove_prefix(1);
+    }
 }
 
 bool is_json_media_type(std::string_view content_type, bool merge_patch) {

@@ -1,9 +1,12 @@
-// HTTP details of cpp-httplib 0.11 that the API layer should not have to know: reading a body
-// within a limit (chunked too), media types, the bearer token, the access log.
+// HTTP details the API layer should not have to know: decoding a body within a limit, media
+// types, the bearer token, Range, the access log. Requests and responses are cpp-httplib's
+// types, the handlers' own; the server parses and writes them itself (request_reader.hpp,
+// output.hpp).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,8 +15,8 @@
 
 namespace collectcall::server::http {
 
-// What the server knows of the body of a request: its event loop frames requests before
-// cpp-httplib reads them (request_reader.hpp) and says this of each one.
+// What the server knows of the body of a request: its event loop frames requests
+// (request_reader.hpp) and says this of each one.
 enum class BodyStatus {
     complete,     // decoded and handed on with the head (or there is none)
     not_read,     // answered from the head alone (its key, its route, its Content-Length), or
@@ -33,6 +36,7 @@ enum class BodyRead {
     ok,
     too_large,             // over the limit: 413
     unsupported_encoding,  // a Content-Encoding the server cannot decode: 415
+    no_memory,             // decoding it would pass the memory budget or the account's share: 503
     failed,                // broken framing, the client went away: 400
     not_read,              // the server did not read it (the request is answered from its head)
 };
@@ -45,13 +49,24 @@ struct Body {
     bool unread_rest = false;
 };
 
-// Reads the request body, keeping at most `limit` bytes (decoded: cpp-httplib inflates gzip,
-// deflate and br). The server's event loop has already bounded the bytes on the wire (and
-// refused a Content-Length over the limit), so this only finds a decoded body over it. `reader`
-// is null for methods cpp-httplib does not read a body for (GET, HEAD, ...).
-// `status` is what the event loop knows of the body.
-Body read_body(const httplib::Request& request, httplib::Response& response,
-               const httplib::ContentReader* reader, std::size_t limit, BodyStatus status);
+// Whether the server reads a body sent with this method (the others' bodies are left unread and
+// end the connection).
+bool takes_body(std::string_view method);
+
+// Takes the request's body (`request.body`, as the reader framed it) with its Content-Encoding
+// decoded (gzip and deflate, RFC 9110 section 8.4.1, through zlib; br, RFC 7932, through
+// Brotli), keeping at most `limit` decoded bytes. The event loop has already bounded the bytes
+// on the wire (and refused a Content-Length over the limit), so this only finds a decoded body
+// over it. `status` is what the event loop knows of the body. A body being decoded is charged as
+// it grows: `hold(bytes)` is told its decoded size so far and answers whether the memory budget
+// takes it (null: nothing is charged).
+Body read_body(httplib::Request& request, std::size_t limit, BodyStatus status,
+               const std::function<bool(std::size_t)>& hold = nullptr);
+
+// Whether a Range header field, if there is one, is one the server can read (RFC 9110 section
+// 14.2: `bytes=` and a list of first-last, either side may be empty, first not past last). The
+// server serves no ranges; one it cannot read is answered 416.
+bool readable_range(const httplib::Request& request);
 
 // Whether a request declares a body (Content-Length other than 0, or Transfer-Encoding).
 bool declares_body(const httplib::Request& request);
@@ -76,15 +91,18 @@ bool iequals(std::string_view a, std::string_view b);
 // a small request's time when a handler asks a dozen times.
 const std::string* find_header(const httplib::Headers& headers, std::string_view name);
 std::size_t header_count(const httplib::Headers& headers, std::string_view name);
-// Its value as cpp-httplib's get_header_value<std::uint64_t> reads it (0 when absent).
+// Its value as a decimal number (0 when absent).
 std::uint64_t header_u64(const httplib::Headers& headers, std::string_view name);
 
 // Sets `Connection: close` on a response. The API also tells the server's connection loop
-// (server.cpp, through its RequestContext), which closes the connection instead of reading
-// another request from it. (cpp-httplib 0.11 itself closes only when the *request* asked for
-// it: the header alone would be a promise the server does not keep, and bytes a client sent
-// after the head, such as an unread body, would be read as the next request.)
+// (through its RequestContext), which closes the connection instead of reading another request
+// from it: the header alone would be a promise the server does not keep, and bytes a client sent
+// after the head, such as an unread body, would be read as the next request.
 void close_connection(httplib::Response& response);
+
+// Whether a Connection header field of the request names `option` (RFC 9110 section 7.6.1: a
+// list of tokens, compared case-insensitively).
+bool has_connection_option(const httplib::Request& request, std::string_view option);
 
 // One JSON line per request on stderr: what an operator needs to find a request, never a key
 // or a body.

@@ -27,94 +27,7 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// A request on a worker thread: cpp-httplib reads the bytes the event loop buffered for it and
-// nothing else; what it writes is collected in the connection's output, which the worker then
-// sends as far as the socket takes it without waiting (send_some) and hands the rest to the
-// event loop: a client that does not read its answers holds a file descriptor and one answer's
-// bytes, never a thread.
-class BufferedStream final : public httplib::Stream {
-  public:
-    struct Peer {
-        std::string remote_ip;
-        int remote_port = 0;
-        std::string local_ip;
-        int local_port = 0;
-    };
-
-    BufferedStream(socket_t sock, http::RequestBytes request, http::Output& output,
-                   const Peer& peer)
-        : sock_(sock), request_(request), output_(output), peer_(peer) {}
-
-    bool is_readable() const override { return position_ < request_.size(); }
-    bool is_writable() const override { return true; }
-    ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = request_.copy(position_, ptr, size);
-        position_ += n;
-        return static_cast<ssize_t>(n);  // 0 past the request: cpp-httplib never reads on
-    }
-    ssize_t write(const char* ptr, size_t size) override {
-        // The interim "100 Continue": the body is already here (or will never be read), and the
-        // event loop sent one itself when it admitted a body still to come.
-        if (std::string_view(ptr, size).starts_with("HTTP/1.1 100 ")) {
-            return static_cast<ssize_t>(size);
-        }
-        output_.append(std::string_view(ptr, size));
-        return static_cast<ssize_t>(size);
-    }
-    void get_remote_ip_and_port(std::string& ip, int& port) const override {
-        ip = peer_.remote_ip;
-        port = peer_.remote_port;
-    }
-    void get_local_ip_and_port(std::string& ip, int& port) const override {
-        ip = peer_.local_ip;
-        port = peer_.local_port;
-    }
-    socket_t socket() const override { return sock_; }
-
-  private:
-    socket_t sock_;
-    http::RequestBytes request_;
-    std::size_t position_ = 0;
-    http::Output& output_;
-    const Peer& peer_;
-};
-
 using http::Sent;
-
-// A request of a connection whose client sent its bytes and then nothing more (serve_bytes);
-// what the server writes is collected.
-class MemoryStream final : public httplib::Stream {
-  public:
-    explicit MemoryStream(http::RequestBytes input) : input_(input) {}
-
-    bool is_readable() const override { return position_ < input_.size(); }
-    bool is_writable() const override { return true; }
-    ssize_t read(char* ptr, size_t size) override {
-        const std::size_t n = input_.copy(position_, ptr, size);
-        position_ += n;
-        return static_cast<ssize_t>(n);  // 0: the client sends nothing more
-    }
-    ssize_t write(const char* ptr, size_t size) override {
-        output_.append(ptr, size);
-        return static_cast<ssize_t>(size);
-    }
-    void get_remote_ip_and_port(std::string& ip, int& port) const override {
-        ip = "127.0.0.1";
-        port = 0;
-    }
-    void get_local_ip_and_port(std::string& ip, int& port) const override {
-        ip = "127.0.0.1";
-        port = 0;
-    }
-    socket_t socket() const override { return INVALID_SOCKET; }
-
-    [[nodiscard]] std::string take_output() { return std::exchange(output_, {}); }
-
-  private:
-    http::RequestBytes input_;
-    std::size_t position_ = 0;
-    std::string output_;
-};
 
 bool expects_continue(const httplib::Request& head) {
     const std::string* expect = http::find_header(head.headers, "Expect");
@@ -132,7 +45,7 @@ void give_back_memory() {
 // Whether the client of `sock` has gone: it closed the connection (FIN; a client that only shut
 // its sending side looks the same until the server writes, and is taken as gone, as it is by
 // common proxies) or reset it. Bytes still waiting (a pipelined request) mean it has not.
-bool peer_gone(socket_t sock) {
+bool peer_gone(int sock) {
     char byte = 0;
     while (true) {
         const ssize_t n = ::recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -146,9 +59,9 @@ bool peer_gone(socket_t sock) {
 }  // namespace
 
 struct HttpServer::Connection {
-    socket_t sock = INVALID_SOCKET;
+    int sock = -1;
     http::RequestReader reader;
-    BufferedStream::Peer peer;
+    Peer peer;
     // writing: the event loop sends the rest of `output` (a worker could not, without
     // waiting), then reads on, or lingers when the answer ended the connection.
     enum class State { reading, working, writing, lingering } state = State::reading;
@@ -167,40 +80,8 @@ struct HttpServer::Connection {
     // The body of the request in reading was refused for want of memory: answered 503.
     bool memory_refused = false;
 
-    Connection(socket_t s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
+    Connection(int s, http::RequestReader::Limits limits) : sock(s), reader(limits) {}
 };
-
-// cpp-httplib's request processing (process_request reads the canonical bytes of one request,
-// runs the hooks and handlers the API installed, and writes the answer) on a server object of
-// its own, with the context of the request it processes: its hooks find the context here, in
-// the object, and nowhere else. One request at a time.
-class HttpServer::Responder final : public httplib::Server {
-  public:
-    using httplib::Server::process_request;
-    RequestContext* current = nullptr;
-};
-
-std::unique_ptr<HttpServer::Responder> HttpServer::borrow_responder() {
-    {
-        std::lock_guard lock(responders_mutex_);
-        if (!idle_responders_.empty()) {
-            auto responder = std::move(idle_responders_.back());
-            idle_responders_.pop_back();
-            return responder;
-        }
-    }
-    auto responder = std::make_unique<Responder>();
-    // cpp-httplib's own check; the event loop and the API enforce the real limits.
-    responder->set_payload_max_length(options_.limits.max_body);
-    options_.install(*responder, responder->current);
-    return responder;
-}
-
-void HttpServer::return_responder(std::unique_ptr<Responder> responder) {
-    responder->current = nullptr;
-    std::lock_guard lock(responders_mutex_);
-    idle_responders_.push_back(std::move(responder));
-}
 
 HttpServer::HttpServer(Options options)
     : options_(std::move(options)), budget_(options_.memory_budget, account_share(options_)) {
@@ -213,13 +94,46 @@ HttpServer::~HttpServer() {
     ::close(wake_);
 }
 
-void HttpServer::widen_backlog() {
-    ::listen(svr_sock_, SOMAXCONN);
+int HttpServer::bind(const std::string& host, int port) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    addrinfo* found = nullptr;
+    if (::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return 0;
+    int sock = -1;
+    for (const addrinfo* at = found; at != nullptr && sock < 0; at = at->ai_next) {
+        sock = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
+        if (sock < 0) continue;
+        int on = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        if (at->ai_family == AF_INET6) {
+            int off = 0;  // IPv4 clients too, on a dual-stack address
+            ::setsockopt(sock, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        }
+        if (::bind(sock, at->ai_addr, at->ai_addrlen) != 0 || ::listen(sock, SOMAXCONN) != 0) {
+            ::close(sock);
+            sock = -1;
+        }
+    }
+    ::freeaddrinfo(found);
+    if (sock < 0) return 0;
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getsockname(sock, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        ::close(sock);
+        return 0;
+    }
+    close_unserved();
+    listener_ = sock;
+    return ntohs(address.ss_family == AF_INET6
+                     ? reinterpret_cast<const sockaddr_in6&>(address).sin6_port
+                     : reinterpret_cast<const sockaddr_in&>(address).sin_port);
 }
 
 void HttpServer::close_unserved() {
-    const auto sock = svr_sock_.exchange(INVALID_SOCKET);
-    if (sock != INVALID_SOCKET) ::close(sock);
+    const int sock = listener_.exchange(-1);
+    if (sock >= 0) ::close(sock);
 }
 
 void HttpServer::stop() {
@@ -232,8 +146,8 @@ void HttpServer::serve() {
     epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
     if (epoll_ < 0) throw std::runtime_error("epoll_create1 failed");
     workers_ = std::make_unique<httplib::ThreadPool>(options_.threads);
-    const socket_t listener = svr_sock_;
-    if (listener != INVALID_SOCKET) {
+    const int listener = listener_;
+    if (listener >= 0) {
         ::fcntl(listener, F_SETFL, ::fcntl(listener, F_GETFL) | O_NONBLOCK);
         epoll_event event{};
         event.events = EPOLLIN;
@@ -285,8 +199,8 @@ void HttpServer::serve() {
 
 void HttpServer::stop_listening() {
     listening_ = false;
-    const socket_t listener = svr_sock_.exchange(INVALID_SOCKET);
-    if (listener != INVALID_SOCKET) {
+    const int listener = listener_.exchange(-1);
+    if (listener >= 0) {
         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listener, nullptr);
         ::close(listener);
     }
@@ -302,9 +216,9 @@ void HttpServer::stop_listening() {
 
 void HttpServer::accept_all() {
     while (true) {
-        const socket_t listener = svr_sock_;
-        if (listener == INVALID_SOCKET) return;
-        const socket_t sock = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        const int listener = listener_;
+        if (listener < 0) return;
+        const int sock = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (sock < 0) {
             if (errno == EINTR || errno == ECONNABORTED) continue;
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
@@ -536,7 +450,7 @@ void HttpServer::sweep(SteadyClock::time_point now) {
         epoll_event event{};
         event.events = EPOLLIN;
         event.data.ptr = &listen_tag_;
-        ::epoll_ctl(epoll_, EPOLL_CTL_MOD, svr_sock_, &event);
+        ::epoll_ctl(epoll_, EPOLL_CTL_MOD, listener_, &event);
     }
     std::vector<Connection*> expired;
     for (const auto& [key, connection] : connections_) {
@@ -586,35 +500,45 @@ void HttpServer::give_back_after_burst() {
     }
 }
 
-bool HttpServer::answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
+bool HttpServer::answer(http::RequestReader& reader, const Peer& peer, std::size_t served,
                         std::size_t max_requests, std::optional<KeyRecord> admitted,
-                        bool memory_refused, std::shared_ptr<const http::BodySource>& source) {
+                        bool memory_refused, http::Output& output, Connection* connection) {
     RequestContext context;
+    if (connection != nullptr) {
+        // The decoded body in place of the bytes as sent: what the connection holds besides.
+        context.hold_body = [this, connection](std::string_view account, std::size_t bytes) {
+            const bool held =
+                budget_.try_set(connection->holding, account,
+                                std::max(connection->reserved, connection->reader.capacity()) +
+                                    connection->output.held() + bytes);
+            if (!held && options_.memory_refused) options_.memory_refused();
+            return held;
+        };
+    }
     context.refusal = reader.refusal();
     context.body = memory_refused ? http::BodyStatus::no_memory : reader.body();
     context.admitted = std::move(admitted);
-    const bool last = reader.last() || stopping_ || served + 1 >= max_requests;
-    bool request_closes = false;
-    struct Borrowed {
-        HttpServer& server;
-        std::unique_ptr<Responder> responder;
-        ~Borrowed() { server.return_responder(std::move(responder)); }
-    } borrowed{*this, borrow_responder()};
-    borrowed.responder->current = &context;
-    httplib::Request& head = reader.head();
-    // cpp-httplib reads the canonical bytes of the request (its method, Connection and Range
-    // fields and body: request_reader.hpp); what the API sees of the request is the reader's
-    // parse, taken from the reader, which is consumed after the answer.
-    const bool written = borrowed.responder->process_request(
-        stream, last, request_closes, [&head](httplib::Request& request) {
-            request.method = head.method;
-            request.target = std::move(head.target);
-            request.path = std::move(head.path);
-            request.params = std::move(head.params);
-            request.headers = std::move(head.headers);
-        });
-    source = std::move(context.source);
-    return written && !request_closes && !context.close && !last;
+    httplib::Request& request = reader.head();
+    request.remote_addr = peer.remote_ip;
+    request.remote_port = peer.remote_port;
+    request.local_addr = peer.local_ip;
+    request.local_port = peer.local_port;
+    // The client asks to end the connection after this answer (RFC 9112 section 9.3): an
+    // HTTP/1.1 request with the option `close`, an HTTP/1.0 one without `keep-alive`.
+    const bool client_closes =
+        http::has_connection_option(request, "close") ||
+        (request.version == "HTTP/1.0" && !http::has_connection_option(request, "keep-alive"));
+    httplib::Response response;
+    options_.handle(context, request, response);
+    const bool last =
+        reader.last() || stopping_ || served + 1 >= max_requests || client_closes || context.close;
+    http::write_response(
+        output, request, response,
+        {last, std::chrono::duration_cast<std::chrono::seconds>(options_.keep_alive_timeout),
+         options_.max_requests});
+    output.append(std::move(context.source));
+    options_.finish(context, request, response);
+    return !last;
 }
 
 void HttpServer::work(Connection& connection) {
@@ -674,15 +598,13 @@ void HttpServer::work(Connection& connection) {
             return give_back(connection, Outcome::drop);
         }
         const std::size_t size = reader.raw_size();
-        BufferedStream stream(connection.sock, reader.request(), connection.output,
-                              connection.peer);
-        std::shared_ptr<const http::BodySource> source;
-        const bool goes_on = answer(stream, reader, connection.served++, keep_alive_max_count_,
-                                    std::exchange(connection.admitted, std::nullopt),
-                                    std::exchange(connection.memory_refused, false), source);
-        if (source) connection.output.append(std::move(source));
+        const bool goes_on =
+            answer(reader, connection.peer, connection.served++, options_.max_requests,
+                   std::exchange(connection.admitted, std::nullopt),
+                   std::exchange(connection.memory_refused, false), connection.output, &connection);
         reader.consume();
         connection.reserved = 0;
+        charge(connection);  // the decoded body, if it was charged, is gone
         if (size > give_back_after) give_back_memory();
         switch (flush(connection)) {
             case Sent::failed:
@@ -719,15 +641,15 @@ std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(
             }
             continue;
         }
-        MemoryStream stream(reader.request());
-        std::shared_ptr<const http::BodySource> source;
+        // A client without a socket gets the interim answer its Expect asks for in its output
+        // (over a socket, the event loop sends it when it admits the body).
+        http::Output output;
+        if (expects_continue(reader.head())) output.append("HTTP/1.1 100 Continue\r\n\r\n");
+        static const Peer loopback{"127.0.0.1", 0, "127.0.0.1", 0};
         const bool goes_on =
-            answer(stream, reader, served++, std::min(keep_alive_max_count_, max_requests),
-                   std::exchange(admitted, std::nullopt), false, source);
-        std::string response = stream.take_output();
-        http::Output body;
-        if (source) body.append(std::move(source));
-        response += body.take_all();
+            answer(reader, loopback, served++, std::min(options_.max_requests, max_requests),
+                   std::exchange(admitted, std::nullopt), false, output, nullptr);
+        std::string response = output.take_all();
         if (!response.empty())
             exchanges.push_back(collectcall::server::Server::Exchange{
                 bytes.substr(start, reader.raw_size()), std::move(response)});

@@ -1,7 +1,8 @@
 // The server's HTTP transport: an event loop (epoll, one thread) that accepts connections and
 // reads their requests (request_reader.hpp), and worker threads that answer whole requests
-// through cpp-httplib and the API (api.hpp), sending what the socket takes and handing the rest
-// back to the loop (output.hpp). server.cpp composes it with the stores, the API and the jobs.
+// through the API (api.hpp), writing the answers (output.hpp), sending what the socket takes and
+// handing the rest back to the loop. server.cpp composes it with the stores, the API and the
+// jobs.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -29,13 +31,14 @@
 
 namespace collectcall::server {
 
-// This server reads and parses the requests (request_reader.hpp); cpp-httplib answers them, on
-// the canonical form of the parse, through the API's handlers. An event loop (epoll, one
-// thread) accepts connections and reads their bytes into a RequestReader; a worker thread gets a
-// connection only when it has a whole request (or one to answer from its head alone), or to
-// decide from a head whether its body may come (the bearer key, a store lookup). Idle, slow and
-// half-sent connections cost a file descriptor and their buffered bytes, never a thread.
-class HttpServer final : public httplib::Server {
+// This server reads and parses the requests (request_reader.hpp), has the API answer them
+// (Api::handle: one entrance for every method, with the request's context as an argument) and
+// writes the answers (output.hpp). An event loop (epoll, one thread) accepts connections and
+// reads their bytes into a RequestReader; a worker thread gets a connection only when it has a
+// whole request (or one to answer from its head alone), or to decide from a head whether its
+// body may come (the bearer key, a store lookup). Idle, slow and half-sent connections cost a
+// file descriptor and their buffered bytes, never a thread.
+class HttpServer final {
   public:
     struct Options {
         std::size_t threads = 16;
@@ -43,10 +46,15 @@ class HttpServer final : public httplib::Server {
         std::chrono::milliseconds keep_alive_timeout{5'000};
         std::chrono::milliseconds write_timeout{10'000};
         http::RequestReader::Limits limits;
+        // The most requests one connection may send; the last is answered with
+        // `Connection: close`.
+        std::size_t max_requests = 1000;
         std::function<std::optional<Api::Admission>(const httplib::Request&)> admit;
-        // Registers the API's routes and hooks on a responder (Api::install): `current` points
-        // to the context of the request the responder processes.
-        std::function<void(httplib::Server& responder, RequestContext* const& current)> install;
+        // Answers a request (Api::handle), and is told when its answer is written (Api::finish).
+        std::function<void(RequestContext&, httplib::Request&, httplib::Response&)> handle;
+        std::function<void(const RequestContext&, const httplib::Request&,
+                           const httplib::Response&)>
+            finish;
         // The memory all connections may hold (ServerOptions::memory_budget).
         std::size_t memory_budget = api::default_memory_budget;
         // Told of each request not processed because its client had gone, and of each body
@@ -56,13 +64,15 @@ class HttpServer final : public httplib::Server {
     };
 
     explicit HttpServer(Options options);
-    ~HttpServer() override;
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
 
-    // cpp-httplib 0.11 listens with a backlog of 5, compiled into the library; a burst of
-    // clients connecting at once would wait for SYN retries. The listening socket is protected
-    // state.
-    void widen_backlog();
-    // A socket bound but never served is not closed by cpp-httplib.
+    // Binds the listening socket to `host` (an address or a name) and `port` (0: a free one);
+    // returns the port, or 0 when it cannot. It listens with the system's largest backlog: a
+    // burst of clients connecting at once does not wait for SYN retries.
+    int bind(const std::string& host, int port);
+    // Closes a socket bound but never served.
     void close_unserved();
 
     // Serves until stop(): then accepts no more, closes idle connections, finishes the requests
@@ -89,12 +99,13 @@ class HttpServer final : public httplib::Server {
 
     // One client's connection: its reader, its unsent answers, what it holds of the budget.
     struct Connection;
-    // What processes one request through cpp-httplib and the API's hooks (http_server.cpp).
-    class Responder;
-    // A responder for one request: an idle one, or a new one when every one is busy (at most
-    // as many as requests are processed at once: the workers, and serve_bytes' callers).
-    std::unique_ptr<Responder> borrow_responder();
-    void return_responder(std::unique_ptr<Responder> responder);
+    // Who is at either end of a connection, for the request's remote_addr and local_addr.
+    struct Peer {
+        std::string remote_ip;
+        int remote_port = 0;
+        std::string local_ip;
+        int local_port = 0;
+    };
     // What a worker hands back: read on, or close; either after the event loop has sent the
     // output the socket did not take at once.
     // drop: the client has gone; the connection is closed at once.
@@ -121,14 +132,15 @@ class HttpServer final : public httplib::Server {
     // On a worker thread: admits and answers the connection's requests while they are whole.
     void work(Connection& connection);
     void give_back(Connection& connection, Outcome outcome);
-    // One request through cpp-httplib; false when the connection ends after it.
-    // The last of `max_requests` is answered with Connection: close.
-    // `admitted`: the key the request's head was admitted with, if it was; `memory_refused`:
-    // its body was not read for want of memory (503). `source` gets a body the answer sends
-    // after its head (output.hpp), if any.
-    bool answer(httplib::Stream& stream, http::RequestReader& reader, std::size_t served,
+    // Answers the reader's request into `output` (its head, its body, and a body sent by
+    // reference after them); false when the connection ends after it. The last of
+    // `max_requests` is answered with Connection: close. `admitted`: the key the request's head
+    // was admitted with, if it was; `memory_refused`: its body was not read for want of memory
+    // (503). `connection`: the connection the body's decoding is charged to (none for
+    // serve_bytes).
+    bool answer(http::RequestReader& reader, const Peer& peer, std::size_t served,
                 std::size_t max_requests, std::optional<KeyRecord> admitted, bool memory_refused,
-                std::shared_ptr<const http::BodySource>& source);
+                http::Output& output, Connection* connection);
 
     Options options_;
     http::MemoryBudget budget_;
@@ -137,6 +149,7 @@ class HttpServer final : public httplib::Server {
     std::chrono::steady_clock::time_point last_trim_{};
     // What the event loop receives into before a connection keeps it.
     std::array<char, std::size_t{64} << 10> scratch_{};
+    std::atomic<int> listener_{-1};
     int wake_ = -1;
     int epoll_ = -1;
     std::atomic<bool> stopping_{false};
@@ -144,8 +157,6 @@ class HttpServer final : public httplib::Server {
     std::chrono::steady_clock::time_point listen_paused_until_{};
     std::unordered_map<Connection*, std::unique_ptr<Connection>> connections_;
     std::unique_ptr<httplib::ThreadPool> workers_;
-    std::mutex responders_mutex_;
-    std::vector<std::unique_ptr<Responder>> idle_responders_;
     std::mutex returns_mutex_;
     std::vector<std::pair<Connection*, Outcome>> returns_;
     char listen_tag_ = 0;

@@ -111,8 +111,8 @@ int serve(const Command& command) {
     sigaddset(&signals, SIGTERM);
     sigaddset(&signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-    // A client that goes away mid-response must not kill the process (cpp-httplib sends
-    // without MSG_NOSIGNAL).
+    // A peer that goes away mid-write must not kill the process (the server sends with
+    // MSG_NOSIGNAL; the libraries of webhook delivery and PostgreSQL may not).
     signal(SIGPIPE, SIG_IGN);
     // A file that may not grow any more (the file size limit, RLIMIT_FSIZE or `ulimit -f`) must
     // fail the write with EFBIG, which SQLite reports as an I/O error and the API as 503, like a

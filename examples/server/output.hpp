@@ -1,13 +1,15 @@
-// What a connection has still to send, and the memory that it and the bytes being read hold.
+// How an answer is written, what a connection has still to send, and the memory that it and the
+// bytes being read hold.
 //
-// An answer is mostly bytes cpp-httplib wrote (its head, a JSON body), kept per connection until
-// the client takes them. Two kinds of body are not copied per connection: a document that many
-// clients read (the OpenAPI document: one shared immutable buffer, referenced by each
+// An answer is mostly bytes write_response made (its head, a JSON body), kept per connection
+// until the client takes them. Two kinds of body are not copied per connection: a document that
+// many clients read (the OpenAPI document: one shared immutable buffer, referenced by each
 // connection that still has it to send) and a body made as it is sent (a call's recording: a
 // connection holds its position, never the file). A handler hands such a body over with
 // send_source; the server puts it after the answer's head.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -35,7 +37,7 @@ class BodySource {
 std::shared_ptr<const BodySource> shared_document(std::shared_ptr<const std::string> bytes);
 
 // Answers `request` with status 200, `content_type` and the bytes of `source` (Content-Length
-// is its size; a HEAD request gets the head alone). The body does not pass through cpp-httplib:
+// is its size; a HEAD request gets the head alone). The body is not copied into the response:
 // the source returned (none for HEAD) is kept in the request's context, and the server appends
 // it to the connection's output after the head.
 [[nodiscard]] std::shared_ptr<const BodySource> send_source(
@@ -43,6 +45,25 @@ std::shared_ptr<const BodySource> shared_document(std::shared_ptr<const std::str
     std::shared_ptr<const BodySource> source, std::string_view content_type);
 
 enum class Sent { all, some, failed };
+
+class Output;
+
+// What the connection does after an answer: ends (`Connection: close`), or waits for the next
+// request for `keep_alive`, taking at most `max_requests` in all (`Keep-Alive`).
+struct Persistence {
+    bool close = false;
+    std::chrono::seconds keep_alive{5};
+    std::size_t max_requests = 1000;
+};
+
+// Writes the answer to `request` into `output` (RFC 9112 section 4): the status line, the header
+// fields, then the body, but for HEAD (RFC 9110 section 9.3.2: its head says what GET's would).
+// What every answer carries is added here: its framing (Content-Length, always: the body's size,
+// or what send_source set), Content-Type (text/plain for a body without one), and
+// `Connection: close` or `Keep-Alive`. A body whose type is text is sent compressed when the
+// request accepts it (Accept-Encoding naming br, else gzip; RFC 9110 section 12.5.3).
+void write_response(Output& output, const httplib::Request& request, httplib::Response& response,
+                    const Persistence& persistence);
 
 // A connection's unsent output, in order: bytes it owns, and sources it refers to.
 class Output {

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/optional.hpp>
+
+#include <collectcall/api/routes.hpp>
 
 namespace collectcall::server::http {
 
@@ -28,7 +31,8 @@ constexpr const char* framing_reason =
     "the request's framing is ambiguous or broken (Content-Length with Transfer-Encoding, two "
     "Content-Length, a transfer coding other than chunked, or a malformed chunk)";
 
-// The methods cpp-httplib 0.11 routes; any other is refused with the head.
+// The methods the server answers (RFC 9110 section 9, with PATCH of RFC 5789 and HTTP/2's
+// preface PRI); any other is refused with the head.
 constexpr std::array<std::string_view, 10> known_methods{
     "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "PRI"};
 
@@ -88,25 +92,57 @@ class RequestReader::Parser final : public beast_http::basic_parser<true> {
     bool header_done_ = false;
 };
 
-std::size_t RequestBytes::copy(std::size_t position, char* out, std::size_t n) const noexcept {
-    std::size_t copied = 0;
-    if (position < head.size()) {
-        const std::size_t take = std::min(n, head.size() - position);
-        std::memcpy(out, head.data() + position, take);
-        copied = take;
-        position += take;
+namespace {
+
+// The pieces of `text` between `separator`s, without the spaces and tabs around them; empty
+// pieces are skipped.
+template <class Each>
+void for_each_piece(std::string_view text, char separator, Each&& each) {
+    while (true) {
+        const std::size_t end = text.find(separator);
+        std::string_view piece = text.substr(0, end);
+        while (!piece.empty() && (piece.front() == ' ' || piece.front() == '\t'))
+            piece.remove_prefix(1);
+        while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\t'))
+            piece.remove_suffix(1);
+        if (!piece.empty()) each(piece);
+        if (end == std::string_view::npos) return;
+        text.remove_prefix(end + 1);
     }
-    position -= head.size();
-    if (copied < n && position < body.size()) {
-        const std::size_t take = std::min(n - copied, body.size() - position);
-        std::memcpy(out + copied, body.data() + position, take);
-        copied += take;
-    }
-    return copied;
+}
+
+// A form-encoded name or value: '+' is a space (WHATWG URL, application/x-www-form-urlencoded),
+// then each %XX its byte.
+std::string form_decoded(std::string_view raw) {
+    std::string plus(raw);
+    std::replace(plus.begin(), plus.end(), '+', ' ');
+    return api::detail::decode_segment(plus);
+}
+
+}  // namespace
+
+void parse_query(std::string_view query, httplib::Params& params) {
+    std::vector<std::string_view> seen;
+    for_each_piece(query, '&', [&](std::string_view pair) {
+        if (std::find(seen.begin(), seen.end(), pair) != seen.end()) return;
+        seen.push_back(pair);
+        // "a=b": the name a, the value b. A pair of more '=' takes its first piece as the name
+        // and its last as the value.
+        std::string_view name;
+        std::string_view value;
+        for_each_piece(pair, '=', [&](std::string_view piece) {
+            if (name.empty()) {
+                name = piece;
+            } else {
+                value = piece;
+            }
+        });
+        if (!name.empty()) params.emplace(form_decoded(name), form_decoded(value));
+    });
 }
 
 RequestReader::RequestReader(Limits limits)
-    : limits_(limits), parser_(std::make_unique<Parser>(head_, body_, limits.max_head)) {}
+    : limits_(limits), parser_(std::make_unique<Parser>(head_, head_.body, limits.max_head)) {}
 
 RequestReader::~RequestReader() = default;
 
@@ -183,7 +219,7 @@ RequestReader::Step RequestReader::head_step() {
     // whose body is still to come is admitted (or refused) from its head first.
     body_limit_ = limits_.max_body;
     if (!chunked_ && buffer_.size() - parsed_ >= content_length_)
-        body_.reserve(static_cast<std::size_t>(content_length_));
+        head_.body.reserve(static_cast<std::size_t>(content_length_));
     parser_->eager(true);
     if (chunked_) parser_->body_limit(body_limit_);
     if (const auto step = take_body()) return *step;
@@ -235,8 +271,7 @@ Refusal RequestReader::validate_head() {
 
     const std::size_t query = target.find('?');
     head_.path = std::string(target.substr(0, query));
-    if (query != std::string_view::npos && query + 1 < target.size())
-        httplib::detail::parse_query_text(std::string(target.substr(query + 1)), head_.params);
+    if (query != std::string_view::npos) parse_query(target.substr(query + 1), head_.params);
     return {};
 }
 
@@ -244,9 +279,9 @@ void RequestReader::admit(std::size_t body_limit) {
     body_limit_ = body_limit;
     phase_ = Phase::body;
     if (chunked_) {
-        if (body_.size() <= body_limit) parser_->body_limit(body_limit - body_.size());
+        if (head_.body.size() <= body_limit) parser_->body_limit(body_limit - head_.body.size());
     } else if (content_length_ <= body_limit) {
-        body_.reserve(static_cast<std::size_t>(content_length_));
+        head_.body.reserve(static_cast<std::size_t>(content_length_));
     }
 }
 
@@ -256,7 +291,7 @@ void RequestReader::refuse() {
 
 RequestReader::Step RequestReader::body_step() {
     if (!chunked_ && content_length_ > body_limit_) return ready(BodyStatus::not_read, true);
-    if (chunked_ && body_.size() > body_limit_) return ready(BodyStatus::too_large, true);
+    if (chunked_ && head_.body.size() > body_limit_) return ready(BodyStatus::too_large, true);
     if (const auto step = take_body()) return *step;
     return Step::more;
 }
@@ -294,7 +329,8 @@ RequestReader::Parsed RequestReader::parse_body() {
         parsed_ += taken;
         raw_size_ += taken;
         wire_ += taken;
-        if (body_.size() > body_limit_ || wire_ > max_wire || ec == beast_http::error::body_limit) {
+        if (head_.body.size() > body_limit_ || wire_ > max_wire ||
+            ec == beast_http::error::body_limit) {
             return Parsed::too_large;
         }
         if (ec == beast_http::error::need_more) {
@@ -332,56 +368,18 @@ RequestReader::Step RequestReader::ready(BodyStatus body, bool last) {
     phase_ = Phase::ready;
     body_status_ = body;
     last_ = last || body != BodyStatus::complete;
-    write_canonical(body == BodyStatus::complete);
+    if (body != BodyStatus::complete) head_.body.clear();
     return Step::request;
 }
 
 RequestReader::Step RequestReader::refused(int status, std::string reason) {
     refusal_ = Refusal{status, std::move(reason)};
     head_ = httplib::Request{};
-    body_.clear();
     raw_size_ = buffer_.size();
     phase_ = Phase::ready;
     body_status_ = BodyStatus::not_read;
     last_ = true;
-    // What cpp-httplib reads to have a request to answer: the answer is the refusal's (api.cpp).
-    canonical_ = "GET / HTTP/1.1\r\n\r\n";
     return Step::request;
-}
-
-// The request as cpp-httplib reads it: the method and a placeholder target, then the fields it
-// consults before it hands its request over for the parse's target, path, query and fields
-// (server.cpp): Connection (whether the connection ends after the answer) and Range (416 when it
-// cannot parse one), with '%' written as "%25" (cpp-httplib 0.11 percent-decodes field values:
-// so it decodes them back to the bytes sent). After them the body, when read, decoded: the
-// parse's fields frame it with Content-Length, so the body the handlers see is the one
-// described.
-void RequestReader::write_canonical(bool body_read) {
-    if (body_read && framed_) {
-        head_.headers.erase("Content-Length");
-        head_.headers.erase("Transfer-Encoding");
-        head_.headers.emplace("Content-Length", std::to_string(body_.size()));
-    }
-    if (!body_read) body_.clear();
-    canonical_.clear();
-    canonical_ += head_.method;
-    canonical_ += " / ";
-    canonical_ += head_.version;
-    canonical_ += "\r\n";
-    for (const auto& [name, value] : head_.headers) {
-        if (!iequals(name, "Connection") && !iequals(name, "Range")) continue;
-        canonical_ += name;
-        canonical_ += ": ";
-        for (const char c : value) {
-            if (c == '%') {
-                canonical_ += "%25";
-            } else {
-                canonical_ += c;
-            }
-        }
-        canonical_ += "\r\n";
-    }
-    canonical_ += "\r\n";
 }
 
 void RequestReader::consume() {
@@ -397,19 +395,20 @@ void RequestReader::consume() {
         smaller.append(buffer_);
         buffer_.swap(smaller);
     }
-    if (body_.capacity() > kept_capacity) {
-        std::string().swap(body_);
+    if (head_.body.capacity() > kept_capacity) {
+        std::string().swap(head_.body);
     } else {
-        body_.clear();
+        head_.body.clear();
     }
-    if (canonical_.capacity() > kept_capacity) std::string().swap(canonical_);
     head_.method.clear();
     head_.target.clear();
     head_.version.clear();
     head_.path.clear();
     head_.headers.clear();
     head_.params.clear();
-    parser_ = std::make_unique<Parser>(head_, body_, limits_.max_head);
+    head_.remote_addr.clear();
+    head_.local_addr.clear();
+    parser_ = std::make_unique<Parser>(head_, head_.body, limits_.max_head);
     phase_ = Phase::head;
     refusal_ = {};
     framed_ = false;

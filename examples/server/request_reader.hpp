@@ -7,10 +7,10 @@
 // worker thread only once it is whole (or once it is clear that it will be answered from its
 // head alone); Server::serve_bytes drives the same reader over a string.
 //
-// cpp-httplib 0.11 writes the answer: it is handed a canonical form of the parsed request (a
-// request line with the method alone, the fields it consults before handing its request over,
-// the decoded body), and its request object is then given the parse's target, path, query and
-// fields (server.cpp), so nothing it would read differently reaches the API.
+// The parse fills a cpp-httplib `Request` (the handlers' type; nothing else of cpp-httplib reads
+// it): method, target, version, path, query parameters, header fields, and the body with its
+// transfer coding removed. The API answers it (Api::handle) and the server writes the answer
+// (output.hpp).
 //
 // Transport-agnostic and without clocks: the caller adds the bytes it receives, says when the
 // client has stopped sending, and asks what to do next.
@@ -31,15 +31,11 @@
 
 namespace collectcall::server::http {
 
-// The bytes cpp-httplib reads for one request: the canonical head, then the decoded body.
-struct RequestBytes {
-    std::string_view head;
-    std::string_view body;
-
-    [[nodiscard]] std::size_t size() const noexcept { return head.size() + body.size(); }
-    // Copies up to `n` bytes from `position` on into `out`; returns how many.
-    std::size_t copy(std::size_t position, char* out, std::size_t n) const noexcept;
-};
+// The parameters of a query string (the target after '?') as application/x-www-form-urlencoded
+// pairs: split on '&', each at its first '=', '+' read as a space and then percent-decoded
+// (a '%' not followed by two hex digits stands for itself); an empty pair is skipped, and a
+// pair repeated as the same bytes counts once.
+void parse_query(std::string_view query, httplib::Params& params);
 
 class RequestReader {
   public:
@@ -52,8 +48,8 @@ class RequestReader {
         std::size_t max_body = api::largest_body;
     };
 
-    // The longest request line, and the longest header field line, taken (cpp-httplib's limits
-    // of 8 KiB, which clients of this server know).
+    // The longest request line, and the longest header field line, taken (8 KiB, the limits
+    // clients of this server know).
     static constexpr std::size_t max_request_line = 8192;
     static constexpr std::size_t max_field_line = 8192;
 
@@ -75,15 +71,16 @@ class RequestReader {
     enum class Step {
         more,     // the request is incomplete: read more bytes
         admit,    // its head is in, its body is not: admit(limit) or refuse() it (head())
-        request,  // hand request() to cpp-httplib, then consume() it
+        request,  // answer head() (its body in head().body), then consume() it
         done,     // the client sent nothing more and no request begins
     };
     Step next();
 
     // The parsed head (Step::admit and Step::request): method, target as sent, version, path
     // (the target's path as sent, not decoded), query parameters and header fields, each value
-    // exactly as sent but for the optional white space around it. Empty when the head was
-    // refused.
+    // exactly as sent but for the optional white space around it; at Step::request, `body`
+    // holds the body with its transfer coding removed when it was read (body() says). Empty when
+    // the head was refused.
     [[nodiscard]] const httplib::Request& head() const noexcept { return head_; }
     // Step::request: the same, for the request to take its fields before consume().
     [[nodiscard]] httplib::Request& head() noexcept { return head_; }
@@ -93,12 +90,10 @@ class RequestReader {
     // answer.
     void refuse();
 
-    // Step::request: the refusal of the head, if it was refused; the bytes cpp-httplib reads
-    // for this request (its canonical head, and its decoded body when that was read); what the
-    // server knows of the body; and whether the connection ends after the answer (the bytes
-    // after this request cannot be trusted to begin another one).
+    // Step::request: the refusal of the head, if it was refused; what the server knows of the
+    // body; and whether the connection ends after the answer (the bytes after this request
+    // cannot be trusted to begin another one).
     [[nodiscard]] const Refusal& refusal() const noexcept { return refusal_; }
-    [[nodiscard]] RequestBytes request() const noexcept { return {canonical_, body_}; }
     [[nodiscard]] BodyStatus body() const noexcept { return body_status_; }
     [[nodiscard]] bool last() const noexcept { return last_; }
     // How many of the bytes the client sent this request took.
@@ -112,12 +107,12 @@ class RequestReader {
     // Its head is in and its body was admitted: the body is being read.
     [[nodiscard]] bool reading_body() const noexcept { return phase_ == Phase::body; }
     [[nodiscard]] std::size_t capacity() const noexcept {
-        return buffer_.capacity() + body_.capacity();
+        return buffer_.capacity() + head_.body.capacity();
     }
     // The bytes held for this request and any after it: those received and not yet parsed, and
     // the body decoded so far.
     [[nodiscard]] std::size_t buffered() const noexcept {
-        return buffer_.size() - parsed_ + body_.size();
+        return buffer_.size() - parsed_ + head_.body.size();
     }
     // The bytes of the head as sent, once it is in (Step::admit, Step::request).
     [[nodiscard]] std::size_t head_size() const noexcept { return head_size_; }
@@ -139,7 +134,6 @@ class RequestReader {
     Step ready(BodyStatus body, bool last);
     Step refused(int status, std::string reason);
     Refusal validate_head();
-    void write_canonical(bool body_read);
     void compact();
 
     Limits limits_;
@@ -150,9 +144,7 @@ class RequestReader {
 
     Phase phase_ = Phase::head;
     std::unique_ptr<Parser> parser_;
-    httplib::Request head_;
-    std::string canonical_;
-    std::string body_;
+    httplib::Request head_;  // its body too, as it is decoded
     Refusal refusal_;
     bool framed_ = false;  // the head declares a body (Content-Length or chunked)
     bool chunked_ = false;

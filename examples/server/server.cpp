@@ -113,8 +113,11 @@ HttpServer::Options http_options(const ServerOptions& options, std::size_t threa
     http.limits.max_head = options.api.max_header_bytes + (std::size_t{16} << 10);
     http.limits.max_body = api::largest_body;
     http.admit = [&api](const httplib::Request& head) { return api.admit(head); };
-    http.install = [&api](httplib::Server& responder, RequestContext* const& current) {
-        api.install(responder, current);
+    http.handle = [&api](RequestContext& context, httplib::Request& request,
+                         httplib::Response& response) { api.handle(context, request, response); };
+    http.finish = [&api](const RequestContext& context, const httplib::Request& request,
+                         const httplib::Response& response) {
+        api.finish(context, request, response);
     };
     http.memory_budget = options.memory_budget;
     http.abandoned = [&metrics] { metrics.abandoned(); };
@@ -152,10 +155,7 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
            with_recording(with_metrics(options_.api, *metrics_), recording_)),
       threads_(worker_count(options_.threads)),
       http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_, *metrics_))) {
-    httplib::Server& http = *http_;
-    http.set_keep_alive_max_count(1000);
-    metrics_->set_connection_memory(
-        [server = static_cast<HttpServer*>(http_.get())] { return server->memory_held(); });
+    metrics_->set_connection_memory([server = http_.get()] { return server->memory_held(); });
 
     // Calls move and webhooks go out from here on, including what an earlier process left
     // pending.
@@ -230,24 +230,17 @@ Server::~Server() {
     if (sweeper_.joinable()) sweeper_.join();
     if (drip_scheduler_.joinable()) drip_scheduler_.join();
     stop();
-    static_cast<HttpServer&>(*http_).close_unserved();
+    http_->close_unserved();
     dialer_->stop();
     delivery_->stop();
 }
 
 int Server::bind() {
-    int port = options_.port;
-    if (port == 0) {
-        port = http_->bind_to_any_port(options_.host);
-        if (port < 0) port = 0;
-    } else if (!http_->bind_to_port(options_.host, port)) {
-        port = 0;
-    }
+    const int port = http_->bind(options_.host, options_.port);
     if (port == 0) {
         throw std::runtime_error("cannot listen on " + options_.host + ":" +
                                  std::to_string(options_.port));
     }
-    static_cast<HttpServer&>(*http_).widen_backlog();
     if (options_.public_url.empty()) {
         recording_->set_base_url("http://" + options_.host + ":" + std::to_string(port));
     }
@@ -255,18 +248,18 @@ int Server::bind() {
 }
 
 void Server::run() {
-    if (!stopping_) static_cast<HttpServer&>(*http_).serve();
+    if (!stopping_) http_->serve();
 }
 
 std::vector<Server::Exchange> Server::serve_bytes(std::string_view bytes,
                                                   std::size_t max_requests) {
-    return static_cast<HttpServer&>(*http_).serve_input(bytes, max_requests);
+    return http_->serve_input(bytes, max_requests);
 }
 
 void Server::stop() {
     // Before run() too: a signal may come while the server is starting.
     stopping_ = true;
-    static_cast<HttpServer&>(*http_).stop();
+    http_->stop();
 }
 
 }  // namespace collectcall::server

@@ -1,4 +1,4 @@
-// The server as one object: storage, clock, dialer, rate limiter and the API on cpp-httplib.
+// The server as one object: storage, clock, dialer, rate limiter, the API and its HTTP transport.
 // main() runs one; the tests run one in-process on a loopback port.
 #pragma once
 
@@ -25,13 +25,10 @@
 #include "webhook_delivery.hpp"
 #include "webhook_outbox.hpp"
 
-namespace httplib {
-class Server;
-}
-
 namespace collectcall::server {
 
 class SharedRateLimits;
+class HttpServer;
 
 // Worker threads when ServerOptions::threads is 0: a worker serves one whole request at a time,
 // and requests mostly wait on SQLite's fsync or on PostgreSQL, so several per core.
@@ -112,7 +109,7 @@ class Server {
         std::string response;
     };
     // Serves `bytes` as everything one connection sends, without a socket: the requests in it
-    // (kept alive, pipelined) go through cpp-httplib's request handling, the API and the same
+    // (kept alive, pipelined) go through the request reader, the API and the same
     // connection loop as a socket's, one after the other, until the input is used up, a
     // response ends the connection (Connection: close, or a request the server could not read)
     // or `max_requests` were answered (the last is answered as the last of a kept-alive
@@ -134,7 +131,7 @@ class Server {
     std::unique_ptr<SharedRateLimits> shared_limits_;  // PostgreSQL: counts across processes
     Api api_;
     std::size_t threads_;
-    std::unique_ptr<httplib::Server> http_;  // server.cpp's event loop on cpp-httplib
+    std::unique_ptr<HttpServer> http_;  // the event loop and its workers (http_server.hpp)
     std::atomic<bool> stopping_{false};
 
     // The retention sweep (options_.retention_sweep) and the drip campaign scheduler, which

@@ -69,7 +69,16 @@
 // grammar, so a type can keep it exactly (Money never goes through a double). A NumberValue may
 // also offer `static std::optional<T> parse_plain(std::string_view token)`, which the reader tries
 // first on a token starting with a digit: it must accept only valid JSON numbers, and give the
-// value from_json_number would (nullopt leaves the token to the general path).
+// value from_json_number would (nullopt leaves the token to the general path). With it,
+// `static std::optional<T> parse_plain_prefix(std::string_view text, std::size_t& length)` reads
+// the same shape from the front of `text` and says how many bytes it took, so that the fast pass
+// scans a number once: the reader takes the value only when the byte after those cannot continue
+// a JSON number.
+//
+// A string type may offer `static std::optional<Problem> parse_scanned_into(std::string_view,
+// ScannedText, T&)`: parse_into for text whose bytes the reader has already scanned, with the
+// same verdict as parse_into on such text (the reader falls back to parse_into when it gives a
+// problem, and reports that one).
 // Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
 // and write.hpp instead.
 
@@ -277,6 +286,11 @@ struct ReadOptions {
                          std::chrono::system_clock::now());
     }
 };
+
+// What the reader's scan of a JSON string found out about its text, from the most to the least:
+// every byte printable ASCII (0x20-0x7E); valid UTF-8 with no control character below 0x20 (a
+// 0x7F may be there); nothing known.
+enum class ScannedText { printable_ascii, utf8, any };
 
 template <class T>
 concept StringValue = requires(std::string_view text, const T& value) {
@@ -1290,6 +1304,10 @@ class Validated {
   public:
     Validated() = default;
     explicit Validated(T value) : value_(std::move(value)) {}
+    // The value made from `init` where it lies (the reader makes it without clearing it first,
+    // as read<T> makes its result).
+    template <class Init>
+    Validated(std::in_place_t, Init&& init) : value_(std::forward<Init>(init)) {}
 
     [[nodiscard]] bool ok() const noexcept { return errors_.empty(); }
     // Every member that was valid is set, even when ok() is false (e.g. the externalId of an
@@ -2201,6 +2219,7 @@ void collectcall_schema(schema_tag<Email>, Schema& s) {
 // ---- begin collectcall/types/text.hpp ----
 // Text: a string of 1 to 200 code points after trimming white space, without control characters.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -2247,6 +2266,21 @@ class Text {
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
         if (std::optional<Problem> problem = check(text)) [[unlikely]]
             return problem;
+        out.text_.assign(text);
+        return std::nullopt;
+    }
+
+    // parse_into() for text the JSON reader has scanned (value_type.hpp): what the scan vouches for
+    // is not checked again. Printable ASCII needs only its trimmed length; valid UTF-8 without a
+    // control character below 0x20, with no white space to trim at either end, needs only a count
+    // of its code points and a look for 0x7F. Anything else goes the general way.
+    static std::optional<Problem> parse_scanned_into(std::string_view text, ScannedText scanned,
+                                                     Text& out) {
+        const bool valid = scanned == ScannedText::printable_ascii
+                               ? !text.empty() && trimmed_fits(text)
+                               : scanned == ScannedText::utf8 && untrimmed_utf8_fits(text);
+        if (!valid) [[unlikely]]
+            return parse_into(text, out);
         out.text_.assign(text);
         return std::nullopt;
     }
@@ -2331,6 +2365,45 @@ class Text {
         }
         std::memcpy(&w, p + n - 8, 8);
         return !outside(w) && trimmed_fits(text);
+    }
+
+    // Whether valid UTF-8 text without a control character below 0x20 is valid with nothing to
+    // trim: neither its first nor its last code point white space, no 0x7F, and at most
+    // max_code_points code points (the bytes that do not continue a sequence, 10xxxxxx). False
+    // leaves the text to check_general, which decides.
+    static bool untrimmed_utf8_fits(std::string_view text) noexcept {
+        const char* p = text.data();
+        const std::size_t n = text.size();
+        if (n == 0) return false;
+        std::size_t last = n - 1;  // where the last code point starts
+        while (last > 0 && (static_cast<unsigned char>(p[last]) & 0xC0) == 0x80)
+            --last;
+        if (white_space_at(text, 0) || white_space_at(text, last)) return false;
+        constexpr std::uint64_t ones = 0x0101010101010101;
+        constexpr std::uint64_t highs = 0x8080808080808080;
+        std::size_t continuations = 0;
+        std::uint64_t del = 0;  // the high bit of a byte set where the byte is 0x7F
+        std::size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + i, 8);
+            continuations += static_cast<std::size_t>(std::popcount(w & ~(w << 1) & highs));
+            const std::uint64_t x = w ^ (0x7F * ones);  // a zero byte where w has 0x7F
+            del |= (x - ones) & ~x & highs;
+        }
+        for (; i < n; ++i) {
+            const auto c = static_cast<unsigned char>(p[i]);
+            continuations += (c & 0xC0) == 0x80 ? 1 : 0;
+            del |= c == 0x7F ? highs : 0;
+        }
+        return del == 0 && n - continuations <= max_code_points;
+    }
+
+    // Whether the code point at `at` of valid UTF-8 text is white space.
+    static bool white_space_at(std::string_view text, std::size_t at) noexcept {
+        char32_t c = 0;
+        decode(text.substr(at), c);
+        return detail::is_unicode_white_space(c);
     }
 
     // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.
@@ -2751,6 +2824,17 @@ class Money {
     // (below 10^15, so within 2^53) and at most 4 decimals, no sign, no exponent. nullopt for
     // anything else, which parse() then reads in general; both give the same value.
     static std::optional<Money> parse_plain(std::string_view text) noexcept {
+        std::size_t length = 0;
+        std::optional<Money> plain = parse_plain_prefix(text, length);
+        if (length != text.size()) return std::nullopt;
+        return plain;
+    }
+
+    // parse_plain() of the front of `text`: the plain shape up to the first byte that is neither a
+    // digit nor its one decimal point, its size in `length` (value_type.hpp). "0" takes only its
+    // zero: "012" is a 0 followed by more.
+    static std::optional<Money> parse_plain_prefix(std::string_view text,
+                                                   std::size_t& length) noexcept {
         const std::size_t n = text.size();
         if (n == 0 || !detail::is_digit(text[0])) return std::nullopt;
         std::uint64_t value = 0;
@@ -2764,15 +2848,14 @@ class Money {
             }
         }
         unsigned scale = 0;
-        if (i < n) {
-            if (text[i] != '.') return std::nullopt;
+        if (i < n && text[i] == '.') {
             const std::size_t begin = ++i;
             for (; i < n && detail::is_digit(text[i]); ++i) {
                 if (i - begin == 4) return std::nullopt;
                 value = value * 10 + static_cast<unsigned>(text[i] - '0');
                 ++scale;
             }
-            if (i == begin || i != n) return std::nullopt;
+            if (i == begin) return std::nullopt;
             // Trailing zeros of the decimals, found in the text: the usual amount has none and
             // needs no division (a 64-bit divide by a variable is the slowest step here).
             while (scale > 0 && text[begin + scale - 1] == '0') {
@@ -2780,6 +2863,7 @@ class Money {
                 --scale;
             }
         }
+        length = i;
         return Money(value, scale);
     }
 
@@ -4135,6 +4219,7 @@ class ValueReader {
 // converted by the same function.
 
 #include <concepts>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -4220,6 +4305,17 @@ bool convert_number(std::string_view token, T& out, Report&& report) {
 template <class T>
 concept HasPlainNumbers = requires(std::string_view t) {
     { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+};
+
+template <class T>
+concept HasPlainNumberPrefix = requires(std::string_view t, std::size_t& length) {
+    { T::parse_plain_prefix(t, length) } -> std::same_as<std::optional<T>>;
+};
+
+// A string type that takes what the reader's scan found out about the text (value_type.hpp).
+template <class T>
+concept ParsesScannedInto = requires(std::string_view t, ScannedText scanned, T& o) {
+    { T::parse_scanned_into(t, scanned, o) } -> std::same_as<std::optional<Problem>>;
 };
 
 }  // namespace collectcall::detail
@@ -4513,7 +4609,8 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 }
 
 // Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
+// when there is none before it); `high` is set when a byte above 0x7E comes first (0x7F, or any
+// byte of a multi-byte UTF-8 sequence): text without one is printable ASCII throughout. The vector
 // forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
 // form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
 COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
@@ -4521,7 +4618,7 @@ COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
     for (; p < end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"' || c == '\\' || c < 0x20) return p;
-        high = high || c >= 0x80;
+        high = high || c >= 0x7F;
     }
     return end;
 }
@@ -4535,7 +4632,9 @@ COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, boo
         const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
         const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
-        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
+        // A byte above 0x7E: its own top bit, or that of the byte plus one (0x7F).
+        const auto highs = static_cast<unsigned>(
+            _mm_movemask_epi8(_mm_or_si128(c, _mm_add_epi8(c, _mm_set1_epi8(1)))));
         if (stops != 0) {
             const auto at = static_cast<unsigned>(std::countr_zero(stops));
             high = high || (highs & ((1U << at) - 1)) != 0;
@@ -5063,6 +5162,26 @@ struct member_lookup {
         }
         return table;
     }();
+    // Each name as a key written with its colon and no white space between, `"name":`, in the same
+    // form: the fast pass matches the key it expects and the colon in one comparison.
+    static constexpr std::size_t key_chunks = (max_length + 3 + 15) / 16;
+    struct KeyChunks {
+        std::array<std::array<char, 16>, key_chunks> bytes{};
+        std::array<unsigned, key_chunks> mask{};
+    };
+    static constexpr std::array<KeyChunks, n> keys_with_colon = [] {
+        std::array<KeyChunks, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t size = names[i].size();
+            for (std::size_t b = 0; b < size + 3; ++b) {
+                table[i].bytes[b / 16][b % 16] = b == 0 || b == size + 1 ? '"'
+                                                 : b == size + 2         ? ':'
+                                                                         : names[i][b - 1];
+                table[i].mask[b / 16] |= 1U << (b % 16);
+            }
+        }
+        return table;
+    }();
 #else
     // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
     // bytes that count: a key is compared in at most a few loads, whatever the name's length.
@@ -5124,11 +5243,28 @@ struct member_lookup {
         return raw[name.size()] == '"';
     }
 
+    // Whether `at` (a key's opening quote) holds member i's key and its colon with no white space
+    // between, `"name":`. It reads at most 64 bytes from `at`, which the document's padding
+    // allows, and says no wherever keys are not compared this way (without SSE2, or for a name too
+    // long for the padding): the caller then reads the key the longer way. Since the byte after
+    // the document is NUL or white space, which is in no key, a match lies inside the document.
+    static bool is_key_with_colon(const char* at, std::size_t i) noexcept {
 #if defined(__SSE2__)
-    // is() for a name given as its chunks.
-    static bool equal(const char* raw, const Chunks& name) noexcept {
+        if constexpr (16 * key_chunks <= simdjson::SIMDJSON_PADDING) {
+            return equal(at, keys_with_colon[i]);
+        }
+#endif
+        (void)at;
+        (void)i;
+        return false;
+    }
+
+#if defined(__SSE2__)
+    // is() for a name given as its chunks (Chunks, or KeyChunks for is_key_with_colon).
+    template <class Name>
+    static bool equal(const char* raw, const Name& name) noexcept {
         unsigned differ = 0;
-        for (std::size_t c = 0; c < chunks; ++c) {
+        for (std::size_t c = 0; c < name.bytes.size(); ++c) {
             const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
             const __m128i expected =
                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
@@ -5149,6 +5285,10 @@ class MemberHint {
   public:
     // A member index, or one that is none (-1 or past the last).
     [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    // The one after it in the same order: the next when the document left out the expected one.
+    [[nodiscard]] std::size_t after_expected() const noexcept {
+        return static_cast<std::size_t>(next_ + step_);
+    }
     void saw(std::size_t i) noexcept {
         const auto at = static_cast<std::ptrdiff_t>(i);
         if (at != next_) [[unlikely]]
@@ -5210,6 +5350,26 @@ void check_members(const T& out, const bool* present, const bool* failed, Reader
 // ---- end collectcall/core/read/members.hpp ----
 
 namespace collectcall::detail {
+
+template <class T>
+inline constexpr bool is_validated_struct_v = false;
+template <class T>
+inline constexpr bool is_validated_struct_v<Validated<T>> = Described<T>;
+
+// A new last element of `out` for the fast pass to fill: a described struct, alone or in a
+// Validated, made Unfilled as read<T> makes its result (an element of a bulk body is more than a
+// kilobyte, which value-initialisation would clear first). Should the pass give up, the full pass
+// reads over every element it made.
+template <class T>
+COLLECTCALL_HOT T& emplace_unfilled(std::vector<T>& out) {
+    if constexpr (Described<T>) {
+        return out.emplace_back(Unfilled{});
+    } else if constexpr (is_validated_struct_v<T>) {
+        return out.emplace_back(std::in_place, Unfilled{});
+    } else {
+        return out.emplace_back();
+    }
+}
 
 class FastReader {
   public:
@@ -5316,24 +5476,28 @@ class FastReader {
     void leave() noexcept { --depth_; }
 
     // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
-    // the thread's buffer (valid until the next string with escapes).
-    COLLECTCALL_HOT std::optional<std::string_view> string() {
+    // the thread's buffer (valid until the next string with escapes). `scanned` says what the scan
+    // found out about the text on the way (ScannedText).
+    COLLECTCALL_HOT std::optional<std::string_view> string(ScannedText& scanned) {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
         if (stop == end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
-            return unescaped(text, stop, high);
+            return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
         if (high && !valid_utf8(content)) return std::nullopt;
+        scanned = high ? ScannedText::utf8 : ScannedText::printable_ascii;
         p_ = stop + 1;
         return content;
     }
 
     // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
     COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
-                                                                      const char* stop, bool high) {
+                                                                      const char* stop, bool high,
+                                                                      ScannedText& scanned) {
         std::string& out = scratch_;
+        bool control = false;  // an escape wrote a control character
         out.assign(text, stop);
         while (stop < end_ && *stop == '\\') {
             if (end_ - stop < 2) return std::nullopt;
@@ -5350,18 +5514,23 @@ class FastReader {
                     break;
                 case 'b':
                     out += '\b';
+                    control = true;
                     break;
                 case 'f':
                     out += '\f';
+                    control = true;
                     break;
                 case 'n':
                     out += '\n';
+                    control = true;
                     break;
                 case 'r':
                     out += '\r';
+                    control = true;
                     break;
                 case 't':
                     out += '\t';
+                    control = true;
                     break;
                 case 'u': {
                     std::uint32_t code = 0;
@@ -5377,6 +5546,7 @@ class FastReader {
                     } else if (code >= 0xDC00 && code <= 0xDFFF) {
                         return std::nullopt;  // a low surrogate alone
                     }
+                    control = control || code < 0x20;
                     append_utf8(out, code);
                     break;
                 }
@@ -5391,6 +5561,7 @@ class FastReader {
         if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;
+        scanned = control ? ScannedText::any : ScannedText::utf8;
         p_ = stop + 1;
         return std::string_view(out);
     }
@@ -5419,22 +5590,26 @@ class FastReader {
         return true;
     }
 
+    // One append of the code point's bytes, not one per byte.
     static void append_utf8(std::string& out, std::uint32_t code) {
+        char bytes[4];
+        std::size_t size = 0;
         if (code < 0x80) {
-            out += static_cast<char>(code);
+            bytes[size++] = static_cast<char>(code);
         } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | code >> 6);
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xC0 | code >> 6);
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         } else if (code < 0x10000) {
-            out += static_cast<char>(0xE0 | code >> 12);
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xE0 | code >> 12);
+            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         } else {
-            out += static_cast<char>(0xF0 | code >> 18);
-            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xF0 | code >> 18);
+            bytes[size++] = static_cast<char>(0x80 | (code >> 12 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         }
+        out.append(bytes, size);
     }
 
     COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
@@ -5445,10 +5620,12 @@ class FastReader {
     // one (its grammar is for the caller to check).
     std::string_view number() noexcept {
         const char* start = p_;
-        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
-                             *p_ == 'e' || *p_ == 'E'))
+        while (p_ < end_ && is_number_byte(*p_))
             ++p_;
         return std::string_view(start, static_cast<std::size_t>(p_ - start));
+    }
+    static bool is_number_byte(char c) noexcept {
+        return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
     }
 
     template <class T>
@@ -5488,14 +5665,33 @@ bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
 template <class T>
 bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
     if (peek() != '"') return false;
-    const std::optional<std::string_view> text = string();
-    return text && convert_string(*text, options_, out, [](auto&&...) {});
+    ScannedText scanned = ScannedText::any;
+    const std::optional<std::string_view> text = string(scanned);
+    if (!text) return false;
+    if constexpr (ParsesScannedInto<T>) {
+        // What the scan found out is not checked again (Text: UTF-8, control characters).
+        if (scanned != ScannedText::any) return !T::parse_scanned_into(*text, scanned, out);
+    }
+    return convert_string(*text, options_, out, [](auto&&...) {});
 }
 
 template <class T>
 bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
     const char c = peek();
     if (c != '-' && (c < '0' || c > '9')) return false;
+    if constexpr (HasPlainNumberPrefix<T>) {
+        // The plain shape read where it lies, in one scan, when nothing after it could continue
+        // the number (an exponent, more digits after a leading zero, a second point or sign).
+        std::size_t length = 0;
+        if (std::optional<T> plain = T::parse_plain_prefix(
+                std::string_view(p_, static_cast<std::size_t>(end_ - p_)), length)) {
+            if (p_ + length == end_ || !is_number_byte(p_[length])) {
+                out = *plain;
+                p_ += length;
+                return true;
+            }
+        }
+    }
     const std::string_view token = number();
     if constexpr (HasPlainNumbers<T>) {
         // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
@@ -5527,28 +5723,61 @@ bool FastReader::object(T& out) {
         std::uint64_t seen = 0;
         std::uint64_t nulls = 0;
         MemberHint hint;
-        if (peek() == '}') {
-            ++p_;
-        } else {
+        // The members in declaration order first, each key compared with the one member it may
+        // be there (a document written from the struct, with members left out or not): each
+        // member read by a call the compiler knows, not through the table. A key out of that
+        // order (or written with white space before its colon) leaves the rest of the object to
+        // the loop below, which takes keys in any order.
+        enum class State { in_order, closed, failed };
+        State state = State::in_order;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
+            constexpr std::size_t i = decltype(I)::value;
+            if (state != State::in_order || !Lookup::is_key_with_colon(p_, i)) return;
+            p_ += member_names<T>[i].size() + 3;
+            constexpr std::uint64_t bit = std::uint64_t{1} << i;
+            seen |= bit;
+            hint.saw(i);
+            skip_space();
+            if (peek() == 'n') nulls |= bit;
+            if (!member<T, i>(*this, out)) {
+                state = State::failed;
+                return;
+            }
+            const After after = after_value('}');
+            if (after != After::more)
+                state = after == After::closed ? State::closed : State::failed;
+        });
+        if (state == State::failed) return false;
+        if (state == State::in_order && seen == 0 && peek() == '}') {
+            ++p_;  // no member at all
+        } else if (state == State::in_order) {
             while (true) {
-                if (peek() != '"') return false;
-                const char* raw = p_ + 1;
-                // The member expected next, else the lookup by length, inlined here: out of line,
-                // a call for each key after a member the document leaves out costs more than it
-                // saves (benchmarks/suite, read/customer).
                 std::size_t i = hint.expected();
-                if (i >= n || !Lookup::is(raw, i)) [[unlikely]]
-                    i = Lookup::by_raw_key(raw);
-                if (i == n) return false;  // unknown, or a key with escapes
+                if (i < n && Lookup::is_key_with_colon(p_, i)) [[likely]] {
+                    // The member expected next, its key and colon in one comparison.
+                    p_ += member_names<T>[i].size() + 3;
+                } else {
+                    if (peek() != '"') return false;
+                    const char* raw = p_ + 1;
+                    // The member expected next, else the one after it (an optional member left
+                    // out), else the lookup by length, inlined here: out of line, a call for each
+                    // key after a member the document leaves out costs more than it saves
+                    // (benchmarks/suite, read/customer).
+                    if (i >= n || !Lookup::is(raw, i)) {
+                        i = hint.after_expected();
+                        if (i >= n || !Lookup::is(raw, i)) i = Lookup::by_raw_key(raw);
+                    }
+                    if (i == n) return false;  // unknown, or a key with escapes
+                    p_ = raw + member_names<T>[i].size() + 1;
+                    if (p_ >= end_) return false;
+                    skip_space();
+                    if (peek() != ':') return false;
+                    ++p_;
+                }
                 const std::uint64_t bit = std::uint64_t{1} << i;
                 if ((seen & bit) != 0) return false;
                 seen |= bit;
-                p_ = raw + member_names<T>[i].size() + 1;
-                if (p_ >= end_) return false;
                 hint.saw(i);
-                skip_space();
-                if (peek() != ':') return false;
-                ++p_;
                 skip_space();
                 if (peek() == 'n') nulls |= bit;
                 if (!members<T>[i](*this, out)) return false;
@@ -5596,7 +5825,7 @@ bool FastReader::array(std::vector<T>& out) {
     } else {
         while (true) {
             if (index == max_items) return false;
-            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
+            if (!value(index < out.size() ? out[index] : emplace_unfilled(out))) return false;
             ++index;
             const After after = after_value(']');
             if (after == After::more) continue;

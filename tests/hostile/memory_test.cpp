@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -245,6 +246,76 @@ TEST_CASE("memory: no account holds more than its share of the budget", "[budget
     CHECK(probe(server.port()) < liveness_bound);
     CHECK(metric(server.port(), "collectcall_memory_refused_total") == 1);
     CHECK(metric(server.port(), "collectcall_connection_memory_bytes") >= 2 * (16 << 20));
+}
+
+TEST_CASE("memory: a compressed body is charged as it is decoded", "[budget]") {
+    // API.md section 17: a gzip body is refused at the same decoded sizes as a plain one. 64 MiB:
+    // three accounts' stalled 16 MiB bodies leave about 16 MiB.
+    LocalServer server([](ServerOptions& o) { o.memory_budget = std::size_t{64} << 20; });
+    std::vector<Account> accounts;
+    for (const char* name : {"a", "b", "c", "d", "e"})
+        accounts.push_back(server.create_account(name));
+    const auto stall = [&](const Account& account, std::size_t announced) {
+        auto connection = std::make_unique<RawConnection>(server.port());
+        REQUIRE(connection->send(request_head("POST", "/api/v1/customers/bulk", account.key,
+                                              "Content-Type: application/json\r\n"
+                                              "Content-Length: " +
+                                                  std::to_string(announced) + "\r\n") +
+                                 std::string(std::size_t{1} << 20, ' ')));
+        CHECK_FALSE(connection->receive(300ms));  // admitted: its body is read on
+        return connection;
+    };
+    // A bulk of no items padded to 10 MiB with white space: 400 once read, whatever its coding;
+    // gzip makes it about 10 KiB on the wire.
+    constexpr std::size_t decoded = std::size_t{10} << 20;
+    std::string plain = R"({"customers":[]})";
+    plain.resize(decoded, ' ');
+    z_stream stream{};
+    REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) ==
+            Z_OK);
+    std::string gzip(deflateBound(&stream, static_cast<uLong>(plain.size())), '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(plain.data());
+    stream.avail_in = static_cast<uInt>(plain.size());
+    stream.next_out = reinterpret_cast<Bytef*>(gzip.data());
+    stream.avail_out = static_cast<uInt>(gzip.size());
+    REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
+    gzip.resize(stream.total_out);
+    deflateEnd(&stream);
+    REQUIRE(gzip.size() < (std::size_t{64} << 10));
+    const auto send = [&](const Account& account, const std::string& body, bool coded) {
+        RawConnection connection(server.port());
+        REQUIRE(connection.send(request_head("POST", "/api/v1/customers/bulk", account.key,
+                                             std::string("Content-Type: application/json\r\n") +
+                                                 (coded ? "Content-Encoding: gzip\r\n" : "") +
+                                                 "Content-Length: " + std::to_string(body.size()) +
+                                                 "\r\n") +
+                                body));
+        const auto answer = connection.receive(20s);
+        REQUIRE(answer);
+        if (answer->status == 503) {
+            CHECK(answer->header("retry-after") == "1");
+            CHECK(parse(answer->body).error_code() == "unavailable");
+        }
+        return answer->status;
+    };
+    const auto a = stall(accounts[0], std::size_t{16} << 20);
+    const auto b = stall(accounts[1], std::size_t{16} << 20);
+    const auto c = stall(accounts[2], std::size_t{16} << 20);
+    // 10 MiB decoded fit beside them (each holds its 16 MiB and at most about 1 MiB of buffer),
+    // coded or not.
+    CHECK(send(accounts[3], gzip, true) == 400);
+    CHECK(send(accounts[3], plain, false) == 400);
+    {
+        // With 8 MiB more held, they do not: neither the plain body nor the decoded one.
+        const auto e = stall(accounts[4], std::size_t{8} << 20);
+        CHECK(send(accounts[3], gzip, true) == 503);
+        CHECK(send(accounts[3], plain, false) == 503);
+        CHECK(metric(server.port(), "collectcall_memory_refused_total") == 2);
+    }
+    // An account's share too: a decoded body of an account that holds its share is refused.
+    CHECK(send(accounts[0], gzip, true) == 503);
+    CHECK(metric(server.port(), "collectcall_memory_refused_total") == 3);
+    CHECK(probe(server.port()) < liveness_bound);
 }
 
 TEST_CASE("memory: --memory-budget takes bytes or a binary unit, at least 1 MiB", "[budget]") {

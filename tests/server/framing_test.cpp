@@ -2,10 +2,13 @@
 // verdict every later step uses, so that the same bytes get the same answer however TCP splits
 // them; Host (RFC 9112 section 3.2); chunked trailers (section 7.1.2); routing on the path's
 // segments as sent; header values as sent.
+#include <brotli/decode.h>
+#include <brotli/encode.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <catch2/catch.hpp>
 
@@ -24,7 +27,10 @@
 #include <utility>
 #include <vector>
 
+#include <collectcall/api/openapi.hpp>
+
 #include "harness.hpp"
+#include "http.hpp"
 
 using namespace test;
 using collectcall::server::ServerOptions;
@@ -364,4 +370,273 @@ TEST_CASE("Idempotency-Key values are compared as sent", "[http][framing]") {
     CHECK(again.header("x-request-id") == first.header("x-request-id"));
     CHECK(send("k%41", customer_json("idem-3")).status == 422);
     CHECK(send("k%2541", customer_json("idem-4")).status == 200);
+}
+
+namespace {
+
+// One response of a raw exchange: its status line, header lines and body, the body framed by
+// Content-Length (none after a HEAD).
+struct Written {
+    int status = 0;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+
+    [[nodiscard]] std::size_t count(std::string_view name) const {
+        return static_cast<std::size_t>(
+            std::count_if(headers.begin(), headers.end(), [&](const auto& header) {
+                return collectcall::server::http::iequals(header.first, name);
+            }));
+    }
+    [[nodiscard]] std::string header(std::string_view name) const {
+        for (const auto& [n, v] : headers) {
+            if (collectcall::server::http::iequals(n, name)) return v;
+        }
+        return {};
+    }
+};
+
+// The responses in `received`, in order; `head[i]` says that the i-th answers a HEAD.
+std::vector<Written> responses(std::string_view received, const std::vector<bool>& head) {
+    std::vector<Written> found;
+    while (!received.empty() && found.size() < head.size()) {
+        const std::size_t end = received.find("\r\n\r\n");
+        REQUIRE(end != std::string_view::npos);
+        std::string_view lines = received.substr(0, end + 2);
+        received.remove_prefix(end + 4);
+        Written w;
+        REQUIRE(lines.rfind("HTTP/1.1 ", 0) == 0);
+        w.status = std::atoi(std::string(lines.substr(9, 3)).c_str());
+        lines.remove_prefix(lines.find("\r\n") + 2);
+        while (!lines.empty()) {
+            const std::size_t line_end = lines.find("\r\n");
+            const std::string_view line = lines.substr(0, line_end);
+            lines.remove_prefix(line_end + 2);
+            const std::size_t colon = line.find(": ");
+            REQUIRE(colon != std::string_view::npos);
+            w.headers.emplace_back(line.substr(0, colon), line.substr(colon + 2));
+        }
+        REQUIRE(w.count("Content-Length") == 1);
+        if (!head[found.size()]) {
+            const auto length = static_cast<std::size_t>(std::stoull(w.header("Content-Length")));
+            REQUIRE(received.size() >= length);
+            w.body = received.substr(0, length);
+            received.remove_prefix(length);
+        }
+        found.push_back(std::move(w));
+    }
+    CHECK(received.empty());
+    return found;
+}
+
+std::string get(std::string_view method, std::string_view target, std::string_view key,
+                std::string_view extra = {}) {
+    std::string request(method);
+    request += ' ';
+    request += target;
+    request += " HTTP/1.1\r\nHost: x\r\n";
+    if (!key.empty()) request += "Authorization: Bearer " + std::string(key) + "\r\n";
+    request += extra;
+    request += "\r\n";
+    return request;
+}
+
+std::string gzip_of(std::string_view text, int window_bits) {
+    z_stream stream{};
+    REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits, 9,
+                         Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    stream.avail_in = static_cast<uInt>(text.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    return out;
+}
+
+std::string inflated(std::string_view coded) {
+    z_stream stream{};
+    REQUIRE(inflateInit2(&stream, 15 + 32) == Z_OK);
+    std::string out(std::size_t{1} << 20, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(coded.data()));
+    stream.avail_in = static_cast<uInt>(coded.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    CHECK(inflate(&stream, Z_FINISH) == Z_STREAM_END);
+    out.resize(stream.total_out);
+    inflateEnd(&stream);
+    return out;
+}
+
+std::string brotli_of(std::string_view text) {
+    std::string out(BrotliEncoderMaxCompressedSize(text.size()), '\0');
+    std::size_t size = out.size();
+    REQUIRE(BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW,
+                                  BROTLI_MODE_GENERIC, text.size(),
+                                  reinterpret_cast<const std::uint8_t*>(text.data()), &size,
+                                  reinterpret_cast<std::uint8_t*>(out.data())) == BROTLI_TRUE);
+    out.resize(size);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every answer is framed by Content-Length; HEAD gets GET's head alone",
+          "[http][framing][answers]") {
+    LocalServer server(idle_closes);
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    const std::string id =
+        client.post("/api/v1/customers", customer_json("head-1")).str("/data/id");
+    const std::string path = "/api/v1/customers/" + id;
+    const std::string ask_get = get("GET", path, acme.key);
+    const std::string ask_head = get("HEAD", path, acme.key);
+    // A document sent by reference (the OpenAPI document), by GET and by HEAD.
+    const std::string openapi = "/api/v1/openapi.json";
+    const auto received = responses(
+        exchange(server.port(),
+                 {ask_get + ask_head + get("GET", openapi, "") + get("HEAD", openapi, "") +
+                  get("GET", "/nowhere", "") +
+                  get("DELETE", "/api/v1/customers", acme.key, "Connection: close\r\n") + ask_get}),
+        {false, true, false, true, false, false, false});
+    REQUIRE(received.size() == 6);  // nothing after the request that asked to close
+    const Written& got = received[0];
+    const Written& head = received[1];
+    CHECK(got.status == 200);
+    CHECK(head.status == 200);
+    CHECK(head.body.empty());
+    // HEAD's head is GET's: its type, its length (the request ids differ, not their lengths).
+    CHECK(head.header("Content-Length") == std::to_string(got.body.size()));
+    CHECK(head.header("Content-Type") == got.header("Content-Type"));
+    CHECK(got.header("Content-Type") == "application/json");
+    CHECK(got.body.find("\"externalId\":\"head-1\"") != std::string::npos);
+    CHECK(received[2].status == 200);
+    CHECK(received[2].header("Content-Length") == std::to_string(received[2].body.size()));
+    CHECK(received[2].body == collectcall::openapi());
+    CHECK(received[3].header("Content-Length") == std::to_string(received[2].body.size()));
+    // An unknown route and a known one with another method: the envelope, Allow with the 405.
+    CHECK(received[4].status == 404);
+    CHECK(parse(received[4].body).error_code() == "not_found");
+    CHECK(received[5].status == 405);
+    CHECK(received[5].header("Allow") == "POST, GET, HEAD");
+    CHECK(parse(received[5].body).error_code() == "method_not_allowed");
+    for (std::size_t i = 0; i < received.size(); ++i) {
+        const Written& w = received[i];
+        INFO(i);
+        CHECK(w.count("X-Request-Id") == 1);
+        CHECK(w.header("Cache-Control") == "no-store");
+        CHECK(w.header("X-Content-Type-Options") == "nosniff");
+        CHECK(w.header("Accept-Ranges") == "none");
+        CHECK(w.count("Transfer-Encoding") == 0);
+        if (i + 1 < received.size()) {
+            // Kept alive: it says for how long and for how many requests.
+            CHECK(w.count("Connection") == 0);
+            CHECK(w.header("Keep-Alive") == "timeout=0, max=1000");
+        } else {
+            CHECK(w.header("Connection") == "close");
+            CHECK(w.count("Keep-Alive") == 0);
+        }
+    }
+    // HTTP/1.0 ends the connection unless it asks for keep-alive.
+    const auto old = responses(
+        exchange(server.port(), {"GET /healthz HTTP/1.0\r\n\r\n" + get("GET", "/healthz", "")}),
+        {false, false});
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].header("Connection") == "close");
+    const auto kept = responses(
+        exchange(server.port(), {"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n" +
+                                 get("GET", "/healthz", "", "Connection: close\r\n")}),
+        {false, false});
+    CHECK(kept.size() == 2);
+}
+
+TEST_CASE("Range is ignored when it can be read, 416 when it cannot", "[http][framing][answers]") {
+    LocalServer server(idle_closes);
+    const Account acme = server.create_account("acme");
+    const std::string id =
+        server.client(acme).post("/api/v1/customers", customer_json("range-1")).str("/data/id");
+    const std::string path = "/api/v1/customers/" + id;
+    for (const std::string_view range :
+         {"bytes=0-1", "bytes=-5", "bytes=3-", "bytes=0-1, 4-5", "bytes=-"}) {
+        INFO(range);
+        const auto whole = responses(
+            exchange(server.port(),
+                     {get("GET", path, acme.key, "Range: " + std::string(range) + "\r\n")}),
+            {false});
+        REQUIRE(whole.size() == 1);
+        CHECK(whole[0].status == 200);
+        CHECK(parse(whole[0].body).str("/data/externalId") == "range-1");
+    }
+    for (const std::string_view range :
+         {"bytes=5-1", "items=0-1", "bytes=1-2,", "bytes=x-1", "bytes=99999999999999999999-"}) {
+        INFO(range);
+        const auto refused = responses(
+            exchange(server.port(),
+                     {get("GET", path, acme.key, "Range: " + std::string(range) + "\r\n") +
+                      get("GET", "/healthz", "")}),
+            {false, false});
+        REQUIRE(refused.size() == 1);  // the connection ends with the refusal
+        CHECK(refused[0].status == 416);
+        CHECK(parse(refused[0].body).error_code() == "bad_request");
+        CHECK(refused[0].header("Connection") == "close");
+    }
+}
+
+TEST_CASE("content codings: request bodies decoded within the limit, answers compressed on request",
+          "[http][framing][answers]") {
+    LocalServer server(idle_closes);
+    const Account acme = server.create_account("acme");
+    const auto send = [&](const std::string& coding, const std::string& body) {
+        const auto answers =
+            responses(exchange(server.port(), {post("/api/v1/customers", acme.key, body,
+                                                    "Content-Encoding: " + coding + "\r\n")}),
+                      {false});
+        REQUIRE(answers.size() == 1);
+        return answers[0];
+    };
+    // gzip (RFC 1952), deflate (the zlib format, RFC 1950) and br.
+    CHECK(send("gzip", gzip_of(customer_json("coded-gzip"), 15 + 16)).status == 200);
+    CHECK(send("deflate", gzip_of(customer_json("coded-deflate"), 15)).status == 200);
+    CHECK(send("br", brotli_of(customer_json("coded-br"))).status == 200);
+    CHECK(send("identity", customer_json("coded-identity")).status == 200);
+    Client client = server.client(acme);
+    for (const char* external_id : {"coded-gzip", "coded-deflate", "coded-br", "coded-identity"}) {
+        INFO(external_id);
+        CHECK(client.get(std::string("/api/v1/customers?externalId=") + external_id).status == 200);
+    }
+    // A stream cut short, or with bytes after its end, is not the body that was sent.
+    const std::string whole = gzip_of(customer_json("coded-cut"), 15 + 16);
+    CHECK(send("gzip", whole.substr(0, whole.size() - 4)).status == 400);
+    CHECK(send("gzip", whole + "x").status == 400);
+    CHECK(send("br", "not brotli").status == 400);
+    CHECK(send("zstd", customer_json("coded-zstd")).status == 415);
+    // The limit is on the decoded bytes: 2 MiB of spaces inflate past the 1 MiB of a customer.
+    const Written bomb =
+        send("gzip", gzip_of(customer_json("coded-bomb", std::string(2 << 20, ' ')), 15 + 16));
+    CHECK(bomb.status == 413);
+    CHECK(parse(bomb.body).error_code() == "payload_too_large");
+    CHECK(bomb.header("Connection") == "close");
+
+    // Answers in text are compressed when the request accepts it: br first, then gzip.
+    const std::string path = "/api/v1/customers?externalId=coded-gzip";
+    const auto coded = responses(
+        exchange(server.port(), {get("GET", path, acme.key, "Accept-Encoding: gzip\r\n") +
+                                 get("GET", path, acme.key, "Accept-Encoding: gzip, br\r\n") +
+                                 get("GET", path, acme.key, "Accept-Encoding: identity\r\n")}),
+        {false, false, false});
+    REQUIRE(coded.size() == 3);
+    CHECK(coded[0].header("Content-Encoding") == "gzip");
+    CHECK(parse(inflated(coded[0].body)).str("/data/customers/0/externalId") == "coded-gzip");
+    CHECK(coded[1].header("Content-Encoding") == "br");
+    std::string decoded(1 << 16, '\0');
+    std::size_t decoded_size = decoded.size();
+    REQUIRE(BrotliDecoderDecompress(
+                coded[1].body.size(), reinterpret_cast<const std::uint8_t*>(coded[1].body.data()),
+                &decoded_size,
+                reinterpret_cast<std::uint8_t*>(decoded.data())) == BROTLI_DECODER_RESULT_SUCCESS);
+    decoded.resize(decoded_size);
+    CHECK(parse(decoded).str("/data/customers/0/externalId") == "coded-gzip");
+    CHECK(coded[2].count("Content-Encoding") == 0);
+    CHECK(parse(coded[2].body).str("/data/customers/0/externalId") == "coded-gzip");
 }

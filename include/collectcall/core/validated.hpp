@@ -21,6 +21,10 @@ class Validated {
   public:
     Validated() = default;
     explicit Validated(T value) : value_(std::move(value)) {}
+    // The value made from `init` where it lies (the reader makes it without clearing it first,
+    // as read<T> makes its result).
+    template <class Init>
+    Validated(std::in_place_t, Init&& init) : value_(std::forward<Init>(init)) {}
 
     [[nodiscard]] bool ok() const noexcept { return errors_.empty(); }
     // Every member that was valid is set, even when ok() is false (e.g. the externalId of an

@@ -10,7 +10,16 @@
 // grammar, so a type can keep it exactly (Money never goes through a double). A NumberValue may
 // also offer `static std::optional<T> parse_plain(std::string_view token)`, which the reader tries
 // first on a token starting with a digit: it must accept only valid JSON numbers, and give the
-// value from_json_number would (nullopt leaves the token to the general path).
+// value from_json_number would (nullopt leaves the token to the general path). With it,
+// `static std::optional<T> parse_plain_prefix(std::string_view text, std::size_t& length)` reads
+// the same shape from the front of `text` and says how many bytes it took, so that the fast pass
+// scans a number once: the reader takes the value only when the byte after those cannot continue
+// a JSON number.
+//
+// A string type may offer `static std::optional<Problem> parse_scanned_into(std::string_view,
+// ScannedText, T&)`: parse_into for text whose bytes the reader has already scanned, with the
+// same verdict as parse_into on such text (the reader falls back to parse_into when it gives a
+// problem, and reports that one).
 // Types that need more (a different JSON shape) use the ADL customisation points of read.hpp
 // and write.hpp instead.
 #pragma once
@@ -56,6 +65,11 @@ struct ReadOptions {
                          std::chrono::system_clock::now());
     }
 };
+
+// What the reader's scan of a JSON string found out about its text, from the most to the least:
+// every byte printable ASCII (0x20-0x7E); valid UTF-8 with no control character below 0x20 (a
+// 0x7F may be there); nothing known.
+enum class ScannedText { printable_ascii, utf8, any };
 
 template <class T>
 concept StringValue = requires(std::string_view text, const T& value) {

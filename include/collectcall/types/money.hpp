@@ -141,6 +141,17 @@ class Money {
     // (below 10^15, so within 2^53) and at most 4 decimals, no sign, no exponent. nullopt for
     // anything else, which parse() then reads in general; both give the same value.
     static std::optional<Money> parse_plain(std::string_view text) noexcept {
+        std::size_t length = 0;
+        std::optional<Money> plain = parse_plain_prefix(text, length);
+        if (length != text.size()) return std::nullopt;
+        return plain;
+    }
+
+    // parse_plain() of the front of `text`: the plain shape up to the first byte that is neither a
+    // digit nor its one decimal point, its size in `length` (value_type.hpp). "0" takes only its
+    // zero: "012" is a 0 followed by more.
+    static std::optional<Money> parse_plain_prefix(std::string_view text,
+                                                   std::size_t& length) noexcept {
         const std::size_t n = text.size();
         if (n == 0 || !detail::is_digit(text[0])) return std::nullopt;
         std::uint64_t value = 0;
@@ -154,15 +165,14 @@ class Money {
             }
         }
         unsigned scale = 0;
-        if (i < n) {
-            if (text[i] != '.') return std::nullopt;
+        if (i < n && text[i] == '.') {
             const std::size_t begin = ++i;
             for (; i < n && detail::is_digit(text[i]); ++i) {
                 if (i - begin == 4) return std::nullopt;
                 value = value * 10 + static_cast<unsigned>(text[i] - '0');
                 ++scale;
             }
-            if (i == begin || i != n) return std::nullopt;
+            if (i == begin) return std::nullopt;
             // Trailing zeros of the decimals, found in the text: the usual amount has none and
             // needs no division (a 64-bit divide by a variable is the slowest step here).
             while (scale > 0 && text[begin + scale - 1] == '0') {
@@ -170,6 +180,7 @@ class Money {
                 --scale;
             }
         }
+        length = i;
         return Money(value, scale);
     }
 

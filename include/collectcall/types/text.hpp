@@ -1,6 +1,7 @@
 // Text: a string of 1 to 200 code points after trimming white space, without control characters.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/inlining.hpp"
 #include "collectcall/core/schema_tag.hpp"
+#include "collectcall/core/value_type.hpp"
 #include "collectcall/types/detail/ascii.hpp"
 #include "collectcall/types/detail/inline_string.hpp"
 
@@ -52,6 +54,21 @@ class Text {
     static std::optional<Problem> parse_into(std::string_view text, Text& out) {
         if (std::optional<Problem> problem = check(text)) [[unlikely]]
             return problem;
+        out.text_.assign(text);
+        return std::nullopt;
+    }
+
+    // parse_into() for text the JSON reader has scanned (value_type.hpp): what the scan vouches for
+    // is not checked again. Printable ASCII needs only its trimmed length; valid UTF-8 without a
+    // control character below 0x20, with no white space to trim at either end, needs only a count
+    // of its code points and a look for 0x7F. Anything else goes the general way.
+    static std::optional<Problem> parse_scanned_into(std::string_view text, ScannedText scanned,
+                                                     Text& out) {
+        const bool valid = scanned == ScannedText::printable_ascii
+                               ? !text.empty() && trimmed_fits(text)
+                               : scanned == ScannedText::utf8 && untrimmed_utf8_fits(text);
+        if (!valid) [[unlikely]]
+            return parse_into(text, out);
         out.text_.assign(text);
         return std::nullopt;
     }
@@ -136,6 +153,45 @@ class Text {
         }
         std::memcpy(&w, p + n - 8, 8);
         return !outside(w) && trimmed_fits(text);
+    }
+
+    // Whether valid UTF-8 text without a control character below 0x20 is valid with nothing to
+    // trim: neither its first nor its last code point white space, no 0x7F, and at most
+    // max_code_points code points (the bytes that do not continue a sequence, 10xxxxxx). False
+    // leaves the text to check_general, which decides.
+    static bool untrimmed_utf8_fits(std::string_view text) noexcept {
+        const char* p = text.data();
+        const std::size_t n = text.size();
+        if (n == 0) return false;
+        std::size_t last = n - 1;  // where the last code point starts
+        while (last > 0 && (static_cast<unsigned char>(p[last]) & 0xC0) == 0x80)
+            --last;
+        if (white_space_at(text, 0) || white_space_at(text, last)) return false;
+        constexpr std::uint64_t ones = 0x0101010101010101;
+        constexpr std::uint64_t highs = 0x8080808080808080;
+        std::size_t continuations = 0;
+        std::uint64_t del = 0;  // the high bit of a byte set where the byte is 0x7F
+        std::size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + i, 8);
+            continuations += static_cast<std::size_t>(std::popcount(w & ~(w << 1) & highs));
+            const std::uint64_t x = w ^ (0x7F * ones);  // a zero byte where w has 0x7F
+            del |= (x - ones) & ~x & highs;
+        }
+        for (; i < n; ++i) {
+            const auto c = static_cast<unsigned char>(p[i]);
+            continuations += (c & 0xC0) == 0x80 ? 1 : 0;
+            del |= c == 0x7F ? highs : 0;
+        }
+        return del == 0 && n - continuations <= max_code_points;
+    }
+
+    // Whether the code point at `at` of valid UTF-8 text is white space.
+    static bool white_space_at(std::string_view text, std::size_t at) noexcept {
+        char32_t c = 0;
+        decode(text.substr(at), c);
+        return detail::is_unicode_white_space(c);
     }
 
     // Whether printable ASCII text has 1 to max_code_points characters after trimming spaces.

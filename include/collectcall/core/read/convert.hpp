@@ -4,6 +4,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,17 @@ bool convert_number(std::string_view token, T& out, Report&& report) {
 template <class T>
 concept HasPlainNumbers = requires(std::string_view t) {
     { T::parse_plain(t) } -> std::same_as<std::optional<T>>;
+};
+
+template <class T>
+concept HasPlainNumberPrefix = requires(std::string_view t, std::size_t& length) {
+    { T::parse_plain_prefix(t, length) } -> std::same_as<std::optional<T>>;
+};
+
+// A string type that takes what the reader's scan found out about the text (value_type.hpp).
+template <class T>
+concept ParsesScannedInto = requires(std::string_view t, ScannedText scanned, T& o) {
+    { T::parse_scanned_into(t, scanned, o) } -> std::same_as<std::optional<Problem>>;
 };
 
 }  // namespace collectcall::detail

@@ -48,6 +48,26 @@
 
 namespace collectcall::detail {
 
+template <class T>
+inline constexpr bool is_validated_struct_v = false;
+template <class T>
+inline constexpr bool is_validated_struct_v<Validated<T>> = Described<T>;
+
+// A new last element of `out` for the fast pass to fill: a described struct, alone or in a
+// Validated, made Unfilled as read<T> makes its result (an element of a bulk body is more than a
+// kilobyte, which value-initialisation would clear first). Should the pass give up, the full pass
+// reads over every element it made.
+template <class T>
+COLLECTCALL_HOT T& emplace_unfilled(std::vector<T>& out) {
+    if constexpr (Described<T>) {
+        return out.emplace_back(Unfilled{});
+    } else if constexpr (is_validated_struct_v<T>) {
+        return out.emplace_back(std::in_place, Unfilled{});
+    } else {
+        return out.emplace_back();
+    }
+}
+
 class FastReader {
   public:
     FastReader(const char* begin, const char* end, const ReadOptions& options, Reader& reader,
@@ -153,24 +173,28 @@ class FastReader {
     void leave() noexcept { --depth_; }
 
     // A string, at its opening quote: where it lies when it has no escapes, else unescaped into
-    // the thread's buffer (valid until the next string with escapes).
-    COLLECTCALL_HOT std::optional<std::string_view> string() {
+    // the thread's buffer (valid until the next string with escapes). `scanned` says what the scan
+    // found out about the text on the way (ScannedText).
+    COLLECTCALL_HOT std::optional<std::string_view> string(ScannedText& scanned) {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
         if (stop == end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
-            return unescaped(text, stop, high);
+            return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
         if (high && !valid_utf8(content)) return std::nullopt;
+        scanned = high ? ScannedText::utf8 : ScannedText::printable_ascii;
         p_ = stop + 1;
         return content;
     }
 
     // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
     COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
-                                                                      const char* stop, bool high) {
+                                                                      const char* stop, bool high,
+                                                                      ScannedText& scanned) {
         std::string& out = scratch_;
+        bool control = false;  // an escape wrote a control character
         out.assign(text, stop);
         while (stop < end_ && *stop == '\\') {
             if (end_ - stop < 2) return std::nullopt;
@@ -187,18 +211,23 @@ class FastReader {
                     break;
                 case 'b':
                     out += '\b';
+                    control = true;
                     break;
                 case 'f':
                     out += '\f';
+                    control = true;
                     break;
                 case 'n':
                     out += '\n';
+                    control = true;
                     break;
                 case 'r':
                     out += '\r';
+                    control = true;
                     break;
                 case 't':
                     out += '\t';
+                    control = true;
                     break;
                 case 'u': {
                     std::uint32_t code = 0;
@@ -214,6 +243,7 @@ class FastReader {
                     } else if (code >= 0xDC00 && code <= 0xDFFF) {
                         return std::nullopt;  // a low surrogate alone
                     }
+                    control = control || code < 0x20;
                     append_utf8(out, code);
                     break;
                 }
@@ -228,6 +258,7 @@ class FastReader {
         if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;
+        scanned = control ? ScannedText::any : ScannedText::utf8;
         p_ = stop + 1;
         return std::string_view(out);
     }
@@ -256,22 +287,26 @@ class FastReader {
         return true;
     }
 
+    // One append of the code point's bytes, not one per byte.
     static void append_utf8(std::string& out, std::uint32_t code) {
+        char bytes[4];
+        std::size_t size = 0;
         if (code < 0x80) {
-            out += static_cast<char>(code);
+            bytes[size++] = static_cast<char>(code);
         } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | code >> 6);
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xC0 | code >> 6);
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         } else if (code < 0x10000) {
-            out += static_cast<char>(0xE0 | code >> 12);
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xE0 | code >> 12);
+            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         } else {
-            out += static_cast<char>(0xF0 | code >> 18);
-            out += static_cast<char>(0x80 | (code >> 12 & 0x3F));
-            out += static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
+            bytes[size++] = static_cast<char>(0xF0 | code >> 18);
+            bytes[size++] = static_cast<char>(0x80 | (code >> 12 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
         }
+        out.append(bytes, size);
     }
 
     COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
@@ -282,10 +317,12 @@ class FastReader {
     // one (its grammar is for the caller to check).
     std::string_view number() noexcept {
         const char* start = p_;
-        while (p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '.' || *p_ == '-' || *p_ == '+' ||
-                             *p_ == 'e' || *p_ == 'E'))
+        while (p_ < end_ && is_number_byte(*p_))
             ++p_;
         return std::string_view(start, static_cast<std::size_t>(p_ - start));
+    }
+    static bool is_number_byte(char c) noexcept {
+        return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
     }
 
     template <class T>
@@ -325,14 +362,33 @@ bool FastReader::read_as(kind_tag<ReadKind::optional>, T& out) {
 template <class T>
 bool FastReader::read_as(kind_tag<ReadKind::string>, T& out) {
     if (peek() != '"') return false;
-    const std::optional<std::string_view> text = string();
-    return text && convert_string(*text, options_, out, [](auto&&...) {});
+    ScannedText scanned = ScannedText::any;
+    const std::optional<std::string_view> text = string(scanned);
+    if (!text) return false;
+    if constexpr (ParsesScannedInto<T>) {
+        // What the scan found out is not checked again (Text: UTF-8, control characters).
+        if (scanned != ScannedText::any) return !T::parse_scanned_into(*text, scanned, out);
+    }
+    return convert_string(*text, options_, out, [](auto&&...) {});
 }
 
 template <class T>
 bool FastReader::read_as(kind_tag<ReadKind::number>, T& out) {
     const char c = peek();
     if (c != '-' && (c < '0' || c > '9')) return false;
+    if constexpr (HasPlainNumberPrefix<T>) {
+        // The plain shape read where it lies, in one scan, when nothing after it could continue
+        // the number (an exponent, more digits after a leading zero, a second point or sign).
+        std::size_t length = 0;
+        if (std::optional<T> plain = T::parse_plain_prefix(
+                std::string_view(p_, static_cast<std::size_t>(end_ - p_)), length)) {
+            if (p_ + length == end_ || !is_number_byte(p_[length])) {
+                out = *plain;
+                p_ += length;
+                return true;
+            }
+        }
+    }
     const std::string_view token = number();
     if constexpr (HasPlainNumbers<T>) {
         // parse_plain takes only JSON numbers (value_type.hpp): no grammar check first.
@@ -364,28 +420,61 @@ bool FastReader::object(T& out) {
         std::uint64_t seen = 0;
         std::uint64_t nulls = 0;
         MemberHint hint;
-        if (peek() == '}') {
-            ++p_;
-        } else {
+        // The members in declaration order first, each key compared with the one member it may
+        // be there (a document written from the struct, with members left out or not): each
+        // member read by a call the compiler knows, not through the table. A key out of that
+        // order (or written with white space before its colon) leaves the rest of the object to
+        // the loop below, which takes keys in any order.
+        enum class State { in_order, closed, failed };
+        State state = State::in_order;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
+            constexpr std::size_t i = decltype(I)::value;
+            if (state != State::in_order || !Lookup::is_key_with_colon(p_, i)) return;
+            p_ += member_names<T>[i].size() + 3;
+            constexpr std::uint64_t bit = std::uint64_t{1} << i;
+            seen |= bit;
+            hint.saw(i);
+            skip_space();
+            if (peek() == 'n') nulls |= bit;
+            if (!member<T, i>(*this, out)) {
+                state = State::failed;
+                return;
+            }
+            const After after = after_value('}');
+            if (after != After::more)
+                state = after == After::closed ? State::closed : State::failed;
+        });
+        if (state == State::failed) return false;
+        if (state == State::in_order && seen == 0 && peek() == '}') {
+            ++p_;  // no member at all
+        } else if (state == State::in_order) {
             while (true) {
-                if (peek() != '"') return false;
-                const char* raw = p_ + 1;
-                // The member expected next, else the lookup by length, inlined here: out of line,
-                // a call for each key after a member the document leaves out costs more than it
-                // saves (benchmarks/suite, read/customer).
                 std::size_t i = hint.expected();
-                if (i >= n || !Lookup::is(raw, i)) [[unlikely]]
-                    i = Lookup::by_raw_key(raw);
-                if (i == n) return false;  // unknown, or a key with escapes
+                if (i < n && Lookup::is_key_with_colon(p_, i)) [[likely]] {
+                    // The member expected next, its key and colon in one comparison.
+                    p_ += member_names<T>[i].size() + 3;
+                } else {
+                    if (peek() != '"') return false;
+                    const char* raw = p_ + 1;
+                    // The member expected next, else the one after it (an optional member left
+                    // out), else the lookup by length, inlined here: out of line, a call for each
+                    // key after a member the document leaves out costs more than it saves
+                    // (benchmarks/suite, read/customer).
+                    if (i >= n || !Lookup::is(raw, i)) {
+                        i = hint.after_expected();
+                        if (i >= n || !Lookup::is(raw, i)) i = Lookup::by_raw_key(raw);
+                    }
+                    if (i == n) return false;  // unknown, or a key with escapes
+                    p_ = raw + member_names<T>[i].size() + 1;
+                    if (p_ >= end_) return false;
+                    skip_space();
+                    if (peek() != ':') return false;
+                    ++p_;
+                }
                 const std::uint64_t bit = std::uint64_t{1} << i;
                 if ((seen & bit) != 0) return false;
                 seen |= bit;
-                p_ = raw + member_names<T>[i].size() + 1;
-                if (p_ >= end_) return false;
                 hint.saw(i);
-                skip_space();
-                if (peek() != ':') return false;
-                ++p_;
                 skip_space();
                 if (peek() == 'n') nulls |= bit;
                 if (!members<T>[i](*this, out)) return false;
@@ -433,7 +522,7 @@ bool FastReader::array(std::vector<T>& out) {
     } else {
         while (true) {
             if (index == max_items) return false;
-            if (!value(index < out.size() ? out[index] : out.emplace_back())) return false;
+            if (!value(index < out.size() ? out[index] : emplace_unfilled(out))) return false;
             ++index;
             const After after = after_value(']');
             if (after == After::more) continue;

@@ -128,6 +128,26 @@ struct member_lookup {
         }
         return table;
     }();
+    // Each name as a key written with its colon and no white space between, `"name":`, in the same
+    // form: the fast pass matches the key it expects and the colon in one comparison.
+    static constexpr std::size_t key_chunks = (max_length + 3 + 15) / 16;
+    struct KeyChunks {
+        std::array<std::array<char, 16>, key_chunks> bytes{};
+        std::array<unsigned, key_chunks> mask{};
+    };
+    static constexpr std::array<KeyChunks, n> keys_with_colon = [] {
+        std::array<KeyChunks, n> table{};
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t size = names[i].size();
+            for (std::size_t b = 0; b < size + 3; ++b) {
+                table[i].bytes[b / 16][b % 16] = b == 0 || b == size + 1 ? '"'
+                                                 : b == size + 2         ? ':'
+                                                                         : names[i][b - 1];
+                table[i].mask[b / 16] |= 1U << (b % 16);
+            }
+        }
+        return table;
+    }();
 #else
     // Each name followed by its closing quote, as little-endian 64-bit words with a mask of the
     // bytes that count: a key is compared in at most a few loads, whatever the name's length.
@@ -189,11 +209,28 @@ struct member_lookup {
         return raw[name.size()] == '"';
     }
 
+    // Whether `at` (a key's opening quote) holds member i's key and its colon with no white space
+    // between, `"name":`. It reads at most 64 bytes from `at`, which the document's padding
+    // allows, and says no wherever keys are not compared this way (without SSE2, or for a name too
+    // long for the padding): the caller then reads the key the longer way. Since the byte after
+    // the document is NUL or white space, which is in no key, a match lies inside the document.
+    static bool is_key_with_colon(const char* at, std::size_t i) noexcept {
 #if defined(__SSE2__)
-    // is() for a name given as its chunks.
-    static bool equal(const char* raw, const Chunks& name) noexcept {
+        if constexpr (16 * key_chunks <= simdjson::SIMDJSON_PADDING) {
+            return equal(at, keys_with_colon[i]);
+        }
+#endif
+        (void)at;
+        (void)i;
+        return false;
+    }
+
+#if defined(__SSE2__)
+    // is() for a name given as its chunks (Chunks, or KeyChunks for is_key_with_colon).
+    template <class Name>
+    static bool equal(const char* raw, const Name& name) noexcept {
         unsigned differ = 0;
-        for (std::size_t c = 0; c < chunks; ++c) {
+        for (std::size_t c = 0; c < name.bytes.size(); ++c) {
             const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
             const __m128i expected =
                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(name.bytes[c].data()));
@@ -214,6 +251,10 @@ class MemberHint {
   public:
     // A member index, or one that is none (-1 or past the last).
     [[nodiscard]] std::size_t expected() const noexcept { return static_cast<std::size_t>(next_); }
+    // The one after it in the same order: the next when the document left out the expected one.
+    [[nodiscard]] std::size_t after_expected() const noexcept {
+        return static_cast<std::size_t>(next_ + step_);
+    }
     void saw(std::size_t i) noexcept {
         const auto at = static_cast<std::ptrdiff_t>(i);
         if (at != next_) [[unlikely]]

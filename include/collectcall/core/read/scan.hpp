@@ -62,7 +62,8 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 }
 
 // Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7F comes first. The vector
+// when there is none before it); `high` is set when a byte above 0x7E comes first (0x7F, or any
+// byte of a multi-byte UTF-8 sequence): text without one is printable ASCII throughout. The vector
 // forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
 // form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
 COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
@@ -70,7 +71,7 @@ COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
     for (; p < end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"' || c == '\\' || c < 0x20) return p;
-        high = high || c >= 0x80;
+        high = high || c >= 0x7F;
     }
     return end;
 }
@@ -84,7 +85,9 @@ COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, boo
         const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(c, controls), c);
         const auto stops = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash)), control)));
-        const auto highs = static_cast<unsigned>(_mm_movemask_epi8(c));
+        // A byte above 0x7E: its own top bit, or that of the byte plus one (0x7F).
+        const auto highs = static_cast<unsigned>(
+            _mm_movemask_epi8(_mm_or_si128(c, _mm_add_epi8(c, _mm_set1_epi8(1)))));
         if (stops != 0) {
             const auto at = static_cast<unsigned>(std::countr_zero(stops));
             high = high || (highs & ((1U << at) - 1)) != 0;
