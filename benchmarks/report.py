@@ -505,6 +505,15 @@ def compile_time_markdown(ct: dict | None) -> str:
             values = samples.get(name, [medians[name]])
             lines.append(f"| {description} | {medians[name]:.2f} s | {min(values):.2f} s | "
                          f"{max(values):.2f} s |")
+    baseline = [(name, description) for name, description in COMPILE_TIME_PROGRAMS
+                if f"{name}@baseline" in medians]
+    if baseline:
+        lines += ["", "The same programs against the headers of the previous version "
+                  "(`run.py --baseline`), in the same rounds:", "",
+                  "| program | previous version | this version |", "|---|---:|---:|"]
+        for name, description in baseline:
+            now = f"{medians[name]:.2f} s" if name in medians else "-"
+            lines.append(f"| {description} | {medians[f'{name}@baseline']:.2f} s | {now} |")
     return "\n".join(lines)
 
 
