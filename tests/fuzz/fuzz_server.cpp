@@ -296,8 +296,8 @@ bool check_response(const Failure& where) {
         return closes;
     }
 
-    // cpp-httplib compresses a response when the request accepts it: the body is then not
-    // JSON text, and only its framing is checked.
+    // The server compresses a response when the request accepts it: the body is then not JSON
+    // text, and only its framing is checked.
     if (const auto encoding = response.header("Content-Encoding")) {
         if (*encoding != "gzip" && *encoding != "br" && *encoding != "deflate") {
             fail(where, "an unknown Content-Encoding");

@@ -31,6 +31,7 @@
 
 #include "harness.hpp"
 #include "http.hpp"
+#include "request_reader.hpp"
 
 using namespace test;
 using collectcall::server::ServerOptions;
@@ -639,4 +640,24 @@ TEST_CASE("content codings: request bodies decoded within the limit, answers com
     CHECK(parse(decoded).str("/data/customers/0/externalId") == "coded-gzip");
     CHECK(coded[2].count("Content-Encoding") == 0);
     CHECK(parse(coded[2].body).str("/data/customers/0/externalId") == "coded-gzip");
+}
+
+TEST_CASE("query parameters are form-encoded pairs", "[http][framing]") {
+    httplib::Params params;
+    collectcall::server::http::parse_query("a=1&b=x+y%20z%2B&&a=1&c&=v&d=1=2&e=%zz&a=2", params);
+    const auto values = [&](const std::string& name) {
+        std::vector<std::string> found;
+        const auto [first, last] = params.equal_range(name);
+        for (auto it = first; it != last; ++it)
+            found.push_back(it->second);
+        return found;
+    };
+    // A pair repeated as the same bytes counts once; the same name with another value does not.
+    CHECK(values("a") == std::vector<std::string>{"1", "2"});
+    CHECK(values("b") == std::vector<std::string>{"x y z+"});
+    CHECK(values("c") == std::vector<std::string>{""});
+    CHECK(values("v") == std::vector<std::string>{""});  // "=v": the name is the only piece
+    CHECK(values("d") == std::vector<std::string>{"2"});
+    CHECK(values("e") == std::vector<std::string>{"%zz"});
+    CHECK(params.size() == 7);
 }

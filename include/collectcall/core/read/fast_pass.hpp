@@ -13,7 +13,8 @@
 // What it takes is JSON (RFC 8259): it checks the grammar of everything it reads, refuses control
 // characters in strings, and checks a string with a byte above 0x7F for UTF-8. Every scan is
 // bounded by the end of the text; the wide loads read up to 63 bytes past it, which the padding
-// of the document's buffer allows.
+// of the document's buffer allows, and a look at one byte may read the byte at the end (NUL or
+// white space, which ends any token).
 #pragma once
 
 #include <algorithm>
@@ -145,8 +146,14 @@ class FastReader {
     }
 
   private:
-    [[nodiscard]] char peek() const noexcept { return p_ < end_ ? *p_ : '\0'; }
+    // The byte at p_, which never passes end_ while a read goes on: the byte at end_ (NUL or white
+    // space, as the document's buffer is made) is read at the most, and matches nothing a caller
+    // looks for.
+    [[nodiscard]] char peek() const noexcept { return *p_; }
     void skip_space() noexcept {
+        // A byte above the space ends it at once (the usual case: no white space between tokens).
+        if (static_cast<unsigned char>(*p_) > ' ') [[likely]]
+            return;
         while (p_ < end_ && is_json_space(*p_))
             ++p_;
     }
@@ -421,33 +428,30 @@ bool FastReader::object(T& out) {
         std::uint64_t nulls = 0;
         MemberHint hint;
         // The members in declaration order first, each key compared with the one member it may
-        // be there (a document written from the struct, with members left out or not): each
-        // member read by a call the compiler knows, not through the table. A key out of that
-        // order (or written with white space before its colon) leaves the rest of the object to
-        // the loop below, which takes keys in any order.
-        enum class State { in_order, closed, failed };
-        State state = State::in_order;
-        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) {
-            constexpr std::size_t i = decltype(I)::value;
-            if (state != State::in_order || !Lookup::is_key_with_colon(p_, i)) return;
+        // be there, its key and colon at once (a document written from the struct, with members
+        // left out or not): no lookup. A key out of that order (or written with white space
+        // before its colon) leaves the rest of the object to the loop below, which takes keys in
+        // any order. (A loop rather than code unrolled per member: as fast, and it costs the
+        // compiler nothing per member.)
+        bool closed = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!Lookup::is_key_with_colon(p_, i)) continue;
             p_ += member_names<T>[i].size() + 3;
-            constexpr std::uint64_t bit = std::uint64_t{1} << i;
+            const std::uint64_t bit = std::uint64_t{1} << i;
             seen |= bit;
             hint.saw(i);
             skip_space();
             if (peek() == 'n') nulls |= bit;
-            if (!member<T, i>(*this, out)) {
-                state = State::failed;
-                return;
-            }
+            if (!members<T>[i](*this, out)) return false;
             const After after = after_value('}');
-            if (after != After::more)
-                state = after == After::closed ? State::closed : State::failed;
-        });
-        if (state == State::failed) return false;
-        if (state == State::in_order && seen == 0 && peek() == '}') {
+            if (after == After::more) continue;
+            if (after == After::wrong) return false;
+            closed = true;
+            break;
+        }
+        if (!closed && seen == 0 && peek() == '}') {
             ++p_;  // no member at all
-        } else if (state == State::in_order) {
+        } else if (!closed) {
             while (true) {
                 std::size_t i = hint.expected();
                 if (i < n && Lookup::is_key_with_colon(p_, i)) [[likely]] {
