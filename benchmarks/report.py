@@ -408,6 +408,12 @@ COMPILE_TIME_TARGETS = [
     ("read+write a CustomerCreate, umbrella header and the separately compiled models: "
      "collectcall / nlohmann", "read_write/collectcall_separate", "read_write/nlohmann", 0.5),
 ]
+# (label, program, target in seconds): a program's CPU time must be at most its target.
+COMPILE_TIME_SECONDS_TARGETS = [
+    ("read, write and derive the JSON Schema of every body and answer model of the API, "
+     "header-only", "every_model/collectcall", 25.0),
+    ("build the OpenAPI document", "openapi/collectcall", 15.0),
+]
 COMPILE_TIME_OTHER = [
     ("read+write a CustomerCreate, header-only, including the umbrella header: "
      "collectcall / nlohmann", "read_write/collectcall_umbrella", "read_write/nlohmann"),
@@ -432,6 +438,22 @@ COMPILE_TIME_PROGRAMS = [
     ("include/nlohmann", "only `#include <nlohmann/json.hpp>`"),
     ("src/collectcall", "`collectcall/src.hpp`, the separately compiled models (once per "
      "project; once per run)"),
+    ("every_model/collectcall", "read, write and derive the JSON Schema of every body and answer "
+     "model of `api/endpoints.hpp`, header-only (`every_model_collectcall.cpp`)"),
+    ("openapi/collectcall", "build the OpenAPI document (`openapi_collectcall.cpp`)"),
+    ("read_write/collectcall+1", "read_write_collectcall.cpp with one more model "
+     "(`COMPILE_TIME_ONE_MORE`, `one_more_model.hpp`)"),
+    ("read_write/nlohmann+1", "read_write_nlohmann.cpp with the same model"),
+    ("every_model/collectcall+1", "every_model_collectcall.cpp with the same model"),
+]
+# (label, program): what one more model costs, the program with it (NAME+1) minus without.
+COMPILE_TIME_ONE_MORE = [
+    ("collectcall, read and write, beside one model (`read_write_collectcall.cpp`)",
+     "read_write/collectcall"),
+    ("nlohmann/json, read and write, beside one model (`read_write_nlohmann.cpp`)",
+     "read_write/nlohmann"),
+    ("collectcall, read, write and JSON Schema, beside every model of the API "
+     "(`every_model_collectcall.cpp`)", "every_model/collectcall"),
 ]
 
 
@@ -459,10 +481,23 @@ def compile_time_markdown(ct: dict | None) -> str:
             r = medians[num] / medians[den]
             result = "met" if r <= target else "**missed**"
             lines.append(f"| {label} | {r:.2f}x | <= {target:g}x | {result} |")
+    for label, name, target in COMPILE_TIME_SECONDS_TARGETS:
+        if name in medians:
+            result = "met" if medians[name] <= target else "**missed**"
+            lines.append(f"| {label} | {medians[name]:.2f} s | <= {target:g} s | {result} |")
     lines += ["", "| other ratio | measured |", "|---|---:|"]
     for label, num, den in COMPILE_TIME_OTHER:
         if num in medians and den in medians:
             lines.append(f"| {label} | {medians[num] / medians[den]:.2f}x |")
+    one_more = [(label, name) for label, name in COMPILE_TIME_ONE_MORE
+                if name in medians and f"{name}+1" in medians]
+    if one_more:
+        lines += ["", "The cost of one more model (`benchmarks/compile_time/one_more_model.hpp`: ten "
+                  "members, among them two nested models; nlohmann/json's program declares the "
+                  "same struct): the difference of the medians of the same program with and "
+                  "without it.", "", "| one more model | CPU time added |", "|---|---:|"]
+        for label, name in one_more:
+            lines.append(f"| {label} | {medians[f'{name}+1'] - medians[name]:+.2f} s |")
     lines += ["", "| program | CPU time (median) | fastest | slowest |", "|---|---:|---:|---:|"]
     samples = ct.get("samples_s", {})
     for name, description in COMPILE_TIME_PROGRAMS:
@@ -470,6 +505,15 @@ def compile_time_markdown(ct: dict | None) -> str:
             values = samples.get(name, [medians[name]])
             lines.append(f"| {description} | {medians[name]:.2f} s | {min(values):.2f} s | "
                          f"{max(values):.2f} s |")
+    baseline = [(name, description) for name, description in COMPILE_TIME_PROGRAMS
+                if f"{name}@baseline" in medians]
+    if baseline:
+        lines += ["", "The same programs against the headers of the previous version "
+                  "(`run.py --baseline`), in the same rounds:", "",
+                  "| program | previous version | this version |", "|---|---:|---:|"]
+        for name, description in baseline:
+            now = f"{medians[name]:.2f} s" if name in medians else "-"
+            lines.append(f"| {description} | {medians[f'{name}@baseline']:.2f} s | {now} |")
     return "\n".join(lines)
 
 

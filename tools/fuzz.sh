@@ -15,6 +15,7 @@
 # The server target needs the example server, so the build is configured with the examples; only
 # the fuzz_ targets (and what they link) are built.
 # Environment: COLLECTCALL_FUZZ_JOBS (build jobs, default: the number of CPUs),
+# COLLECTCALL_FUZZ_PARALLEL (targets run at once, default: the number of CPUs),
 # COLLECTCALL_FUZZ_BUILD_DIR (default build/fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,26 +39,46 @@ cmake --build "$build" -j "${COLLECTCALL_FUZZ_JOBS:-$(nproc)}" --target "${targe
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Runs one target; its libFuzzer output goes to $build/fuzz_<target>.log, its exit status to
+# $build/fuzz_<target>.status.
+run_target() {
+  local target=$1
+  local corpus="$build/corpus/$target" artifacts="$build/artifacts/$target"
+  mkdir -p "$corpus" "$artifacts"
+  local dict=tests/fuzz/$target.dict
+  [[ -f "$dict" ]] || dict=tests/fuzz/json.dict
+  local max_len=8192
+  [[ "$target" == server ]] && max_len=20480
+  local status=0
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="$max_len" -dict="$dict" -artifact_prefix="$artifacts/" \
+    -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"$build/fuzz_$target.log" 2>&1 ||
+    status=$?
+  echo "$status" >"$build/fuzz_$target.status"
+}
+
+# Each libFuzzer process runs on one core: as many targets at once as there are cores
+# (COLLECTCALL_FUZZ_PARALLEL), each for its full budget.
+parallel=${COLLECTCALL_FUZZ_PARALLEL:-$(nproc)}
+for target in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= parallel )); do wait -n || true; done
+  echo "== fuzz_$target: $seconds s" >&2
+  rm -f "$build/fuzz_$target.status"
+  run_target "$target" &
+done
+wait
+
 failed=()
 for target in "${targets[@]}"; do
-  corpus="$build/corpus/$target"
-  artifacts="$build/artifacts/$target"
-  mkdir -p "$corpus" "$artifacts"
-  echo "== fuzz_$target: $seconds s" >&2
   log="$build/fuzz_$target.log"
-  dict=tests/fuzz/$target.dict
-  [[ -f "$dict" ]] || dict=tests/fuzz/json.dict
-  max_len=8192
-  [[ "$target" == server ]] && max_len=20480
-  if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-       -max_len="$max_len" -dict="$dict" -artifact_prefix="$artifacts/" \
-       -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+  echo "== fuzz_$target" >&2
+  if [[ "$(cat "$build/fuzz_$target.status" 2>/dev/null)" == 0 ]]; then
     grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$log" >&2 || true
   else
     failed+=("$target")
     # The report: the sanitizer's or the property's, and the input that caused it.
     grep -v -E '^(#[0-9]+|INFO:|")' "$log" | tail -n 60 >&2
-    echo "fuzz_$target failed; full log: $log; input saved in $artifacts/" >&2
+    echo "fuzz_$target failed; full log: $log; input saved in $build/artifacts/$target/" >&2
   fi
 done
 

@@ -2,7 +2,9 @@
 // written the way nlohmann/json's documentation shows (plain structs, the
 // NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT bindings, std::optional through an
 // adl_serializer). It binds and writes the same members; it checks less (no formats, no unknown
-// or duplicate members), which makes it the cheaper program to compile.
+// or duplicate members), which makes it the cheaper program to compile. With
+// COMPILE_TIME_ONE_MORE it also reads and writes one more model (OneMoreModel, the struct of
+// one_more_model.hpp with the same members) when given an argument.
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -92,11 +94,36 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CustomerCreate, externalId, clie
                                                 secondaryPhone, address, ssnLastFour, dateOfBirth,
                                                 collections, inconvenientTimes)
 
+#ifdef COMPILE_TIME_ONE_MORE
+struct OneMoreModel {
+    std::string externalId;
+    std::string firstName;
+    std::optional<std::string> middleName;
+    std::string lastName;
+    std::string email;
+    std::string primaryPhone;
+    std::optional<std::string> secondaryPhone;
+    Address address;
+    std::optional<std::string> dateOfBirth;
+    std::optional<Collections> collections;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OneMoreModel, externalId, firstName, middleName,
+                                                lastName, email, primaryPhone, secondaryPhone,
+                                                address, dateOfBirth, collections)
+#endif
+
 }  // namespace program
 
-int main() {
+int main([[maybe_unused]] int argc, char*[]) {
     const std::string text{std::istreambuf_iterator<char>(std::cin), {}};
     try {
+#ifdef COMPILE_TIME_ONE_MORE
+        if (argc > 1) {
+            const auto more = nlohmann::json::parse(text).get<program::OneMoreModel>();
+            std::cout << nlohmann::json(more).dump() << '\n';
+            return 0;
+        }
+#endif
         const auto customer = nlohmann::json::parse(text).get<program::CustomerCreate>();
         std::cout << nlohmann::json(customer).dump() << '\n';
     } catch (const nlohmann::json::exception& e) {

@@ -22,6 +22,17 @@ rounds; the ratios are between medians of the same run.
   include/collectcall              umbrella.cpp: only #include "collectcall/collectcall.hpp"
   include/nlohmann                 include_nlohmann.cpp: only #include <nlohmann/json.hpp>
   src/collectcall                  a file that includes collectcall/src.hpp
+  every_model/collectcall          every_model_collectcall.cpp: reads, writes and derives the
+                                   JSON Schema of every body and answer model of
+                                   api/endpoints.hpp, header-only
+  openapi/collectcall              openapi_collectcall.cpp: builds the OpenAPI document
+  NAME+1                           read_write/collectcall, read_write/nlohmann and
+                                   every_model/collectcall with COMPILE_TIME_ONE_MORE: one more
+                                   model, the same struct for both libraries
+                                   (one_more_model.hpp); NAME+1 minus NAME is what one more
+                                   model costs
+
+--quick leaves out the every-model and OpenAPI programs (the longest to compile).
 
 With --baseline DIR, the collectcall programs are also built against the headers under DIR (an
 older checkout's include/) in the same rounds, for a before/after comparison of one run.
@@ -45,7 +56,7 @@ ROOT = HERE.parent.parent
 FLAGS = ["-std=c++20", "-O2"]
 
 
-def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
+def programs(include_dir: Path, scratch: Path, quick: bool = False) -> dict[str, list[str]]:
     src = scratch / "collectcall_src.cpp"
     src.write_text('#include "collectcall/src.hpp"\n')
     inc = [f"-I{include_dir}"]
@@ -59,7 +70,23 @@ def programs(include_dir: Path, scratch: Path) -> dict[str, list[str]]:
         "include/collectcall": inc + [str(HERE / "umbrella.cpp")],
         "include/nlohmann": [str(HERE / "include_nlohmann.cpp")],
         "src/collectcall": inc + ["-DCOLLECTCALL_SEPARATE_COMPILATION", str(src)],
+        "read_write/collectcall+1": inc + ["-DCOMPILE_TIME_ONE_MORE",
+                                           str(HERE / "read_write_collectcall.cpp")],
+        "read_write/nlohmann+1": ["-DCOMPILE_TIME_ONE_MORE",
+                                  str(HERE / "read_write_nlohmann.cpp")],
     }
+    if not quick:
+        result.update({
+            "every_model/collectcall": inc + [str(HERE / "every_model_collectcall.cpp")],
+            "every_model/collectcall+1": inc + ["-DCOMPILE_TIME_ONE_MORE",
+                                                str(HERE / "every_model_collectcall.cpp")],
+            "openapi/collectcall": inc + [str(HERE / "openapi_collectcall.cpp")],
+        })
+    if not (include_dir / "collectcall" / "api" / "endpoints.hpp").is_file():
+        # Headers from before the API's endpoints were described (--baseline of an older tree).
+        for name in ("every_model/collectcall", "every_model/collectcall+1",
+                     "openapi/collectcall"):
+            result.pop(name, None)
     if not (include_dir / "collectcall" / "src.hpp").is_file():
         # Headers from before the separately compiled mode (--include of an older tree).
         del result["read_write/collectcall_separate"], result["src/collectcall"]
@@ -89,6 +116,8 @@ def main() -> int:
                         help="another include/ (an older checkout) whose collectcall programs "
                              "take turns with the others, as NAME@baseline")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--quick", action="store_true",
+                        help="leave out the every-model and OpenAPI programs")
     args = parser.parse_args()
     if shutil.which(args.cxx) is None:
         raise SystemExit(f"{args.cxx} not found")
@@ -96,9 +125,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         commands = {name: [args.cxx, *FLAGS, *rest, "-c", "-o", str(scratch / "out.o")]
-                    for name, rest in programs(args.include.resolve(), scratch).items()}
+                    for name, rest in programs(args.include.resolve(), scratch,
+                                               args.quick).items()}
         if args.baseline:
-            for name, rest in programs(args.baseline.resolve(), scratch).items():
+            for name, rest in programs(args.baseline.resolve(), scratch, args.quick).items():
                 if "collectcall" in name and name != "src/collectcall":
                     commands[f"{name}@baseline"] = [args.cxx, *FLAGS, *rest, "-c", "-o",
                                                     str(scratch / "out.o")]
@@ -139,6 +169,11 @@ def main() -> int:
                 medians["read_write/collectcall_umbrella"] / nlohmann,
         },
     }
+    # What one more model costs: the same program with and without it.
+    result["one_more_model_s"] = {
+        name: medians[f"{name}+1"] - medians[name]
+        for name in ("read_write/collectcall", "read_write/nlohmann", "every_model/collectcall")
+        if name in medians and f"{name}+1" in medians}
     if "read_write/collectcall_separate" in medians:
         result["ratios"]["separate_vs_nlohmann"] = (medians["read_write/collectcall_separate"] /
                                                     nlohmann)
@@ -146,6 +181,8 @@ def main() -> int:
         print(f"{name:44} {value:6.2f} s")
     for name, value in result["ratios"].items():
         print(f"{name:42} {value:5.2f}x")
+    for name, value in result["one_more_model_s"].items():
+        print(f"one more model, {name:27} {value:+6.2f} s")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2) + "\n")

@@ -87,9 +87,8 @@ class ForwardingStore : public Store {
     std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
         return inner_->list_calls(account, customer);
     }
-    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, std::string_view transcript, Time at) override {
-        return inner_->end_call(account, id, status, ended_reason, duration_ms, transcript, at);
+    bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override {
+        return inner_->end_call(account, id, ending);
     }
     std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
     std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }

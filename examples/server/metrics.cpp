@@ -249,12 +249,9 @@ class MeteredStore final : public ForwardingStore {
         return timed(metrics_, batched_, 1,
                      [&] { return ForwardingStore::place_call(account, customer, since, decide); });
     }
-    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, std::string_view transcript, Time at) override {
-        return timed(metrics_, batched_, 1, [&] {
-            return ForwardingStore::end_call(account, id, status, ended_reason, duration_ms,
-                                             transcript, at);
-        });
+    bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override {
+        return timed(metrics_, batched_, 1,
+                     [&] { return ForwardingStore::end_call(account, id, ending); });
     }
     ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
         return timed(metrics_, batched_, 1,

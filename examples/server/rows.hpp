@@ -1,7 +1,7 @@
-// The rows of the stores, written once for both backends: the columns a customer and a call are
-// selected with, and how such a row becomes a model. A backend hands its row to these through a
-// view with text(c), is_null(c), integer(c) and boolean(c) (sqlite.hpp's SqliteRow,
-// postgres.hpp's PgRow); column c counts from 0 in the order of the list.
+// The rows of the stores, written once for both backends: the row structs that customers,
+// calls, interactions, clients and analyses are selected and inserted with (their columns, the
+// reading of a row and the binding of an insert come from their descriptions: sql/row.hpp), and
+// how such a row becomes a model.
 #pragma once
 
 #include <chrono>
@@ -21,38 +21,10 @@
 #include <collectcall/core/read.hpp>
 
 #include "columns.hpp"
+#include "sql/row.hpp"
 #include "store.hpp"
 
-// The columns of a customer row, for `SELECT ` COLLECTCALL_CUSTOMER_COLUMNS ` FROM customers`.
-// Macros, so that a statement stays one string literal (SQLite's statement cache is keyed by its
-// address).
-#define COLLECTCALL_CUSTOMER_COLUMNS                                                            \
-    "id, body, thread_id, active, cease_and_desist, created_at, updated_at, restricted_media, " \
-    "attorney_represented, disputed"
-// The columns of a call row (its events are another table's).
-#define COLLECTCALL_CALL_COLUMNS                                                           \
-    "id, thread_id, to_number, from_number, compliance, created_at, customer_id, status, " \
-    "ended_reason, duration_ms"
-// The columns of an account's settings (AccountSettings, but the caller numbers).
-#define COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS \
-    "window_start_minutes, window_end_minutes, max_calls_per_day, compliance_policy"
-// The columns of an SMS or e-mail interaction row.
-#define COLLECTCALL_INTERACTION_COLUMNS "channel, data"
-// The columns an interaction is inserted with, in the order each backend binds them.
-#define COLLECTCALL_INTERACTION_INSERT_COLUMNS                                         \
-    "id, account_id, customer_id, thread_id, channel, direction, timestamp_ms, data, " \
-    "created_at"
-// The columns of an analysis row.
-#define COLLECTCALL_ANALYSIS_COLUMNS \
-    "interaction_id, customer_id, channel, variables, outcomes_applied, created_at"
-// The columns a customer is inserted with, in the order each backend binds them.
-#define COLLECTCALL_CUSTOMER_INSERT_COLUMNS                                                \
-    "id, account_id, external_id, thread_id, active, cease_and_desist, body, created_at, " \
-    "updated_at"
-
 namespace collectcall::server {
-
-inline constexpr int customer_insert_column_count = 9;
 
 // The stores keep times as milliseconds since the epoch where they compare them, and as RFC 3339
 // text where they show them.
@@ -75,34 +47,80 @@ inline const ReadOptions& stored_read_options() {
     return options;
 }
 
-// A row selected with COLLECTCALL_CUSTOMER_COLUMNS.
+// A customer's row as it is selected.
+struct CustomerRow {
+    Uuid id;
+    std::string body;  // the CustomerCreate, as write() makes it
+    Uuid thread_id;
+    bool active = true;
+    bool cease_and_desist = false;
+    Timestamp created_at;
+    Timestamp updated_at;
+    std::int64_t restricted_media = 0;  // RestrictedMedia's bits
+    bool attorney_represented = false;
+    bool disputed = false;
+};
+BOOST_DESCRIBE_STRUCT(CustomerRow, (),
+                      (id, body, thread_id, active, cease_and_desist, created_at, updated_at,
+                       restricted_media, attorney_represented, disputed))
+
+// A customer's row as it is inserted, its texts read where they lie.
+struct CustomerInsert {
+    std::string_view id;
+    std::string_view account_id;
+    std::string_view external_id;
+    std::string_view thread_id;
+    bool active = true;
+    bool cease_and_desist = false;
+    std::string_view body;
+    std::string_view created_at;
+    std::string_view updated_at;
+};
+BOOST_DESCRIBE_STRUCT(CustomerInsert, (),
+                      (id, account_id, external_id, thread_id, active, cease_and_desist, body,
+                       created_at, updated_at))
+
+// A customer from its row (CustomerRow's columns).
 template <class Row>
-StoredCustomer customer_from_row(const Row& row) {
+StoredCustomer customer_from_row(const Row& selected) {
+    CustomerRow row = sql::read_row<CustomerRow>(selected);
     StoredCustomer stored;
-    auto body = read<CustomerCreate>(row.text(1), stored_read_options());
+    auto body = read<CustomerCreate>(row.body, stored_read_options());
     if (!body) corrupt("customer");
     static_cast<CustomerCreate&>(stored.customer) = std::move(body).value();
-    stored.customer.id = parse_column<Uuid>(row.text(0), "customer id");
-    stored.thread_id = parse_column<Uuid>(row.text(2), "thread id");
-    stored.active = row.boolean(3);
-    stored.cease_and_desist = row.boolean(4);
-    stored.customer.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
-    stored.customer.updatedAt = parse_column<Timestamp>(row.text(6), "updatedAt");
-    const auto media = RestrictedMedia::from_bits(static_cast<unsigned>(row.integer(7)));
+    stored.customer.id = row.id;
+    stored.thread_id = row.thread_id;
+    stored.active = row.active;
+    stored.cease_and_desist = row.cease_and_desist;
+    stored.customer.createdAt = std::move(row.created_at);
+    stored.customer.updatedAt = std::move(row.updated_at);
+    const auto media = RestrictedMedia::from_bits(static_cast<unsigned>(row.restricted_media));
     if (!media) corrupt("restricted media");
     stored.customer.restrictedMedia = *media;
-    stored.customer.attorneyRepresented = row.boolean(8);
-    stored.customer.disputed = row.boolean(9);
+    stored.customer.attorneyRepresented = row.attorney_represented;
+    stored.customer.disputed = row.disputed;
     return stored;
 }
 
-// A row selected with COLLECTCALL_ACCOUNT_SETTINGS_COLUMNS.
+// An account's settings as its row keeps them (AccountSettings, but the caller numbers).
+struct SettingsRow {
+    std::int64_t window_start_minutes = 0;
+    std::int64_t window_end_minutes = 0;
+    std::int64_t max_calls_per_day = 0;
+    CompliancePolicy compliance_policy = CompliancePolicy::hosted;
+};
+BOOST_DESCRIBE_STRUCT(SettingsRow, (),
+                      (window_start_minutes, window_end_minutes, max_calls_per_day,
+                       compliance_policy))
+
+// The settings of a row of SettingsRow's columns.
 template <class Row>
-void settings_from_row(const Row& row, AccountSettings& settings) {
-    settings.window = compliance::RespectfulHours{std::chrono::minutes{row.integer(0)},
-                                                  std::chrono::minutes{row.integer(1)}};
-    settings.max_calls_per_day = static_cast<unsigned>(row.integer(2));
-    settings.policy = parse_column<CompliancePolicy>(row.text(3), "compliance policy");
+void settings_from_row(const Row& selected, AccountSettings& settings) {
+    const SettingsRow row = sql::read_row<SettingsRow>(selected);
+    settings.window = compliance::RespectfulHours{std::chrono::minutes{row.window_start_minutes},
+                                                  std::chrono::minutes{row.window_end_minutes}};
+    settings.max_calls_per_day = static_cast<unsigned>(row.max_calls_per_day);
+    settings.policy = row.compliance_policy;
 }
 
 // The account as GET /account shows it, but its drip campaigns.
@@ -118,12 +136,19 @@ inline Account account_view(const Uuid& id, std::string name, const AccountSetti
     return out;
 }
 
-// A row (name, steps) of drip_campaigns; steps as write() makes them.
+// A row of drip_campaigns; steps as write() makes them.
+struct CampaignRow {
+    std::string name;
+    std::string steps;
+};
+BOOST_DESCRIBE_STRUCT(CampaignRow, (), (name, steps))
+
 template <class Row>
-DripCampaignDefinition campaign_from_row(const Row& row) {
+DripCampaignDefinition campaign_from_row(const Row& selected) {
+    CampaignRow row = sql::read_row<CampaignRow>(selected);
     DripCampaignDefinition out;
-    out.name = std::string(row.text(0));
-    auto steps = read<std::vector<DripStepDefinition>>(row.text(1), stored_read_options());
+    out.name = std::move(row.name);
+    auto steps = read<std::vector<DripStepDefinition>>(row.steps, stored_read_options());
     if (!steps) corrupt("drip campaign");
     out.steps = std::move(steps).value();
     return out;
@@ -322,66 +347,124 @@ void add_call_in_progress(ContactHistory& history, const Row& row) {
     return std::visit([](const auto& r) { return write(r); }, record);
 }
 
-// A row selected with COLLECTCALL_INTERACTION_COLUMNS.
+// An SMS or e-mail interaction's row as it is selected.
+struct InteractionRow {
+    std::string channel;
+    std::string data;  // the record as the API shows it
+};
+BOOST_DESCRIBE_STRUCT(InteractionRow, (), (channel, data))
+
+// An interaction's row as it is inserted.
+struct InteractionInsert {
+    std::string_view id;
+    std::string_view account_id;
+    std::string_view customer_id;
+    std::string_view thread_id;
+    std::string_view channel;
+    std::string_view direction;
+    std::int64_t timestamp_ms = 0;
+    std::string data;
+    std::string_view created_at;
+};
+BOOST_DESCRIBE_STRUCT(InteractionInsert, (),
+                      (id, account_id, customer_id, thread_id, channel, direction, timestamp_ms,
+                       data, created_at))
+
 template <class Row>
-InteractionRecord interaction_from_row(const Row& row) {
+InteractionRecord interaction_from_row(const Row& selected) {
+    const InteractionRow row = sql::read_row<InteractionRow>(selected);
     const auto data = [&]<class Data>(std::type_identity<Data>) -> InteractionRecord {
-        auto parsed = read<Data>(row.text(1), stored_read_options());
+        auto parsed = read<Data>(row.data, stored_read_options());
         if (!parsed) corrupt("interaction");
         return std::move(parsed).value();
     };
-    if (row.text(0) == enum_name(SmsChannel::sms))
+    if (row.channel == enum_name(SmsChannel::sms))
         return data(std::type_identity<SmsInteractionData>{});
-    if (row.text(0) == enum_name(EmailChannel::email)) {
+    if (row.channel == enum_name(EmailChannel::email)) {
         return data(std::type_identity<EmailInteractionData>{});
     }
     corrupt("interaction channel");
 }
 
-// A row selected with COLLECTCALL_CALL_COLUMNS; the caller adds the call's events.
-template <class Row>
-CallDetails call_from_row(const Row& row) {
+// A call's row as it is selected (its events are another table's).
+struct CallRow {
+    Uuid id;
+    Uuid thread_id;
+    E164 to_number;
+    E164 from_number;
+    std::string compliance;  // compliance_column
+    Timestamp created_at;
+    Uuid customer_id;
+    CallStatus status = CallStatus::in_progress;
+    std::optional<EndedReason> ended_reason;
+    std::optional<std::int64_t> duration_ms;
+};
+BOOST_DESCRIBE_STRUCT(CallRow, (),
+                      (id, thread_id, to_number, from_number, compliance, created_at, customer_id,
+                       status, ended_reason, duration_ms))
+
+// A call from its row; the caller adds the call's events.
+inline CallDetails call_from_row(CallRow row) {
     CallDetails call;
-    call.id = parse_column<Uuid>(row.text(0), "call id");
-    call.threadId = parse_column<Uuid>(row.text(1), "thread id");
-    call.toPhoneNumber = parse_column<E164>(row.text(2), "toPhoneNumber");
-    call.fromPhoneNumber = parse_column<E164>(row.text(3), "fromPhoneNumber");
-    call.compliance = compliance_from_column(row.text(4));
-    call.createdAt = parse_column<Timestamp>(row.text(5), "createdAt");
-    call.customerId = parse_column<Uuid>(row.text(6), "customer id");
-    call.status = parse_column<CallStatus>(row.text(7), "call status");
-    if (!row.is_null(8)) call.endedReason = parse_column<EndedReason>(row.text(8), "endedReason");
-    if (!row.is_null(9)) call.durationMs = row.integer(9);
+    call.id = row.id;
+    call.threadId = row.thread_id;
+    call.toPhoneNumber = std::move(row.to_number);
+    call.fromPhoneNumber = std::move(row.from_number);
+    call.compliance = compliance_from_column(row.compliance);
+    call.createdAt = std::move(row.created_at);
+    call.customerId = row.customer_id;
+    call.status = row.status;
+    if (row.ended_reason) call.endedReason = *row.ended_reason;
+    if (row.duration_ms) call.durationMs = *row.duration_ms;
     return call;
 }
 
-// A row of `SELECT id, name FROM clients`.
-template <class Row>
-Client client_from_row(const Row& row) {
-    return Client{parse_column<Uuid>(row.text(0), "client id"),
-                  parse_column<Text>(row.text(1), "client name")};
+// A client's row as it is selected.
+struct ClientsRow {
+    Uuid id;
+    decltype(Client::name) name;
+};
+BOOST_DESCRIBE_STRUCT(ClientsRow, (), (id, name))
+
+inline Client client_from_row(ClientsRow row) {
+    return Client{row.id, std::move(row.name)};
 }
 
-// A row selected with COLLECTCALL_ANALYSIS_COLUMNS.
-template <class Row>
-StoredAnalysis analysis_from_row(const Row& row) {
+// An analysis's row as it is selected.
+struct AnalysisRow {
+    Uuid interaction_id;
+    Uuid customer_id;
+    Channel channel = Channel::sms;
+    std::string variables;  // OutputVariables, as write() makes them
+    bool outcomes_applied = false;
+    Timestamp created_at;
+};
+BOOST_DESCRIBE_STRUCT(AnalysisRow, (),
+                      (interaction_id, customer_id, channel, variables, outcomes_applied,
+                       created_at))
+
+inline StoredAnalysis analysis_from_row(const AnalysisRow& row) {
     StoredAnalysis analysis;
-    analysis.interaction_id = parse_column<Uuid>(row.text(0), "interaction id");
-    analysis.customer_id = parse_column<Uuid>(row.text(1), "customer id");
-    analysis.channel = parse_column<Channel>(row.text(2), "analysis channel");
-    auto variables = read<OutputVariables>(row.text(3), stored_read_options());
+    analysis.interaction_id = row.interaction_id;
+    analysis.customer_id = row.customer_id;
+    analysis.channel = row.channel;
+    auto variables = read<OutputVariables>(row.variables, stored_read_options());
     if (!variables) corrupt("analysis");
     analysis.variables = variables.value();
-    analysis.outcomes_applied = row.boolean(4);
-    analysis.analysed_at = parse_column<Timestamp>(row.text(5), "analysis createdAt").time();
+    analysis.outcomes_applied = row.outcomes_applied;
+    analysis.analysed_at = row.created_at.time();
     return analysis;
 }
 
-// A row of `SELECT type, created_at FROM call_events`.
-template <class Row>
-CallEvent event_from_row(const Row& row) {
-    return CallEvent{parse_column<CallEventType>(row.text(0), "event type"),
-                     parse_column<Timestamp>(row.text(1), "event createdAt")};
+// A call event's row as it is selected.
+struct EventRow {
+    CallEventType type = CallEventType::call_created;
+    Timestamp created_at;
+};
+BOOST_DESCRIBE_STRUCT(EventRow, (), (type, created_at))
+
+inline CallEvent event_from_row(EventRow row) {
+    return CallEvent{row.type, std::move(row.created_at)};
 }
 
 }  // namespace collectcall::server

@@ -235,8 +235,9 @@ void SimulatedDialer::finish(const Pending& pending) {
             simulated_outcome(pending.call, call->toPhoneNumber.view());
         const std::string transcript = write(simulated_transcript(
             outcome.ended_reason, outcome.duration_ms, call->createdAt.time(), outcome.script));
-        if (store_.end_call(pending.account, pending.call, CallStatus::completed,
-                            outcome.ended_reason, outcome.duration_ms, transcript, clock_.now())) {
+        if (store_.end_call(pending.account, pending.call,
+                            EndedCall{CallStatus::completed, outcome.ended_reason,
+                                      outcome.duration_ms, transcript, clock_.now()})) {
             if (on_event_) on_event_();
         }
     } catch (const std::exception& e) {

@@ -128,6 +128,16 @@ struct CallPlan {
     std::optional<Uuid> drip_id;
 };
 
+// How a call in progress ended, as the dialer reports it (Store::end_call).
+struct EndedCall {
+    CallStatus status = CallStatus::completed;  // completed or canceled
+    EndedReason reason = EndedReason::customer_ended_call;
+    std::int64_t duration_ms = 0;
+    // The call's transcript: a JSON array of TranscriptMessage, as write() makes it.
+    std::string transcript;
+    Time at{};  // the instant of its call-ended event
+};
+
 // A call still in progress, as a dialer resuming after a restart needs it.
 struct CallInProgress {
     Uuid account;
@@ -337,12 +347,9 @@ class Store {
     // Newest first.
     [[nodiscard]] virtual std::vector<CallDetails> list_calls(const Uuid& account,
                                                               const Uuid& customer) = 0;
-    // Moves an in-progress call to `status` (completed, canceled) with a call-ended event and
-    // its transcript (a JSON array of TranscriptMessage, as write() makes it). False when the
-    // call is unknown or already ended. The seam for the dialer (issue 5).
-    virtual bool end_call(const Uuid& account, const Uuid& id, CallStatus status,
-                          EndedReason ended_reason, std::int64_t duration_ms,
-                          std::string_view transcript, Time at) = 0;
+    // Moves an in-progress call to the ending's status with a call-ended event and its
+    // transcript. False when the call is unknown or already ended. The seam for the dialer.
+    virtual bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) = 0;
     // Every account's calls still in progress, oldest first: a dialer picks them up when the
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }

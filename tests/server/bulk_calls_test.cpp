@@ -197,8 +197,8 @@ TEST_CASE("get-signed-url: the recording link of an answered call, 404 otherwise
     const auto end = [&](const std::string& call, collectcall::EndedReason reason) {
         REQUIRE(server.store().end_call(collectcall::Uuid::parse(acme.id).value(),
                                         collectcall::Uuid::parse(call).value(),
-                                        collectcall::CallStatus::completed, reason, 42'000, "[]",
-                                        frozen_time("2026-11-20T15:01:00Z")));
+                                        {collectcall::CallStatus::completed, reason, 42'000, "[]",
+                                         frozen_time("2026-11-20T15:01:00Z")}));
     };
 
     const std::string answered = place();

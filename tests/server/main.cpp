@@ -1,13 +1,11 @@
-#define CATCH_CONFIG_RUNNER
 #include <signal.h>
 
-#include <catch2/catch.hpp>
-
 #include "harness.hpp"
+#include "session.hpp"
 
 int main(int argc, char* argv[]) {
     // A server answering a client that already went away must not kill the test binary.
     signal(SIGPIPE, SIG_IGN);
     if (const auto code = test::store_preflight()) return *code;
-    return Catch::Session().run(argc, argv);
+    return test::run_catch(argc, argv);
 }

@@ -357,9 +357,10 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     const Time since = frozen_time() - std::chrono::hours(48);
     const Uuid call = place(*store, cred, c, frozen_time());
     CHECK_FALSE(store->find_call_transcript(cred.accountId, call));
-    REQUIRE(store->end_call(cred.accountId, call, collectcall::CallStatus::completed,
-                            collectcall::EndedReason::customer_ended_call, 1000, "[]",
-                            frozen_time()));
+    REQUIRE(store->end_call(
+        cred.accountId, call,
+        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
+         "[]", frozen_time()}));
     CHECK(store->find_call_transcript(cred.accountId, call) == std::optional<std::string>("[]"));
     const Uuid other = account(*store, "b").accountId;
     CHECK_FALSE(store->find_call_transcript(other, call));
@@ -371,9 +372,10 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     // A turn of the customer's: a conversation, from the call's end on.
     const Uuid talked = place(*store, cred, c, frozen_time() + std::chrono::minutes(1));
     CHECK(history_of(*store, cred.accountId, c, since).conversations.empty());
-    REQUIRE(store->end_call(cred.accountId, talked, collectcall::CallStatus::completed,
-                            collectcall::EndedReason::customer_ended_call, 1000,
-                            conversation_transcript(), frozen_time()));
+    REQUIRE(store->end_call(
+        cred.accountId, talked,
+        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
+         conversation_transcript(), frozen_time()}));
     history = history_of(*store, cred.accountId, c, since);
     CHECK(history.placed.size() == 2);
     CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
@@ -390,10 +392,10 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
         a = cred.accountId;
         REQUIRE(store->insert_customer(a, c));
         // A conversation ended under version 4: version 6 finds it in the transcript.
-        REQUIRE(store->end_call(a, place(*store, cred, c, frozen_time()),
-                                collectcall::CallStatus::completed,
-                                collectcall::EndedReason::customer_ended_call, 1000,
-                                conversation_transcript(), frozen_time()));
+        REQUIRE(store->end_call(
+            a, place(*store, cred, c, frozen_time()),
+            {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call,
+             1000, conversation_transcript(), frozen_time()}));
     }
     // Back to version 4: what versions 5 to 7 added is taken away again (the outbox's
     // columns of drip enrolments on PostgreSQL; SQLite's migration rebuilds the outbox table;
@@ -637,9 +639,10 @@ TEST_CASE(
     REQUIRE(store->insert_customer(a, gone));
     const Uuid call = place(*store, cred, gone, t);
     const Time gone_last = t + std::chrono::minutes(1);
-    REQUIRE(store->end_call(a, call, collectcall::CallStatus::completed,
-                            collectcall::EndedReason::customer_ended_call, 60'000,
-                            conversation_transcript(), gone_last));
+    REQUIRE(store->end_call(
+        a, call,
+        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 60'000,
+         conversation_transcript(), gone_last}));
     refuse(*store, cred, gone, t);
     const SmsInteractionData text = sms(gone, "Can I pay later?", "2026-11-20T14:00:00Z");
     store->insert_interactions(a, gone.customer.id, std::vector<InteractionRecord>{text});

@@ -1,5 +1,7 @@
 #include "postgres.hpp"
 
+#include "crypto.hpp"
+
 #include <libpq-fe.h>
 
 #include <charconv>
@@ -142,7 +144,14 @@ Result Connection::query(const char* sql) {
     auto it = prepared_.find(sql);
     if (it == prepared_.end()) {
         std::string name = "s" + std::to_string(prepared_.size());
-        pg_result* prepared = PQprepare(conn_, name.c_str(), sql, 0, nullptr);
+        // A statement of the store's dialect (sql/sql.hpp) is translated once, here.
+        std::string translated;
+        const char* text = sql;
+        if (sql::needs_translation(sql, sql::Dialect::postgres)) {
+            translated = sql::translate(sql, sql::Dialect::postgres);
+            text = translated.c_str();
+        }
+        pg_result* prepared = PQprepare(conn_, name.c_str(), text, 0, nullptr);
         if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail(prepared, "PostgreSQL prepare");
         PQclear(prepared);
         it = prepared_.emplace(sql, std::move(name)).first;
@@ -255,6 +264,77 @@ void append_array_element(std::string& out, std::string_view value) {
         out.push_back(c);
     }
     out.push_back('"');
+}
+
+// --- The store's interface (sql/sql.hpp) ----------------------------------------------------
+
+namespace {
+
+class PgCursor final : public sql::Cursor {
+  public:
+    PgCursor(Connection& connection, const char* sql) : connection_(connection), sql_(sql) {}
+    void bind_text(int index, std::string_view text, bool /*stable*/) override {
+        slot(index).emplace(text);
+    }
+    void bind_integer(int index, std::int64_t value) override {
+        slot(index).emplace(std::to_string(value));
+    }
+    void bind_boolean(int index, bool value) override { slot(index).emplace(value ? "t" : "f"); }
+    void bind_bytes(int index, std::span<const unsigned char> bytes) override {
+        slot(index).emplace(hex(bytes));
+    }
+    void bind_null(int index) override { slot(index).reset(); }
+    bool step() override {
+        if (!run_) {
+            Params& params = connection_.params();
+            for (const std::optional<std::string>& value : values_) {
+                if (value) {
+                    params.add(*value);
+                } else {
+                    params.add_null();
+                }
+            }
+            result_ = connection_.query(sql_);
+            run_ = true;
+        }
+        if (row_ + 1 >= result_.rows()) {
+            row_ = result_.rows();
+            return false;
+        }
+        ++row_;
+        return true;
+    }
+    [[nodiscard]] std::int64_t affected() const override { return result_.affected(); }
+    [[nodiscard]] bool is_null(int column) const override { return result_.is_null(row_, column); }
+    [[nodiscard]] std::string_view text(int column) const override {
+        return result_.text(row_, column);
+    }
+    [[nodiscard]] std::int64_t integer(int column) const override {
+        return result_.integer(row_, column);
+    }
+    [[nodiscard]] bool boolean(int column) const override { return text(column) == "t"; }
+    [[nodiscard]] bool bytes(int column, std::span<unsigned char> out) const override {
+        return sql::from_hex_text(text(column), out);
+    }
+
+  private:
+    std::optional<std::string>& slot(int index) {
+        const auto at = static_cast<std::size_t>(index - 1);
+        if (values_.size() <= at) values_.resize(at + 1);
+        return values_[at];
+    }
+    Connection& connection_;
+    const char* sql_;
+    std::vector<std::optional<std::string>> values_;
+    Result result_;
+    bool run_ = false;
+    int row_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<sql::Cursor> Db::open(const char* sql) {
+    return std::make_unique<PgCursor>(connection_, sql);
 }
 
 }  // namespace collectcall::server::pg

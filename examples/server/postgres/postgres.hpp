@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sql/sql.hpp"
 #include "store_error.hpp"
 
 struct pg_conn;
@@ -246,6 +247,17 @@ class Connections {
   private:
     Pool& pool_;
     const Pool::Pinned* pinned_;
+};
+
+// A connection as the store's statements see it (sql/sql.hpp).
+class Db final : public sql::Db {
+  public:
+    explicit Db(Connection& connection) : connection_(connection) {}
+    [[nodiscard]] std::unique_ptr<sql::Cursor> open(const char* sql) override;
+    [[nodiscard]] sql::Dialect dialect() const override { return sql::Dialect::postgres; }
+
+  private:
+    Connection& connection_;
 };
 
 // A lease's length as an interval PostgreSQL reads ("60000 milliseconds").

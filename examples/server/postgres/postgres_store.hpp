@@ -33,7 +33,7 @@
 #include <unordered_map>
 
 #include "postgres.hpp"
-#include "store.hpp"
+#include "sql/sql_store.hpp"
 
 namespace collectcall::server {
 
@@ -45,7 +45,7 @@ struct PostgresOptions {
     std::chrono::milliseconds lease{60'000};
 };
 
-class PostgresStore final : public Store {
+class PostgresStore final : public SqlStore {
   public:
     // Connects, and creates or migrates the schema.
     explicit PostgresStore(PostgresOptions options);
@@ -56,79 +56,19 @@ class PostgresStore final : public Store {
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
 
-    void check() override;
-
-    Credentials create_credentials(const AccountSetup& setup, Time now) override;
-    bool has_accounts() override;
-    std::optional<KeyRecord> find_api_key(std::string_view key_id) override;
-    bool agent_assigned(const Uuid& account, std::string_view agent) override;
-    AccountSettings account_settings(const Uuid& account) override;
-    Account account(const Uuid& account) override;
-
-    bool insert_customer(const Uuid& account, const StoredCustomer& customer) override;
-    std::vector<bool> insert_customers(const Uuid& account,
-                                       std::span<const StoredCustomer> customers) override;
-    std::optional<StoredCustomer> find_customer(const Uuid& account, const Uuid& id) override;
-    std::optional<StoredCustomer> find_customer_by_external_id(
-        const Uuid& account, std::string_view external_id) override;
-    std::optional<StoredCustomer> update_customer(
-        const Uuid& account, const Uuid& id,
-        const std::function<bool(StoredCustomer&)>& change) override;
-    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
-                                                  const StandingChanger& change) override;
-
-    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
-                                                              const Uuid& customer,
-                                                              std::size_t limit) override;
-    std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
-                                              std::string_view campaign, Time since,
-                                              const DripEnrolDecider& decide) override;
-    std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
-                                                    const Uuid& customer) override;
-    std::optional<DripEnrolment> update_drip_enrolment(
-        const Uuid& account, const Uuid& customer, const Uuid& id,
-        const std::function<bool(DripEnrolment&)>& change) override;
-    std::vector<DueEnrolment> due_drip_enrolments(Time now, std::size_t limit) override;
-    std::optional<DripStepPlan> run_drip_step(const Uuid& account, const Uuid& enrolment, Time now,
-                                              Time since, const DripStepRunner& run) override;
-    std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
-                                       const CallDecider& decide) override;
-    std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
-    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
-    bool end_call(const Uuid& account, const Uuid& id, CallStatus status, EndedReason ended_reason,
-                  std::int64_t duration_ms, std::string_view transcript, Time at) override;
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 
-    ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override;
-    std::vector<Client> list_clients(const Uuid& account) override;
-    bool has_client(const Uuid& account, const Uuid& id) override;
-    void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records,
-                             const StandingChanger& standing = {}) override;
-    std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
-    std::vector<InteractionRecord> list_interactions(const Uuid& account,
-                                                     const Uuid& customer) override;
-    std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,
-                                                              const Uuid& thread) override;
-    std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
-                                                      Time since,
-                                                      const InteractionDecider& decide) override;
-    std::optional<std::string> find_call_transcript(const Uuid& account, const Uuid& call) override;
-    StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
-                                 const OutcomeApplier& apply) override;
-
-    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                                       Time now) override;
-    std::optional<std::string> find_webhook_secret(const Uuid& account, const Uuid& id) override;
-    std::string server_key(std::string_view name, std::string_view candidate) override;
-
-    IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
-                                      const Sha256& fingerprint, Time now) override;
-    void finish_idempotent(const Uuid& account, std::string_view key,
-                           const StoredResponse& response) override;
-    void abandon_idempotent(const Uuid& account, std::string_view key) override;
-    std::int64_t sweep(Time now) override;
+  protected:
+    void run_read(sql::Work work) override;
+    void run_write(sql::Work work) override;
+    void run_transaction(sql::Work work) override;
+    std::unique_ptr<Store> begin_request() override;
+    void commit_request() override;
+    void rollback_request() override;
+    [[nodiscard]] std::optional<std::string_view> call_owner() const override {
+        return process_id_;
+    }
 
   private:
     struct Shared {

@@ -1,5 +1,7 @@
 #include "sqlite.hpp"
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 namespace collectcall::server::sqlite {
@@ -90,6 +92,12 @@ std::int64_t Connection::changes() const {
 }
 
 Statement::Statement(Connection& connection, const char* sql) : connection_(connection) {
+    // A statement of the store's dialect (sql/sql.hpp) is translated once, here.
+    std::string translated;
+    if (sql::needs_translation(sql, sql::Dialect::sqlite)) {
+        translated = sql::translate(sql, sql::Dialect::sqlite);
+        sql = translated.c_str();
+    }
     const int rc = sqlite3_prepare_v3(connection.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT,
                                       &stmt_, nullptr);
     if (rc != SQLITE_OK) connection.fail(rc, "prepare failed");
@@ -248,6 +256,61 @@ void Transaction::commit() {
     open_ = false;
     has_turn = false;
     turn_.unlock();
+}
+
+// --- The store's interface (sql/sql.hpp) ----------------------------------------------------
+
+namespace {
+
+class SqliteCursor final : public sql::Cursor {
+  public:
+    SqliteCursor(Connection& connection, const char* sql)
+        : query_(connection, sql), connection_(connection) {}
+    void bind_text(int index, std::string_view text, bool stable) override {
+        if (stable) {
+            query_.bind_static(index, text);
+        } else {
+            query_.bind(index, text);
+        }
+    }
+    void bind_integer(int index, std::int64_t value) override { query_.bind(index, value); }
+    void bind_boolean(int index, bool value) override {
+        query_.bind(index, std::int64_t{value ? 1 : 0});
+    }
+    void bind_bytes(int index, std::span<const unsigned char> bytes) override {
+        query_.bind_blob(index, bytes);
+    }
+    void bind_null(int index) override { query_.bind_null(index); }
+    bool step() override {
+        if (done_) return false;
+        if (query_.step()) return true;
+        done_ = true;
+        affected_ = connection_.changes();
+        return false;
+    }
+    [[nodiscard]] std::int64_t affected() const override { return affected_; }
+    [[nodiscard]] bool is_null(int column) const override { return query_.is_null(column); }
+    [[nodiscard]] std::string_view text(int column) const override { return query_.text(column); }
+    [[nodiscard]] std::int64_t integer(int column) const override { return query_.integer(column); }
+    [[nodiscard]] bool boolean(int column) const override { return query_.boolean(column); }
+    [[nodiscard]] bool bytes(int column, std::span<unsigned char> out) const override {
+        const std::span<const unsigned char> blob = query_.blob(column);
+        if (blob.size() != out.size()) return false;
+        std::copy(blob.begin(), blob.end(), out.begin());
+        return true;
+    }
+
+  private:
+    Query query_;
+    Connection& connection_;
+    bool done_ = false;
+    std::int64_t affected_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<sql::Cursor> Db::open(const char* sql) {
+    return std::make_unique<SqliteCursor>(connection_, sql);
 }
 
 }  // namespace collectcall::server::sqlite

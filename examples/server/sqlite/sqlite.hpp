@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "sql/sql.hpp"
 #include "store_error.hpp"
 
 struct sqlite3;
@@ -125,6 +126,17 @@ class Transaction {
     std::unique_lock<std::mutex> turn_;
     Connection& connection_;
     bool open_ = true;
+};
+
+// A connection as the store's statements see it (sql/sql.hpp).
+class Db final : public sql::Db {
+  public:
+    explicit Db(Connection& connection) : connection_(connection) {}
+    [[nodiscard]] std::unique_ptr<sql::Cursor> open(const char* sql) override;
+    [[nodiscard]] sql::Dialect dialect() const override { return sql::Dialect::sqlite; }
+
+  private:
+    Connection& connection_;
 };
 
 }  // namespace sqlite

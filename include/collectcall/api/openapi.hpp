@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/mp11/algorithm.hpp>
+#include <boost/describe/enumerators.hpp>
 
 #include "collectcall/api/errors.hpp"
 #include "collectcall/api/limits.hpp"
@@ -64,15 +64,14 @@ class Builder {
 
     static Json request_id_header() { return ref_to("#/components/headers/X-Request-Id"); }
 
-    // A success response: the envelope of T.
-    template <class T>
-    Json success(std::string_view description,
-                 const std::vector<std::pair<std::string_view, Json>>& examples = {}) {
+    // A success response: `envelope`, the schema of the envelope of its data.
+    static Json success(Json envelope, std::string_view description,
+                        const std::vector<std::pair<std::string_view, Json>>& examples = {}) {
         Json response = Json::object();
         response["description"] = description;
         response["headers"]["X-Request-Id"] = request_id_header();
         Json& media = response["content"]["application/json"];
-        media["schema"] = schema<Envelope<T>>();
+        media["schema"] = std::move(envelope);
         add_examples(media, examples);
         return response;
     }
@@ -131,13 +130,13 @@ class Builder {
         }
     }
 
-    template <class T>
-    Json body(bool required, bool merge_patch,
-              const std::vector<std::pair<std::string_view, Json>>& examples) {
+    // A request body of the given schema.
+    static Json body(Json schema, bool required, bool merge_patch,
+                     const std::vector<std::pair<std::string_view, Json>>& examples) {
         Json request = Json::object();
         request["required"] = required;
         Json media = Json::object();
-        media["schema"] = schema<T>();
+        media["schema"] = std::move(schema);
         add_examples(media, examples);
         if (merge_patch) request["content"]["application/merge-patch+json"] = media;
         request["content"]["application/json"] = std::move(media);
@@ -257,12 +256,57 @@ inline std::string envelope_example(std::string_view data) {
     return out;
 }
 
-// The operation object of one endpoint (api/endpoints.hpp): its route, its types and its text.
-template <class Endpoint, class B>
-Json describe_operation(B& b, const api::Route& route) {
+// What the operation object of an endpoint takes from its types (api/endpoints.hpp), as one row
+// of a table: the operation objects are built by one function, and each endpoint adds only the
+// schemas of its types (each once, however many endpoints share it).
+template <class B>
+struct OperationTypes {
+    api::OperationText (*text)();
+    bool body_is_model;                     // not null_t (no body) or EmptyObject (empty_body())
+    bool body_is_empty_object;              // EmptyObject
+    bool data_is_text;                      // std::string: a document that is not JSON
+    Json (*body_schema)(B&) = nullptr;      // the body's, when it is a model
+    Json (*data_schema)(B&) = nullptr;      // the data's, when it is not text
+    Json (*envelope_schema)(B&) = nullptr;  // the envelope of the data's, when it is not text
+};
+
+template <class B, class T>
+Json schema_in(B& b) {
+    return b.template schema<T>();
+}
+
+template <class B, class Endpoint>
+constexpr OperationTypes<B> operation_types() {
     using Body = typename Endpoint::body;
     using Data = typename Endpoint::data;
-    const api::OperationText text = Endpoint::text();
+    constexpr bool body_is_model =
+        !std::is_same_v<Body, null_t> && !std::is_same_v<Body, EmptyObject>;
+    constexpr bool data_is_text = std::is_same_v<Data, std::string>;
+    OperationTypes<B> types{.text = &Endpoint::text,
+                            .body_is_model = body_is_model,
+                            .body_is_empty_object = std::is_same_v<Body, EmptyObject>,
+                            .data_is_text = data_is_text};
+    if constexpr (body_is_model) types.body_schema = &schema_in<B, Body>;
+    if constexpr (!data_is_text) {
+        types.data_schema = &schema_in<B, Data>;
+        types.envelope_schema = &schema_in<B, Envelope<Data>>;
+    }
+    return types;
+}
+
+// The rows of every endpoint, indexed by its Operation.
+template <class B, template <class...> class L, class... D>
+constexpr std::array<OperationTypes<B>, sizeof...(D)> operation_types_table(L<D...>) {
+    return {operation_types<B, api::endpoint<D::value>>()...};
+}
+template <class B>
+inline constexpr auto all_operation_types =
+    operation_types_table<B>(boost::describe::describe_enumerators<api::Operation>{});
+
+// The operation object of one endpoint (api/endpoints.hpp): its route, its types and its text.
+template <class B>
+Json describe_operation(B& b, const api::Route& route, const OperationTypes<B>& types) {
+    const api::OperationText text = types.text();
     Json op = Json::object();
     op["operationId"] = api::operation_id(route.operation);
     op["tags"] = Json::array({route.tag});
@@ -279,7 +323,7 @@ Json describe_operation(B& b, const api::Route& route) {
         op["security"] = Json::array();
         Json& ok = op["responses"]["200"];
         ok["description"] = text.success;
-        if constexpr (std::is_same_v<Data, std::string>) {
+        if (types.data_is_text) {
             if (route.operation == api::Operation::get_metrics) {
                 ok["content"]["text/plain"]["schema"]["type"] = "string";
             } else if (route.operation == api::Operation::get_call_recording) {
@@ -305,13 +349,13 @@ Json describe_operation(B& b, const api::Route& route) {
             }
         } else {
             Json& media = ok["content"]["application/json"];
-            media["schema"] = b.template schema<Data>();
+            media["schema"] = types.data_schema(b);
             for (const auto& [name, value] : text.answer_examples)
                 media["examples"][name]["value"] = example_value(value);
             if (route.operation == api::Operation::get_readiness) {
                 Json& down = op["responses"]["503"];
                 down["description"] = "The storage does not answer.";
-                down["content"]["application/json"]["schema"] = b.template schema<Data>();
+                down["content"]["application/json"]["schema"] = types.data_schema(b);
             }
         }
         for (auto& [status, codes] : route_errors(route))
@@ -320,15 +364,15 @@ Json describe_operation(B& b, const api::Route& route) {
     }
 
     if (route.has_body()) {
-        if constexpr (std::is_same_v<Body, EmptyObject>) {
+        if (types.body_is_empty_object) {
             op["requestBody"] = B::empty_body();
-        } else if constexpr (!std::is_same_v<Body, null_t>) {
+        } else if (types.body_is_model) {
             std::vector<std::pair<std::string_view, Json>> examples;
             for (const auto& [name, value] : text.request_examples)
                 examples.emplace_back(name, example_value(value));
             op["requestBody"] =
-                b.template body<Body>(route.body != api::Body::empty_or_json,
-                                      route.body == api::Body::merge_patch, examples);
+                B::body(types.body_schema(b), route.body != api::Body::empty_or_json,
+                        route.body == api::Body::merge_patch, examples);
             op["requestBody"]["description"] = "At most " + api::size_text(route.max_body) + ".";
             if (route.body == api::Body::empty_or_json) {
                 // No body, {}, or a document of Body (a secret to import).
@@ -346,7 +390,7 @@ Json describe_operation(B& b, const api::Route& route) {
     for (const auto& [name, value] : text.answer_examples)
         answers.emplace_back(name, Json::raw(envelope_example(value)));
     Json& responses = op["responses"];
-    responses["200"] = b.template success<Data>(text.success, answers);
+    responses["200"] = B::success(types.envelope_schema(b), text.success, answers);
     for (auto& [status, codes] : route_errors(route)) {
         Json response = b.error(codes);
         if (status == 413) {
@@ -415,24 +459,21 @@ Json openapi_value() {
 
     Json paths = Json::object();
     for (const api::Route& route : api::routes) {
-        boost::mp11::mp_with_index<api::routes.size()>(
-            static_cast<std::size_t>(route.operation), [&](auto I) {
-                using Endpoint = api::endpoint<static_cast<api::Operation>(I())>;
-                Json op = describe_operation<Endpoint>(b, route);
-                std::string method(route.method);
-                for (char& c : method)
-                    c = static_cast<char>(c - 'A' + 'a');
-                Json& item = paths[route.path];
-                if (!item.contains("parameters")) {
-                    Json parameters = Json::array();
-                    std::size_t from = 0;
-                    for (std::string_view name = path_parameter(route.path, from); !name.empty();
-                         name = path_parameter(route.path, from))
-                        parameters.push_back(parameter_ref(name));
-                    if (parameters.size() != 0) item["parameters"] = std::move(parameters);
-                }
-                item[method] = std::move(op);
-            });
+        Json op = describe_operation(
+            b, route, all_operation_types<Builder<>>[static_cast<std::size_t>(route.operation)]);
+        std::string method(route.method);
+        for (char& c : method)
+            c = static_cast<char>(c - 'A' + 'a');
+        Json& item = paths[route.path];
+        if (!item.contains("parameters")) {
+            Json parameters = Json::array();
+            std::size_t from = 0;
+            for (std::string_view name = path_parameter(route.path, from); !name.empty();
+                 name = path_parameter(route.path, from))
+                parameters.push_back(parameter_ref(name));
+            if (parameters.size() != 0) item["parameters"] = std::move(parameters);
+        }
+        item[method] = std::move(op);
     }
     doc["paths"] = std::move(paths);
 

@@ -336,6 +336,75 @@ class SchemaBuilder {
     void patch_of();
 
   private:
+    // A member of a described struct as its object schema shows it: built from a table of these
+    // (member_table) by one function (object_schema), so that a struct adds a row per member
+    // rather than code.
+    enum class MemberKind : unsigned char {
+        required,     // a plain member: its schema, and its name in "required"
+        defaulted,    // a plain member its struct's collectcall_defaulted names: its schema
+        nullable,     // std::optional or Patch: its value's schema or null
+        not_allowed,  // NotAllowed: {"not": {}}
+    };
+    struct MemberRow {
+        const char* name;
+        MemberKind kind;
+        Json (*schema)(SchemaBuilder&);  // of the member (required, defaulted) or of its value
+    };
+    template <class T, class D>
+    static constexpr MemberKind member_kind() {
+        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
+        if constexpr (std::is_same_v<M, NotAllowed>) {
+            return MemberKind::not_allowed;
+        } else if constexpr (is_optional_v<M> || is_patch_v<M>) {
+            return MemberKind::nullable;
+        } else if constexpr (is_required_member_v<T, D>) {
+            return MemberKind::required;
+        } else {
+            return MemberKind::defaulted;
+        }
+    }
+    template <class M>
+    static Json schema_in(SchemaBuilder& builder) {
+        return builder.schema_of<M>();
+    }
+    template <class T, class D>
+    static constexpr MemberRow member_row() {
+        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
+        constexpr MemberKind kind = member_kind<T, D>();
+        if constexpr (kind == MemberKind::not_allowed) {
+            return {D::name, kind, nullptr};
+        } else if constexpr (kind == MemberKind::nullable) {
+            return {D::name, kind, &schema_in<typename M::value_type>};
+        } else {
+            return {D::name, kind, &schema_in<M>};
+        }
+    }
+    template <class T, template <class...> class L, class... D>
+    static constexpr std::array<MemberRow, sizeof...(D)> member_table(L<D...>) {
+        return {member_row<T, D>()...};
+    }
+    // Which members of T are required (patch_of): names and kinds only, so that no member's
+    // schema is compiled for it.
+    struct MemberKindRow {
+        const char* name;
+        MemberKind kind;
+    };
+    template <class T, template <class...> class L, class... D>
+    static constexpr std::array<MemberKindRow, sizeof...(D)> member_kinds(L<D...>) {
+        return {MemberKindRow{D::name, member_kind<T, D>()}...};
+    }
+    Json object_schema(const MemberRow* members, std::size_t count);
+    // What define<T> does for every T, given T's key, name and build function.
+    std::string define_named(const void* key, std::string (*name_of)(),
+                             Json (SchemaBuilder::*build)());
+    // {"$ref": ...} to the definition `name`.
+    [[nodiscard]] Json ref_schema(std::string_view name) const {
+        Json reference = Json::object();
+        reference["$ref"] = ref(name);
+        return reference;
+    }
+    static Json enum_schema(const std::string_view* names, std::size_t count);
+
     template <class T>
     Json build_object();
     template <class T>
@@ -434,39 +503,41 @@ template <class Target>
 void SchemaBuilder::patch_of() {
     Json* properties = schema().find("properties");
     if (properties == nullptr) return;
-    boost::mp11::mp_for_each<described_members<Target>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(std::declval<Target&>().*D.pointer)>;
-        if constexpr (!absence_is_valid_v<M>) {
-            if (Json* member = properties->find(D.name)) *member = non_nullable(std::move(*member));
-        }
-    });
+    static constexpr auto members = member_kinds<Target>(described_members<Target>{});
+    for (const MemberKindRow& m : members) {
+        // A value that can be absent but not null: null is not a valid patch of it either.
+        if (m.kind != MemberKind::required && m.kind != MemberKind::defaulted) continue;
+        if (Json* member = properties->find(m.name)) *member = non_nullable(std::move(*member));
+    }
 }
 
-template <class T>
-std::string SchemaBuilder::define() {
-    const void* key = &detail::type_key<T>;
+inline std::string SchemaBuilder::define_named(const void* key, std::string (*name_of)(),
+                                               Json (SchemaBuilder::*build)()) {
     for (const auto& [type, name] : named_) {
         if (type == key) return name;
     }
     // A name already taken by another type gets a number.
-    const std::string base = schema_name<T>();
+    const std::string base = name_of();
     std::string name = base;
     for (int n = 2; definitions_.contains(name); ++n)
         name = base + std::to_string(n);
     named_.emplace_back(key, name);
     // Reserved first, so that a struct that refers to itself finds its name.
     definitions_[name] = Json::object();
-    Json built = build_named<T>();
+    Json built = (this->*build)();
     *definitions_.find(name) = std::move(built);
     return name;
 }
 
 template <class T>
+std::string SchemaBuilder::define() {
+    return define_named(&detail::type_key<T>, &schema_name<T>, &SchemaBuilder::build_named<T>);
+}
+
+template <class T>
 Json SchemaBuilder::schema_of() {
     if constexpr (Described<T> || DescribedEnum<T>) {
-        Json ref = Json::object();
-        ref["$ref"] = this->ref(define<T>());
-        return ref;
+        return ref_schema(define<T>());
     } else {
         return build_other<T>();
     }
@@ -481,29 +552,43 @@ Json SchemaBuilder::inline_schema_of() {
     }
 }
 
-template <class T>
-Json SchemaBuilder::build_object() {
+inline Json SchemaBuilder::object_schema(const MemberRow* members, std::size_t count) {
     Json object = Json::object();
     object["type"] = "object";
     Json properties = Json::object();
     Json required = Json::array();
-    boost::mp11::mp_for_each<described_members<T>>([&](auto D) {
-        using M = std::remove_cvref_t<decltype(std::declval<T&>().*D.pointer)>;
-        if constexpr (std::is_same_v<M, NotAllowed>) {
-            Json never = Json::object();
-            never["not"] = Json::object();
-            never["description"] = "cannot be set";
-            properties[D.name] = std::move(never);
-        } else if constexpr (is_optional_v<M> || is_patch_v<M>) {
-            properties[D.name] = nullable(schema_of<typename M::value_type>());
-        } else {
-            properties[D.name] = schema_of<M>();
-            if constexpr (is_required_member_v<T, decltype(D)>) required.push_back(D.name);
+    for (std::size_t i = 0; i < count; ++i) {
+        const MemberRow& m = members[i];
+        switch (m.kind) {
+            case MemberKind::not_allowed: {
+                Json never = Json::object();
+                never["not"] = Json::object();
+                never["description"] = "cannot be set";
+                properties[m.name] = std::move(never);
+                break;
+            }
+            case MemberKind::nullable:
+                properties[m.name] = nullable(m.schema(*this));
+                break;
+            case MemberKind::required:
+                properties[m.name] = m.schema(*this);
+                required.push_back(m.name);
+                break;
+            case MemberKind::defaulted:
+                properties[m.name] = m.schema(*this);
+                break;
         }
-    });
+    }
     object["properties"] = std::move(properties);
     if (required.size() != 0) object["required"] = std::move(required);
     object["additionalProperties"] = false;
+    return object;
+}
+
+template <class T>
+Json SchemaBuilder::build_object() {
+    static constexpr auto members = member_table<T>(described_members<T>{});
+    Json object = object_schema(members.data(), members.size());
 
     if constexpr (HasSchemaHook<T>) {
         Scope scope(*this, object);
@@ -517,14 +602,19 @@ Json SchemaBuilder::build_object() {
     return object;
 }
 
-template <class T>
-Json SchemaBuilder::build_enum() {
+inline Json SchemaBuilder::enum_schema(const std::string_view* names, std::size_t count) {
     Json out = Json::object();
     out["type"] = "string";
     Json values = Json::array();
-    for (std::string_view name : enum_names<T>)
-        values.push_back(name);
+    for (std::size_t i = 0; i < count; ++i)
+        values.push_back(names[i]);
     out["enum"] = std::move(values);
+    return out;
+}
+
+template <class T>
+Json SchemaBuilder::build_enum() {
+    Json out = enum_schema(enum_names<T>.data(), enum_names<T>.size());
     if constexpr (HasSchemaHook<T>) {
         Scope scope(*this, out);
         collectcall_schema(schema_tag<T>{}, *this);
@@ -573,15 +663,14 @@ Json SchemaBuilder::build_other() {
 inline constexpr std::string_view json_schema_dialect =
     "https://json-schema.org/draft/2020-12/schema";
 
-// The schema of T as a value: for a described struct the object schema itself, with the
-// structs it refers to under $defs.
-template <class T>
-Json json_schema_value() {
-    SchemaBuilder builder("#/$defs/");
-    Json body = builder.inline_schema_of<T>();
+namespace detail {
+
+// The document of json_schema_value: `body` with its dialect, its title when it has one, and the
+// definitions it refers to.
+inline Json schema_document(const SchemaBuilder& builder, Json body, const std::string* title) {
     Json document = Json::object();
     document["$schema"] = json_schema_dialect;
-    if constexpr (Described<T> || DescribedEnum<T>) document["title"] = schema_name<T>();
+    if (title != nullptr) document["title"] = *title;
     if (body.is_object()) {
         for (std::size_t i = 0; i < body.keys().size(); ++i) {
             document[body.keys()[i]] = std::move(body.values()[i]);
@@ -589,6 +678,22 @@ Json json_schema_value() {
     }
     if (builder.definitions().size() != 0) document["$defs"] = builder.definitions();
     return document;
+}
+
+}  // namespace detail
+
+// The schema of T as a value: for a described struct the object schema itself, with the
+// structs it refers to under $defs.
+template <class T>
+Json json_schema_value() {
+    SchemaBuilder builder("#/$defs/");
+    Json body = builder.inline_schema_of<T>();
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        const std::string title = schema_name<T>();
+        return detail::schema_document(builder, std::move(body), &title);
+    } else {
+        return detail::schema_document(builder, std::move(body), nullptr);
+    }
 }
 
 // The JSON Schema (draft 2020-12) of what read<T> accepts, as compact JSON. Deterministic: the
