@@ -12,6 +12,7 @@ packages=(
   libpq-dev postgresql  # the server's PostgreSQL store, and the cluster its tests run on
   prometheus-cpp-dev    # the server's /metrics
   libcurl4-openssl-dev  # the server's outbound webhook client
+  zlib1g-dev libbrotli-dev  # the server's content codings: gzip, deflate and br bodies
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
   packages+=(libbenchmark-dev)  # the plot is SVG written by benchmarks/report.py
