@@ -3024,6 +3024,7 @@ void collectcall_schema(schema_tag<Money>, Schema& s) {
 #include <cassert>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 
@@ -3218,6 +3219,11 @@ void collectcall_schema(schema_tag<Timestamp>, Schema& s) {
 template <class Schema>
 void collectcall_schema(schema_tag<PastTimestamp>, Schema& s) {
     collectcall_schema(schema_tag<Timestamp>{}, s);
+    // The timestamp's pattern with its year from 1970 (the year as written: an offset east of
+    // UTC can still name an instant of 1969, which the library refuses).
+    constexpr std::string_view any_year = "^[0-9]{4}";
+    s["pattern"] = "^(?:19[7-9][0-9]|[2-9][0-9]{3})" +
+                   std::string(schema_patterns::timestamp.substr(any_year.size()));
     s["description"] =
         "RFC 3339 timestamp from 1970-01-01T00:00:00Z to 5 minutes in the future; the service "
         "writes UTC with milliseconds";

@@ -71,6 +71,10 @@ constexpr Difference differences[] = {
      "The timestamp of an imported message must not be more than 5 minutes after now. A schema is "
      "a fixed document: it cannot know the time. The library refuses such a timestamp (`range`), "
      "the schema accepts it."},
+    {"epoch-by-offset",
+     "An imported timestamp is not before 1970-01-01T00:00:00Z. The pattern reads the year as "
+     "written, so 1970-01-01T00:30:00+01:00 (23:30 on the last day of 1969 in UTC) matches it, and "
+     "the library refuses it (`range`)."},
     {"impossible-timestamp",
      "The date-time pattern checks each field's range (month 01-12, day 01-31) but not the days of "
      "each month: 2025-02-30T00:00:00Z matches it, and the library refuses it (`format`)."},
@@ -1030,6 +1034,9 @@ Edges past_timestamp_edges() {
         {"trailing-newline", "2025-06-15T11:00:00Z\n"},
         {"empty", ""},
         {"type:number", 1},
+        {"year-1969", "1969-12-31T23:59:59.999Z"},
+        {"epoch", "1970-01-01T00:00:00Z"},
+        {"before-epoch-by-offset", "1970-01-01T00:30:00+01:00", "epoch-by-offset"},
     };
 }
 
