@@ -1,6 +1,5 @@
 #include "harness.hpp"
 
-#include <algorithm>
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -10,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <array>
 #include <chrono>
