@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -48,14 +47,6 @@ class RateLimiter {
     Decision check_rest(std::string_view key, long cost, long taken = 1,
                         Clock::time_point now = Clock::now()) {
         return take(key, cost, taken, now);
-    }
-
-    // nullopt when the request may go ahead; otherwise the whole seconds after which one may
-    // (the Retry-After value, at least 1).
-    std::optional<long> admit(std::string_view key, Clock::time_point now = Clock::now()) {
-        const Decision decision = check(key, now);
-        if (decision.allowed) return std::nullopt;
-        return decision.retry_after;
     }
 
     // The requests each key was allowed here since the last call.
