@@ -54,9 +54,10 @@ function done(summary, latency, requests)
   end
   io.write(string.format(
     'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"p50_us":%d,"p90_us":%d,' ..
-    '"p99_us":%d,"max_us":%d,"connect_errors":%d,"read_errors":%d,"write_errors":%d,' ..
-    '"timeouts":%d,"statuses":{%s}}\n',
+    '"p95_us":%d,"p99_us":%d,"max_us":%d,"connect_errors":%d,"read_errors":%d,' ..
+    '"write_errors":%d,"timeouts":%d,"statuses":{%s}}\n',
     summary.requests, summary.duration, summary.bytes, latency:percentile(50),
-    latency:percentile(90), latency:percentile(99), latency.max, summary.errors.connect,
+    latency:percentile(90), latency:percentile(95), latency:percentile(99), latency.max,
+    summary.errors.connect,
     summary.errors.read, summary.errors.write, summary.errors.timeout, table.concat(parts, ",")))
 end

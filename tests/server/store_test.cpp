@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,7 @@
 #include "postgres/postgres_store.hpp"
 #include "rows.hpp"
 #include "sqlite/sqlite_store.hpp"
+#include "store_error.hpp"
 
 using namespace test;
 using collectcall::Channel;
@@ -499,6 +502,169 @@ TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or
 
     // The decorator saw the writes made through the requests' stores.
     CHECK(inserts == 3);
+}
+
+namespace {
+
+// Each commit of a group-commit store (SQLite's writer): how many writes it made durable.
+struct Commits {
+    std::mutex mutex;
+    std::vector<std::size_t> writes;
+    std::size_t count() {
+        std::lock_guard lock(mutex);
+        return writes.size();
+    }
+    std::vector<std::size_t> since(std::size_t mark) {
+        std::lock_guard lock(mutex);
+        return {writes.begin() + static_cast<std::ptrdiff_t>(mark), writes.end()};
+    }
+};
+
+// The suite's store; on SQLite, the store itself, a keyed request holding its writer at most
+// `hold_ms`, and its commits counted in `commits`.
+std::unique_ptr<Store> counted_store(const Database& database, Commits& commits,
+                                     int hold_ms = 5000) {
+    if (database.postgres()) return open_store(database.uri());
+    SqliteOptions options;
+    options.path = database.uri();
+    options.request_hold_ms = hold_ms;
+    auto store = std::make_unique<SqliteStore>(options);
+    store->observe_commits([&commits](std::size_t writes, std::chrono::nanoseconds) {
+        std::lock_guard lock(commits.mutex);
+        commits.writes.push_back(writes);
+    });
+    return store;
+}
+
+// Once `write` is known to wait behind the keyed request that holds SQLite's writer (queued for
+// the writer's batch), or at once on PostgreSQL, where it does not wait.
+void until_queued(Store& store, const std::thread& write) {
+    auto* sqlite = dynamic_cast<SqliteStore*>(&store);
+    if (sqlite == nullptr) return;
+    REQUIRE(write.joinable());
+    while (sqlite->writes_queued() == 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace
+
+TEST_CASE("store: a keyed request's writes share one commit with the writes queued behind it",
+          "[store][idempotency]") {
+    Database database;
+    Commits commits;
+    const std::unique_ptr<Store> store = counted_store(database, commits);
+    const bool group_commit = !database.postgres();
+    const Uuid a = account(*store, "a").accountId;
+    const Uuid b = account(*store, "b").accountId;
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+
+    // Another account's plain write, from a thread of its own, while a keyed request of `a` has
+    // written and not ended; `inserted` once it is done.
+    bool inserted = false;
+    const auto plain_write = [&](const StoredCustomer& c) {
+        return std::thread([&store, &b, &inserted, c] { inserted = store->insert_customer(b, c); });
+    };
+
+    SECTION("finished: one commit carries the request's writes, its answer and the plain write") {
+        IdempotencyBegin begun = store->begin_idempotent(a, "k", print, frozen_time());
+        REQUIRE(begun.state == IdempotencyState::started);
+        const std::size_t mark = commits.count();
+        const StoredCustomer keyed = customer("keyed");
+        const StoredCustomer second = customer("keyed-2");
+        CHECK(begun.store->insert_customer(a, keyed));
+        const StoredCustomer plain = customer("plain");
+        std::thread other = plain_write(plain);
+        until_queued(*store, other);
+        // Its further writes run while the plain write waits; nothing is committed before its end.
+        CHECK(begun.store->insert_customer(a, second));
+        if (group_commit) {
+            CHECK(commits.since(mark).empty());
+        } else {
+            other.join();  // PostgreSQL: the other account's write did not wait
+            CHECK(inserted);
+        }
+        CHECK_FALSE(store->find_customer(a, keyed.customer.id));
+        begun.store->finish_idempotent(a, "k", StoredResponse{200, "{}", "request-1"});
+        begun.store.reset();
+        if (other.joinable()) other.join();
+        CHECK(inserted);
+        if (group_commit) {
+            // The request (one participant) and the plain write, made durable by one COMMIT.
+            CHECK(commits.since(mark) == std::vector<std::size_t>{2});
+        }
+        CHECK(store->find_customer(a, keyed.customer.id));
+        CHECK(store->find_customer(a, second.customer.id));
+        CHECK(store->find_customer(b, plain.customer.id));
+        CHECK(store->begin_idempotent(a, "k", print, frozen_time()).state ==
+              IdempotencyState::replay);
+    }
+
+    SECTION("rolled back: the request's writes go, the plain write of its batch stays") {
+        IdempotencyBegin begun = store->begin_idempotent(a, "k", print, frozen_time());
+        REQUIRE(begun.state == IdempotencyState::started);
+        const std::size_t mark = commits.count();
+        const StoredCustomer keyed = customer("keyed");
+        CHECK(begun.store->insert_customer(a, keyed));
+        const StoredCustomer plain = customer("plain");
+        std::thread other = plain_write(plain);
+        until_queued(*store, other);
+        begun.store.reset();  // unfinished: rolled back
+        other.join();
+        CHECK(inserted);
+        if (group_commit) CHECK(commits.since(mark) == std::vector<std::size_t>{2});
+        CHECK_FALSE(store->find_customer(a, keyed.customer.id));
+        CHECK(store->find_customer(b, plain.customer.id));
+        // The key is freed by abandon_idempotent, as the server does.
+        store->abandon_idempotent(a, "k");
+        CHECK(store->begin_idempotent(a, "k", print, frozen_time()).state ==
+              IdempotencyState::started);
+    }
+}
+
+TEST_CASE("store: a keyed request that does not end is rolled back at its hold limit, then 503",
+          "[store][idempotency][sqlite]") {
+    Database database;
+    if (database.postgres()) return;  // PostgreSQL's requests hold no single writer
+    Commits commits;
+    const std::unique_ptr<Store> store = counted_store(database, commits, 50);
+    const Uuid a = account(*store, "a").accountId;
+    const Uuid b = account(*store, "b").accountId;
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+
+    IdempotencyBegin begun = store->begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(begun.state == IdempotencyState::started);
+    const StoredCustomer keyed = customer("keyed");
+    CHECK(begun.store->insert_customer(a, keyed));
+    // The request does nothing more. Another account's write still ends: it can only once the
+    // request's hold is over, and the request did not end it.
+    const StoredCustomer plain = customer("plain");
+    CHECK(store->insert_customer(b, plain));
+    CHECK(store->find_customer(b, plain.customer.id));
+    CHECK_FALSE(store->find_customer(a, keyed.customer.id));
+
+    // The request's later writes and its answer fail with the store's unavailable error (503).
+    const auto unavailable = [](const auto& call) {
+        try {
+            call();
+        } catch (const StoreError& e) {
+            return e.unavailable();
+        }
+        return false;
+    };
+    CHECK(unavailable([&] { begun.store->insert_customer(a, customer("later")); }));
+    CHECK(unavailable([&] {
+        begun.store->finish_idempotent(a, "k", StoredResponse{200, "{}", "request-1"});
+    }));
+    // The server then abandons the key: a retry runs the work again.
+    begun.store->abandon_idempotent(a, "k");
+    begun.store.reset();
+    CHECK_FALSE(store->find_customer(a, keyed.customer.id));
+    IdempotencyBegin retry = store->begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(retry.state == IdempotencyState::started);
+    CHECK(retry.store->insert_customer(a, keyed));
+    retry.store->finish_idempotent(a, "k", StoredResponse{200, "{}", "request-2"});
+    retry.store.reset();
+    CHECK(store->find_customer(a, keyed.customer.id));
 }
 
 TEST_CASE("store: the record of decisions, placed calls' and others', newest first",

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -398,7 +399,8 @@ SqliteStore::SqliteStore(SqliteOptions options)
         std::make_unique<WalCheckpointer>(open_connection(), pages(options_.checkpoint_every_bytes),
                                           pages(options_.checkpoint_limit_bytes));
     sqlite3_wal_hook(writer->handle(), &WalCheckpointer::committed, checkpointer_.get());
-    writer_ = std::make_unique<SqliteWriter>(std::move(writer));
+    writer_ = std::make_unique<SqliteWriter>(std::move(writer),
+                                             std::chrono::milliseconds(options_.request_hold_ms));
 }
 
 SqliteStore::SqliteStore(std::shared_ptr<Shared> shared,

@@ -4,12 +4,14 @@
 //   (the WAL fsynced) before the request that made it is answered.
 // - One connection per thread at a time, from a pool; each keeps its prepared statements.
 // - Group commit: the writes of concurrent requests are run together in one transaction and
-//   made durable by one COMMIT (sqlite_writer.hpp); each request is answered only after it.
+//   made durable by one COMMIT (sqlite_writer.hpp); each request is answered only after it. An
+//   Idempotency-Key request's writes and its answer are one participant of such a batch.
 // - The schema is versioned with PRAGMA user_version; migrate() brings a file up to date and
 //   refuses one written by a newer server.
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -39,6 +41,11 @@ struct SqliteOptions {
     // (sqlite_checkpointer.hpp). In pages, at least one.
     std::int64_t checkpoint_every_bytes = std::int64_t{16} << 20;
     std::int64_t checkpoint_limit_bytes = std::int64_t{64} << 20;
+    // How long an Idempotency-Key request may hold the writer, from its first write to the end of
+    // its transaction (sqlite_writer.hpp): past it, its writes are rolled back and it fails with
+    // 503, so that a request that does not end cannot keep every other write waiting. Its work
+    // there takes microseconds; a bulk's items, a few hundred milliseconds.
+    int request_hold_ms = 5000;
 };
 
 class SqliteStore final : public SqlStore {
@@ -56,6 +63,8 @@ class SqliteStore final : public SqlStore {
 
     bool observe_commits(CommitObserver observer) override;
     std::vector<CallInProgress> calls_in_progress() override;
+    // How many writes wait for the writer's next batch (tests: a write known to be queued).
+    [[nodiscard]] std::size_t writes_queued() { return writer_->queued(); }
 
   protected:
     void run_read(sql::Work work) override;
@@ -69,15 +78,15 @@ class SqliteStore final : public SqlStore {
   private:
     struct Shared;
     // An Idempotency-Key request's store (begin_idempotent): the same database, with its writes
-    // in the request's transaction.
+    // in the request's savepoint of one of the writer's batches.
     SqliteStore(std::shared_ptr<Shared> shared,
                 std::unique_ptr<SqliteWriter::RequestTransaction> request);
 
     class Lease;
     Lease lease();
     std::unique_ptr<sqlite::Connection> open_connection();
-    // Runs `work` on the writer (sqlite_writer.hpp), in the request's transaction when this is a
-    // request's store; returns once it is durable.
+    // Runs `work` on the writer (sqlite_writer.hpp) and returns once it is durable; in a
+    // request's store, in the request's savepoint of a batch, durable with commit_request.
     void batched(const SqliteWriter::Work& work);
     void migrate(sqlite::Connection& db);
 

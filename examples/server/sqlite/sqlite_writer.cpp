@@ -2,9 +2,9 @@
 
 #include <sqlite3.h>
 
-#include <chrono>
-#include <optional>
 #include <utility>
+
+#include "store_error.hpp"
 
 namespace collectcall::server {
 
@@ -12,19 +12,90 @@ using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
 
-// The writer connection, held for the length of one batch or one request transaction.
-class SqliteWriter::Lease {
-  public:
-    explicit Lease(SqliteWriter& writer) : lock_(writer.connection_mutex_), writer_(writer) {}
-    Connection& operator*() const { return *writer_.connection_; }
+// What a request's thread and the writer's thread share while the request holds the batch. Both
+// wait on `changed`: the writer's thread for a write or the request's end, the request's thread
+// for its write to have run or the batch to be settled.
+struct SqliteWriter::Held {
+    enum class Phase {
+        waiting,  // the first write is queued
+        open,     // the savepoint is open: the request's writes run in it
+        closed,   // ended by the request: released (then settled) or rolled back
+        expired,  // rolled back at the hold limit
+        lost,     // the batch's transaction failed: nothing of it was kept
+    };
+    enum class End { none, commit, rollback };
 
-  private:
-    std::unique_lock<std::mutex> lock_;
-    SqliteWriter& writer_;
+    std::mutex mutex;
+    std::condition_variable changed;
+    Phase phase = Phase::waiting;
+    const Work* work = nullptr;  // a write handed to the writer's thread
+    bool work_done = false;
+    std::exception_ptr work_error;
+    End end = End::none;
+    bool settled = false;        // the batch's commit has run, or failed
+    std::exception_ptr outcome;  // why the batch kept nothing
+
+    // The batch is over: committed (`error` null) or failed. A write still handed over fails.
+    void settle(const std::exception_ptr& error) {
+        std::lock_guard lock(mutex);
+        if (error) {
+            if (phase == Phase::waiting || phase == Phase::open) phase = Phase::lost;
+            if (work != nullptr) {
+                work = nullptr;
+                work_error = error;
+                work_done = true;
+            }
+        }
+        settled = true;
+        outcome = error;
+        changed.notify_all();
+    }
+
+    // Throws unless the request's savepoint is open. Called with `mutex` held.
+    void require_open() const {
+        switch (phase) {
+            case Phase::open:
+                return;
+            case Phase::expired:
+                throw StoreError("the request held the database writer past its limit", true);
+            case Phase::lost:
+                if (outcome) std::rethrow_exception(outcome);
+                throw StoreError("the request's transaction failed", true);
+            case Phase::waiting:
+            case Phase::closed:
+                break;
+        }
+        throw StoreError("the request's transaction has ended", false);
+    }
 };
 
-SqliteWriter::SqliteWriter(std::unique_ptr<Connection> connection)
-    : connection_(std::move(connection)), thread_([this] { write_batches(); }) {}
+namespace {
+
+// Runs `work` in a savepoint of its own, rolled back alone when it throws (the error in `error`).
+// False when the failure took the whole transaction with it (a hard failure: disk full, I/O
+// error), and the writes before it are gone too.
+bool run_item(const SqliteWriter::Work& work, Connection& db, std::exception_ptr& error) {
+    Query(db, "SAVEPOINT batch_item").run();
+    try {
+        work(db);
+        Query(db, "RELEASE batch_item").run();
+        return true;
+    } catch (...) {
+        error = std::current_exception();
+        if (sqlite3_get_autocommit(db.handle()) != 0) return false;
+        Query(db, "ROLLBACK TO batch_item").run();
+        Query(db, "RELEASE batch_item").run();
+        return true;
+    }
+}
+
+}  // namespace
+
+SqliteWriter::SqliteWriter(std::unique_ptr<Connection> connection,
+                           std::chrono::milliseconds hold_limit)
+    : connection_(std::move(connection)),
+      hold_limit_(hold_limit),
+      thread_([this] { write_batches(); }) {}
 
 SqliteWriter::~SqliteWriter() {
     {
@@ -36,35 +107,59 @@ SqliteWriter::~SqliteWriter() {
     sqlite3_wal_hook(connection_->handle(), nullptr, nullptr);  // before its owner goes
 }
 
+SqliteWriter::RequestTransaction::~RequestTransaction() {
+    if (held_) rollback(*held_);
+}
+
 std::unique_ptr<SqliteWriter::RequestTransaction> SqliteWriter::begin_request() {
     return std::make_unique<RequestTransaction>(*this);
 }
 
 void SqliteWriter::commit_request(RequestTransaction& request) {
-    if (!request.transaction) return;
-    const auto start = std::chrono::steady_clock::now();
-    request.transaction->commit();
-    request.transaction.reset();
-    request.lock = {};
-    if (observer_) observer_(1, std::chrono::steady_clock::now() - start);
+    if (!request.held_) return;  // nothing written
+    const std::shared_ptr<Held> held = request.held_;
+    std::unique_lock lock(held->mutex);
+    held->require_open();
+    held->end = Held::End::commit;
+    held->changed.notify_all();
+    held->changed.wait(lock, [&] { return held->settled; });
+    request.held_.reset();  // committed, or gone with its batch: nothing to roll back
+    if (held->outcome) std::rethrow_exception(held->outcome);
+}
+
+void SqliteWriter::rollback(Held& held) {
+    std::unique_lock lock(held.mutex);
+    if (held.phase != Held::Phase::open) return;  // ended already, or never begun
+    held.end = Held::End::rollback;
+    held.changed.notify_all();
+    held.changed.wait(lock, [&] { return held.phase != Held::Phase::open; });
+}
+
+void SqliteWriter::write_held(Held& held, const Work& work) {
+    std::unique_lock lock(held.mutex);
+    held.require_open();
+    held.work = &work;
+    held.work_done = false;
+    held.work_error = nullptr;
+    held.changed.notify_all();
+    held.changed.wait(lock, [&] { return held.work_done; });
+    if (held.work_error) std::rethrow_exception(held.work_error);
+}
+
+std::size_t SqliteWriter::queued() {
+    std::lock_guard lock(batch_mutex_);
+    return queue_.size();
 }
 
 // The write joins the queue, and the writer thread runs it in its next batch.
 void SqliteWriter::write(const Work& work, RequestTransaction* request) {
-    if (request != nullptr) {
-        // An Idempotency-Key request: its writes wait in its own transaction for its answer,
-        // each write in a savepoint, as in a batch.
-        if (!request->transaction) {
-            request->lock = std::unique_lock(connection_mutex_);
-            request->transaction.emplace(*connection_);
-        }
-        Transaction item(*connection_);
-        work(*connection_);
-        item.commit();
-        return;
-    }
+    if (request != nullptr && request->held_) return write_held(*request->held_, work);
     PendingWrite pending;
     pending.run = &work;
+    if (request != nullptr) {
+        request->held_ = std::make_shared<Held>();
+        pending.held = request->held_;
+    }
     bool first = false;
     {
         std::lock_guard lock(batch_mutex_);
@@ -97,42 +192,90 @@ void SqliteWriter::write_batches() {
         batch.swap(queue_);
         lock.unlock();
         run_batch(batch);
-        for (PendingWrite* write : batch)
-            write->wake();
+        for (PendingWrite* write : batch) {
+            if (write != nullptr) write->wake();  // a request's was woken when it began
+        }
         batch.clear();
         lock.lock();
     }
 }
 
-void SqliteWriter::run_batch(const std::vector<PendingWrite*>& batch) {
+void SqliteWriter::take_queued_writes(std::vector<PendingWrite*>& batch) {
+    std::lock_guard lock(batch_mutex_);
+    std::vector<PendingWrite*> later;
+    for (PendingWrite* write : queue_)
+        (write->held ? later : batch).push_back(write);
+    queue_.swap(later);
+}
+
+std::exception_ptr SqliteWriter::hold(PendingWrite*& slot, Connection& db) {
+    PendingWrite& first = *slot;
+    const std::shared_ptr<Held> held = first.held;
+    const auto deadline = std::chrono::steady_clock::now() + hold_limit_;
+    Query(db, "SAVEPOINT request").run();
+    if (!run_item(*first.run, db, first.error)) return first.error;
+    std::unique_lock lock(held->mutex);
+    held->phase = Held::Phase::open;
+    slot = nullptr;
+    first.wake();  // its thread goes on with its handler: `first` is not this thread's any more
+    while (true) {
+        const bool asked = held->changed.wait_until(
+            lock, deadline, [&] { return held->work != nullptr || held->end != Held::End::none; });
+        if (asked && held->work != nullptr) {
+            const bool kept = run_item(*held->work, db, held->work_error);
+            held->work = nullptr;
+            held->work_done = true;
+            held->changed.notify_all();
+            if (!kept) return held->work_error;
+            continue;
+        }
+        if (asked && held->end == Held::End::commit) {
+            Query(db, "RELEASE request").run();  // settled once the batch commits
+            held->phase = Held::Phase::closed;
+            return nullptr;
+        }
+        // Abandoned, or past its limit (a request that does not end must not keep the writer):
+        // its writes go, and only those.
+        Query(db, "ROLLBACK TO request").run();
+        Query(db, "RELEASE request").run();
+        held->phase = asked ? Held::Phase::closed : Held::Phase::expired;
+        held->changed.notify_all();
+        return nullptr;
+    }
+}
+
+void SqliteWriter::run_batch(std::vector<PendingWrite*>& batch) {
     const auto start = std::chrono::steady_clock::now();
-    const auto fail_all = [&](std::exception_ptr error) {
-        for (PendingWrite* write : batch)
-            write->error = error;
+    // The requests of the batch: each is settled once, with the batch's commit or its failure.
+    std::vector<std::shared_ptr<Held>> requests;
+    for (PendingWrite* write : batch) {
+        if (write->held) requests.push_back(write->held);
+    }
+    const auto settle = [&](const std::exception_ptr& error) {
+        for (PendingWrite* write : batch) {
+            if (write != nullptr) write->error = error;
+        }
+        for (const auto& held : requests)
+            held->settle(error);
     };
     try {
-        Lease db(*this);
-        Transaction tx(*db);
-        for (PendingWrite* write : batch) {
-            Query(*db, "SAVEPOINT batch_item").run();
-            try {
-                (*write->run)(*db);
-                Query(*db, "RELEASE batch_item").run();
-            } catch (...) {
-                write->error = std::current_exception();
-                if (sqlite3_get_autocommit((*db).handle()) != 0) {
-                    // A hard failure (disk full, I/O error) rolled the whole transaction back:
-                    // the writes before it are gone too.
-                    return fail_all(write->error);
-                }
-                Query(*db, "ROLLBACK TO batch_item").run();
-                Query(*db, "RELEASE batch_item").run();
+        Connection& db = *connection_;
+        Transaction tx(db);
+        // By index: the writes queued while a request held the batch are appended.
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            if (batch[i]->held) {
+                if (auto lost = hold(batch[i], db)) return settle(lost);
+                take_queued_writes(batch);
+            } else if (!run_item(*batch[i]->run, db, batch[i]->error)) {
+                return settle(batch[i]->error);
             }
         }
         tx.commit();
         if (observer_) observer_(batch.size(), std::chrono::steady_clock::now() - start);
+        for (const auto& held : requests)
+            held->settle(nullptr);
     } catch (...) {
-        fail_all(std::current_exception());
+        settle(std::current_exception());
     }
 }
 

@@ -8,14 +8,27 @@
 // IMMEDIATE transaction, each in a SAVEPOINT of its own, and made durable by one COMMIT (one
 // fsync of the WAL). Each write returns only after that commit; a write that fails is rolled
 // back to its savepoint and fails alone. A commit that fails fails every write of its batch.
+//
+// An Idempotency-Key request's writes are one participant of a batch (RequestTransaction): its
+// first write joins the queue like any other; when the batch comes to it, the writer's thread
+// opens a savepoint for the request, runs the write, and keeps the savepoint open while the
+// request's thread hands it its further writes and the recording of its answer, one at a time.
+// The request's reads and computing come before its first write (the handlers'), so the hold is
+// the length of its writes and of writing its answer. Its end closes the savepoint: released on
+// commit_request, which returns once the batch's one COMMIT has made it durable; rolled back when
+// the request is abandoned (its own writes, and only those: nothing else runs inside it). Then
+// the batch goes on: the writes queued meanwhile run in the same batch and share its commit,
+// instead of waiting for the next. A request that does not end within its hold limit is rolled
+// back the same way, and its later calls fail with the store's unavailable error (503).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <vector>
 
@@ -25,37 +38,55 @@
 namespace collectcall::server {
 
 class SqliteWriter {
+  private:
+    struct Held;
+
   public:
     using Work = std::function<void(sqlite::Connection&)>;
 
-    // Writes through `connection`, from a thread of its own started here.
-    explicit SqliteWriter(std::unique_ptr<sqlite::Connection> connection);
+    // Writes through `connection`, from a thread of its own started here. An Idempotency-Key
+    // request holds the writer at most `hold_limit` from its first write to its end.
+    SqliteWriter(std::unique_ptr<sqlite::Connection> connection,
+                 std::chrono::milliseconds hold_limit);
     // Runs the writes still queued, stops the thread, and removes the connection's WAL hook.
     ~SqliteWriter();
     SqliteWriter(const SqliteWriter&) = delete;
     SqliteWriter& operator=(const SqliteWriter&) = delete;
 
-    // An Idempotency-Key request's transaction on the writer connection (store.hpp): the writes
-    // made with it wait in it, holding the writer from the first of them (the handler's work
-    // after the write: microseconds), until commit_request commits them with the recording of
-    // the request's answer. Destroyed uncommitted, it rolls them back and frees the writer.
-    struct RequestTransaction {
-        explicit RequestTransaction(SqliteWriter& by) : writer(by) {}
-        SqliteWriter& writer;
-        std::unique_lock<std::mutex> lock;  // the writer connection, from the first write
-        std::optional<sqlite::Transaction> transaction;  // destroyed first: rolled back
+    // An Idempotency-Key request's writes (store.hpp), a participant of one batch from its first
+    // write to commit_request. Destroyed uncommitted, it rolls them back and frees the writer.
+    class RequestTransaction {
+      public:
+        explicit RequestTransaction(SqliteWriter& writer) : writer_(writer) {}
+        ~RequestTransaction();
+        RequestTransaction(const RequestTransaction&) = delete;
+        RequestTransaction& operator=(const RequestTransaction&) = delete;
+
+      private:
+        friend class SqliteWriter;
+        SqliteWriter& writer_;
+        // Shared with the writer's thread from the first write on (null before it): either side
+        // may be done with it first.
+        std::shared_ptr<Held> held_;
     };
 
-    // Runs `work` in the next batch, or with `request` in the request's transaction, in a
-    // savepoint of its own; returns once it is durable (in a batch) and rethrows what it threw.
+    // Runs `work` in the next batch in a savepoint of its own and returns once it is durable, or
+    // with `request` in the request's savepoint and returns once it has run; rethrows what it
+    // threw.
     void write(const Work& work, RequestTransaction* request = nullptr);
 
-    // Counts each commit: the writes it made durable and how long it took.
+    // Counts each commit: the writes it made durable (a request's counts as one) and how long it
+    // took.
     void observe_commits(Store::CommitObserver observer);
 
     [[nodiscard]] std::unique_ptr<RequestTransaction> begin_request();
-    // Commits the request's writes (none: nothing to commit) and frees the writer.
+    // Closes the request's savepoint and returns once the batch's commit has made its writes
+    // durable (none: nothing to commit); throws, keeping none of them, when that commit fails or
+    // the request outlived its hold limit.
     void commit_request(RequestTransaction& request);
+
+    // How many writes wait for a batch (tests: a write known to be queued behind a request).
+    [[nodiscard]] std::size_t queued();
 
   private:
     // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
@@ -63,6 +94,8 @@ class SqliteWriter {
     // durable, instead of every writer waiting.
     struct PendingWrite {
         const Work* run = nullptr;
+        // A request's first write: the request's part of the batch, which goes on after it.
+        std::shared_ptr<Held> held;
         std::exception_ptr error;
         std::mutex mutex;
         std::condition_variable changed;
@@ -75,13 +108,22 @@ class SqliteWriter {
             changed.notify_one();
         }
     };
-    class Lease;
 
     void write_batches();
-    void run_batch(const std::vector<PendingWrite*>& batch);
+    void run_batch(std::vector<PendingWrite*>& batch);
+    // Runs the request whose first write is `*slot`, until it ends or its hold limit passes; sets
+    // `*slot` to null once its thread has been handed back its first write. The error that lost
+    // the batch's transaction, or null.
+    std::exception_ptr hold(PendingWrite*& slot, sqlite::Connection& db);
+    // The writes queued while a request held the batch join it; another request's first write
+    // waits for the next batch (a batch holds only the requests it began with).
+    void take_queued_writes(std::vector<PendingWrite*>& batch);
+    // A later write of a request, run by the writer's thread in the request's savepoint.
+    static void write_held(Held& held, const Work& work);
+    static void rollback(Held& held);
 
-    std::mutex connection_mutex_;
-    std::unique_ptr<sqlite::Connection> connection_;
+    std::unique_ptr<sqlite::Connection> connection_;  // used by the writer's thread only
+    const std::chrono::milliseconds hold_limit_;
 
     std::mutex batch_mutex_;
     std::condition_variable queued_;    // a write joins an empty queue, or the writer stops
