@@ -166,6 +166,14 @@ namespace {
 thread_local bool has_turn = false;
 }  // namespace
 
+LentTurn::LentTurn() : had_turn_(has_turn) {
+    has_turn = true;
+}
+
+LentTurn::~LentTurn() {
+    has_turn = had_turn_;
+}
+
 bool Query::step() {
     sqlite3_stmt* stmt = statement_.handle();
     std::unique_lock<std::mutex> turn;

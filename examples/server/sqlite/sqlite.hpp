@@ -108,6 +108,20 @@ class Query {
 // writes outside a transaction.
 std::mutex& writer_turn();
 
+// While it lives, this thread writes inside the transaction of the thread that holds the turn,
+// which waits meanwhile (an Idempotency-Key request's writes in the writer's batch,
+// sqlite_writer.hpp): a Transaction begun here is a savepoint of that transaction.
+class LentTurn {
+  public:
+    LentTurn();
+    ~LentTurn();
+    LentTurn(const LentTurn&) = delete;
+    LentTurn& operator=(const LentTurn&) = delete;
+
+  private:
+    bool had_turn_;
+};
+
 // A write transaction (BEGIN IMMEDIATE: the write lock is taken up front, so that a
 // read-then-write never fails on a lock upgrade). Rolled back unless committed.
 // BEGIN IMMEDIATE ... COMMIT, rolled back unless committed. Inside a transaction the same

@@ -12,42 +12,39 @@ using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
 
-// What a request's thread and the writer's thread share while the request holds the batch. Both
-// wait on `changed`: the writer's thread for a write or the request's end, the request's thread
-// for its write to have run or the batch to be settled.
+// What a request's thread and the writer's thread share while the request is part of a batch.
+// The request's thread uses the connection only with `mutex` held and the phase open; the
+// writer's thread waits on `changed` meanwhile, for the phase to change or the hold limit.
 struct SqliteWriter::Held {
     enum class Phase {
         waiting,  // the first write is queued
-        open,     // the savepoint is open: the request's writes run in it
+        open,     // the savepoint is open and the connection lent: the request's writes run in it
         closed,   // ended by the request: released (then settled) or rolled back
         expired,  // rolled back at the hold limit
         lost,     // the batch's transaction failed: nothing of it was kept
     };
-    enum class End { none, commit, rollback };
 
     std::mutex mutex;
     std::condition_variable changed;
     Phase phase = Phase::waiting;
-    const Work* work = nullptr;  // a write handed to the writer's thread
-    bool work_done = false;
-    std::exception_ptr work_error;
-    End end = End::none;
-    bool settled = false;        // the batch's commit has run, or failed
-    std::exception_ptr outcome;  // why the batch kept nothing
+    Connection* connection = nullptr;  // lent while open
+    std::exception_ptr lost;           // why the transaction failed under the request
+    bool settled = false;              // the batch's commit has run, or failed
+    std::exception_ptr outcome;        // why the batch kept nothing
 
-    // The batch is over: committed (`error` null) or failed. A write still handed over fails.
+    // The batch is over: committed (`error` null) or failed.
     void settle(const std::exception_ptr& error) {
         std::lock_guard lock(mutex);
-        if (error) {
-            if (phase == Phase::waiting || phase == Phase::open) phase = Phase::lost;
-            if (work != nullptr) {
-                work = nullptr;
-                work_error = error;
-                work_done = true;
-            }
-        }
+        if (error && (phase == Phase::waiting || phase == Phase::open)) phase = Phase::lost;
         settled = true;
         outcome = error;
+        changed.notify_all();
+    }
+
+    // The transaction failed while the request used it: the writer's thread fails the batch.
+    void lose(std::exception_ptr error) {
+        phase = Phase::lost;
+        lost = std::move(error);
         changed.notify_all();
     }
 
@@ -59,6 +56,7 @@ struct SqliteWriter::Held {
             case Phase::expired:
                 throw StoreError("the request held the database writer past its limit", true);
             case Phase::lost:
+                if (lost) std::rethrow_exception(lost);
                 if (outcome) std::rethrow_exception(outcome);
                 throw StoreError("the request's transaction failed", true);
             case Phase::waiting:
@@ -120,30 +118,46 @@ void SqliteWriter::commit_request(RequestTransaction& request) {
     const std::shared_ptr<Held> held = request.held_;
     std::unique_lock lock(held->mutex);
     held->require_open();
-    held->end = Held::End::commit;
-    held->changed.notify_all();
+    try {
+        const sqlite::LentTurn turn;
+        Query(*held->connection, "RELEASE request").run();
+        held->phase = Held::Phase::closed;
+        held->changed.notify_all();
+    } catch (...) {
+        held->lose(std::current_exception());
+    }
     held->changed.wait(lock, [&] { return held->settled; });
     request.held_.reset();  // committed, or gone with its batch: nothing to roll back
     if (held->outcome) std::rethrow_exception(held->outcome);
 }
 
 void SqliteWriter::rollback(Held& held) {
-    std::unique_lock lock(held.mutex);
+    std::lock_guard lock(held.mutex);
     if (held.phase != Held::Phase::open) return;  // ended already, or never begun
-    held.end = Held::End::rollback;
-    held.changed.notify_all();
-    held.changed.wait(lock, [&] { return held.phase != Held::Phase::open; });
+    try {
+        const sqlite::LentTurn turn;
+        Query(*held.connection, "ROLLBACK TO request").run();
+        Query(*held.connection, "RELEASE request").run();
+        held.phase = Held::Phase::closed;
+        held.changed.notify_all();
+    } catch (...) {
+        held.lose(std::current_exception());
+    }
 }
 
 void SqliteWriter::write_held(Held& held, const Work& work) {
-    std::unique_lock lock(held.mutex);
+    std::lock_guard lock(held.mutex);
     held.require_open();
-    held.work = &work;
-    held.work_done = false;
-    held.work_error = nullptr;
-    held.changed.notify_all();
-    held.changed.wait(lock, [&] { return held.work_done; });
-    if (held.work_error) std::rethrow_exception(held.work_error);
+    std::exception_ptr error;
+    bool kept = false;
+    try {
+        const sqlite::LentTurn turn;
+        kept = run_item(work, *held.connection, error);
+    } catch (...) {
+        error = std::current_exception();
+    }
+    if (!kept) held.lose(error);
+    if (error) std::rethrow_exception(error);
 }
 
 std::size_t SqliteWriter::queued() {
@@ -173,6 +187,8 @@ void SqliteWriter::write(const Work& work, RequestTransaction* request) {
         pending.changed.wait(lock, [&] { return pending.done; });
     }
     if (pending.error) std::rethrow_exception(pending.error);
+    // A request's: the batch has lent it the connection, in its savepoint.
+    if (request != nullptr) write_held(*request->held_, work);
 }
 
 void SqliteWriter::observe_commits(Store::CommitObserver observer) {
@@ -211,37 +227,24 @@ void SqliteWriter::take_queued_writes(std::vector<PendingWrite*>& batch) {
 std::exception_ptr SqliteWriter::hold(PendingWrite*& slot, Connection& db) {
     PendingWrite& first = *slot;
     const std::shared_ptr<Held> held = first.held;
-    const auto deadline = std::chrono::steady_clock::now() + hold_limit_;
     Query(db, "SAVEPOINT request").run();
-    if (!run_item(*first.run, db, first.error)) return first.error;
     std::unique_lock lock(held->mutex);
     held->phase = Held::Phase::open;
+    held->connection = &db;
     slot = nullptr;
-    first.wake();  // its thread goes on with its handler: `first` is not this thread's any more
-    while (true) {
-        const bool asked = held->changed.wait_until(
-            lock, deadline, [&] { return held->work != nullptr || held->end != Held::End::none; });
-        if (asked && held->work != nullptr) {
-            const bool kept = run_item(*held->work, db, held->work_error);
-            held->work = nullptr;
-            held->work_done = true;
-            held->changed.notify_all();
-            if (!kept) return held->work_error;
-            continue;
-        }
-        if (asked && held->end == Held::End::commit) {
-            Query(db, "RELEASE request").run();  // settled once the batch commits
-            held->phase = Held::Phase::closed;
-            return nullptr;
-        }
-        // Abandoned, or past its limit (a request that does not end must not keep the writer):
-        // its writes go, and only those.
+    first.wake();  // its thread runs its writes: `first` is not this thread's any more
+    const bool ended =
+        held->changed.wait_until(lock, std::chrono::steady_clock::now() + hold_limit_,
+                                 [&] { return held->phase != Held::Phase::open; });
+    if (!ended) {
+        // Past its limit (a request that does not end must not keep the writer): its writes go,
+        // and only those. The request's thread is not writing: it would hold the lock.
         Query(db, "ROLLBACK TO request").run();
         Query(db, "RELEASE request").run();
-        held->phase = asked ? Held::Phase::closed : Held::Phase::expired;
-        held->changed.notify_all();
+        held->phase = Held::Phase::expired;
         return nullptr;
     }
+    return held->phase == Held::Phase::lost ? held->lost : nullptr;
 }
 
 void SqliteWriter::run_batch(std::vector<PendingWrite*>& batch) {

@@ -11,15 +11,16 @@
 //
 // An Idempotency-Key request's writes are one participant of a batch (RequestTransaction): its
 // first write joins the queue like any other; when the batch comes to it, the writer's thread
-// opens a savepoint for the request, runs the write, and keeps the savepoint open while the
-// request's thread hands it its further writes and the recording of its answer, one at a time.
-// The request's reads and computing come before its first write (the handlers'), so the hold is
-// the length of its writes and of writing its answer. Its end closes the savepoint: released on
-// commit_request, which returns once the batch's one COMMIT has made it durable; rolled back when
-// the request is abandoned (its own writes, and only those: nothing else runs inside it). Then
-// the batch goes on: the writes queued meanwhile run in the same batch and share its commit,
-// instead of waiting for the next. A request that does not end within its hold limit is rolled
-// back the same way, and its later calls fail with the store's unavailable error (503).
+// opens a savepoint for the request and lends the connection, inside the batch's transaction, to
+// the request's thread, which runs its writes there itself and then the recording of its answer,
+// while the writer's thread waits. The request's reads and computing come before its first write
+// (the handlers'), so the writer waits for the length of its writes and of writing its answer.
+// Its end closes the savepoint: released by commit_request, which returns once the batch's one
+// COMMIT has made it durable; rolled back when the request is abandoned (its own writes, and
+// only those: nothing else runs inside it). Then the batch goes on: the writes queued meanwhile
+// run in the same batch and share its commit, instead of waiting for the next. A request that
+// does not end within its hold limit is rolled back the same way by the writer's thread, and its
+// later calls fail with the store's unavailable error (503).
 #pragma once
 
 #include <chrono>
@@ -71,8 +72,8 @@ class SqliteWriter {
     };
 
     // Runs `work` in the next batch in a savepoint of its own and returns once it is durable, or
-    // with `request` in the request's savepoint and returns once it has run; rethrows what it
-    // threw.
+    // with `request` in the request's savepoint (on this thread) and returns once it has run;
+    // rethrows what it threw.
     void write(const Work& work, RequestTransaction* request = nullptr);
 
     // Counts each commit: the writes it made durable (a request's counts as one) and how long it
@@ -94,7 +95,8 @@ class SqliteWriter {
     // durable, instead of every writer waiting.
     struct PendingWrite {
         const Work* run = nullptr;
-        // A request's first write: the request's part of the batch, which goes on after it.
+        // A request's first write: the request's part of the batch, which goes on after it (the
+        // request's thread runs the write itself once the batch lends it the connection).
         std::shared_ptr<Held> held;
         std::exception_ptr error;
         std::mutex mutex;
@@ -111,14 +113,14 @@ class SqliteWriter {
 
     void write_batches();
     void run_batch(std::vector<PendingWrite*>& batch);
-    // Runs the request whose first write is `*slot`, until it ends or its hold limit passes; sets
-    // `*slot` to null once its thread has been handed back its first write. The error that lost
-    // the batch's transaction, or null.
+    // Lends the connection to the request whose first write is `*slot` until it ends or its hold
+    // limit passes; sets `*slot` to null once its thread has it. The error that lost the batch's
+    // transaction, or null.
     std::exception_ptr hold(PendingWrite*& slot, sqlite::Connection& db);
     // The writes queued while a request held the batch join it; another request's first write
     // waits for the next batch (a batch holds only the requests it began with).
     void take_queued_writes(std::vector<PendingWrite*>& batch);
-    // A later write of a request, run by the writer's thread in the request's savepoint.
+    // A write of a request, run by the request's thread in the request's savepoint.
     static void write_held(Held& held, const Work& work);
     static void rollback(Held& held);
 
