@@ -454,6 +454,12 @@ class Store {
     // frees the key. Writes through any other store are not part of it. A crash before that commit
     // leaves the key in flight (freed at the next start, or after its lease on PostgreSQL) and
     // no work; after it, the work and its answer.
+    // On SQLite the transaction is a savepoint of one of the single writer's batches, committed
+    // by the batch's one COMMIT with the batch's other writes, which wait from the request's
+    // first write to its end (sqlite_writer.hpp): a request reads and computes before its first
+    // write, and one that holds the writer past SqliteOptions::request_hold_ms is rolled back
+    // (its later calls throw an unavailable StoreError). On PostgreSQL it is a transaction on a
+    // pooled connection of its own.
     virtual IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
                                               const Sha256& fingerprint, Time now) = 0;
     virtual void finish_idempotent(const Uuid& account, std::string_view key,

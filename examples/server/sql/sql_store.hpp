@@ -140,7 +140,7 @@ class SqlStore : public Store {
     // request's transaction.
     virtual void run_transaction(sql::Work work) = 0;
     // A store for an Idempotency-Key request: the same database, its writes in one transaction
-    // (store.hpp, IdempotencyBegin::store).
+    // (store.hpp, IdempotencyBegin::store; on SQLite, a savepoint of one of the writer's batches).
     virtual std::unique_ptr<Store> begin_request() = 0;
     // In a request's store: commits the request's transaction (finish_idempotent), or rolls it
     // back (abandon_idempotent). Nothing in the store itself.
