@@ -2,8 +2,10 @@
 // request may name (a customer's own), over real HTTP on the suite's store.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness.hpp"
@@ -288,4 +290,79 @@ TEST_CASE("threads: a thread the customer's stored messages already use stays th
     // Not Bob's.
     check_not_found_at_thread(t.client.post(t.base(t.bob) + "/interactions/sms/import",
                                             sms_json(R"(,"threadId":")" + thread + "\"")));
+}
+
+TEST_CASE("quota: concurrent writes cannot take an account past its daily rows", "[quota][race]") {
+    LocalServer server([](ServerOptions& o) { o.now = frozen_time(); });
+    AccountSetup setup;
+    setup.name = "acme";
+    setup.fallback_caller_number = collectcall::E164::parse("+12025550100").value();
+    setup.daily_rows = 10;
+    const Credentials c = server.store().create_credentials(setup, frozen_time());
+    const Account acme{std::string(c.accountId.view()), c.apiKey, c.agentId};
+    // 8 threads of 4 creates each: 32 writes for 10 rows.
+    std::vector<std::thread> threads;
+    std::atomic<int> created{0};
+    std::atomic<int> refused{0};
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&, t] {
+            Client client = server.client(acme);
+            for (int i = 0; i < 4; ++i) {
+                const Reply r =
+                    client.post("/api/v1/customers",
+                                customer_json("r-" + std::to_string(t) + "-" + std::to_string(i)));
+                if (r.status == 200) ++created;
+                if (r.status == 429 && r.error_code() == "quota_exceeded") ++refused;
+            }
+        });
+    }
+    for (std::thread& t : threads)
+        t.join();
+    CHECK(created == 10);
+    CHECK(refused == 22);
+    CHECK(count(server.database(), "SELECT count(*) FROM customers") == "10");
+    CHECK(count(server.database(), "SELECT stored FROM daily_row_counts WHERE account_id = '" +
+                                       acme.id + "'") == "10");
+}
+
+TEST_CASE("quota: a keyed write refused for the budget is not recorded; the next day it runs",
+          "[quota][idempotency]") {
+    Database db;
+    const std::string key = init_account(db, "acme", 1).str("/apiKey");
+    const httplib::Headers keyed{{"Idempotency-Key", "create-c-2"}};
+    {
+        ChildServer server(db.uri(), at("2026-11-20T23:59:59.500Z"));
+        Client client("127.0.0.1", server.port(), key);
+        REQUIRE(client.post("/api/v1/customers", customer_json("c-1")).status == 200);
+        const Reply refused =
+            client.post("/api/v1/customers", customer_json("c-2"), "application/json", keyed);
+        CHECK(refused.error_code() == "quota_exceeded");
+        CHECK(refused.header("Retry-After") == "1");  // half a second, in whole seconds
+        CHECK(client.post("/api/v1/customers", customer_json("c-2"), "application/json", keyed)
+                  .error_code() == "quota_exceeded");
+    }
+    ChildServer server(db.uri(), at("2026-11-21T00:00:00Z"));
+    Client client("127.0.0.1", server.port(), key);
+    const Reply created =
+        client.post("/api/v1/customers", customer_json("c-2"), "application/json", keyed);
+    CHECK(created.status == 200);
+    CHECK(created.header("Idempotent-Replayed").empty());
+}
+
+TEST_CASE("quota: init takes a daily budget from 1 row", "[quota][process]") {
+    Database db;
+    for (const char* bad : {"0", "-1", "x", "1.5", ""})
+        CHECK(run_binary({"init", "--db", db.uri(), "--account", "acme", "--daily-rows", bad})
+                  .exit_code == 2);
+    const Reply acme = init_account(db, "acme", 7);
+    CHECK(count(db, "SELECT daily_rows FROM accounts WHERE name = 'acme'") == "7");
+    // init again without the option keeps it; with it, sets it.
+    REQUIRE(run_binary({"init", "--db", db.uri(), "--account", "acme"}).exit_code == 0);
+    CHECK(count(db, "SELECT daily_rows FROM accounts WHERE name = 'acme'") == "7");
+    (void)init_account(db, "acme", 9);
+    CHECK(count(db, "SELECT daily_rows FROM accounts WHERE name = 'acme'") == "9");
+    REQUIRE(run_binary({"init", "--db", db.uri(), "--account", "other"}).exit_code == 0);
+    CHECK(count(db, "SELECT daily_rows FROM accounts WHERE name = 'other'") ==
+          std::to_string(collectcall::api::default_daily_rows));
+    CHECK(acme.has("/apiKey"));
 }
