@@ -180,12 +180,14 @@ void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
         return x.fail(api::errors::agent_not_assigned);
     }
     if (request.webhook && !check_webhook(*request.webhook, x, s)) return;
+    // Read before the first write: an Idempotency-Key request holds SQLite's writer from its
+    // first write to its answer (store.hpp).
+    const AccountSettings settings = s.store.account_settings(x.account);
     // Each customer's call or decision is a transaction of its own: the items' rows are charged
     // to the daily budget together first, so that a bulk past it is refused whole (API.md
     // section 17) rather than cut short.
     s.store.charge_rows(x.account, static_cast<std::int64_t>(request.customerIds.size()));
 
-    const AccountSettings settings = s.store.account_settings(x.account);
     BulkCallResult result;
     for (const Uuid& customer : request.customerIds) {
         const auto plan = place_call(x.account, customer, request.agentId.view(), request.webhook,
