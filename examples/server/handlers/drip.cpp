@@ -160,7 +160,12 @@ void handle(endpoint<Operation::list_drip_campaigns>, Exchange& x, Services& s) 
     const auto id = x.path_id();
     if (!id) return x.not_found(api::customer_not_found_message);
     if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
-    x.reply(200, DripEnrolmentList{s.store.list_drip_enrolments(x.account, *id)});
+    const api::PageOwner owner{api::PagedList::drip_enrolments, x.account.view(), id->view()};
+    const auto page = x.page_request(owner);
+    if (!page) return;
+    Page<DripEnrolment> enrolments = s.store.list_drip_enrolments(x.account, *id, *page);
+    x.reply(200, DripEnrolmentList{std::move(enrolments.items),
+                                   api::next_page_cursor(owner, enrolments.next)});
 }
 
 void handle(endpoint<Operation::cancel_drip_campaign>, Exchange& x, Services& s) {

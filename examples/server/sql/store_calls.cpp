@@ -56,17 +56,53 @@ std::optional<CallDetails> SqlStore::find_call(const Uuid& account, const Uuid& 
     });
 }
 
-std::vector<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer) {
+namespace {
+
+// A page of the customer's calls, or the calls of a page of its interactions, read in order:
+// each call with its position (created time, 0 that puts a call after the SMS and e-mails of
+// the same instant, sequence) and its stored bytes, whose events are read when `take` says the
+// call is on the page. At most the page's rows to read.
+template <class Take>
+void read_calls(Db& db, const Uuid& account, const Uuid& customer, const api::PageRequest& page,
+                Take&& take) {
+    static const std::string text =
+        "SELECT " + sql::column_list<CallRow>() +
+        ", created_ms, seq, length(compliance) + coalesce(length(transcript), 0) "
+        "FROM calls WHERE account_id = ?1 AND customer_id = ?2 AND created_ms <= ?3 AND "
+        "(created_ms, 0, seq) < (?3, CAST(?4 AS BIGINT), ?5) ORDER BY created_ms DESC, seq DESC LIMIT ?6";
+    constexpr int first = sql::column_count<CallRow>;
+    const api::PageKey start = page.start();
+    Query q(db, text.c_str());
+    q.bind(1, account.view())
+        .bind(2, customer.view())
+        .bind(3, start.parts[0])
+        .bind(4, start.parts[1])
+        .bind(5, start.parts[2])
+        .bind(6, static_cast<std::int64_t>(page.rows_to_read()));
+    while (q.step()) {
+        const api::PageKey key{{q.integer(first), 0, q.integer(first + 1), 0}};
+        if (!take(key, static_cast<std::size_t>(q.integer(first + 2)),
+                  [&] { return call_from_query(db, q); })) {
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+Page<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer,
+                                       const api::PageRequest& page) {
     return reading([&](Db& db) {
-        std::vector<CallDetails> calls;
-        static const std::string text = sql::select<CallRow>(
-            "FROM calls WHERE account_id = ? AND customer_id = ? ORDER BY created_ms DESC, seq "
-            "DESC");
-        Query q(db, text.c_str());
-        q.bind(1, account.view()).bind(2, customer.view());
-        while (q.step())
-            calls.push_back(call_from_query(db, q));
-        return calls;
+        Page<CallDetails> out;
+        api::PageBound bound(page);
+        read_calls(db, account, customer, page, [&](const api::PageKey& key, std::size_t bytes,
+                                                    const auto& call) {
+            if (!bound.admit(key, bytes)) return false;
+            out.items.push_back(call());
+            return true;
+        });
+        out.next = bound.next();
+        return out;
     });
 }
 
@@ -133,18 +169,64 @@ std::optional<InteractionRecord> SqlStore::find_interaction(const Uuid& account,
     });
 }
 
-std::vector<InteractionRecord> SqlStore::list_interactions(const Uuid& account,
-                                                           const Uuid& customer) {
+Page<ListedInteraction> SqlStore::list_interactions(const Uuid& account, const Uuid& customer,
+                                                    const api::PageRequest& page) {
     return reading([&](Db& db) {
-        std::vector<InteractionRecord> records;
-        static const std::string text = sql::select<InteractionRow>(
-            "FROM interactions WHERE account_id = ? AND customer_id = ? ORDER BY timestamp_ms "
-            "DESC, seq DESC");
-        Query q(db, text.c_str());
-        q.bind(1, account.view()).bind(2, customer.view());
-        while (q.step())
-            records.push_back(interaction_from_row(q));
-        return records;
+        // The SMS and e-mails, each with its position (timestamp, 1 that puts them before the
+        // calls of the same instant, sequence) and its stored bytes, at most the page's rows to
+        // read; then the calls of the same range, merged in by position.
+        struct Message {
+            api::PageKey key;
+            std::size_t bytes = 0;
+            InteractionRecord record;
+        };
+        std::vector<Message> messages;
+        {
+            static const std::string text =
+                "SELECT " + sql::column_list<InteractionRow>() +
+                ", timestamp_ms, seq, length(data) FROM interactions WHERE account_id = ?1 AND "
+                "customer_id = ?2 AND timestamp_ms <= ?3 AND (timestamp_ms, 1, seq) < (?3, "
+                "CAST(?4 AS BIGINT), ?5) ORDER BY timestamp_ms DESC, seq DESC LIMIT ?6";
+            constexpr int first = sql::column_count<InteractionRow>;
+            const api::PageKey start = page.start();
+            Query q(db, text.c_str());
+            q.bind(1, account.view())
+                .bind(2, customer.view())
+                .bind(3, start.parts[0])
+                .bind(4, start.parts[1])
+                .bind(5, start.parts[2])
+                .bind(6, static_cast<std::int64_t>(page.rows_to_read()));
+            while (q.step()) {
+                messages.push_back(
+                    Message{api::PageKey{{q.integer(first), 1, q.integer(first + 1), 0}},
+                            static_cast<std::size_t>(q.integer(first + 2)),
+                            interaction_from_row(q)});
+            }
+        }
+        Page<ListedInteraction> out;
+        api::PageBound bound(page);
+        std::size_t next_message = 0;
+        // Every message before `key` (or all of them), while the page has room.
+        const auto messages_before = [&](const api::PageKey* key) {
+            while (next_message < messages.size() &&
+                   (key == nullptr || messages[next_message].key > *key)) {
+                Message& m = messages[next_message];
+                if (!bound.admit(m.key, m.bytes)) return false;
+                out.items.emplace_back(std::move(m.record));
+                ++next_message;
+            }
+            return true;
+        };
+        bool room = true;
+        read_calls(db, account, customer, page,
+                   [&](const api::PageKey& key, std::size_t bytes, const auto& call) {
+                       room = messages_before(&key) && bound.admit(key, bytes);
+                       if (room) out.items.emplace_back(call());
+                       return room;
+                   });
+        if (room) messages_before(nullptr);
+        out.next = bound.next();
+        return out;
     });
 }
 
