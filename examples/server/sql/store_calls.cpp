@@ -1,4 +1,9 @@
 // SqlStore: calls, interactions and their analyses.
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "columns.hpp"
 #include "rows.hpp"
 #include "sql/sql_store.hpp"
@@ -58,34 +63,64 @@ std::optional<CallDetails> SqlStore::find_call(const Uuid& account, const Uuid& 
 
 namespace {
 
-// A page of the customer's calls, or the calls of a page of its interactions, read in order:
-// each call with its position (created time, 0 that puts a call after the SMS and e-mails of
-// the same instant, sequence) and its stored bytes, whose events are read when `take` says the
-// call is on the page. At most the page's rows to read.
-template <class Take>
-void read_calls(Db& db, const Uuid& account, const Uuid& customer, const api::PageRequest& page,
-                Take&& take) {
-    static const std::string text =
-        "SELECT " + sql::column_list<CallRow>() +
-        ", created_ms, seq, length(compliance) + coalesce(length(transcript), 0) "
-        "FROM calls WHERE account_id = ?1 AND customer_id = ?2 AND created_ms <= ?3 AND "
-        "(created_ms, 0, seq) < (?3, CAST(?4 AS BIGINT), ?5) ORDER BY created_ms DESC, seq DESC LIMIT ?6";
-    constexpr int first = sql::column_count<CallRow>;
-    const api::PageKey start = page.start();
-    Query q(db, text.c_str());
+// The pages of a customer's calls and of its interactions are read in two steps, so that what a
+// page holds in memory is the page: first the positions and stored sizes of the items after the
+// page's start (at most the rows to read: small rows), which the PageBound decides on; then the
+// items from the start down to the last one on the page. An item's position is its time, a rank
+// (1 for an SMS or e-mail, 0 for a call: the messages of an instant come before its calls) and
+// its sequence.
+struct Position {
+    api::PageKey key;
+    std::size_t bytes = 0;
+    bool call = false;
+};
+
+#define COLLECTCALL_PAGE_WHERE(time, rank)                                               \
+    "WHERE account_id = ?1 AND customer_id = ?2 AND " time " <= ?3 AND (" time ", " rank \
+    ", seq) < (?3, CAST(?4 AS BIGINT), ?5) "
+
+const char* const call_positions =
+    "SELECT created_ms, seq, length(compliance) + coalesce(length(transcript), 0) FROM "
+    "calls " COLLECTCALL_PAGE_WHERE("created_ms",
+                                    "0") "ORDER BY created_ms DESC, seq DESC LIMIT ?6";
+const char* const message_positions =
+    "SELECT timestamp_ms, seq, length(data) FROM interactions " COLLECTCALL_PAGE_WHERE(
+        "timestamp_ms", "1") "ORDER BY timestamp_ms DESC, seq DESC LIMIT ?6";
+
+// Binds the account, the customer and the page's start (?1 to ?5).
+void bind_start(Query& q, const Uuid& account, const Uuid& customer, const api::PageKey& start) {
     q.bind(1, account.view())
         .bind(2, customer.view())
         .bind(3, start.parts[0])
         .bind(4, start.parts[1])
-        .bind(5, start.parts[2])
-        .bind(6, static_cast<std::int64_t>(page.rows_to_read()));
+        .bind(5, start.parts[2]);
+}
+
+void read_positions(Db& db, const char* text, bool calls, const Uuid& account, const Uuid& customer,
+                    const api::PageRequest& page, std::vector<Position>& out) {
+    Query q(db, text);
+    bind_start(q, account, customer, page.start());
+    q.bind(6, static_cast<std::int64_t>(page.rows_to_read()));
     while (q.step()) {
-        const api::PageKey key{{q.integer(first), 0, q.integer(first + 1), 0}};
-        if (!take(key, static_cast<std::size_t>(q.integer(first + 2)),
-                  [&] { return call_from_query(db, q); })) {
-            break;
-        }
+        out.push_back(Position{api::PageKey{{q.integer(0), calls ? 0 : 1, q.integer(1), 0}},
+                               static_cast<std::size_t>(q.integer(2)), calls});
     }
+}
+
+// The calls from the page's start down to `last`, newest first, each with its position.
+template <class Add>
+void read_calls_down_to(Db& db, const Uuid& account, const Uuid& customer,
+                        const api::PageRequest& page, const api::PageKey& last, Add&& add) {
+    static const std::string text =
+        "SELECT " + sql::column_list<CallRow>() +
+        ", created_ms, seq FROM calls " COLLECTCALL_PAGE_WHERE("created_ms", "0") "AND "
+        "(created_ms, 0, seq) >= (?6, CAST(?7 AS BIGINT), ?8) ORDER BY created_ms DESC, seq DESC";
+    constexpr int first = sql::column_count<CallRow>;
+    Query q(db, text.c_str());
+    bind_start(q, account, customer, page.start());
+    q.bind(6, last.parts[0]).bind(7, last.parts[1]).bind(8, last.parts[2]);
+    while (q.step())
+        add(api::PageKey{{q.integer(first), 0, q.integer(first + 1), 0}}, call_from_query(db, q));
 }
 
 }  // namespace
@@ -93,14 +128,21 @@ void read_calls(Db& db, const Uuid& account, const Uuid& customer, const api::Pa
 Page<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer,
                                        const api::PageRequest& page) {
     return reading([&](Db& db) {
-        Page<CallDetails> out;
+        std::vector<Position> positions;
+        read_positions(db, call_positions, true, account, customer, page, positions);
         api::PageBound bound(page);
-        read_calls(db, account, customer, page, [&](const api::PageKey& key, std::size_t bytes,
-                                                    const auto& call) {
-            if (!bound.admit(key, bytes)) return false;
-            out.items.push_back(call());
-            return true;
-        });
+        std::optional<api::PageKey> last;
+        for (const Position& p : positions) {
+            if (!bound.admit(p.key, p.bytes)) break;
+            last = p.key;
+        }
+        Page<CallDetails> out;
+        if (last) {
+            read_calls_down_to(db, account, customer, page, *last,
+                               [&](const api::PageKey&, CallDetails call) {
+                                   out.items.push_back(std::move(call));
+                               });
+        }
         out.next = bound.next();
         return out;
     });
@@ -172,59 +214,51 @@ std::optional<InteractionRecord> SqlStore::find_interaction(const Uuid& account,
 Page<ListedInteraction> SqlStore::list_interactions(const Uuid& account, const Uuid& customer,
                                                     const api::PageRequest& page) {
     return reading([&](Db& db) {
-        // The SMS and e-mails, each with its position (timestamp, 1 that puts them before the
-        // calls of the same instant, sequence) and its stored bytes, at most the page's rows to
-        // read; then the calls of the same range, merged in by position.
-        struct Message {
-            api::PageKey key;
-            std::size_t bytes = 0;
-            InteractionRecord record;
-        };
-        std::vector<Message> messages;
-        {
+        // The positions of both kinds, merged: the page is decided on them alone.
+        std::vector<Position> positions;
+        read_positions(db, message_positions, false, account, customer, page, positions);
+        read_positions(db, call_positions, true, account, customer, page, positions);
+        std::sort(positions.begin(), positions.end(),
+                  [](const Position& a, const Position& b) { return a.key > b.key; });
+        api::PageBound bound(page);
+        std::optional<api::PageKey> last_message;
+        std::optional<api::PageKey> last_call;
+        for (const Position& p : positions) {
+            if (!bound.admit(p.key, p.bytes)) break;
+            (p.call ? last_call : last_message) = p.key;
+        }
+
+        // The items on the page, merged by position.
+        std::vector<std::pair<api::PageKey, ListedInteraction>> items;
+        if (last_message) {
             static const std::string text =
                 "SELECT " + sql::column_list<InteractionRow>() +
-                ", timestamp_ms, seq, length(data) FROM interactions WHERE account_id = ?1 AND "
-                "customer_id = ?2 AND timestamp_ms <= ?3 AND (timestamp_ms, 1, seq) < (?3, "
-                "CAST(?4 AS BIGINT), ?5) ORDER BY timestamp_ms DESC, seq DESC LIMIT ?6";
+                ", timestamp_ms, seq FROM interactions " COLLECTCALL_PAGE_WHERE(
+                    "timestamp_ms", "1") "AND (timestamp_ms, 1, seq) >= (?6, CAST(?7 AS BIGINT), "
+                                         "?8) ORDER BY timestamp_ms DESC, seq DESC";
             constexpr int first = sql::column_count<InteractionRow>;
-            const api::PageKey start = page.start();
             Query q(db, text.c_str());
-            q.bind(1, account.view())
-                .bind(2, customer.view())
-                .bind(3, start.parts[0])
-                .bind(4, start.parts[1])
-                .bind(5, start.parts[2])
-                .bind(6, static_cast<std::int64_t>(page.rows_to_read()));
+            bind_start(q, account, customer, page.start());
+            q.bind(6, last_message->parts[0])
+                .bind(7, last_message->parts[1])
+                .bind(8, last_message->parts[2]);
             while (q.step()) {
-                messages.push_back(
-                    Message{api::PageKey{{q.integer(first), 1, q.integer(first + 1), 0}},
-                            static_cast<std::size_t>(q.integer(first + 2)),
-                            interaction_from_row(q)});
+                items.emplace_back(api::PageKey{{q.integer(first), 1, q.integer(first + 1), 0}},
+                                   interaction_from_row(q));
             }
         }
+        if (last_call) {
+            read_calls_down_to(db, account, customer, page, *last_call,
+                               [&](const api::PageKey& key, CallDetails call) {
+                                   items.emplace_back(key, std::move(call));
+                               });
+        }
+        std::stable_sort(items.begin(), items.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
         Page<ListedInteraction> out;
-        api::PageBound bound(page);
-        std::size_t next_message = 0;
-        // Every message before `key` (or all of them), while the page has room.
-        const auto messages_before = [&](const api::PageKey* key) {
-            while (next_message < messages.size() &&
-                   (key == nullptr || messages[next_message].key > *key)) {
-                Message& m = messages[next_message];
-                if (!bound.admit(m.key, m.bytes)) return false;
-                out.items.emplace_back(std::move(m.record));
-                ++next_message;
-            }
-            return true;
-        };
-        bool room = true;
-        read_calls(db, account, customer, page,
-                   [&](const api::PageKey& key, std::size_t bytes, const auto& call) {
-                       room = messages_before(&key) && bound.admit(key, bytes);
-                       if (room) out.items.emplace_back(call());
-                       return room;
-                   });
-        if (room) messages_before(nullptr);
+        out.items.reserve(items.size());
+        for (auto& item : items)
+            out.items.push_back(std::move(item.second));
         out.next = bound.next();
         return out;
     });
