@@ -159,6 +159,10 @@ void Api::dispatch(RequestContext& context, httplib::Request& request,
         }
         x.body = std::move(body.bytes);
         serve(x);
+    } catch (const QuotaExceeded& e) {
+        // The account's rows of the day are spent (API.md section 17): the write stored nothing.
+        response.set_header("Retry-After", std::to_string(e.retry_after()));
+        x.fail(error_code::quota_exceeded, e.what());
     } catch (const StoreError& e) {
         if (e.unavailable()) {
             response.set_header("Retry-After", "1");

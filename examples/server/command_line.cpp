@@ -207,6 +207,19 @@ const OptionRow options[] = {
          c.policy = *policy;
          return {};
      }},
+    {"--daily-rows", Commands::init, "N", false,
+     [](const ServerOptions&) { return number(api::default_daily_rows) + " for a new account"; },
+     [](const ServerOptions&) -> std::string {
+         return "the rows the account may store per UTC day (customers, calls, compliance "
+                "decisions, interactions, analyses, enrolments, clients, webhook secrets; "
+                "docs/server.md): a write that would store more is refused 429 quota_exceeded, "
+                "with Retry-After the seconds to the next UTC midnight; reads go on";
+     },
+     [](Command& c, Value v) -> Problem {
+         return integer<std::int64_t, 1, api::max_daily_rows>(
+             v, "--daily-rows needs a whole number from 1 to " + number(api::max_daily_rows),
+             [&](std::int64_t n) { c.daily_rows = n; });
+     }},
     {"--campaign", Commands::init, "NAME=STEPS", true,
      [](const ServerOptions&) { return "NAME alone: " + std::string(default_drip_steps); },
      [](const ServerOptions&) -> std::string {

@@ -8,6 +8,7 @@
 // of docs/server.md (options_markdown; a test compares them) read.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,6 +32,7 @@ struct Command {
     std::optional<CompliancePolicy> policy;             // --compliance
     std::vector<DripCampaignDefinition> campaigns;      // --campaign (repeatable)
     std::vector<ClientCreate> clients;                  // --client, in their order
+    std::optional<std::int64_t> daily_rows;             // --daily-rows
     // serve (and the database path of both)
     ServerOptions server;
 };

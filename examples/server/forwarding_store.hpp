@@ -19,6 +19,10 @@ class ForwardingStore : public Store {
     bool observe_commits(CommitObserver observer) override {
         return inner_->observe_commits(std::move(observer));
     }
+    void set_clock(const Clock& clock) override { inner_->set_clock(clock); }
+    void charge_rows(const Uuid& account, std::int64_t rows) override {
+        inner_->charge_rows(account, rows);
+    }
     Credentials create_credentials(const AccountSetup& setup, Time now) override {
         return inner_->create_credentials(setup, now);
     }
@@ -118,6 +122,10 @@ class ForwardingStore : public Store {
     Page<ListedInteraction> list_interactions(const Uuid& account, const Uuid& customer,
                                               const api::PageRequest& page) override {
         return inner_->list_interactions(account, customer, page);
+    }
+    bool customer_has_thread(const Uuid& account, const Uuid& customer,
+                             const Uuid& thread) override {
+        return inner_->customer_has_thread(account, customer, thread);
     }
     std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,
                                                               const Uuid& thread) override {

@@ -84,6 +84,7 @@ int init(const Command& command) {
     AccountSetup setup = setup_for(command.account, command.caller_numbers, command.window);
     setup.policy = command.policy;
     setup.campaigns = command.campaigns;
+    setup.daily_rows = command.daily_rows;
     const Credentials credentials = store.create_credentials(setup, clock.now());
     InitOutput out{credentials.accountId, credentials.apiKey, credentials.agentId, {}};
     for (const collectcall::ClientCreate& wanted : command.clients) {

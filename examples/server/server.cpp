@@ -156,6 +156,8 @@ Server::Server(ServerOptions options, std::unique_ptr<Store> store)
       threads_(worker_count(options_.threads)),
       http_(std::make_unique<HttpServer>(http_options(options_, threads_, api_, *metrics_))) {
     metrics_->set_connection_memory([server = http_.get()] { return server->memory_held(); });
+    // The daily budget of stored rows counts the days of the server's clock.
+    store_->set_clock(clock_);
 
     // Calls move and webhooks go out from here on, including what an earlier process left
     // pending.

@@ -24,6 +24,7 @@
 #include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/retention.hpp>
 
+#include "clock.hpp"
 #include "crypto.hpp"
 
 namespace collectcall::server {
@@ -50,6 +51,9 @@ struct AccountSetup {
     std::optional<CompliancePolicy> policy;
     // Drip campaigns (`init --campaign`): each defined, or redefined, under its name.
     std::vector<DripCampaignDefinition> campaigns;
+    // The rows the account may store per UTC day (`init --daily-rows`): set when given; a new
+    // account without one gets api::default_daily_rows.
+    std::optional<std::int64_t> daily_rows;
 };
 
 // What `init` prints. The key text exists only here: the store keeps its hash.
@@ -127,6 +131,9 @@ struct CallPlan {
     // The drip campaign enrolment whose step placed it: its events go to the enrolment's
     // webhook as drip-campaign events (API.md section 15).
     std::optional<Uuid> drip_id;
+    // The row it stores is already charged to the daily budget (a bulk request charges its items
+    // before the first: Store::charge_rows).
+    bool charged = false;
 };
 
 // How a call in progress ended, as the dialer reports it (Store::end_call).
@@ -317,6 +324,18 @@ class Store {
     using CommitObserver = std::function<void(std::size_t writes, std::chrono::nanoseconds)>;
     virtual bool observe_commits(CommitObserver /*observer*/) { return false; }
 
+    // The clock whose UTC day the daily budget of stored rows counts (API.md section 17); the
+    // system clock's until the server gives its own.
+    virtual void set_clock(const Clock& /*clock*/) {}
+    // The daily budget of stored rows (API.md section 17). Every write that stores rows of the
+    // account's (a customer, a call or the record of a decision, an interaction, an analysis, an
+    // enrolment, a client, a webhook secret; not the bookkeeping of webhook messages, call
+    // events and Idempotency-Keys) counts them, in its own transaction, against the account's
+    // counter of the day; one that would take it past the budget throws QuotaExceeded
+    // (store_error.hpp) and stores nothing. This charges `rows` ahead, for a request whose
+    // writes are several transactions (a bulk of calls): all or none.
+    virtual void charge_rows(const Uuid& /*account*/, std::int64_t /*rows*/) {}
+
     // Creates the account `setup.name` if it does not exist, and in any case a new API key and
     // a new agent for it.
     virtual Credentials create_credentials(const AccountSetup& setup, Time now) = 0;
@@ -424,6 +443,10 @@ class Store {
     // call's the time it was placed; SMS and e-mails before the calls of the same instant).
     [[nodiscard]] virtual Page<ListedInteraction> list_interactions(
         const Uuid& account, const Uuid& customer, const api::PageRequest& page) = 0;
+    // Whether `thread` is one of the customer's own (foreign_thread_error, model/interaction.hpp):
+    // the customer's thread, or one its stored SMS and e-mails use.
+    [[nodiscard]] virtual bool customer_has_thread(const Uuid& account, const Uuid& customer,
+                                                   const Uuid& thread) = 0;
     // The latest inbound SMS or e-mail of a thread (by its timestamp).
     [[nodiscard]] virtual std::optional<InteractionRecord> last_inbound_interaction(
         const Uuid& account, const Uuid& thread) = 0;

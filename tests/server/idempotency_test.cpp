@@ -122,7 +122,7 @@ TEST_CASE("a new SQLite file has 8 KiB pages; a file with 4 KiB pages keeps them
     }
     SqliteStore store(SqliteOptions{older, 5000});
     const Credentials credentials =
-        store.create_credentials(AccountSetup{"acme", {}, {}, {}, {}, {}}, Time{});
+        store.create_credentials(AccountSetup{"acme", {}, {}, {}, {}, {}, {}}, Time{});
     CHECK(page_size(older) == 4096);
     CHECK(store.find_api_key(collectcall::server::api_key_id(credentials.apiKey)).has_value());
 }

@@ -119,13 +119,16 @@ namespace {
 std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer,
                                    std::string_view agent_id, const std::optional<Webhook>& webhook,
                                    const AccountSettings& settings, ComplianceOperation operation,
-                                   Services& s) {
+                                   Services& s, bool charged = false) {
     const Time now = s.clock.now();
-    auto plan = s.store.place_call(
-        account, customer, now - s.config.call_history,
-        [&](const StoredCustomer& stored, const ContactHistory& history) {
-            return plan_call(stored, history, settings, now, operation, agent_id, webhook);
-        });
+    auto plan =
+        s.store.place_call(account, customer, now - s.config.call_history,
+                           [&](const StoredCustomer& stored, const ContactHistory& history) {
+                               CallPlan decided = plan_call(stored, history, settings, now,
+                                                            operation, agent_id, webhook);
+                               decided.charged = charged;
+                               return decided;
+                           });
     if (plan && plan->place) s.dialer.placed(PlacedCall{account, customer, *plan});
     return plan;
 }
@@ -177,12 +180,16 @@ void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s) {
         return x.fail(api::errors::agent_not_assigned);
     }
     if (request.webhook && !check_webhook(*request.webhook, x, s)) return;
+    // Each customer's call or decision is a transaction of its own: the items' rows are charged
+    // to the daily budget together first, so that a bulk past it is refused whole (API.md
+    // section 17) rather than cut short.
+    s.store.charge_rows(x.account, static_cast<std::int64_t>(request.customerIds.size()));
 
     const AccountSettings settings = s.store.account_settings(x.account);
     BulkCallResult result;
     for (const Uuid& customer : request.customerIds) {
         const auto plan = place_call(x.account, customer, request.agentId.view(), request.webhook,
-                                     settings, ComplianceOperation::bulk_call, s);
+                                     settings, ComplianceOperation::bulk_call, s, true);
         if (!plan) {
             result.add_failed(customer, std::string(api::customer_not_found_message));
         } else if (plan->place) {

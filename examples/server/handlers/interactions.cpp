@@ -2,6 +2,7 @@
 // customer's interactions, generated messages, and the analysis of an interaction.
 #include "handlers/interactions.hpp"
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <utility>
@@ -27,6 +28,15 @@ std::optional<StoredCustomer> path_customer(Exchange& x, Store& store) {
     auto customer = id ? store.find_customer(x.account, *id) : std::nullopt;
     if (!customer) x.not_found(api::customer_not_found_message);
     return customer;
+}
+
+// Whether a threadId a request gives, if any, is a thread of the customer's own
+// (foreign_thread_error): another customer's would put the message in that customer's thread,
+// where it would shape the next message written to them.
+bool own_thread(Services& s, const Uuid& account, const StoredCustomer& customer,
+                const std::optional<Uuid>& thread) {
+    return !thread || *thread == customer.thread_id ||
+           s.store.customer_has_thread(account, customer.customer.id, *thread);
 }
 
 // The change of standing an import makes: an inbound SMS that is an opt-out keyword restricts
@@ -58,6 +68,8 @@ void import_one(Exchange& x, Services& s, Make make) {
     if (!customer) return;
     auto body = read<Request>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
+    if (!own_thread(s, x.account, *customer, body.value().threadId))
+        return x.fail_validation(ErrorList{foreign_thread_error()});
     const Uuid& id = customer->customer.id;
     const Time now = s.clock.now();
     auto record =
@@ -81,10 +93,21 @@ void import_bulk(Exchange& x, Services& s, Make make) {
     ImportBulkResult<Data> result;
     std::vector<InteractionRecord> records;
     auto& items = body.value().interactions;
+    std::vector<Uuid> own_threads;  // the threadIds found the customer's, each looked up once
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (!items[i].ok()) {
             result.add_invalid(i, std::move(items[i]).errors());
             continue;
+        }
+        // An item naming a thread not the customer's fails alone, as an invalid one.
+        if (const std::optional<Uuid>& thread = items[i].value().threadId;
+            thread &&
+            std::find(own_threads.begin(), own_threads.end(), *thread) == own_threads.end()) {
+            if (!own_thread(s, x.account, *customer, thread)) {
+                result.add_invalid(i, ErrorList{foreign_thread_error()});
+                continue;
+            }
+            own_threads.push_back(*thread);
         }
         Data record = make(items[i].value(), new_uuid(), id, customer->thread_id, created);
         records.emplace_back(record);
@@ -199,6 +222,8 @@ void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s) {
     auto body = read<SmsGenerateRequest>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
     const SmsGenerateRequest& request = body.value();
+    if (!own_thread(s, x.account, *customer, request.threadId))
+        return x.fail_validation(ErrorList{foreign_thread_error()});
     if (lacks_recipient(request)) return x.fail(api::errors::recipient_required);
 
     const Uuid& id = customer->customer.id;
@@ -227,6 +252,8 @@ void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s) {
     auto body = read<EmailGenerateRequest>(x.body, s.read_options());
     if (!body) return x.fail_read(std::move(body).errors());
     const EmailGenerateRequest& request = body.value();
+    if (!own_thread(s, x.account, *customer, request.threadId))
+        return x.fail_validation(ErrorList{foreign_thread_error()});
 
     const Uuid& id = customer->customer.id;
     const Uuid thread = request.threadId.value_or(customer->thread_id);

@@ -273,6 +273,22 @@ ALTER TABLE customers ADD COLUMN restricted_media INTEGER NOT NULL DEFAULT 0;
 UPDATE customers SET restricted_media = 1 WHERE do_not_call;
 ALTER TABLE customers DROP COLUMN do_not_call;
 )sql",
+    // 8 -> 9: the daily budget of stored rows (API.md section 17): each account's budget
+    // (`init --daily-rows`; an account made before gets 1,000,000, the default of this version;
+    // init sets the library's on a new one) and its counter, one row per account with the count
+    // of its latest UTC day (days since 1970-01-01), written in the transaction of the rows it
+    // counts. And the customers of a thread, which a threadId given to an import or a generated
+    // message is checked against (the customer's own thread: API.md section 17).
+    R"sql(
+ALTER TABLE accounts ADD COLUMN daily_rows BIGINT NOT NULL DEFAULT 1000000;
+CREATE TABLE daily_row_counts (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    day BIGINT NOT NULL,
+    stored BIGINT NOT NULL
+);
+INSERT INTO daily_row_counts (account_id, day, stored) SELECT id, 0, 0 FROM accounts;
+CREATE INDEX interactions_by_thread_customer ON interactions (account_id, thread_id, customer_id);
+)sql",
 };
 
 constexpr int migration_count = static_cast<int>(std::size(migrations));

@@ -51,11 +51,12 @@ class PostgresStore final : public SqlStore {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 8;
+    static constexpr int schema_version = 9;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
 
+    void set_clock(const Clock& clock) override { shared_->clock = clock; }
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 
@@ -69,6 +70,7 @@ class PostgresStore final : public SqlStore {
     [[nodiscard]] std::optional<std::string_view> call_owner() const override {
         return process_id_;
     }
+    [[nodiscard]] Time budget_now() const override { return shared_->clock.now(); }
 
   private:
     struct Shared {
@@ -76,6 +78,7 @@ class PostgresStore final : public SqlStore {
         PostgresOptions options;
         pg::Pool pool;
         std::string process_id;  // this process's name in leases and heartbeats
+        Clock clock;             // set once, before the server serves (Store::set_clock)
     };
     // An Idempotency-Key request's store (begin_idempotent): the same database, with its
     // operations in the request's transaction.

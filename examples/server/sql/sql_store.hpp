@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "sql/sql.hpp"
+#include "sql/statements.hpp"
 #include "store.hpp"
 
 namespace collectcall::server {
@@ -55,6 +56,7 @@ class SqlStore : public Store {
   public:
     void check() override;
 
+    void charge_rows(const Uuid& account, std::int64_t rows) override;
     Credentials create_credentials(const AccountSetup& setup, Time now) override;
     bool has_accounts() override;
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override;
@@ -106,6 +108,8 @@ class SqlStore : public Store {
     std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
     Page<ListedInteraction> list_interactions(const Uuid& account, const Uuid& customer,
                                               const api::PageRequest& page) override;
+    bool customer_has_thread(const Uuid& account, const Uuid& customer,
+                             const Uuid& thread) override;
     std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,
                                                               const Uuid& thread) override;
     std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
@@ -151,6 +155,13 @@ class SqlStore : public Store {
     [[nodiscard]] virtual std::optional<std::string_view> call_owner() const { return {}; }
     // The API keys kept in memory (KnownKeys), or null to read the database each time.
     [[nodiscard]] virtual KnownKeys* known_keys() { return nullptr; }
+    // The instant whose UTC day the daily budget of stored rows counts (Store::set_clock).
+    [[nodiscard]] virtual Time budget_now() const = 0;
+
+    // Counts `rows` stored rows of the account's in the transaction of `db` (sql::charge_rows).
+    void charge(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable = true) {
+        sql::charge_rows(db, account, rows, budget_now(), refusable);
+    }
 
     // The policies with a result.
     template <class F>

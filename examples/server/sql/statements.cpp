@@ -1,6 +1,7 @@
 #include "sql/statements.hpp"
 
 #include "columns.hpp"
+#include "store_error.hpp"
 
 namespace collectcall::server::sql {
 
@@ -193,6 +194,47 @@ void update_enrolment_row(Db& db, const DripEnrolment& enrolment) {
         .bind(3, write(enrolment))
         .bind(4, enrolment.id.view())
         .run();
+}
+
+void charge_rows(Db& db, const Uuid& account, std::int64_t rows, Time now, bool refusable) {
+    if (rows <= 0) return;
+    const std::int64_t day = api::utc_day(now);
+    // One row per account holds the counter of its latest day: a write of a later day starts it
+    // again from zero. A write whose clock says an earlier day than the row's (another process,
+    // a moment behind) counts in the row's day.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (Query(db,
+                  "UPDATE daily_row_counts SET "
+                  "stored = CASE WHEN day >= ?2 THEN stored + ?3 ELSE ?3 END, "
+                  "day = CASE WHEN day >= ?2 THEN day ELSE ?2 END "
+                  "WHERE account_id = ?1 AND (?4 = 0 OR "
+                  "CASE WHEN day >= ?2 THEN stored + ?3 ELSE ?3 END <= "
+                  "(SELECT daily_rows FROM accounts WHERE id = ?1))")
+                .bind(1, account.view())
+                .bind(2, day)
+                .bind(3, rows)
+                .bind(4, static_cast<std::int64_t>(refusable ? 1 : 0))
+                .run() == 1)
+            return;
+        // Refused, or an account without its counter (every account has one from init or the
+        // schema's migration on; a missing one is made, at zero, and the count tried again).
+        Query counter(db, "SELECT 1 FROM daily_row_counts WHERE account_id = ?");
+        counter.bind(1, account.view());
+        if (counter.step()) break;
+        Query(db,
+              "INSERT INTO daily_row_counts (account_id, day, stored) VALUES (?, ?, 0) "
+              "ON CONFLICT DO NOTHING")
+            .bind(1, account.view())
+            .bind(2, day)
+            .run();
+    }
+    std::int64_t budget = 0;
+    {
+        Query q(db, "SELECT daily_rows FROM accounts WHERE id = ?");
+        q.bind(1, account.view());
+        if (q.step()) budget = q.integer(0);
+    }
+    throw QuotaExceeded(budget, api::seconds_to_next_utc_day(now));
 }
 
 }  // namespace collectcall::server::sql

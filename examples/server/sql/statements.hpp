@@ -55,6 +55,23 @@ void insert_event(Db& db, std::string_view call_id, CallEventType type, Time at)
 void insert_interaction(Db& db, const Uuid& account, const Uuid& customer,
                         const InteractionRecord& record);
 
+// Counts `rows` new rows of the account's against its daily budget (API.md section 17), on the
+// counter of `now`'s UTC day: the last statement of a write's transaction, so that the counter's
+// row is locked only to the commit, and the count is committed with the rows or not at all. When
+// the count would pass the budget and the write is `refusable`, throws QuotaExceeded, which rolls
+// the transaction back whole. Work the account started before (a drip step, a bulk's charged
+// items) is counted and never refused.
+void charge_rows(Db& db, const Uuid& account, std::int64_t rows, Time now, bool refusable = true);
+
+// A StandingChanger that notes in `recorded` whether it made a record (a row to charge).
+[[nodiscard]] inline StandingChanger noting_record(const StandingChanger& change, bool& recorded) {
+    return [&change, &recorded](StoredCustomer& customer) {
+        std::optional<ComplianceDecision> record = change(customer);
+        recorded = record.has_value();
+        return record;
+    };
+}
+
 // Writes an enrolment's document and the columns the scheduler reads.
 void update_enrolment_row(Db& db, const DripEnrolment& enrolment);
 

@@ -26,6 +26,10 @@ void KnownKeys::keep(std::string_view key_id, const KeyRecord& record,
     keys_.insert_or_assign(std::string(key_id), Known{record, now + lifetime});
 }
 
+void SqlStore::charge_rows(const Uuid& account, std::int64_t rows) {
+    transacting([&](Db& db) { charge(db, account, rows); });
+}
+
 void SqlStore::check() {
     reading([](Db& db) { Query(db, "SELECT 1 FROM accounts LIMIT 1").run(); });
 }
@@ -59,6 +63,17 @@ Credentials SqlStore::create_credentials(const AccountSetup& setup, Time now) {
                 .bind(1, static_cast<std::int64_t>(window.start.count()))
                 .bind(2, static_cast<std::int64_t>(window.end.count()))
                 .bind(3, account.view())
+                .run();
+        }
+        if (new_account || setup.daily_rows) {
+            Query(db, "UPDATE accounts SET daily_rows = ? WHERE id = ?")
+                .bind(1, setup.daily_rows.value_or(api::default_daily_rows))
+                .bind(2, account.view())
+                .run();
+            Query(db,
+                  "INSERT INTO daily_row_counts (account_id, day, stored) VALUES (?, 0, 0) "
+                  "ON CONFLICT DO NOTHING")
+                .bind(1, account.view())
                 .run();
         }
         if (setup.policy) {
@@ -209,8 +224,10 @@ ClientInsert SqlStore::insert_client(const Uuid& account, const Client& client, 
                     .bind(2, account.view())
                     .bind(3, client.name.view())
                     .bind(4, timestamp_text(now))
-                    .run() == 1)
+                    .run() == 1) {
+                charge(db, account, 1);
                 return ClientInsert::inserted;
+            }
         }
     });
 }
@@ -276,8 +293,10 @@ SecretInsert SqlStore::insert_webhook_secret(const Uuid& account, const Uuid& id
                     .bind(2, account.view())
                     .bind(3, secret)
                     .bind(4, timestamp_text(now))
-                    .run() == 1)
+                    .run() == 1) {
+                charge(db, account, 1);
                 return SecretInsert::inserted;
+            }
         }
     });
 }

@@ -43,9 +43,12 @@ std::optional<CallPlan> SqlStore::place_call(const Uuid& account, const Uuid& cu
         CallPlan plan = decide(*stored, history);
         if (!plan.place) {
             sql::insert_decision(db, account, customer, plan.decision);
-            return plan;  // the decision alone
+        } else {
+            sql::insert_call(db, account, customer, plan, call_owner());
         }
-        sql::insert_call(db, account, customer, plan, call_owner());
+        // One row either way: the decision's, or the call's (which keeps its decision; its
+        // events are the call's bookkeeping). A bulk's items are charged before the first.
+        if (!plan.charged) charge(db, account, 1);
         return plan;
     });
 }
@@ -196,7 +199,11 @@ void SqlStore::insert_interactions(const Uuid& account, const Uuid& customer,
     transacting([&](Db& db) {
         for (const InteractionRecord& record : records)
             sql::insert_interaction(db, account, customer, record);
-        if (standing) (void)sql::change_standing_in(db, account, customer, standing);
+        bool recorded = false;
+        if (standing)
+            (void)sql::change_standing_in(db, account, customer,
+                                          sql::noting_record(standing, recorded));
+        charge(db, account, static_cast<std::int64_t>(records.size()) + (recorded ? 1 : 0));
     });
 }
 
@@ -264,6 +271,19 @@ Page<ListedInteraction> SqlStore::list_interactions(const Uuid& account, const U
     });
 }
 
+bool SqlStore::customer_has_thread(const Uuid& account, const Uuid& customer, const Uuid& thread) {
+    return reading([&](Db& db) {
+        // The customer's own thread, or a thread its interactions use: interactions_by_thread_
+        // customer finds the latter without reading the thread's other customers' messages.
+        Query q(db,
+                "SELECT 1 FROM customers WHERE id = ?2 AND account_id = ?1 AND thread_id = ?3 "
+                "UNION ALL SELECT 1 FROM (SELECT 1 FROM interactions WHERE account_id = ?1 AND "
+                "thread_id = ?3 AND customer_id = ?2 LIMIT 1) AS used");
+        q.bind(1, account.view()).bind(2, customer.view()).bind(3, thread.view());
+        return q.step();
+    });
+}
+
 std::optional<InteractionRecord> SqlStore::last_inbound_interaction(const Uuid& account,
                                                                     const Uuid& thread) {
     return reading([&](Db& db) -> std::optional<InteractionRecord> {
@@ -290,6 +310,7 @@ std::optional<InteractionPlan> SqlStore::record_interaction(const Uuid& account,
         InteractionPlan plan = decide(*stored, calls, texts);
         if (plan.decision) sql::insert_decision(db, account, customer, *plan.decision);
         if (plan.store) sql::insert_interaction(db, account, customer, plan.record);
+        charge(db, account, (plan.decision ? 1 : 0) + (plan.store ? 1 : 0));
         return plan;
     });
 }
@@ -297,16 +318,17 @@ std::optional<InteractionPlan> SqlStore::record_interaction(const Uuid& account,
 StoredAnalysis SqlStore::save_analysis(const Uuid& account, const StoredAnalysis& analysis,
                                        const OutcomeApplier& apply) {
     return transacting([&](Db& db) {
-        Query(db,
-              "INSERT INTO analyses (interaction_id, account_id, customer_id, channel, variables, "
-              "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-            .bind(1, analysis.interaction_id.view())
-            .bind(2, account.view())
-            .bind(3, analysis.customer_id.view())
-            .bind(4, enum_name(analysis.channel))
-            .bind(5, write(analysis.variables))
-            .bind(6, timestamp_text(analysis.analysed_at))
-            .run();
+        const std::int64_t added =
+            Query(db,
+                  "INSERT INTO analyses (interaction_id, account_id, customer_id, channel, "
+                  "variables, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+                .bind(1, analysis.interaction_id.view())
+                .bind(2, account.view())
+                .bind(3, analysis.customer_id.view())
+                .bind(4, enum_name(analysis.channel))
+                .bind(5, write(analysis.variables))
+                .bind(6, timestamp_text(analysis.analysed_at))
+                .run();
         // Locked: two processes analysing one interaction apply its outcomes once.
         StoredAnalysis stored;
         {
@@ -317,15 +339,19 @@ StoredAnalysis SqlStore::save_analysis(const Uuid& account, const StoredAnalysis
             if (!q.step()) throw StoreError("analysis missing after insert", false);
             stored = analysis_from_row(sql::read_row<AnalysisRow>(q));
         }
+        bool recorded = false;
         if (apply && !stored.outcomes_applied) {
-            (void)sql::change_standing_in(db, account, stored.customer_id, [&](StoredCustomer& c) {
+            const StandingChanger applying = [&](StoredCustomer& c) {
                 return apply(c, stored.variables);
-            });
+            };
+            (void)sql::change_standing_in(db, account, stored.customer_id,
+                                          sql::noting_record(applying, recorded));
             Query(db, "UPDATE analyses SET outcomes_applied = TRUE WHERE interaction_id = ?")
                 .bind(1, stored.interaction_id.view())
                 .run();
             stored.outcomes_applied = true;
         }
+        charge(db, account, added + (recorded ? 1 : 0));
         return stored;
     });
 }

@@ -92,10 +92,12 @@ const char* insert_customers_sql(std::size_t rows) {
 
 bool SqlStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
     CustomerBodies& bodies = CustomerBodies::write(std::span(&customer, 1));
-    return writing([&](Db& db) {
+    return transacting([&](Db& db) {
         Query q(db, insert_customers_sql(1));
         bind_customer_insert(q, 0, account, customer, bodies[0]);
-        return q.run() == 1;
+        const bool inserted = q.run() == 1;
+        if (inserted) charge(db, account, 1);
+        return inserted;
     });
 }
 
@@ -129,6 +131,8 @@ std::vector<bool> SqlStore::insert_customers(const Uuid& account,
             }
             i += rows;
         }
+        // The bulk's rows together: one past the budget refuses them all.
+        charge(db, account, std::count(inserted.begin(), inserted.end(), true));
         return inserted;
     });
     bodies.release_if_large();
@@ -160,7 +164,16 @@ std::optional<StoredCustomer> SqlStore::find_customer_by_external_id(const Uuid&
 
 std::optional<StoredCustomer> SqlStore::change_standing(const Uuid& account, const Uuid& id,
                                                         const StandingChanger& change) {
-    return transacting([&](Db& db) { return sql::change_standing_in(db, account, id, change); });
+    return transacting([&](Db& db) {
+        bool recorded = false;
+        auto stored =
+            sql::change_standing_in(db, account, id, sql::noting_record(change, recorded));
+        // Counted, never refused: a change of standing restricts contact (a cease-and-desist, an
+        // opt-out), which the law requires to be honoured whatever the account's budget (15
+        // U.S.C. 1692c(c); 47 CFR 64.1200(a)(10)).
+        charge(db, account, recorded ? 1 : 0, false);
+        return stored;
+    });
 }
 
 std::optional<StoredCustomer> SqlStore::update_customer(

@@ -30,8 +30,10 @@ std::optional<DripEnrolResult> SqlStore::enrol_drip(const Uuid& account, const U
         result.plan = decide(*stored, sql::contact_history(db, account, customer, since));
         if (!result.plan.store) {
             // The refusal's record alone.
-            if (result.plan.decision)
+            if (result.plan.decision) {
                 sql::insert_decision(db, account, customer, *result.plan.decision);
+                charge(db, account, 1);
+            }
             return result;
         }
         const DripEnrolment& e = result.plan.enrolment;
@@ -51,6 +53,7 @@ std::optional<DripEnrolResult> SqlStore::enrol_drip(const Uuid& account, const U
             if (webhook->secretId) insert.bind(8, webhook->secretId->view());
         }
         insert.run();
+        charge(db, account, 1);
         return result;
     });
 }
@@ -163,6 +166,9 @@ std::optional<DripStepPlan> SqlStore::run_drip_step(const Uuid& account, const U
                 .run();
         }
         sql::update_enrolment_row(db, *e);
+        // Counted, not refused: the enrolment that runs it was charged when it was made, and
+        // its steps are bounded by its campaign's.
+        charge(db, account, (plan.call || plan.decision ? 1 : 0) + (plan.sms ? 1 : 0), false);
         return plan;
     });
 }

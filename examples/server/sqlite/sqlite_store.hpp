@@ -47,7 +47,7 @@ class SqliteStore final : public SqlStore {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 8;
+    static constexpr int schema_version = 9;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -55,6 +55,7 @@ class SqliteStore final : public SqlStore {
     void forget_requests_in_flight();
 
     bool observe_commits(CommitObserver observer) override;
+    void set_clock(const Clock& clock) override { shared_->clock = clock; }
     std::vector<CallInProgress> calls_in_progress() override;
 
   protected:
@@ -65,6 +66,7 @@ class SqliteStore final : public SqlStore {
     void commit_request() override;
     void rollback_request() override;
     KnownKeys* known_keys() override { return &shared_->known_keys; }
+    [[nodiscard]] Time budget_now() const override { return shared_->clock.now(); }
 
   private:
     struct Shared;
@@ -91,6 +93,8 @@ class SqliteStore final : public SqlStore {
         std::mutex mutex;
         std::vector<std::unique_ptr<sqlite::Connection>> idle;
         KnownKeys known_keys;
+        // Set once, before the server serves (Store::set_clock).
+        Clock clock;
         // Copies the WAL into the database file beside the writes (sqlite_checkpointer.hpp).
         std::unique_ptr<WalCheckpointer> checkpointer;
         // Every write goes through it (sqlite_writer.hpp). Last, so that it stops first and

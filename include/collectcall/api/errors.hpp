@@ -109,6 +109,12 @@ inline constexpr ErrorCode compliance_failed{
     "is 07:00 (outside respectful hours 8am-8:50pm))"};
 inline constexpr ErrorCode rate_limited{"rate_limited", 429, "too many requests for this API key",
                                         "too many requests; retry after 1 s"};
+// The account's daily budget of stored rows (API.md section 17; `init --daily-rows`) is spent:
+// writes that would store more wait for the next UTC day (Retry-After), reads go on.
+inline constexpr ErrorCode quota_exceeded{
+    "quota_exceeded", 429,
+    "the account has stored its daily budget of rows; writes resume on the next UTC day",
+    "the account's daily budget of 1000000 stored rows is spent; retry after 3600 s"};
 inline constexpr ErrorCode headers_too_large{
     "headers_too_large", 431, "the request headers are too large", "request headers are too large"};
 inline constexpr ErrorCode internal{"internal", 500, "an unexpected server fault",
@@ -141,6 +147,7 @@ inline constexpr std::array all_errors{
     errors::recipient_required,
     errors::compliance_failed,
     errors::rate_limited,
+    errors::quota_exceeded,
     errors::headers_too_large,
     errors::internal,
     errors::unavailable,

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "collectcall/core/value_type.hpp"
@@ -36,6 +37,25 @@ inline constexpr std::size_t memory_share_divisor = 4;
 inline constexpr std::size_t spent_budget_head = std::size_t{16} << 10;
 // What a body that does not fit the budget now is answered: 503 with this Retry-After.
 inline constexpr std::chrono::seconds memory_retry_after{1};
+
+// The rows an account may store per UTC day (API.md section 17; `init --daily-rows`), a new
+// account's budget when init is given none: past it, writes that would store more are refused
+// (429 quota_exceeded) until the next UTC day, and reads go on.
+inline constexpr std::int64_t default_daily_rows = 1'000'000;
+inline constexpr std::int64_t max_daily_rows = std::int64_t{1} << 40;
+
+// The UTC day an instant falls on, as days since 1970-01-01 (a day of the row budget).
+[[nodiscard]] constexpr std::int64_t utc_day(std::chrono::sys_time<std::chrono::milliseconds> t) {
+    return std::chrono::floor<std::chrono::days>(t).time_since_epoch().count();
+}
+// The whole seconds from `t` to the next UTC midnight, at least 1: the Retry-After of a write
+// refused for the day's budget.
+[[nodiscard]] constexpr std::int64_t seconds_to_next_utc_day(
+    std::chrono::sys_time<std::chrono::milliseconds> t) {
+    const auto next = std::chrono::floor<std::chrono::days>(t) + std::chrono::days{1};
+    const auto left = std::chrono::ceil<std::chrono::seconds>(next - t).count();
+    return left < 1 ? 1 : left;
+}
 
 // "24 hours", as the documents write the retention.
 [[nodiscard]] inline std::string idempotency_retention_text() {

@@ -96,7 +96,7 @@ class Builder {
             if (c == &api::errors::unauthorized) {
                 response["headers"]["WWW-Authenticate"] =
                     ref_to("#/components/headers/WWW-Authenticate");
-            } else if (c == &api::errors::rate_limited) {
+            } else if (c == &api::errors::rate_limited || c == &api::errors::quota_exceeded) {
                 response["headers"]["Retry-After"] = ref_to("#/components/headers/Retry-After");
             }
         }
@@ -232,6 +232,9 @@ inline std::vector<std::pair<int, std::vector<const ErrorCase*>>> route_errors(
     }
     if (route.idempotent()) {
         codes.insert(codes.end(), {&e::idempotency_key_in_flight, &e::idempotency_key_reused});
+        // A POST is a write: past the account's daily budget of stored rows, one that would
+        // store rows is refused (API.md section 17).
+        if (route.access == api::Access::api_key) codes.push_back(&e::quota_exceeded);
     }
     for (const ErrorCase* c : route.errors) {
         if (c != nullptr) codes.push_back(c);

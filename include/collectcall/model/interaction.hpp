@@ -66,10 +66,22 @@ inline void member_default(SchemaBuilder& s, std::string_view member, Json value
 
 }  // namespace detail
 
+// ---- Threads -----------------------------------------------------------------------------------
+
+// A threadId given to an import or a generated message must name a thread of the customer's own
+// (API.md section 17): the customer's thread (one per customer, shared by its calls: API.md
+// section 8), or a thread the customer's stored SMS and e-mails already use (those imported with
+// a threadId of their own before the rule). Any other, another customer's or one never used, is
+// this detail: `not_found` at /threadId (relative to its item in a bulk, as every item's details).
+[[nodiscard]] inline Error foreign_thread_error() {
+    return Error{"/threadId", std::string(codes::not_found), "is not a thread of this customer"};
+}
+
 // ---- SMS ---------------------------------------------------------------------------------------
 
 // POST /customers/{id}/interactions/sms/import. Without threadId the SMS joins the customer's
-// thread; without segments, the count is computed from the body (sms::segments).
+// thread, and with one it must be a thread of the customer's (foreign_thread_error); without
+// segments, the count is computed from the body (sms::segments).
 struct SmsImportRequest {
     InteractionDirection direction = InteractionDirection::inbound;
     PastTimestamp timestamp;
