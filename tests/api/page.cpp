@@ -11,8 +11,8 @@
 
 using namespace collectcall;
 using api::PageBound;
-using api::PageKey;
 using api::PagedList;
+using api::PageKey;
 using api::PageOwner;
 using api::PageRequest;
 

@@ -813,8 +813,8 @@ template <class T, class A>
 inline constexpr bool plain_part_v<std::vector<T, A>> = listed_document_v<T>;
 
 // What an answer may be: a listed document, a plain part, or a shape of the wire made of plain
-// parts (CustomerList, HealthStatus, the paged lists), whose writing is a few lines around the separately
-// compiled writer.
+// parts (CustomerList, HealthStatus, the paged lists), whose writing is a few lines around the
+// separately compiled writer.
 template <class T>
 inline constexpr bool written_apart_v = [] {
     if constexpr (listed_document_v<T> || plain_part_v<T>) {
