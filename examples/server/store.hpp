@@ -256,6 +256,9 @@ struct DueEnrolment {
     Uuid account;
     Uuid id;
     Uuid customer;
+    // The channel of its due step: an SMS step's text is written before the step runs, from the
+    // thread's last inbound message; a call step reads no message (API.md section 17).
+    ContactChannel channel = ContactChannel::call;
 };
 
 // What running an enrolment's due step decided; the store writes all of it, with the enrolment

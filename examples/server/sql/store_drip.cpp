@@ -105,16 +105,19 @@ std::vector<DueEnrolment> SqlStore::due_drip_enrolments(Time now, std::size_t li
         // one's second, ...
         Query q(
             db,
-            "SELECT account_id, id, customer_id FROM (SELECT account_id, id, customer_id, "
-            "next_ms, seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, seq) "
-            "AS turn FROM drip_enrolments WHERE status = 'in-progress' AND next_ms <= ?) AS due "
-            "ORDER BY turn, next_ms, seq LIMIT ?");
+            "SELECT account_id, id, customer_id, body FROM (SELECT account_id, id, customer_id, "
+            "body, next_ms, seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, "
+            "seq) AS turn FROM drip_enrolments WHERE status = 'in-progress' AND next_ms <= ?) AS "
+            "due ORDER BY turn, next_ms, seq LIMIT ?");
         q.bind(1, to_ms(now)).bind(2, static_cast<std::int64_t>(limit));
         std::vector<DueEnrolment> out;
         while (q.step()) {
+            DripEnrolment enrolment = enrolment_from_column(q.text(3));
+            const DripStep* step = next_pending_step(enrolment);
             out.push_back(DueEnrolment{parse_column<Uuid>(q.text(0), "account id"),
                                        parse_column<Uuid>(q.text(1), "enrolment id"),
-                                       parse_column<Uuid>(q.text(2), "customer id")});
+                                       parse_column<Uuid>(q.text(2), "customer id"),
+                                       step ? step->channel : ContactChannel::call});
         }
         return out;
     });
