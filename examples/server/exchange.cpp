@@ -49,6 +49,15 @@ std::optional<Uuid> Exchange::path_id(std::size_t index) const {
     return std::move(parsed).value();
 }
 
+std::optional<api::PageRequest> Exchange::page_request(const api::PageOwner& owner) {
+    Result<api::PageRequest> page = api::read_page_request(request.params, owner);
+    if (!page) {
+        fail_validation(std::move(page).errors());
+        return std::nullopt;
+    }
+    return std::move(page).value();
+}
+
 void Exchange::end_connection() {
     http::close_connection(response);
     context.close = true;

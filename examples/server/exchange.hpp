@@ -179,6 +179,10 @@ struct Exchange {
     // section 2) when it is not one.
     [[nodiscard]] std::optional<Uuid> path_id(std::size_t index = 0) const;
 
+    // What a paged list's request asks for (limit and cursor, api/page.hpp), the list being
+    // `owner`'s; nullopt when its query parameters are refused (then the answer is given).
+    [[nodiscard]] std::optional<api::PageRequest> page_request(const api::PageOwner& owner);
+
     // Ends the connection after the answer: the response says so, and the server does so.
     void end_connection();
 };

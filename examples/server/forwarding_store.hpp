@@ -69,9 +69,9 @@ class ForwardingStore : public Store {
                                               const DripEnrolDecider& decide) override {
         return inner_->enrol_drip(account, customer, campaign, since, decide);
     }
-    std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
-                                                    const Uuid& customer) override {
-        return inner_->list_drip_enrolments(account, customer);
+    Page<DripEnrolment> list_drip_enrolments(const Uuid& account, const Uuid& customer,
+                                             const api::PageRequest& page) override {
+        return inner_->list_drip_enrolments(account, customer, page);
     }
     std::optional<DripEnrolment> update_drip_enrolment(
         const Uuid& account, const Uuid& customer, const Uuid& id,
@@ -88,24 +88,24 @@ class ForwardingStore : public Store {
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override {
         return inner_->find_call(account, id);
     }
-    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override {
-        return inner_->list_calls(account, customer);
+    Page<CallDetails> list_calls(const Uuid& account, const Uuid& customer,
+                                 const api::PageRequest& page) override {
+        return inner_->list_calls(account, customer, page);
     }
     bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override {
         return inner_->end_call(account, id, ending);
     }
     std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
     std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
-    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
-                                                              const Uuid& customer,
-                                                              std::size_t limit) override {
-        return inner_->list_compliance_decisions(account, customer, limit);
+    Page<ComplianceDecision> list_compliance_decisions(const Uuid& account, const Uuid& customer,
+                                                       const api::PageRequest& page) override {
+        return inner_->list_compliance_decisions(account, customer, page);
     }
     ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
         return inner_->insert_client(account, client, now);
     }
-    std::vector<Client> list_clients(const Uuid& account) override {
-        return inner_->list_clients(account);
+    Page<Client> list_clients(const Uuid& account, const api::PageRequest& page) override {
+        return inner_->list_clients(account, page);
     }
     bool has_client(const Uuid& account, const Uuid& id) override {
         return inner_->has_client(account, id);
@@ -119,9 +119,9 @@ class ForwardingStore : public Store {
                                                       const Uuid& id) override {
         return inner_->find_interaction(account, id);
     }
-    std::vector<InteractionRecord> list_interactions(const Uuid& account,
-                                                     const Uuid& customer) override {
-        return inner_->list_interactions(account, customer);
+    Page<ListedInteraction> list_interactions(const Uuid& account, const Uuid& customer,
+                                              const api::PageRequest& page) override {
+        return inner_->list_interactions(account, customer, page);
     }
     bool customer_has_thread(const Uuid& account, const Uuid& customer,
                              const Uuid& thread) override {

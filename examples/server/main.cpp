@@ -53,8 +53,14 @@ std::optional<collectcall::Client> account_client(Store& store, const collectcal
                                                   const collectcall::ClientCreate& wanted,
                                                   Time now) {
     if (!wanted.id) {
-        for (collectcall::Client& existing : store.list_clients(account)) {
-            if (existing.name == wanted.name) return existing;
+        collectcall::api::PageRequest page{collectcall::api::max_page_limit, std::nullopt};
+        for (;;) {
+            Page<collectcall::Client> clients = store.list_clients(account, page);
+            for (collectcall::Client& existing : clients.items) {
+                if (existing.name == wanted.name) return existing;
+            }
+            if (!clients.next) break;
+            page.after = clients.next;
         }
     }
     collectcall::Client client{wanted.id ? *wanted.id : new_uuid(), wanted.name};

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <collectcall/api/limits.hpp>
+#include <collectcall/api/page.hpp>
 #include <collectcall/collectcall.hpp>
 #include <collectcall/compliance/decision.hpp>
 #include <collectcall/compliance/retention.hpp>
@@ -179,6 +180,17 @@ enum class ClientInsert {
 // An SMS or an e-mail of a customer's thread, as the API shows it.
 using InteractionRecord = std::variant<SmsInteractionData, EmailInteractionData>;
 
+// An item of a customer's interactions list: an SMS or e-mail, or a call.
+using ListedInteraction = std::variant<InteractionRecord, CallDetails>;
+
+// A page of a list (api/page.hpp): its items in the list's order, newest first, and the position
+// the next page begins after (none on the last page).
+template <class T>
+struct Page {
+    std::vector<T> items;
+    std::optional<api::PageKey> next;
+};
+
 [[nodiscard]] inline const Uuid& interaction_id(const InteractionRecord& record) {
     return std::visit([](const auto& r) -> const Uuid& { return r.id; }, record);
 }
@@ -244,6 +256,9 @@ struct DueEnrolment {
     Uuid account;
     Uuid id;
     Uuid customer;
+    // The channel of its due step: an SMS step's text is written before the step runs, from the
+    // thread's last inbound message; a call step reads no message (API.md section 17).
+    ContactChannel channel = ContactChannel::call;
 };
 
 // What running an enrolment's due step decided; the store writes all of it, with the enrolment
@@ -363,9 +378,9 @@ class Store {
                                                Time since, const CallDecider& decide) = 0;
     [[nodiscard]] virtual std::optional<CallDetails> find_call(const Uuid& account,
                                                                const Uuid& id) = 0;
-    // Newest first.
-    [[nodiscard]] virtual std::vector<CallDetails> list_calls(const Uuid& account,
-                                                              const Uuid& customer) = 0;
+    // A page of the customer's calls, newest first (by created time).
+    [[nodiscard]] virtual Page<CallDetails> list_calls(const Uuid& account, const Uuid& customer,
+                                                       const api::PageRequest& page) = 0;
     // Moves an in-progress call to the ending's status with a call-ended event and its
     // transcript. False when the call is unknown or already ended. The seam for the dialer.
     virtual bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) = 0;
@@ -377,9 +392,9 @@ class Store {
     // store that only one process uses has none.
     [[nodiscard]] virtual std::vector<CallInProgress> take_over_calls() { return {}; }
 
-    // The records of the compliance decisions about a customer, newest first, at most `limit`.
-    [[nodiscard]] virtual std::vector<ComplianceDecision> list_compliance_decisions(
-        const Uuid& account, const Uuid& customer, std::size_t limit) = 0;
+    // A page of the records of the compliance decisions about a customer, newest first.
+    [[nodiscard]] virtual Page<ComplianceDecision> list_compliance_decisions(
+        const Uuid& account, const Uuid& customer, const api::PageRequest& page) = 0;
 
     // Drip campaigns (API.md section 15). nullopt when there is no such customer. Otherwise, in
     // one transaction with the customer's row locked: already_enrolled when the customer has an
@@ -388,9 +403,9 @@ class Store {
     virtual std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
                                                       std::string_view campaign, Time since,
                                                       const DripEnrolDecider& decide) = 0;
-    // The customer's enrolments, newest first.
-    [[nodiscard]] virtual std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
-                                                                          const Uuid& customer) = 0;
+    // A page of the customer's enrolments, newest first.
+    [[nodiscard]] virtual Page<DripEnrolment> list_drip_enrolments(
+        const Uuid& account, const Uuid& customer, const api::PageRequest& page) = 0;
     // Read-modify-write of one of the customer's enrolments in one transaction: `change` returns
     // true to store what it left. nullopt when the customer has no such enrolment; otherwise the
     // enrolment as it is after the call.
@@ -414,8 +429,9 @@ class Store {
     // Clients (API.md section 13). A new id is inserted, an id the account has already gets the
     // new name, an id of another account is left alone (taken).
     virtual ClientInsert insert_client(const Uuid& account, const Client& client, Time now) = 0;
-    // In the order they were created.
-    [[nodiscard]] virtual std::vector<Client> list_clients(const Uuid& account) = 0;
+    // A page of the account's clients, newest first.
+    [[nodiscard]] virtual Page<Client> list_clients(const Uuid& account,
+                                                    const api::PageRequest& page) = 0;
     [[nodiscard]] virtual bool has_client(const Uuid& account, const Uuid& id) = 0;
 
     // SMS and e-mail interactions of `customer` (which the caller found), all in one
@@ -426,9 +442,10 @@ class Store {
                                      const StandingChanger& standing = {}) = 0;
     [[nodiscard]] virtual std::optional<InteractionRecord> find_interaction(const Uuid& account,
                                                                             const Uuid& id) = 0;
-    // The customer's SMS and e-mails, newest first (by their timestamp).
-    [[nodiscard]] virtual std::vector<InteractionRecord> list_interactions(
-        const Uuid& account, const Uuid& customer) = 0;
+    // A page of the customer's SMS, e-mails and calls, newest first (by their timestamp, a
+    // call's the time it was placed; SMS and e-mails before the calls of the same instant).
+    [[nodiscard]] virtual Page<ListedInteraction> list_interactions(
+        const Uuid& account, const Uuid& customer, const api::PageRequest& page) = 0;
     // Whether `thread` is one of the customer's own (foreign_thread_error, model/interaction.hpp):
     // the customer's thread, or one its stored SMS and e-mails use.
     [[nodiscard]] virtual bool customer_has_thread(const Uuid& account, const Uuid& customer,

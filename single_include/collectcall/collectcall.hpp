@@ -7926,10 +7926,12 @@ inline void collectcall_schema(schema_tag<StandingChange>, SchemaBuilder& s) {
 // The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
 struct ComplianceDecisionList {
     std::vector<ComplianceDecision> decisions;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions, nextCursor))
 
 }  // namespace collectcall
 // ---- end collectcall/model/compliance.hpp ----
@@ -8061,10 +8063,12 @@ BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, dur
 
 struct CallList {
     std::vector<CallDetails> calls;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const CallList&, const CallList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls, nextCursor))
 
 // The number a call comes from (API.md section 8): the first number of the account's pool in the
 // customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what
@@ -8816,10 +8820,12 @@ BOOST_DESCRIBE_STRUCT(DripEnrolRefused, (), (passed, checksPassed, checksFailed,
 // The data of GET /customers/{id}/drip-campaigns: the customer's enrolments, newest first.
 struct DripEnrolmentList {
     std::vector<DripEnrolment> dripCampaigns;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const DripEnrolmentList&, const DripEnrolmentList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(DripEnrolmentList, (), (dripCampaigns))
+BOOST_DESCRIBE_STRUCT(DripEnrolmentList, (), (dripCampaigns, nextCursor))
 
 // A new enrolment of `customer` in `campaign` at `at`: every step pending, due its days x 24
 // hours after `at` (API.md section 15); nextStepAt the first step's due time until the caller
@@ -11675,6 +11681,8 @@ inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s
 // Every interaction of a customer (calls, SMS, e-mail), newest first.
 struct InteractionList {
     std::vector<CustomerInteraction> interactions;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     void add(SmsInteractionData sms) {
         CustomerInteraction& item = interactions.emplace_back();
@@ -11705,7 +11713,7 @@ struct InteractionList {
 
     friend bool operator==(const InteractionList&, const InteractionList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions))
+BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions, nextCursor))
 
 }  // namespace collectcall
 // ---- end collectcall/model/interaction.hpp ----

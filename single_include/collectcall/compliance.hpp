@@ -2067,9 +2067,6 @@ namespace detail {
 
 namespace collectcall::compliance {
 
-// The newest decisions GET /customers/{id}/compliance-decisions answers with.
-inline constexpr std::size_t max_listed_decisions = 1000;
-
 // The record of `result`, the evaluation of `in`, with its next eligible time.
 [[nodiscard]] inline ComplianceDecision make_decision(const ComplianceInput& in,
                                                       ComplianceOperation operation,

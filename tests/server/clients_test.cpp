@@ -18,7 +18,8 @@ std::string with_client(std::string_view external_id, const std::string& client_
 
 }  // namespace
 
-TEST_CASE("clients: POST creates or imports one, GET lists the account's in order", "[clients]") {
+TEST_CASE("clients: POST creates or imports one, GET lists the account's newest first",
+          "[clients]") {
     LocalServer server;
     Client acme = server.client(server.create_account("acme"));
     Client globex = server.client(server.create_account("globex"));
@@ -46,9 +47,9 @@ TEST_CASE("clients: POST creates or imports one, GET lists the account's in orde
 
     const Reply listed = acme.get("/api/v1/clients");
     REQUIRE(listed.status == 200);
-    CHECK(listed.raw("/data") == R"([{"id":")" + made.str("/data/id") +
-                                     R"(","name":"Acme Corp"},{"id":")" + hosted_id +
-                                     R"(","name":"Globex Inc"}])");
+    CHECK(listed.raw("/data") == R"([{"id":")" + std::string(hosted_id) +
+                                     R"(","name":"Globex Inc"},{"id":")" + made.str("/data/id") +
+                                     R"(","name":"Acme Corp"}])");
     CHECK(globex.get("/api/v1/clients").raw("/data") == "[]");
     CHECK(server.anonymous().get("/api/v1/clients").status == 401);
 }
@@ -139,5 +140,5 @@ TEST_CASE("init --client: new, by name again, NAME=UUID, another account's id re
     const Reply listed = client.get("/api/v1/clients");
     REQUIRE(listed.status == 200);
     CHECK(listed.size("/data") == 2);
-    CHECK(listed.str("/data/1/id") == hosted_id);
+    CHECK(listed.str("/data/0/id") == hosted_id);  // newest first
 }

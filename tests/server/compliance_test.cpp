@@ -427,8 +427,8 @@ TEST_CASE("one call at a time: a second call during the first is refused under r
         CHECK(list.str("/data/decisions/1/blockedByCallId") == first_id);
         CHECK_FALSE(list.has("/data/decisions/2/blockedByCallId"));  // the first call's
         CHECK(server.store()
-                  .list_calls(Uuid::parse(acme.id).value(), Uuid::parse(customer).value())
-                  .size() == 1);
+                  .list_calls(Uuid::parse(acme.id).value(), Uuid::parse(customer).value(), {})
+                  .items.size() == 1);
 
         // Once it has ended unanswered (no conversation), the next call is placed.
         REQUIRE(server.store().end_call(

@@ -423,7 +423,8 @@ def hosted_operations(server, hosted):
     made = [server.request("POST", "/clients", {"name": name})[1]["data"]
             for name in ("Acme Corp", "Globex Inc")]
     status, body = server.request("GET", "/clients")
-    expect(status == 200 and body["data"] == made, f"GET /clients: {status} {body}")
+    # Newest first, as every paged list (API.md section 17).
+    expect(status == 200 and body["data"] == made[::-1], f"GET /clients: {status} {body}")
     hosted.check("ClientListResponse", body, "GET /clients")
 
     # Interactions: imports one at a time and in bulk.

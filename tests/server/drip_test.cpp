@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include <collectcall/core/read.hpp>
 
 #include "harness.hpp"
+#include "hooked_store.hpp"
 
 using namespace test;
 using collectcall::Timestamp;
@@ -299,6 +301,43 @@ TEST_CASE("drip: due steps are served account by account in turn", "[drip]") {
     REQUIRE(all.size() == 6);
     CHECK(std::count(all.begin(), all.end(), second.id) == 1);
     CHECK(all[1] == second.id);
+}
+
+TEST_CASE("drip: a call step reads no message; an SMS step reads the thread's last inbound",
+          "[drip]") {
+    test::HookedStore* hooked = nullptr;
+    LocalServer server(clock_at(evening, fast), [&](const std::string& path) {
+        auto store = std::make_unique<test::HookedStore>(path);
+        hooked = store.get();
+        return store;
+    });
+    const Account account = drip_account(server, {"calls=call@0,call@2", "texts=sms@0"});
+    Client client = server.client(account);
+    const std::string customer = create_customer(client, "d-9");
+    // A long inbound message on the customer's thread, which an SMS step answers.
+    REQUIRE(client
+                .post("/api/v1/customers/" + customer + "/interactions/sms/import",
+                      R"({"direction":"inbound","timestamp":"2026-11-20T03:00:00Z",)"
+                      R"("from":"+13125550123","to":"+12025550100","body":"Who is this?"})")
+                .status == 200);
+
+    // The due enrolments say which channel their step is.
+    REQUIRE(client.post(drip_path(customer), enrol_body("calls")).status == 200);
+    const auto due =
+        server.store().due_drip_enrolments(instant(evening) + std::chrono::hours(48), 10);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].channel == collectcall::ContactChannel::call);
+
+    const int before = hooked->inbound_reads.load();
+    Reply r = wait_for(client, customer, finished);
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    CHECK(hooked->inbound_reads.load() == before);  // two call steps, no message read
+
+    REQUIRE(client.post(drip_path(customer), enrol_body("texts")).status == 200);
+    r = wait_for(client, customer, finished);
+    REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
+    CHECK(r.str("/data/dripCampaigns/0/name") == "texts");
+    CHECK(hooked->inbound_reads.load() >= before + 1);
 }
 
 TEST_CASE("drip: the steps run in order at their first compliant instants, with their webhooks",

@@ -39,6 +39,7 @@ class HookedStore final : public ForwardingStore {
     std::function<void()> before_find_customer;
     std::function<void()> before_check;
     std::atomic<int> key_lookups{0};
+    std::atomic<int> inbound_reads{0};  // last_inbound_interaction: a message's text read
 
     void check() override {
         if (hooks_->before_check) hooks_->before_check();
@@ -47,6 +48,11 @@ class HookedStore final : public ForwardingStore {
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
         ++hooks_->key_lookups;
         return ForwardingStore::find_api_key(key_id);
+    }
+    std::optional<InteractionRecord> last_inbound_interaction(
+        const collectcall::Uuid& a, const collectcall::Uuid& thread) override {
+        ++hooks_->inbound_reads;
+        return ForwardingStore::last_inbound_interaction(a, thread);
     }
     bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
         if (hooks_->before_insert_customer) hooks_->before_insert_customer();

@@ -30,6 +30,7 @@ using collectcall::SmsInteractionData;
 using collectcall::Text;
 using collectcall::Timestamp;
 using collectcall::Uuid;
+namespace api = collectcall::api;
 
 namespace {
 
@@ -47,6 +48,15 @@ Credentials account(Store& store, const std::string& name) {
     setup.name = name;
     setup.fallback_caller_number = E164::parse("+12025550100").value();
     return store.create_credentials(setup, frozen_time());
+}
+
+// The SMS and e-mails of a page of a customer's interactions, in its order.
+std::vector<InteractionRecord> messages_of(Page<ListedInteraction> page) {
+    std::vector<InteractionRecord> out;
+    for (ListedInteraction& item : page.items) {
+        if (auto* record = std::get_if<InteractionRecord>(&item)) out.push_back(std::move(*record));
+    }
+    return out;
 }
 
 StoredCustomer customer(std::string_view external_id) {
@@ -134,12 +144,12 @@ TEST_CASE("store: clients are per account; an id of another account is taken", "
     const Uuid second = new_uuid();
     store->insert_client(a, ClientRow{second, Text::parse("Beta").value()}, frozen_time());
 
-    const std::vector<ClientRow> clients = store->list_clients(a);
-    REQUIRE(clients.size() == 2);
-    CHECK(clients[0].id == id);
-    CHECK(clients[0].name.str() == "Acme 2");
-    CHECK(clients[1].id == second);
-    CHECK(store->list_clients(b).empty());
+    const std::vector<ClientRow> clients = store->list_clients(a, {}).items;
+    REQUIRE(clients.size() == 2);  // newest first
+    CHECK(clients[0].id == second);
+    CHECK(clients[1].id == id);
+    CHECK(clients[1].name.str() == "Acme 2");
+    CHECK(store->list_clients(b, {}).items.empty());
     CHECK(store->has_client(a, id));
     CHECK_FALSE(store->has_client(b, id));
 }
@@ -159,7 +169,8 @@ TEST_CASE("store: interactions newest first, per account, the thread's last inbo
     };
     store->insert_interactions(a, c.customer.id, records);
 
-    const std::vector<InteractionRecord> listed = store->list_interactions(a, c.customer.id);
+    const std::vector<InteractionRecord> listed =
+        messages_of(store->list_interactions(a, c.customer.id, {}));
     REQUIRE(listed.size() == 3);
     CHECK(body_of(listed[0]) == "third, outbound");
     CHECK(body_of(listed[1]) == "second");
@@ -170,11 +181,11 @@ TEST_CASE("store: interactions newest first, per account, the thread's last inbo
     CHECK_FALSE(store->last_inbound_interaction(b, c.thread_id));
     CHECK(body_of(store->find_interaction(a, interaction_id(records[0]))) == "first");
     CHECK_FALSE(store->find_interaction(b, interaction_id(records[0])));
-    CHECK(store->list_interactions(b, c.customer.id).empty());
+    CHECK(messages_of(store->list_interactions(b, c.customer.id, {})).empty());
 
     // Interactions are the customer's record: a sweep long after leaves them.
     store->sweep(frozen_time() + std::chrono::hours(24 * 365));
-    CHECK(store->list_interactions(a, c.customer.id).size() == 3);
+    CHECK(messages_of(store->list_interactions(a, c.customer.id, {})).size() == 3);
 }
 
 TEST_CASE("store: record_interaction decides on the customer as stored, with its history",
@@ -210,9 +221,9 @@ TEST_CASE("store: record_interaction decides on the customer as stored, with its
     REQUIRE(dropped);
     CHECK_FALSE(dropped->store);
     CHECK(texts_seen == 1);  // the outbound SMS only
-    CHECK(store->list_interactions(a, c.customer.id).size() == 2);
+    CHECK(messages_of(store->list_interactions(a, c.customer.id, {})).size() == 2);
     REQUIRE(store->record_interaction(a, c.customer.id, since, decide(true)));
-    CHECK(body_of(store->list_interactions(a, c.customer.id).front()) == "kept");
+    CHECK(body_of(messages_of(store->list_interactions(a, c.customer.id, {})).front()) == "kept");
     REQUIRE(store->record_interaction(a, c.customer.id, since, decide(false)));
     CHECK(texts_seen == 2);
 }
@@ -266,7 +277,8 @@ TEST_CASE("store: an analysis is stored once and its outcomes applied once", "[s
     CHECK(after->customer.disputed);
     CHECK_FALSE(after->cease_and_desist);
     // The change is recorded with it, once.
-    const auto records = store->list_compliance_decisions(a, c.customer.id, 10);
+    const auto records =
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}}).items;
     REQUIRE(records.size() == 1);
     CHECK(records[0].operation == collectcall::ComplianceOperation::standing);
     REQUIRE(records[0].standing.has_value());
@@ -304,10 +316,11 @@ TEST_CASE("store: a change of standing and its record are stored together, or ne
     auto found = store->find_customer(a, c.customer.id);
     CHECK(found->customer.restrictedMedia ==
           collectcall::RestrictedMedia{collectcall::ContactChannel::sms});
-    CHECK(store->list_interactions(a, c.customer.id).size() == 1);
+    CHECK(messages_of(store->list_interactions(a, c.customer.id, {})).size() == 1);
     // No change: nothing written (not even updatedAt), no record.
     CHECK(store->change_standing(a, c.customer.id, restrict_texts)->customer == found->customer);
-    auto records = store->list_compliance_decisions(a, c.customer.id, 10);
+    auto records =
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}}).items;
     REQUIRE(records.size() == 1);
     CHECK(records[0].policy == collectcall::CompliancePolicy::regulation_f);
     CHECK(records[0].standing->cause == collectcall::StandingCause::opt_out_keyword);
@@ -320,7 +333,9 @@ TEST_CASE("store: a change of standing and its record are stored together, or ne
     CHECK_FALSE(store->find_customer(a, c.customer.id)->customer.disputed);
     CHECK_FALSE(store->change_standing(
         a, Uuid::parse("0f8fad5b-d9cb-469f-a165-70867728950e").value(), restrict_texts));
-    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).size() == 1);
+    CHECK(
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}}).items.size() ==
+        1);
 }
 
 TEST_CASE(
@@ -448,9 +463,10 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
     CHECK_FALSE(found->customer.disputed);
     store->insert_interactions(
         a, c.customer.id, std::vector<InteractionRecord>{sms(c, "hi", "2026-11-20T10:00:00Z")});
-    CHECK(store->list_interactions(a, c.customer.id).size() == 1);
+    CHECK(messages_of(store->list_interactions(a, c.customer.id, {})).size() == 1);
     CHECK(store->account_settings(a).policy == collectcall::CompliancePolicy::hosted);
-    CHECK(store->list_compliance_decisions(a, c.customer.id, 10).empty());
+    CHECK(
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}}).items.empty());
     const ContactHistory history = history_of(*store, a, c, frozen_time() - std::chrono::hours(48));
     CHECK(history.placed == std::vector<Time>{frozen_time()});
     CHECK(history.conversations == std::vector<Time>{frozen_time()});
@@ -710,7 +726,8 @@ TEST_CASE("store: the record of decisions, placed calls' and others', newest fir
             });
         REQUIRE(plan);
     }
-    const auto listed = store->list_compliance_decisions(a, c.customer.id, 10);
+    const auto listed =
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}}).items;
     REQUIRE(listed.size() == placed_pattern.size());
     for (std::size_t i = 0; i < listed.size(); ++i) {
         const std::size_t made = placed_pattern.size() - 1 - i;
@@ -721,8 +738,10 @@ TEST_CASE("store: the record of decisions, placed calls' and others', newest fir
               (made % 2 == 0 ? ComplianceOperation::call : ComplianceOperation::bulk_call));
         CHECK(listed[i].at == Timestamp::from_time(t));
     }
-    CHECK(store->list_compliance_decisions(a, c.customer.id, 2).size() == 2);
-    CHECK(store->list_calls(a, c.customer.id).size() == 2);
+    CHECK(
+        store->list_compliance_decisions(a, c.customer.id, api::PageRequest{2, {}}).items.size() ==
+        2);
+    CHECK(store->list_calls(a, c.customer.id, {}).items.size() == 2);
 }
 
 TEST_CASE("store: a call's compliance comes back whole, from its id and reason or an older row",
@@ -844,9 +863,11 @@ TEST_CASE(
 
     const auto everything = [&](const StoredCustomer& c) {
         return std::vector<std::size_t>{
-            store->list_compliance_decisions(a, c.customer.id, 10).size(),
-            store->list_calls(a, c.customer.id).size(),
-            store->list_interactions(a, c.customer.id).size(), rows_of(database, "analyses", c)};
+            store->list_compliance_decisions(a, c.customer.id, api::PageRequest{10, {}})
+                .items.size(),
+            store->list_calls(a, c.customer.id, {}).items.size(),
+            messages_of(store->list_interactions(a, c.customer.id, {})).size(),
+            rows_of(database, "analyses", c)};
     };
     const std::vector<std::size_t> gone_before = everything(gone);
     CHECK(gone_before == std::vector<std::size_t>{2, 1, 1, 2});

@@ -222,7 +222,11 @@ void handle(endpoint<Operation::list_calls>, Exchange& x, Services& s) {
     const auto id = x.path_id();
     if (!id) return x.not_found(api::customer_not_found_message);
     if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
-    x.reply(200, CallList{s.store.list_calls(x.account, *id)});
+    const api::PageOwner owner{api::PagedList::calls, x.account.view(), id->view()};
+    const auto page = x.page_request(owner);
+    if (!page) return;
+    Page<CallDetails> calls = s.store.list_calls(x.account, *id, *page);
+    x.reply(200, CallList{std::move(calls.items), api::next_page_cursor(owner, calls.next)});
 }
 
 void handle(endpoint<Operation::get_call>, Exchange& x, Services& s) {

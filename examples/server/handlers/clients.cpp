@@ -10,7 +10,15 @@
 namespace collectcall::server::handlers {
 
 void handle(endpoint<Operation::list_clients>, Exchange& x, Services& s) {
-    x.reply(200, s.store.list_clients(x.account));
+    const api::PageOwner owner{api::PagedList::clients, x.account.view()};
+    const auto page = x.page_request(owner);
+    if (!page) return;
+    Page<Client> clients = s.store.list_clients(x.account, *page);
+    if (const auto cursor = api::next_page_cursor(owner, clients.next)) {
+        x.response.set_header(std::string(api::next_page_header),
+                              api::next_page_link(x.request.path, page->limit, *cursor));
+    }
+    x.reply(200, std::move(clients.items));
 }
 
 void handle(endpoint<Operation::create_client>, Exchange& x, Services& s) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -118,16 +119,19 @@ void handle(endpoint<Operation::create_customers>, Exchange& x, Services& s) {
     std::vector<Validated<CustomerCreate>>& items = scratch.request.customers;
     if (!s.charge_items(x, items.size())) return;
 
-    // A clientId must name a client of the account: an item naming another fails alone.
-    std::optional<std::vector<Client>> clients;
+    // A clientId must name a client of the account: an item naming another fails alone. Each
+    // id is looked up once, whatever the number of the account's clients.
+    std::vector<std::pair<Uuid, bool>> known;
     for (Validated<CustomerCreate>& item : items) {
         const auto& client = item.value().clientId;
         if (!item.ok() || !client) continue;
-        if (!clients) clients = s.store.list_clients(x.account);
-        if (std::none_of(clients->begin(), clients->end(),
-                         [&](const Client& c) { return c.id == *client; })) {
-            item.add_error(client_not_found());
+        auto seen = std::find_if(known.begin(), known.end(),
+                                 [&](const auto& k) { return k.first == *client; });
+        if (seen == known.end()) {
+            known.emplace_back(*client, s.store.has_client(x.account, *client));
+            seen = std::prev(known.end());
         }
+        if (!seen->second) item.add_error(client_not_found());
     }
 
     const Time now = s.clock.now();

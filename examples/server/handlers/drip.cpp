@@ -37,7 +37,7 @@ ContactHistory history_after(const ContactHistory& history, ContactChannel chann
 // now known, or the enrolment canceled when its next step can never run.
 DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const ContactHistory& history,
                       const std::optional<Webhook>& webhook, const AccountSettings& settings,
-                      const std::string& sms_text, Time now) {
+                      const std::optional<std::string>& sms_text, Time now) {
     DripStepPlan plan;
     DripStep* step = next_pending_step(e);
     if (step == nullptr) {
@@ -46,6 +46,9 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
         return plan;
     }
     const ContactChannel channel = step->channel;
+    // An SMS step whose text was not written (the step that was due when the text would have
+    // been was run meanwhile, by another process): left as it is, for the next round.
+    if (channel == ContactChannel::sms && !sms_text) return plan;
     std::optional<CallPlan> call;
     if (channel == ContactChannel::call) {
         call =
@@ -86,9 +89,9 @@ DripStepPlan run_step(DripEnrolment& e, const StoredCustomer& stored, const Cont
         request.to = stored.customer.primaryPhone;
         request.threadId = stored.thread_id;
         const SmsInteractionData record = generated_sms_interaction(
-            request, sms_text, new_uuid(), stored.customer.id, stored.thread_id, ran);
+            request, *sms_text, new_uuid(), stored.customer.id, stored.thread_id, ran);
         step->interactionId = record.id;
-        sms = DripSmsDetails{record.id, stored.customer.primaryPhone, from, sms_text, ran};
+        sms = DripSmsDetails{record.id, stored.customer.primaryPhone, from, *sms_text, ran};
         plan.sms = record;
     }
 
@@ -160,7 +163,12 @@ void handle(endpoint<Operation::list_drip_campaigns>, Exchange& x, Services& s) 
     const auto id = x.path_id();
     if (!id) return x.not_found(api::customer_not_found_message);
     if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
-    x.reply(200, DripEnrolmentList{s.store.list_drip_enrolments(x.account, *id)});
+    const api::PageOwner owner{api::PagedList::drip_enrolments, x.account.view(), id->view()};
+    const auto page = x.page_request(owner);
+    if (!page) return;
+    Page<DripEnrolment> enrolments = s.store.list_drip_enrolments(x.account, *id, *page);
+    x.reply(200, DripEnrolmentList{std::move(enrolments.items),
+                                   api::next_page_cursor(owner, enrolments.next)});
 }
 
 void handle(endpoint<Operation::cancel_drip_campaign>, Exchange& x, Services& s) {
@@ -205,9 +213,13 @@ std::size_t run_due_drip_steps(Services& s, std::size_t limit) {
         const auto customer = s.store.find_customer(enrolment.account, enrolment.customer);
         if (!customer) continue;
         const AccountSettings settings = s.store.account_settings(enrolment.account);
-        // Written before the transaction, from the thread as it is: an SMS step sends it.
-        const std::string text =
-            next_sms_text(s.store, enrolment.account, customer->customer, customer->thread_id);
+        // An SMS step's text, written before the transaction from the thread as it is (a bounded
+        // prefix of its last inbound message); a call step reads no message.
+        std::optional<std::string> text;
+        if (enrolment.channel == ContactChannel::sms) {
+            text =
+                next_sms_text(s.store, enrolment.account, customer->customer, customer->thread_id);
+        }
         const auto plan = s.store.run_drip_step(
             enrolment.account, enrolment.id, now, now - s.config.call_history,
             [&](DripEnrolment& e, const StoredCustomer& stored, const ContactHistory& history,

@@ -194,10 +194,17 @@ void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s) {
     const auto customer = path_customer(x, s.store);
     if (!customer) return;
     const Uuid& id = customer->customer.id;
+    const api::PageOwner owner{api::PagedList::interactions, x.account.view(), id.view()};
+    const auto page = x.page_request(owner);
+    if (!page) return;
+    Page<ListedInteraction> listed = s.store.list_interactions(x.account, id, *page);
     InteractionList list;
-    for (InteractionRecord& record : s.store.list_interactions(x.account, id))
-        std::visit([&](auto& r) { list.add(std::move(r)); }, record);
-    for (CallDetails& call : s.store.list_calls(x.account, id)) {
+    for (ListedInteraction& item : listed.items) {
+        if (auto* record = std::get_if<InteractionRecord>(&item)) {
+            std::visit([&](auto& r) { list.add(std::move(r)); }, *record);
+            continue;
+        }
+        CallDetails& call = std::get<CallDetails>(item);
         std::optional<std::vector<TranscriptMessage>> transcript;
         if (call.status != CallStatus::in_progress) {
             if (const auto stored = s.store.find_call_transcript(x.account, call.id))
@@ -205,7 +212,7 @@ void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s) {
         }
         list.add(std::move(call), std::move(transcript));
     }
-    list.sort_newest_first();
+    list.nextCursor = api::next_page_cursor(owner, listed.next);
     x.reply(200, std::move(list));
 }
 

@@ -79,18 +79,18 @@ class SqlStore : public Store {
     std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
                                        const CallDecider& decide) override;
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
-    std::vector<CallDetails> list_calls(const Uuid& account, const Uuid& customer) override;
+    Page<CallDetails> list_calls(const Uuid& account, const Uuid& customer,
+                                 const api::PageRequest& page) override;
     bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override;
 
-    std::vector<ComplianceDecision> list_compliance_decisions(const Uuid& account,
-                                                              const Uuid& customer,
-                                                              std::size_t limit) override;
+    Page<ComplianceDecision> list_compliance_decisions(const Uuid& account, const Uuid& customer,
+                                                       const api::PageRequest& page) override;
 
     std::optional<DripEnrolResult> enrol_drip(const Uuid& account, const Uuid& customer,
                                               std::string_view campaign, Time since,
                                               const DripEnrolDecider& decide) override;
-    std::vector<DripEnrolment> list_drip_enrolments(const Uuid& account,
-                                                    const Uuid& customer) override;
+    Page<DripEnrolment> list_drip_enrolments(const Uuid& account, const Uuid& customer,
+                                             const api::PageRequest& page) override;
     std::optional<DripEnrolment> update_drip_enrolment(
         const Uuid& account, const Uuid& customer, const Uuid& id,
         const std::function<bool(DripEnrolment&)>& change) override;
@@ -99,15 +99,15 @@ class SqlStore : public Store {
                                               Time since, const DripStepRunner& run) override;
 
     ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override;
-    std::vector<Client> list_clients(const Uuid& account) override;
+    Page<Client> list_clients(const Uuid& account, const api::PageRequest& page) override;
     bool has_client(const Uuid& account, const Uuid& id) override;
 
     void insert_interactions(const Uuid& account, const Uuid& customer,
                              std::span<const InteractionRecord> records,
                              const StandingChanger& standing = {}) override;
     std::optional<InteractionRecord> find_interaction(const Uuid& account, const Uuid& id) override;
-    std::vector<InteractionRecord> list_interactions(const Uuid& account,
-                                                     const Uuid& customer) override;
+    Page<ListedInteraction> list_interactions(const Uuid& account, const Uuid& customer,
+                                              const api::PageRequest& page) override;
     bool customer_has_thread(const Uuid& account, const Uuid& customer,
                              const Uuid& thread) override;
     std::optional<InteractionRecord> last_inbound_interaction(const Uuid& account,

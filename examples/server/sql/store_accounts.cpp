@@ -232,16 +232,29 @@ ClientInsert SqlStore::insert_client(const Uuid& account, const Client& client, 
     });
 }
 
-std::vector<Client> SqlStore::list_clients(const Uuid& account) {
+Page<Client> SqlStore::list_clients(const Uuid& account, const api::PageRequest& page) {
     return reading([&](Db& db) {
-        std::vector<Client> clients;
+        // A client's position is its sequence.
         static const std::string text =
-            sql::select<ClientsRow>("FROM clients WHERE account_id = ? ORDER BY seq");
+            "SELECT " + sql::column_list<ClientsRow>() +
+            ", seq, length(name) FROM clients WHERE account_id = ? AND seq < ? ORDER BY seq DESC "
+            "LIMIT ?";
         Query q(db, text.c_str());
-        q.bind(1, account.view());
-        while (q.step())
-            clients.push_back(client_from_row(sql::read_row<ClientsRow>(q)));
-        return clients;
+        q.bind(1, account.view())
+            .bind(2, page.start().parts[0])
+            .bind(3, static_cast<std::int64_t>(page.rows_to_read()));
+        constexpr int first = sql::column_count<ClientsRow>;
+        Page<Client> out;
+        api::PageBound bound(page);
+        while (q.step()) {
+            if (!bound.admit(api::PageKey{{q.integer(first)}},
+                             static_cast<std::size_t>(q.integer(first + 1)))) {
+                break;
+            }
+            out.items.push_back(client_from_row(sql::read_row<ClientsRow>(q)));
+        }
+        out.next = bound.next();
+        return out;
     });
 }
 

@@ -1,4 +1,9 @@
 // SqlStore: calls, interactions and their analyses.
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "columns.hpp"
 #include "rows.hpp"
 #include "sql/sql_store.hpp"
@@ -59,17 +64,90 @@ std::optional<CallDetails> SqlStore::find_call(const Uuid& account, const Uuid& 
     });
 }
 
-std::vector<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer) {
+namespace {
+
+// The pages of a customer's calls and of its interactions are read in two steps, so that what a
+// page holds in memory is the page: first the positions and stored sizes of the items after the
+// page's start (at most the rows to read: small rows), which the PageBound decides on; then the
+// items from the start down to the last one on the page. An item's position is its time, a rank
+// (1 for an SMS or e-mail, 0 for a call: the messages of an instant come before its calls) and
+// its sequence.
+struct Position {
+    api::PageKey key;
+    std::size_t bytes = 0;
+    bool call = false;
+};
+
+#define COLLECTCALL_PAGE_WHERE(time, rank)                                               \
+    "WHERE account_id = ?1 AND customer_id = ?2 AND " time " <= ?3 AND (" time ", " rank \
+    ", seq) < (?3, CAST(?4 AS BIGINT), ?5) "
+
+const char* const call_positions =
+    "SELECT created_ms, seq, length(compliance) + coalesce(length(transcript), 0) FROM "
+    "calls " COLLECTCALL_PAGE_WHERE("created_ms",
+                                    "0") "ORDER BY created_ms DESC, seq DESC LIMIT ?6";
+const char* const message_positions =
+    "SELECT timestamp_ms, seq, length(data) FROM interactions " COLLECTCALL_PAGE_WHERE(
+        "timestamp_ms", "1") "ORDER BY timestamp_ms DESC, seq DESC LIMIT ?6";
+
+// Binds the account, the customer and the page's start (?1 to ?5).
+void bind_start(Query& q, const Uuid& account, const Uuid& customer, const api::PageKey& start) {
+    q.bind(1, account.view())
+        .bind(2, customer.view())
+        .bind(3, start.parts[0])
+        .bind(4, start.parts[1])
+        .bind(5, start.parts[2]);
+}
+
+void read_positions(Db& db, const char* text, bool calls, const Uuid& account, const Uuid& customer,
+                    const api::PageRequest& page, std::vector<Position>& out) {
+    Query q(db, text);
+    bind_start(q, account, customer, page.start());
+    q.bind(6, static_cast<std::int64_t>(page.rows_to_read()));
+    while (q.step()) {
+        out.push_back(Position{api::PageKey{{q.integer(0), calls ? 0 : 1, q.integer(1), 0}},
+                               static_cast<std::size_t>(q.integer(2)), calls});
+    }
+}
+
+// The calls from the page's start down to `last`, newest first, each with its position.
+template <class Add>
+void read_calls_down_to(Db& db, const Uuid& account, const Uuid& customer,
+                        const api::PageRequest& page, const api::PageKey& last, Add&& add) {
+    static const std::string text =
+        "SELECT " + sql::column_list<CallRow>() +
+        ", created_ms, seq FROM calls " COLLECTCALL_PAGE_WHERE("created_ms", "0") "AND "
+        "(created_ms, 0, seq) >= (?6, CAST(?7 AS BIGINT), ?8) ORDER BY created_ms DESC, seq DESC";
+    constexpr int first = sql::column_count<CallRow>;
+    Query q(db, text.c_str());
+    bind_start(q, account, customer, page.start());
+    q.bind(6, last.parts[0]).bind(7, last.parts[1]).bind(8, last.parts[2]);
+    while (q.step())
+        add(api::PageKey{{q.integer(first), 0, q.integer(first + 1), 0}}, call_from_query(db, q));
+}
+
+}  // namespace
+
+Page<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer,
+                                       const api::PageRequest& page) {
     return reading([&](Db& db) {
-        std::vector<CallDetails> calls;
-        static const std::string text = sql::select<CallRow>(
-            "FROM calls WHERE account_id = ? AND customer_id = ? ORDER BY created_ms DESC, seq "
-            "DESC");
-        Query q(db, text.c_str());
-        q.bind(1, account.view()).bind(2, customer.view());
-        while (q.step())
-            calls.push_back(call_from_query(db, q));
-        return calls;
+        std::vector<Position> positions;
+        read_positions(db, call_positions, true, account, customer, page, positions);
+        api::PageBound bound(page);
+        std::optional<api::PageKey> last;
+        for (const Position& p : positions) {
+            if (!bound.admit(p.key, p.bytes)) break;
+            last = p.key;
+        }
+        Page<CallDetails> out;
+        if (last) {
+            read_calls_down_to(db, account, customer, page, *last,
+                               [&](const api::PageKey&, CallDetails call) {
+                                   out.items.push_back(std::move(call));
+                               });
+        }
+        out.next = bound.next();
+        return out;
     });
 }
 
@@ -140,18 +218,56 @@ std::optional<InteractionRecord> SqlStore::find_interaction(const Uuid& account,
     });
 }
 
-std::vector<InteractionRecord> SqlStore::list_interactions(const Uuid& account,
-                                                           const Uuid& customer) {
+Page<ListedInteraction> SqlStore::list_interactions(const Uuid& account, const Uuid& customer,
+                                                    const api::PageRequest& page) {
     return reading([&](Db& db) {
-        std::vector<InteractionRecord> records;
-        static const std::string text = sql::select<InteractionRow>(
-            "FROM interactions WHERE account_id = ? AND customer_id = ? ORDER BY timestamp_ms "
-            "DESC, seq DESC");
-        Query q(db, text.c_str());
-        q.bind(1, account.view()).bind(2, customer.view());
-        while (q.step())
-            records.push_back(interaction_from_row(q));
-        return records;
+        // The positions of both kinds, merged: the page is decided on them alone.
+        std::vector<Position> positions;
+        read_positions(db, message_positions, false, account, customer, page, positions);
+        read_positions(db, call_positions, true, account, customer, page, positions);
+        std::sort(positions.begin(), positions.end(),
+                  [](const Position& a, const Position& b) { return a.key > b.key; });
+        api::PageBound bound(page);
+        std::optional<api::PageKey> last_message;
+        std::optional<api::PageKey> last_call;
+        for (const Position& p : positions) {
+            if (!bound.admit(p.key, p.bytes)) break;
+            (p.call ? last_call : last_message) = p.key;
+        }
+
+        // The items on the page, merged by position.
+        std::vector<std::pair<api::PageKey, ListedInteraction>> items;
+        if (last_message) {
+            static const std::string text =
+                "SELECT " + sql::column_list<InteractionRow>() +
+                ", timestamp_ms, seq FROM interactions " COLLECTCALL_PAGE_WHERE(
+                    "timestamp_ms", "1") "AND (timestamp_ms, 1, seq) >= (?6, CAST(?7 AS BIGINT), "
+                                         "?8) ORDER BY timestamp_ms DESC, seq DESC";
+            constexpr int first = sql::column_count<InteractionRow>;
+            Query q(db, text.c_str());
+            bind_start(q, account, customer, page.start());
+            q.bind(6, last_message->parts[0])
+                .bind(7, last_message->parts[1])
+                .bind(8, last_message->parts[2]);
+            while (q.step()) {
+                items.emplace_back(api::PageKey{{q.integer(first), 1, q.integer(first + 1), 0}},
+                                   interaction_from_row(q));
+            }
+        }
+        if (last_call) {
+            read_calls_down_to(db, account, customer, page, *last_call,
+                               [&](const api::PageKey& key, CallDetails call) {
+                                   items.emplace_back(key, std::move(call));
+                               });
+        }
+        std::stable_sort(items.begin(), items.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        Page<ListedInteraction> out;
+        out.items.reserve(items.size());
+        for (auto& item : items)
+            out.items.push_back(std::move(item.second));
+        out.next = bound.next();
+        return out;
     });
 }
 

@@ -188,26 +188,41 @@ std::optional<StoredCustomer> SqlStore::update_customer(
 
 // --- Decisions -------------------------------------------------------------------------------
 
-std::vector<ComplianceDecision> SqlStore::list_compliance_decisions(const Uuid& account,
-                                                                    const Uuid& customer,
-                                                                    std::size_t limit) {
+Page<ComplianceDecision> SqlStore::list_compliance_decisions(const Uuid& account,
+                                                             const Uuid& customer,
+                                                             const api::PageRequest& page) {
     return reading([&](Db& db) {
         // Newest first: the placed calls' decisions and the other evaluations', each of those
-        // after the calls made before it (see the schema).
+        // after the calls made before it (see the schema). A decision's position is its time,
+        // the sequence of the call it follows, 1 for an evaluation's (0 for a call's) and the
+        // evaluation's sequence; each side reads from the page's start in its index.
         Query q(db,
-                "SELECT body, compliance FROM ("
+                "SELECT body, compliance, at_ms, call_seq, after, seq, "
+                "length(body) + length(compliance) FROM ("
                 "SELECT decision AS body, compliance, created_ms AS at_ms, seq AS call_seq, "
                 "0 AS after, 0 AS seq FROM calls WHERE account_id = ?1 AND customer_id = ?2 AND "
-                "decision IS NOT NULL "
+                "decision IS NOT NULL AND created_ms <= ?3 AND (created_ms, seq, 0, 0) < (?3, ?4, "
+                "CAST(?5 AS BIGINT), CAST(?6 AS BIGINT)) "
                 "UNION ALL SELECT body, compliance, at_ms, call_seq, 1, seq FROM "
-                "compliance_decisions WHERE account_id = ?1 AND customer_id = ?2) AS decisions "
-                "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT ?3");
+                "compliance_decisions WHERE account_id = ?1 AND customer_id = ?2 AND at_ms <= ?3 "
+                "AND (at_ms, call_seq, 1, seq) < (?3, ?4, CAST(?5 AS BIGINT), ?6)) AS decisions "
+                "ORDER BY at_ms DESC, call_seq DESC, after DESC, seq DESC LIMIT ?7");
+        const api::PageKey start = page.start();
         q.bind(1, account.view())
             .bind(2, customer.view())
-            .bind(3, static_cast<std::int64_t>(limit));
-        std::vector<ComplianceDecision> out;
-        while (q.step())
-            out.push_back(decision_from_columns(q.text(0), q.text(1)));
+            .bind(3, start.parts[0])
+            .bind(4, start.parts[1])
+            .bind(5, start.parts[2])
+            .bind(6, start.parts[3])
+            .bind(7, static_cast<std::int64_t>(page.rows_to_read()));
+        Page<ComplianceDecision> out;
+        api::PageBound bound(page);
+        while (q.step()) {
+            const api::PageKey key{{q.integer(2), q.integer(3), q.integer(4), q.integer(5)}};
+            if (!bound.admit(key, static_cast<std::size_t>(q.integer(6)))) break;
+            out.items.push_back(decision_from_columns(q.text(0), q.text(1)));
+        }
+        out.next = bound.next();
         return out;
     });
 }

@@ -58,16 +58,25 @@ std::optional<DripEnrolResult> SqlStore::enrol_drip(const Uuid& account, const U
     });
 }
 
-std::vector<DripEnrolment> SqlStore::list_drip_enrolments(const Uuid& account,
-                                                          const Uuid& customer) {
+Page<DripEnrolment> SqlStore::list_drip_enrolments(const Uuid& account, const Uuid& customer,
+                                                   const api::PageRequest& page) {
     return reading([&](Db& db) {
+        // An enrolment's position is its sequence.
         Query q(db,
-                "SELECT body FROM drip_enrolments WHERE account_id = ? AND customer_id = ? "
-                "ORDER BY seq DESC");
-        q.bind(1, account.view()).bind(2, customer.view());
-        std::vector<DripEnrolment> out;
-        while (q.step())
-            out.push_back(enrolment_from_column(q.text(0)));
+                "SELECT body, seq, length(body) FROM drip_enrolments WHERE account_id = ? AND "
+                "customer_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?");
+        q.bind(1, account.view())
+            .bind(2, customer.view())
+            .bind(3, page.start().parts[0])
+            .bind(4, static_cast<std::int64_t>(page.rows_to_read()));
+        Page<DripEnrolment> out;
+        api::PageBound bound(page);
+        while (q.step()) {
+            if (!bound.admit(api::PageKey{{q.integer(1)}}, static_cast<std::size_t>(q.integer(2))))
+                break;
+            out.items.push_back(enrolment_from_column(q.text(0)));
+        }
+        out.next = bound.next();
         return out;
     });
 }
@@ -96,16 +105,19 @@ std::vector<DueEnrolment> SqlStore::due_drip_enrolments(Time now, std::size_t li
         // one's second, ...
         Query q(
             db,
-            "SELECT account_id, id, customer_id FROM (SELECT account_id, id, customer_id, "
-            "next_ms, seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, seq) "
-            "AS turn FROM drip_enrolments WHERE status = 'in-progress' AND next_ms <= ?) AS due "
-            "ORDER BY turn, next_ms, seq LIMIT ?");
+            "SELECT account_id, id, customer_id, body FROM (SELECT account_id, id, customer_id, "
+            "body, next_ms, seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_ms, "
+            "seq) AS turn FROM drip_enrolments WHERE status = 'in-progress' AND next_ms <= ?) AS "
+            "due ORDER BY turn, next_ms, seq LIMIT ?");
         q.bind(1, to_ms(now)).bind(2, static_cast<std::int64_t>(limit));
         std::vector<DueEnrolment> out;
         while (q.step()) {
+            DripEnrolment enrolment = enrolment_from_column(q.text(3));
+            const DripStep* step = next_pending_step(enrolment);
             out.push_back(DueEnrolment{parse_column<Uuid>(q.text(0), "account id"),
                                        parse_column<Uuid>(q.text(1), "enrolment id"),
-                                       parse_column<Uuid>(q.text(2), "customer id")});
+                                       parse_column<Uuid>(q.text(2), "customer id"),
+                                       step ? step->channel : ContactChannel::call});
         }
         return out;
     });

@@ -8,6 +8,7 @@
 // server (examples/server/handlers/), which the build demands.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -171,6 +172,7 @@ struct endpoint<Operation::find_customers> {
                                  .path = "/api/v1/customers",
                                  .tag = "customers",
                                  .summary = "Find the customer with an externalId",
+                                 .query = Query::external_id,
                                  .errors = {&errors::validation_failed}};
     using body = null_t;
     using data = CustomerList;
@@ -264,7 +266,8 @@ struct endpoint<Operation::list_calls> {
                                  .path = "/api/v1/customers/{customerId}/calls",
                                  .tag = "calls",
                                  .summary = "List a customer's calls, newest first",
-                                 .errors = {&errors::not_found}};
+                                 .query = Query::page,
+                                 .errors = {&errors::not_found, &errors::validation_failed}};
     using body = null_t;
     using data = CallList;
     static OperationText text() { return {.success = "The calls."}; }
@@ -426,14 +429,16 @@ struct endpoint<Operation::list_clients> {
     static constexpr Route route{.method = "GET",
                                  .path = "/api/v1/clients",
                                  .tag = "clients",
-                                 .summary = "List the account's clients"};
+                                 .summary = "List the account's clients, newest first",
+                                 .query = Query::page,
+                                 .errors = {&errors::validation_failed}};
     using body = null_t;
     using data = ClientList;
     static OperationText text() {
         return {.description =
-                    "data is the array of clients itself, as the hosted service "
-                    "answers.",
-                .success = "The clients, in the order they were created.",
+                    "data is the array of clients itself, as the hosted service answers; a "
+                    "page that is not the last gives the next in a Link header (rel=\"next\").",
+                .success = "The clients, newest first.",
                 .answer_examples = {{"two", openapi_examples::client_list}}};
     }
 };
@@ -595,7 +600,8 @@ struct endpoint<Operation::list_interactions> {
         .path = "/api/v1/customers/{customerId}/interactions",
         .tag = "interactions",
         .summary = "List the customer's calls, SMS and e-mails, newest first",
-        .errors = {&errors::not_found}};
+        .query = Query::page,
+        .errors = {&errors::not_found, &errors::validation_failed}};
     using body = null_t;
     using data = InteractionList;
     static OperationText text() {
@@ -703,7 +709,8 @@ struct endpoint<Operation::list_compliance_decisions> {
         .path = "/api/v1/customers/{customerId}/compliance-decisions",
         .tag = "compliance",
         .summary = "List the compliance decisions about a customer, newest first",
-        .errors = {&errors::not_found}};
+        .query = Query::page,
+        .errors = {&errors::not_found, &errors::validation_failed}};
     using body = null_t;
     using data = ComplianceDecisionList;
     static OperationText text() {
@@ -755,7 +762,8 @@ struct endpoint<Operation::list_drip_campaigns> {
         .path = "/api/v1/customers/{customerId}/drip-campaigns",
         .tag = "drip-campaigns",
         .summary = "List the customer's drip campaign enrolments, newest first",
-        .errors = {&errors::not_found}};
+        .query = Query::page,
+        .errors = {&errors::not_found, &errors::validation_failed}};
     using body = null_t;
     using data = DripEnrolmentList;
     static OperationText text() {
@@ -797,15 +805,16 @@ template <class T>
 inline constexpr bool listed_document_v = listed_v<T, collectcall::detail::separate_documents> ||
                                           listed_v<T, collectcall::detail::separate_bodies>;
 
-// Text, or a list of listed documents.
+// Text (a page's cursor: text or null), or a list of listed documents.
 template <class T>
-inline constexpr bool plain_part_v = std::is_same_v<T, std::string>;
+inline constexpr bool plain_part_v =
+    std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>;
 template <class T, class A>
 inline constexpr bool plain_part_v<std::vector<T, A>> = listed_document_v<T>;
 
 // What an answer may be: a listed document, a plain part, or a shape of the wire made of plain
-// parts (CustomerList, HealthStatus), whose writing is a few lines around the separately
-// compiled writer.
+// parts (CustomerList, HealthStatus, the paged lists), whose writing is a few lines around the
+// separately compiled writer.
 template <class T>
 inline constexpr bool written_apart_v = [] {
     if constexpr (listed_document_v<T> || plain_part_v<T>) {

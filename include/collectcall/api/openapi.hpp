@@ -21,6 +21,7 @@
 
 #include "collectcall/api/errors.hpp"
 #include "collectcall/api/limits.hpp"
+#include "collectcall/api/page.hpp"
 #include "collectcall/api/routes.hpp"
 #include "collectcall/core/schema.hpp"
 #include "collectcall/model/openapi.hpp"
@@ -316,8 +317,16 @@ Json describe_operation(B& b, const api::Route& route, const OperationTypes<B>& 
     op["summary"] = route.summary;
     if (!text.description.empty()) op["description"] = text.description;
     Json parameters = Json::array();
-    if (route.operation == api::Operation::find_customers) {
-        parameters.push_back(parameter_ref("externalId"));
+    switch (route.query) {
+        case api::Query::none:
+            break;
+        case api::Query::external_id:
+            parameters.push_back(parameter_ref("externalId"));
+            break;
+        case api::Query::page:
+            parameters.push_back(parameter_ref(api::page_parameter::limit));
+            parameters.push_back(parameter_ref(api::page_parameter::cursor));
+            break;
     }
     if (route.idempotent()) parameters.push_back(parameter_ref("Idempotency-Key"));
     if (parameters.size() != 0) op["parameters"] = std::move(parameters);
@@ -538,6 +547,25 @@ Json openapi_value() {
         external["description"] =
             "The customer's identifier in the caller's system (400 without it).";
         external["schema"] = b.schema<Text>();
+        Json& limit = parameters[api::page_parameter::limit];
+        limit["name"] = api::page_parameter::limit;
+        limit["in"] = "query";
+        limit["required"] = false;
+        limit["description"] = "The most items of the page (400 outside the range).";
+        limit["schema"]["type"] = "integer";
+        limit["schema"]["minimum"] = 1;
+        limit["schema"]["maximum"] = api::max_page_limit;
+        limit["schema"]["default"] = api::default_page_limit;
+        Json& cursor = parameters[api::page_parameter::cursor];
+        cursor["name"] = api::page_parameter::cursor;
+        cursor["in"] = "query";
+        cursor["required"] = false;
+        cursor["description"] =
+            "Where the page begins: the cursor the previous page of the same list gave (400 for "
+            "a cursor of another list, customer or account). Without it, the newest items. A "
+            "page stops early, with its cursor, when its items reach " +
+            api::size_text(api::max_page_bytes) + ".";
+        cursor["schema"]["type"] = "string";
         Json& key = parameters["Idempotency-Key"];
         key["name"] = "Idempotency-Key";
         key["in"] = "header";

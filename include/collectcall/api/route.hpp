@@ -30,6 +30,13 @@ enum class Body {
     empty_or_json,  // no body at all (and then no Content-Type), or a JSON document
 };
 
+// The query parameters a route reads (others are 400 unknown_field on routes that read any).
+enum class Query {
+    none,
+    external_id,  // externalId (GET /customers)
+    page,         // limit and cursor of a paged list (api/page.hpp)
+};
+
 struct Route {
     // Filled in by the route table (api/routes.hpp) from the endpoint the row belongs to.
     Operation operation{};
@@ -41,6 +48,7 @@ struct Route {
     Access access = Access::api_key;
     Body body = Body::none;
     std::size_t max_body = api::max_body;
+    Query query = Query::none;
     // The errors of this route beyond those every route of its kind can give (see
     // common_errors); a compliance_failed answer carries the call as data.
     std::array<const ErrorCode*, 3> errors{};

@@ -115,10 +115,12 @@ BOOST_DESCRIBE_STRUCT(CallDetails, (Call), (customerId, status, endedReason, dur
 
 struct CallList {
     std::vector<CallDetails> calls;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const CallList&, const CallList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(CallList, (), (calls))
+BOOST_DESCRIBE_STRUCT(CallList, (), (calls, nextCursor))
 
 // The number a call comes from (API.md section 8): the first number of the account's pool in the
 // customer's NANP area code, else the pool's first number; nullopt when the pool is empty (what

@@ -326,9 +326,11 @@ inline void collectcall_schema(schema_tag<StandingChange>, SchemaBuilder& s) {
 // The data of GET /customers/{id}/compliance-decisions: the customer's decisions, newest first.
 struct ComplianceDecisionList {
     std::vector<ComplianceDecision> decisions;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const ComplianceDecisionList&, const ComplianceDecisionList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions))
+BOOST_DESCRIBE_STRUCT(ComplianceDecisionList, (), (decisions, nextCursor))
 
 }  // namespace collectcall

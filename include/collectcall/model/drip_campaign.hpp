@@ -283,10 +283,12 @@ BOOST_DESCRIBE_STRUCT(DripEnrolRefused, (), (passed, checksPassed, checksFailed,
 // The data of GET /customers/{id}/drip-campaigns: the customer's enrolments, newest first.
 struct DripEnrolmentList {
     std::vector<DripEnrolment> dripCampaigns;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     friend bool operator==(const DripEnrolmentList&, const DripEnrolmentList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(DripEnrolmentList, (), (dripCampaigns))
+BOOST_DESCRIBE_STRUCT(DripEnrolmentList, (), (dripCampaigns, nextCursor))
 
 // A new enrolment of `customer` in `campaign` at `at`: every step pending, due its days x 24
 // hours after `at` (API.md section 15); nextStepAt the first step's due time until the caller

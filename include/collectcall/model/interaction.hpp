@@ -629,6 +629,8 @@ inline void collectcall_schema(schema_tag<CustomerInteraction>, SchemaBuilder& s
 // Every interaction of a customer (calls, SMS, e-mail), newest first.
 struct InteractionList {
     std::vector<CustomerInteraction> interactions;
+    // The cursor of the next page (api/page.hpp); null on the last page.
+    std::optional<std::string> nextCursor;
 
     void add(SmsInteractionData sms) {
         CustomerInteraction& item = interactions.emplace_back();
@@ -659,6 +661,6 @@ struct InteractionList {
 
     friend bool operator==(const InteractionList&, const InteractionList&) = default;
 };
-BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions))
+BOOST_DESCRIBE_STRUCT(InteractionList, (), (interactions, nextCursor))
 
 }  // namespace collectcall
