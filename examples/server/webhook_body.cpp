@@ -1,4 +1,5 @@
 #include "webhook_body.hpp"
+#include "webhook_event.hpp"
 
 #include <chrono>
 
@@ -49,27 +50,26 @@ webhook::RecordingLink RecordingLinks::check(std::string_view call_id, std::stri
 
 std::string webhook_body(const StoredEvent& event, std::optional<std::string_view> drip,
                          const RecordingLinks& links) {
+    const CallRow& row = event.call;
     CallFacts call;
-    call.id = parse_column<Uuid>(event.call_id, "call id");
-    call.customerId = parse_column<Uuid>(event.customer_id, "customer id");
-    call.threadId = parse_column<Uuid>(event.thread_id, "thread id");
-    call.toPhoneNumber = parse_column<E164>(event.to_number, "toPhoneNumber");
-    call.fromPhoneNumber = parse_column<E164>(event.from_number, "fromPhoneNumber");
-    call.createdAt = parse_column<Timestamp>(event.call_created_at, "call createdAt");
-    const Timestamp at = parse_column<Timestamp>(event.created_at, "event createdAt");
+    call.id = row.id;
+    call.customerId = row.customer_id;
+    call.threadId = row.thread_id;
+    call.toPhoneNumber = row.to_number;
+    call.fromPhoneNumber = row.from_number;
+    call.createdAt = row.created_at;
+    const Timestamp& at = event.event.created_at;
     const std::optional<DripEnrolment> enrolment =
         drip ? std::optional(enrolment_from_column(*drip)) : std::nullopt;
-    if (parse_column<CallEventType>(event.type, "event type") != CallEventType::call_ended) {
+    if (event.event.type != CallEventType::call_ended) {
         if (enrolment) return write(drip_call_created_event(*enrolment, call));
         return write(call_created_event(call, at));
     }
 
     CallEnding ending;
-    ending.status = parse_column<CallStatus>(event.status, "call status");
-    if (event.ended_reason) {
-        ending.endedReason = parse_column<EndedReason>(*event.ended_reason, "endedReason");
-    }
-    ending.durationMs = event.duration_ms;
+    ending.status = row.status;
+    if (row.ended_reason) ending.endedReason = *row.ended_reason;
+    ending.durationMs = row.duration_ms.value_or(0);
     ending.endedAt = at;
     if (event.transcript) {
         auto messages = read<std::vector<TranscriptMessage>>(*event.transcript);
@@ -78,7 +78,7 @@ std::string webhook_body(const StoredEvent& event, std::optional<std::string_vie
     }
     // Signed when the message is built for an attempt, so that a retry hours later still
     // carries a link that works for 30 minutes.
-    std::string recording = links.url(event.call_id, event.duration_ms);
+    std::string recording = links.url(row.id.view(), ending.durationMs);
     if (enrolment) {
         return write(
             drip_call_ended_event(*enrolment, call, std::move(ending), std::move(recording)));

@@ -11,6 +11,7 @@
 
 #include "columns.hpp"
 #include "rows.hpp"
+#include "webhook_event.hpp"
 
 namespace collectcall::server {
 
@@ -177,7 +178,7 @@ class PostgresOutbox final : public WebhookOutbox {
                 "SELECT o.message_id, o.attempts, COALESCE(c.webhook_url, d.webhook_url), "
                 "COALESCE(c.webhook_secret_id, d.webhook_secret_id), s.secret, o.body, "
                 "d.body, ") +
-            event_columns +
+            event_columns() +
             " FROM webhook_outbox o "
             "LEFT JOIN calls c ON c.id = o.call_id "
             "LEFT JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "

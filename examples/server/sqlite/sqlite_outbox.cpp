@@ -6,6 +6,7 @@
 #include <collectcall/webhook/fairness.hpp>
 
 #include "columns.hpp"
+#include "webhook_event.hpp"
 
 namespace collectcall::server {
 
@@ -38,7 +39,7 @@ const std::string load_sql =
     std::string(
         "SELECT o.message_id, o.attempts, COALESCE(c.webhook_url, d.webhook_url), "
         "COALESCE(c.webhook_secret_id, d.webhook_secret_id), s.secret, o.body, d.body, ") +
-    event_columns +
+    event_columns() +
     " FROM webhook_outbox o "
     "LEFT JOIN calls c ON c.id = o.call_id "
     "LEFT JOIN call_events e ON e.call_id = o.call_id AND e.seq = o.event_seq "
