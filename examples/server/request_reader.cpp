@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -122,10 +123,11 @@ std::string form_decoded(std::string_view raw) {
 }  // namespace
 
 void parse_query(std::string_view query, httplib::Params& params) {
-    std::vector<std::string_view> seen;
+    // A pair given twice counts once (as cpp-httplib's parser has it). A set, not a list: a
+    // target of thousands of short pairs costs one lookup each, not a scan of those before it.
+    std::unordered_set<std::string_view> seen;
     for_each_piece(query, '&', [&](std::string_view pair) {
-        if (std::find(seen.begin(), seen.end(), pair) != seen.end()) return;
-        seen.push_back(pair);
+        if (!seen.insert(pair).second) return;
         // "a=b": the name a, the value b. A pair of more '=' takes its first piece as the name
         // and its last as the value.
         std::string_view name;
