@@ -28,7 +28,7 @@ trap cleanup EXIT
 
 db="$work/keyed.db"
 key_of() {  # ACCOUNT
-  "$server_bin" init --db "$db" --account "$1" |
+  "$server_bin" init --db "$db" --account "$1" --daily-rows 1000000000000 |
     "$python" -c 'import json, sys; print(json.load(sys.stdin)["apiKey"])'
 }
 keyed_key=$(key_of keyed)
