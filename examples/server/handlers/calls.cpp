@@ -219,14 +219,10 @@ void handle(endpoint<Operation::get_signed_url>, Exchange& x, Services& s) {
 }
 
 void handle(endpoint<Operation::list_calls>, Exchange& x, Services& s) {
-    const auto id = x.path_id();
-    if (!id) return x.not_found(api::customer_not_found_message);
-    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
-    const api::PageOwner owner{api::PagedList::calls, x.account.view(), id->view()};
-    const auto page = x.page_request(owner);
-    if (!page) return;
-    Page<CallDetails> calls = s.store.list_calls(x.account, *id, *page);
-    x.reply(200, CallList{std::move(calls.items), api::next_page_cursor(owner, calls.next)});
+    reply_customer_page<CallList>(x, s.store, api::PagedList::calls,
+                                  [&](const Uuid& customer, const api::PageRequest& page) {
+                                      return s.store.list_calls(x.account, customer, page);
+                                  });
 }
 
 void handle(endpoint<Operation::get_call>, Exchange& x, Services& s) {

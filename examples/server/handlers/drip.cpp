@@ -160,15 +160,11 @@ void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s) 
 }
 
 void handle(endpoint<Operation::list_drip_campaigns>, Exchange& x, Services& s) {
-    const auto id = x.path_id();
-    if (!id) return x.not_found(api::customer_not_found_message);
-    if (!s.store.find_customer(x.account, *id)) return x.not_found(api::customer_not_found_message);
-    const api::PageOwner owner{api::PagedList::drip_enrolments, x.account.view(), id->view()};
-    const auto page = x.page_request(owner);
-    if (!page) return;
-    Page<DripEnrolment> enrolments = s.store.list_drip_enrolments(x.account, *id, *page);
-    x.reply(200, DripEnrolmentList{std::move(enrolments.items),
-                                   api::next_page_cursor(owner, enrolments.next)});
+    reply_customer_page<DripEnrolmentList>(x, s.store, api::PagedList::drip_enrolments,
+                                           [&](const Uuid& customer, const api::PageRequest& page) {
+                                               return s.store.list_drip_enrolments(x.account,
+                                                                                   customer, page);
+                                           });
 }
 
 void handle(endpoint<Operation::cancel_drip_campaign>, Exchange& x, Services& s) {
