@@ -110,7 +110,7 @@ SqliteWriter::RequestTransaction::~RequestTransaction() {
 }
 
 std::unique_ptr<SqliteWriter::RequestTransaction> SqliteWriter::begin_request() {
-    return std::make_unique<RequestTransaction>(*this);
+    return std::make_unique<RequestTransaction>();
 }
 
 void SqliteWriter::commit_request(RequestTransaction& request) {

@@ -58,14 +58,13 @@ class SqliteWriter {
     // write to commit_request. Destroyed uncommitted, it rolls them back and frees the writer.
     class RequestTransaction {
       public:
-        explicit RequestTransaction(SqliteWriter& writer) : writer_(writer) {}
+        RequestTransaction() = default;
         ~RequestTransaction();
         RequestTransaction(const RequestTransaction&) = delete;
         RequestTransaction& operator=(const RequestTransaction&) = delete;
 
       private:
         friend class SqliteWriter;
-        SqliteWriter& writer_;
         // Shared with the writer's thread from the first write on (null before it): either side
         // may be done with it first.
         std::shared_ptr<Held> held_;
