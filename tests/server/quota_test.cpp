@@ -2,14 +2,20 @@
 // request may name (a customer's own), over real HTTP on the suite's store.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "harness.hpp"
 #include "hooked_store.hpp"
+#include "sql/row_leases.hpp"
+#include "store_error.hpp"
 
 using namespace test;
 using collectcall::Uuid;
@@ -365,4 +371,121 @@ TEST_CASE("quota: init takes a daily budget from 1 row", "[quota][process]") {
     CHECK(count(db, "SELECT daily_rows FROM accounts WHERE name = 'other'") ==
           std::to_string(collectcall::api::default_daily_rows));
     CHECK(acme.has("/apiKey"));
+}
+
+namespace {
+
+// A counter of one account's rows of one day, as sql::take_rows keeps it, with its takes counted.
+struct FakeCounter {
+    std::int64_t budget = 0;
+    std::int64_t stored = 0;
+    int takes = 0;
+    std::mutex mutex;
+
+    collectcall::server::sql::RowLeases::Taker taker(std::int64_t day) {
+        return [this, day](std::int64_t need, std::int64_t spare, bool refusable) {
+            std::lock_guard lock(mutex);
+            ++takes;
+            const std::int64_t left = budget - stored;
+            if (need > left && refusable) throw collectcall::server::QuotaExceeded(budget, 1);
+            const std::int64_t rows = need + std::clamp<std::int64_t>((left - need) / 8, 0, spare);
+            stored += rows;
+            return collectcall::server::sql::RowGrant{day, rows};
+        };
+    }
+};
+
+}  // namespace
+
+TEST_CASE("row leases: writes count from a lease; the counter is taken once per lease",
+          "[quota][leases]") {
+    using collectcall::server::QuotaExceeded;
+    using collectcall::server::sql::RowLeases;
+    RowLeases leases;
+    FakeCounter counter;
+    counter.budget = 1'000'000;
+    for (int i = 0; i < 1000; ++i)
+        leases.charge("acme", 1, 7, true, counter.taker(7));
+    // One lease: the first write's row and 1,024 more.
+    CHECK(counter.takes == 1);
+    CHECK(counter.stored == 1 + RowLeases::spare);
+    // A write rolled back gives its rows back: the next one takes no lease for them.
+    const RowLeases::Charge charge = leases.charge("acme", 25, 7, true, counter.taker(7));
+    CHECK(charge.rows.rows == 25);
+    leases.refund(charge);
+    const std::vector<RowLeases::Charge> rest = leases.release();
+    REQUIRE(rest.size() == 1);
+    CHECK(rest[0].rows.rows == 1 + RowLeases::spare - 1000);
+    CHECK(rest[0].rows.day == 7);
+    // Another day's writes take a lease of their own.
+    leases.charge("acme", 1, 8, true, counter.taker(8));
+    CHECK(counter.takes == 2);
+    // A refused write keeps what was held.
+    FakeCounter small;
+    small.budget = 10;
+    RowLeases few;
+    few.charge("acme", 1, 7, true, small.taker(7));  // 1 and 1 more (an eighth of 9)
+    CHECK(small.stored == 2);
+    CHECK_THROWS_AS(few.charge("acme", 20, 7, true, small.taker(7)), QuotaExceeded);
+    few.charge("acme", 1, 7, true, small.taker(7));  // the row held
+    CHECK(small.takes == 2);
+    // Work the account started before is counted past the budget.
+    few.charge("acme", 20, 7, false, small.taker(7));
+    CHECK(small.stored == 22);
+}
+
+TEST_CASE("row leases: concurrent writes spend the budget exactly", "[quota][leases][race]") {
+    using collectcall::server::QuotaExceeded;
+    using collectcall::server::sql::RowLeases;
+    RowLeases leases;
+    FakeCounter counter;
+    counter.budget = 5'000;
+    std::atomic<std::int64_t> charged{0};
+    std::atomic<int> refused{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 400; ++i) {
+                const std::int64_t rows = 1 + (t + i) % 3;
+                try {
+                    charged += leases.charge("acme", rows, 7, true, counter.taker(7)).rows.rows;
+                } catch (const QuotaExceeded&) {
+                    ++refused;
+                }
+            }
+        });
+    }
+    for (std::thread& t : threads)
+        t.join();
+    // 8 x 400 writes of 1-3 rows (6,399 rows) for 5,000: every row of the budget is spent, and
+    // only the writes that did not fit were refused.
+    CHECK(counter.stored == 5'000);
+    CHECK(charged == 5'000);
+    CHECK(refused > 0);
+    CHECK(leases.release().empty());
+    // Each refused write asks the counter (another process may have given rows back); the
+    // others take leases of an eighth of what is left, fewer as the budget runs out.
+    CHECK(counter.takes - refused < 150);
+}
+
+TEST_CASE("quota: the rows a process counted ahead go back to the counter when it stops",
+          "[quota][leases][process]") {
+    Database db;
+    const Reply acme = init_account(db, "acme", 1'000'000);
+    const std::string sql = "SELECT stored FROM daily_row_counts WHERE account_id = '" +
+                            acme.str("/accountId") + "'";
+    {
+        ChildServer server(db.uri(), at("2026-11-20T15:00:00Z"));
+        Client client("127.0.0.1", server.port(), acme.str("/apiKey"));
+        for (int i = 0; i < 50; ++i)
+            REQUIRE(client.post("/api/v1/customers", customer_json("c-" + std::to_string(i)))
+                        .status == 200);
+        // SQLite counts each write; PostgreSQL a lease ahead.
+        const std::int64_t counted = std::stoll(count(db, sql));
+        CHECK(counted >= 50);
+        CHECK(counted <= 50 + collectcall::server::sql::RowLeases::spare);
+        server.signal(SIGTERM);
+        REQUIRE(server.wait() == 0);
+    }
+    CHECK(count(db, sql) == "50");
 }

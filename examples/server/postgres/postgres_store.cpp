@@ -299,7 +299,21 @@ static_assert(migration_count == PostgresStore::schema_version);
 PostgresStore::Shared::Shared(PostgresOptions o)
     : options(std::move(o)),
       pool(options.uri, std::max<std::size_t>(2, options.pool_size)),
+      counters(options.uri, 1),
       process_id(std::string(new_uuid().view())) {}
+
+PostgresStore::Shared::~Shared() {
+    try {
+        for (const sql::RowLeases::Charge& rest : row_leases.release()) {
+            counters.transaction([&](Connection& connection) {
+                pg::Db db(connection);
+                sql::return_rows(db, rest.account, rest.rows);
+                return true;
+            });
+        }
+    } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): counted, never stored
+    }
+}
 
 PostgresStore::PostgresStore(PostgresOptions options)
     : shared_(std::make_shared<Shared>(std::move(options))) {
@@ -311,6 +325,9 @@ PostgresStore::PostgresStore(std::shared_ptr<Shared> shared,
     : shared_(std::move(shared)), request_(std::move(request)) {}
 
 PostgresStore::~PostgresStore() {
+    // A request's store destroyed uncommitted: its transaction is rolled back.
+    for (const sql::RowLeases::Charge& charge : request_charges_)
+        shared_->row_leases.refund(charge);
     {
         std::lock_guard lock(heartbeat_mutex_);
         stopping_ = true;
@@ -402,12 +419,64 @@ void PostgresStore::run_write(sql::Work work) {
     run_read(work);
 }
 
+namespace {
+
+// A transaction's connection, with the rows its write counted from the leases: given back when
+// the transaction does not commit.
+class CountingDb final : public sql::Db {
+  public:
+    CountingDb(Connection& connection, std::vector<sql::RowLeases::Charge>& charges)
+        : charges(charges), db_(connection) {}
+    [[nodiscard]] std::unique_ptr<sql::Cursor> open(const char* sql) override {
+        return db_.open(sql);
+    }
+    [[nodiscard]] sql::Dialect dialect() const override { return sql::Dialect::postgres; }
+    std::vector<sql::RowLeases::Charge>& charges;
+
+  private:
+    pg::Db db_;
+};
+
+void refund(sql::RowLeases& leases, std::vector<sql::RowLeases::Charge>& charges) noexcept {
+    for (const sql::RowLeases::Charge& charge : charges)
+        leases.refund(charge);
+    charges.clear();
+}
+
+}  // namespace
+
 void PostgresStore::run_transaction(sql::Work work) {
-    pool_.transaction([&](Connection& connection) {
-        pg::Db db(connection);
-        work(db);
-        return true;
-    });
+    std::vector<sql::RowLeases::Charge> charges;
+    try {
+        pool_.transaction([&](Connection& connection) {
+            refund(shared_->row_leases, charges);  // an attempt run again after a deadlock
+            CountingDb db(connection, charges);
+            work(db);
+            return true;
+        });
+    } catch (...) {
+        refund(shared_->row_leases, charges);
+        throw;
+    }
+    // In a request's store, counted once the request's transaction commits.
+    if (request_)
+        request_charges_.insert(request_charges_.end(), std::make_move_iterator(charges.begin()),
+                                std::make_move_iterator(charges.end()));
+}
+
+void PostgresStore::count_rows(sql::Db& db, const Uuid& account, std::int64_t rows,
+                               bool refusable) {
+    auto* counting = dynamic_cast<CountingDb*>(&db);
+    if (counting == nullptr) throw StoreError("rows counted outside a transaction", false);
+    const Time now = shared_->clock.now();
+    counting->charges.push_back(shared_->row_leases.charge(
+        account.view(), rows, api::utc_day(now), refusable,
+        [&](std::int64_t need, std::int64_t spare, bool must) {
+            return shared_->counters.transaction([&](Connection& connection) {
+                pg::Db counter(connection);
+                return sql::take_rows(counter, account, need, spare, now, must);
+            });
+        }));
 }
 
 std::unique_ptr<Store> PostgresStore::begin_request() {
@@ -416,11 +485,15 @@ std::unique_ptr<Store> PostgresStore::begin_request() {
 }
 
 void PostgresStore::commit_request() {
-    if (request_) request_->commit();
+    if (!request_) return;
+    request_->commit();
+    request_charges_.clear();
 }
 
 void PostgresStore::rollback_request() {
-    if (request_) request_->rollback();
+    if (!request_) return;
+    request_->rollback();
+    refund(shared_->row_leases, request_charges_);
 }
 
 namespace {

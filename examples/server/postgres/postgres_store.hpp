@@ -15,6 +15,9 @@
 // - calls in progress: each belongs to the process that placed it, which renews a heartbeat;
 //   when a process stops or its heartbeat is older than the lease, another process's dialer
 //   takes its calls over.
+// - the daily row budget: each process takes rows from the account's counter ahead, in short
+//   transactions of its own, and counts its writes against them (sql::RowLeases), so that an
+//   account's writes do not queue on its counter's row lock; the counter never passes the budget.
 // - rate limits: each process adds its count of each key's requests to a shared table once a
 //   second and charges its own buckets with the others' (SharedRateLimits,
 //   postgres_rate_limits.hpp).
@@ -31,8 +34,10 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "postgres.hpp"
+#include "sql/row_leases.hpp"
 #include "sql/sql_store.hpp"
 
 namespace collectcall::server {
@@ -70,13 +75,21 @@ class PostgresStore final : public SqlStore {
     [[nodiscard]] std::optional<std::string_view> call_owner() const override {
         return process_id_;
     }
-    [[nodiscard]] Time budget_now() const override { return shared_->clock.now(); }
+    void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable) override;
 
   private:
     struct Shared {
         explicit Shared(PostgresOptions o);
+        // Gives the rows its leases hold back to their counters.
+        ~Shared();
+        Shared(const Shared&) = delete;
+        Shared& operator=(const Shared&) = delete;
         PostgresOptions options;
         pg::Pool pool;
+        // The daily row budget's leases, and the connection they are taken on: one of its own,
+        // so that a write holding a connection of `pool` never waits for another.
+        sql::RowLeases row_leases;
+        pg::Pool counters;
         std::string process_id;  // this process's name in leases and heartbeats
         Clock clock;             // set once, before the server serves (Store::set_clock)
     };
@@ -91,6 +104,8 @@ class PostgresStore final : public SqlStore {
     std::shared_ptr<Shared> shared_;
     // The request's transaction, in a request's store; null in the store itself.
     std::unique_ptr<pg::Pool::Pinned> request_;
+    // The rows its writes counted (count_rows), given back to the leases when it is rolled back.
+    std::vector<sql::RowLeases::Charge> request_charges_;
     const PostgresOptions& options_ = shared_->options;
     // The operations' connections: the pool's, or the request's transaction's.
     pg::Connections pool_{shared_->pool, request_.get()};

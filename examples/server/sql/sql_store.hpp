@@ -155,13 +155,16 @@ class SqlStore : public Store {
     [[nodiscard]] virtual std::optional<std::string_view> call_owner() const { return {}; }
     // The API keys kept in memory (KnownKeys), or null to read the database each time.
     [[nodiscard]] virtual KnownKeys* known_keys() { return nullptr; }
-    // The instant whose UTC day the daily budget of stored rows counts (Store::set_clock).
-    [[nodiscard]] virtual Time budget_now() const = 0;
 
-    // Counts `rows` stored rows of the account's in the transaction of `db` (sql::charge_rows).
+    // Counts `rows` stored rows of the account's against its daily budget, for the write of the
+    // transaction of `db` (API.md section 17): throws QuotaExceeded, which rolls that transaction
+    // back, when they would pass the budget and the write is `refusable`. SQLite counts in that
+    // transaction (sql::take_rows); PostgreSQL from its process's leases (sql::RowLeases).
     void charge(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable = true) {
-        sql::charge_rows(db, account, rows, budget_now(), refusable);
+        if (rows > 0) count_rows(db, account, rows, refusable);
     }
+    virtual void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows,
+                            bool refusable) = 0;
 
     // The policies with a result.
     template <class F>

@@ -1,5 +1,7 @@
 #include "sql/statements.hpp"
 
+#include <algorithm>
+
 #include "columns.hpp"
 #include "store_error.hpp"
 
@@ -196,45 +198,55 @@ void update_enrolment_row(Db& db, const DripEnrolment& enrolment) {
         .run();
 }
 
-void charge_rows(Db& db, const Uuid& account, std::int64_t rows, Time now, bool refusable) {
-    if (rows <= 0) return;
+RowGrant take_rows(Db& db, const Uuid& account, std::int64_t need, std::int64_t spare, Time now,
+                   bool refusable) {
     const std::int64_t day = api::utc_day(now);
-    // One row per account holds the counter of its latest day: a write of a later day starts it
+    // One row per account holds the counter of its latest day: a count of a later day starts it
     // again from zero. A write whose clock says an earlier day than the row's (another process,
     // a moment behind) counts in the row's day.
     for (int attempt = 0; attempt < 2; ++attempt) {
-        if (Query(db,
-                  "UPDATE daily_row_counts SET "
-                  "stored = CASE WHEN day >= ?2 THEN stored + ?3 ELSE ?3 END, "
-                  "day = CASE WHEN day >= ?2 THEN day ELSE ?2 END "
-                  "WHERE account_id = ?1 AND (?4 = 0 OR "
-                  "CASE WHEN day >= ?2 THEN stored + ?3 ELSE ?3 END <= "
-                  "(SELECT daily_rows FROM accounts WHERE id = ?1))")
+        Query q(db,
+                "SELECT c.day, c.stored, a.daily_rows FROM daily_row_counts c "
+                "JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ? "
+                "{pg:FOR UPDATE OF c}");
+        q.bind(1, account.view());
+        if (!q.step()) {
+            // Every account has its counter from init or the schema's migration on; a missing
+            // one is made, at zero, and read again.
+            Query(db,
+                  "INSERT INTO daily_row_counts (account_id, day, stored) VALUES (?, ?, 0) "
+                  "ON CONFLICT DO NOTHING")
                 .bind(1, account.view())
                 .bind(2, day)
-                .bind(3, rows)
-                .bind(4, static_cast<std::int64_t>(refusable ? 1 : 0))
-                .run() == 1)
-            return;
-        // Refused, or an account without its counter (every account has one from init or the
-        // schema's migration on; a missing one is made, at zero, and the count tried again).
-        Query counter(db, "SELECT 1 FROM daily_row_counts WHERE account_id = ?");
-        counter.bind(1, account.view());
-        if (counter.step()) break;
-        Query(db,
-              "INSERT INTO daily_row_counts (account_id, day, stored) VALUES (?, ?, 0) "
-              "ON CONFLICT DO NOTHING")
-            .bind(1, account.view())
-            .bind(2, day)
-            .run();
+                .run();
+            continue;
+        }
+        const std::int64_t counted_day = std::max(q.integer(0), day);
+        const std::int64_t stored = q.integer(0) >= day ? q.integer(1) : 0;
+        const std::int64_t budget = q.integer(2);
+        const std::int64_t left = budget - stored;
+        if (need > left && refusable) throw QuotaExceeded(budget, api::seconds_to_next_utc_day(now));
+        const RowGrant grant{counted_day,
+                             need + std::clamp<std::int64_t>((left - need) / 8, 0, spare)};
+        if (grant.rows > 0)
+            Query(db, "UPDATE daily_row_counts SET day = ?, stored = ? WHERE account_id = ?")
+                .bind(1, grant.day)
+                .bind(2, stored + grant.rows)
+                .bind(3, account.view())
+                .run();
+        return grant;
     }
-    std::int64_t budget = 0;
-    {
-        Query q(db, "SELECT daily_rows FROM accounts WHERE id = ?");
-        q.bind(1, account.view());
-        if (q.step()) budget = q.integer(0);
-    }
-    throw QuotaExceeded(budget, api::seconds_to_next_utc_day(now));
+    throw StoreError("the account's row counter is missing", false);
+}
+
+void return_rows(Db& db, std::string_view account, RowGrant rows) {
+    Query(db,
+          "UPDATE daily_row_counts SET stored = stored - ?1 "
+          "WHERE account_id = ?2 AND day = ?3 AND stored >= ?1")
+        .bind(1, rows.rows)
+        .bind(2, account)
+        .bind(3, rows.day)
+        .run();
 }
 
 }  // namespace collectcall::server::sql

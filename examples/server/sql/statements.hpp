@@ -55,13 +55,25 @@ void insert_event(Db& db, std::string_view call_id, CallEventType type, Time at)
 void insert_interaction(Db& db, const Uuid& account, const Uuid& customer,
                         const InteractionRecord& record);
 
-// Counts `rows` new rows of the account's against its daily budget (API.md section 17), on the
-// counter of `now`'s UTC day: the last statement of a write's transaction, so that the counter's
-// row is locked only to the commit, and the count is committed with the rows or not at all. When
-// the count would pass the budget and the write is `refusable`, throws QuotaExceeded, which rolls
-// the transaction back whole. Work the account started before (a drip step, a bulk's charged
-// items) is counted and never refused.
-void charge_rows(Db& db, const Uuid& account, std::int64_t rows, Time now, bool refusable = true);
+// Rows counted against an account's daily budget: the UTC day they count in (days since
+// 1970-01-01) and how many.
+struct RowGrant {
+    std::int64_t day = 0;
+    std::int64_t rows = 0;
+};
+
+// Counts `need` new rows of the account's against its daily budget (API.md section 17), on the
+// counter of `now`'s UTC day, and up to `spare` more for rows to come (a process's lease,
+// RowLeases): at most an eighth of what the day's budget has left after `need`, so that the
+// last rows of a budget are counted one write at a time. When `need` would pass the budget and
+// the write is `refusable`, throws QuotaExceeded, which rolls the transaction back whole. Work
+// the account started before (a drip step, a bulk's charged items) is counted and never refused.
+// The counter's row stays locked to the commit: SQLite counts in the write's transaction, as its
+// last statement; PostgreSQL in a short transaction of its own (RowLeases).
+RowGrant take_rows(Db& db, const Uuid& account, std::int64_t need, std::int64_t spare, Time now,
+                   bool refusable);
+// Gives back `rows` counted on `day` and never stored (a lease's rest when its process stops).
+void return_rows(Db& db, std::string_view account, RowGrant rows);
 
 // A StandingChanger that notes in `recorded` whether it made a record (a row to charge).
 [[nodiscard]] inline StandingChanger noting_record(const StandingChanger& change, bool& recorded) {

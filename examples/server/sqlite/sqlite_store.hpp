@@ -75,7 +75,11 @@ class SqliteStore final : public SqlStore {
     void commit_request() override;
     void rollback_request() override;
     KnownKeys* known_keys() override { return &shared_->known_keys; }
-    [[nodiscard]] Time budget_now() const override { return shared_->clock.now(); }
+    // In the write's transaction, as its last statement: SQLite's one writer commits the count
+    // with the batch.
+    void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable) override {
+        (void)sql::take_rows(db, account, rows, 0, shared_->clock.now(), refusable);
+    }
 
   private:
     struct Shared;
