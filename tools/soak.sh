@@ -11,6 +11,7 @@
 # made in build/soak. Needs wrk (Debian package wrk) and jq. Not run in CI (it takes minutes).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/tools/lib/start-server.sh"
 duration="${1:-300}"
 connections="${SOAK_CONNECTIONS:-16}"
 report="${SOAK_REPORT:-$root/docs/soak.md}"
@@ -45,16 +46,8 @@ export SOAK_AGENT="$(jq -r .agentId <<<"$account")"
 export SOAK_RUN="$$"
 
 # A frozen clock inside calling hours, so that calls are placed (not blocked by the hour).
-"$server" serve --db "$db" --listen 127.0.0.1:0 --quiet --rate-limit 0 \
-  --now 2026-11-20T15:00:00Z --call-step-ms 200 >"$work/out" 2>"$work/err" &
-pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/out" | head -1)"
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { echo "soak: the server did not start" >&2; cat "$work/err" >&2; exit 1; }
+start_server soak "$server" "$work" --db "$db" --quiet --rate-limit 0 \
+  --now 2026-11-20T15:00:00Z --call-step-ms 200
 
 rss() { awk '/^VmRSS:/ {print $2}' "/proc/$pid/status"; }
 ( while kill -0 "$pid" 2>/dev/null; do echo "$(date +%s) $(rss)"; sleep 2; done ) >"$work/rss" &

@@ -10,6 +10,7 @@
 # Needs curl and jq. Not run in CI (it writes 60 MiB and takes a minute).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$root/tools/lib/start-server.sh"
 emails="${EMAILS:-240}"
 concurrent="${CONCURRENT:-16}"
 server="${COLLECTCALL_SERVER:-$root/build/release/examples/server/collectcall-server}"
@@ -26,16 +27,7 @@ trap cleanup EXIT
 db="$work/lists.db"
 key="$("$server" init --db "$db" --account attacker | jq -r .apiKey)"
 other="$("$server" init --db "$db" --account other | jq -r .apiKey)"
-"$server" serve --db "$db" --listen 127.0.0.1:0 --quiet --rate-limit 0 \
-  --now 2026-11-20T15:00:00Z >"$work/out" 2>"$work/err" &
-pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/out" | head -1)"
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { echo "lists: the server did not start" >&2; cat "$work/err" >&2; exit 1; }
+start_server lists "$server" "$work" --db "$db" --quiet --rate-limit 0 --now 2026-11-20T15:00:00Z
 base="http://127.0.0.1:$port/api/v1"
 customer_body='{"externalId":"X","firstName":"Ann","lastName":"Lee","email":"ann@example.com","primaryPhone":"+13125550123","address":{"line1":"1 Main St","city":"Chicago","state":"IL","zip":"60601"}}'
 customer="$(curl -s "$base/customers" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$customer_body" | jq -r .data.id)"
