@@ -333,10 +333,10 @@ class Store {
     // The daily budget of stored rows (API.md section 17). Every write that stores rows of the
     // account's (a customer, a call or the record of a decision, an interaction, an analysis, an
     // enrolment, a client, a webhook secret; not the bookkeeping of webhook messages, call
-    // events and Idempotency-Keys) counts them, in its own transaction, against the account's
-    // counter of the day; one that would take it past the budget throws QuotaExceeded
-    // (store_error.hpp) and stores nothing. This charges `rows` ahead, for a request whose
-    // writes are several transactions (a bulk of calls): all or none.
+    // events and Idempotency-Keys) counts them with its own transaction against the account's
+    // counter of the day (SqlStore::charge); one that would take it past the budget throws
+    // QuotaExceeded (store_error.hpp) and stores nothing. This charges `rows` ahead, for a request
+    // whose writes are several transactions (a bulk of calls): all or none.
     virtual void charge_rows(const Uuid& /*account*/, std::int64_t /*rows*/) {}
 
     // Creates the account `setup.name` if it does not exist, and in any case a new API key and

@@ -158,8 +158,8 @@ TEST_CASE("bulk calls racing single calls place at most 4 a day", "[calls][bulk-
                 } else {
                     httplib::Headers headers;
                     if (keyed)
-                        headers.emplace("Idempotency-Key", "bulk-" + std::to_string(t) + "-" +
-                                                               std::to_string(i));
+                        headers.emplace("Idempotency-Key",
+                                        "bulk-" + std::to_string(t) + "-" + std::to_string(i));
                     const Reply r = client.post("/api/v1/calls/bulk", bulk_body(acme, {b, a}),
                                                 "application/json", headers);
                     if (r.status == 200 && r.boolean("/data/results/1/success")) ++placed_a;

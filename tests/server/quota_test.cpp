@@ -472,14 +472,15 @@ TEST_CASE("quota: the rows a process counted ahead go back to the counter when i
           "[quota][leases][process]") {
     Database db;
     const Reply acme = init_account(db, "acme", 1'000'000);
-    const std::string sql = "SELECT stored FROM daily_row_counts WHERE account_id = '" +
-                            acme.str("/accountId") + "'";
+    const std::string sql =
+        "SELECT stored FROM daily_row_counts WHERE account_id = '" + acme.str("/accountId") + "'";
     {
         ChildServer server(db.uri(), at("2026-11-20T15:00:00Z"));
         Client client("127.0.0.1", server.port(), acme.str("/apiKey"));
         for (int i = 0; i < 50; ++i)
-            REQUIRE(client.post("/api/v1/customers", customer_json("c-" + std::to_string(i)))
-                        .status == 200);
+            REQUIRE(
+                client.post("/api/v1/customers", customer_json("c-" + std::to_string(i))).status ==
+                200);
         // SQLite counts each write; PostgreSQL a lease ahead.
         const std::int64_t counted = std::stoll(count(db, sql));
         CHECK(counted >= 50);

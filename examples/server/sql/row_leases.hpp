@@ -49,8 +49,7 @@ class RowLeases {
 
   private:
     // Takes `rows` from the account's lease when it holds them on `day` or later.
-    bool take_held(const std::string& account, std::int64_t rows, std::int64_t day,
-                   Charge& charge);
+    bool take_held(const std::string& account, std::int64_t rows, std::int64_t day, Charge& charge);
     // Adds `rows` to the account's lease (merging on the later of the two days).
     void hold(const std::string& account, RowGrant rows);
 

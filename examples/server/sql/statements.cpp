@@ -225,7 +225,8 @@ RowGrant take_rows(Db& db, const Uuid& account, std::int64_t need, std::int64_t 
         const std::int64_t stored = q.integer(0) >= day ? q.integer(1) : 0;
         const std::int64_t budget = q.integer(2);
         const std::int64_t left = budget - stored;
-        if (need > left && refusable) throw QuotaExceeded(budget, api::seconds_to_next_utc_day(now));
+        if (need > left && refusable)
+            throw QuotaExceeded(budget, api::seconds_to_next_utc_day(now));
         const RowGrant grant{counted_day,
                              need + std::clamp<std::int64_t>((left - need) / 8, 0, spare)};
         if (grant.rows > 0)

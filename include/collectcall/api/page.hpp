@@ -22,7 +22,7 @@
 
 #include "collectcall/core/errors.hpp"
 #include "collectcall/types/detail/ascii.hpp"
-#include "collectcall/types/webhook_secret.hpp"
+#include "collectcall/types/detail/hex.hpp"
 
 namespace collectcall::api {
 
@@ -160,7 +160,7 @@ constexpr std::uint64_t get_u64(const unsigned char* in) noexcept {
     detail::put_u64(&bytes[2], detail::owner_fingerprint(owner));
     for (std::size_t i = 0; i < last.parts.size(); ++i)
         detail::put_u64(&bytes[10 + 8 * i], static_cast<std::uint64_t>(last.parts[i]));
-    return webhook::hex_encode(bytes);
+    return collectcall::detail::hex_encode(bytes);
 }
 
 // The cursor of the page after one that ends at `next` (PageBound::next); none (null in an
@@ -200,18 +200,8 @@ inline constexpr std::string_view next_page_header = "Link";
                               "is a cursor of another list: use the cursor of this list's "
                               "previous page"};
     std::array<unsigned char, detail::cursor_bytes> bytes{};
-    if (cursor.size() != 2 * bytes.size()) return malformed;
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-        const char hi = cursor[2 * i];
-        const char lo = cursor[2 * i + 1];
-        // Lower case only, as page_cursor writes it: a cursor has one spelling.
-        if (!collectcall::detail::is_hex(hi) || !collectcall::detail::is_hex(lo) ||
-            collectcall::detail::is_upper(hi) || collectcall::detail::is_upper(lo)) {
-            return malformed;
-        }
-        bytes[i] = static_cast<unsigned char>((collectcall::detail::hex_value(hi) << 4) |
-                                              collectcall::detail::hex_value(lo));
-    }
+    // Lower case only, as page_cursor writes it: a cursor has one spelling.
+    if (!collectcall::detail::lower_hex_decode_exact(cursor, bytes)) return malformed;
     if (bytes[0] != detail::cursor_version) return malformed;
     if (bytes[1] != static_cast<unsigned char>(owner.list) ||
         detail::get_u64(&bytes[2]) != detail::owner_fingerprint(owner)) {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "collectcall/types/detail/hex.hpp"
+
 namespace collectcall::webhook {
 
 inline constexpr std::string_view secret_prefix = "whsec_";
@@ -26,17 +28,8 @@ inline void wipe(std::span<unsigned char> bytes) noexcept {
 // ---------------------------------------------------------------------------------------------
 // Encodings
 
-// Lowercase hexadecimal, two digits per byte.
-inline std::string hex_encode(std::span<const unsigned char> bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 0x0f];
-    }
-    return out;
-}
+// Lower-case hexadecimal, two digits per byte (types/detail/hex.hpp).
+using collectcall::detail::hex_encode;
 
 // Standard base64 (RFC 4648 section 4) with `=` padding.
 inline std::string base64_encode(std::span<const unsigned char> bytes) {

@@ -67,33 +67,8 @@ inline constexpr std::chrono::seconds default_tolerance{std::chrono::minutes{5}}
 
 namespace detail {
 
-constexpr int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// Exactly out.size() bytes of hexadecimal (either case), nothing else.
-inline bool hex_decode_exact(std::string_view text, std::span<unsigned char> out) noexcept {
-    if (text.size() != out.size() * 2) return false;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const int hi = hex_value(text[2 * i]);
-        const int lo = hex_value(text[2 * i + 1]);
-        if (hi < 0 || lo < 0) return false;
-        out[i] = static_cast<unsigned char>((hi << 4) | lo);
-    }
-    return true;
-}
-
-// Exactly out.size() bytes of lower-case hexadecimal, as hex_encode writes them: a signature
-// that has one spelling (API.md section 17: the recording link's).
-inline bool lower_hex_decode_exact(std::string_view text, std::span<unsigned char> out) noexcept {
-    for (char c : text) {
-        if (c >= 'A' && c <= 'F') return false;
-    }
-    return hex_decode_exact(text, out);
-}
+using collectcall::detail::hex_decode_exact;
+using collectcall::detail::lower_hex_decode_exact;
 
 // Unix seconds as sent in a header: ASCII digits only. At most 18 digits, so that the value
 // and the tolerance arithmetic below stay far from overflow.
