@@ -103,17 +103,6 @@ std::string base64url(std::span<const unsigned char> bytes) {
     return out;
 }
 
-std::string hex(std::span<const unsigned char> bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
-
 namespace {
 constexpr std::string_view key_prefix = "cck_";
 constexpr std::size_t key_id_size = 16;
@@ -126,7 +115,7 @@ ApiKey generate_api_key() {
     random_bytes(id);
     random_bytes(secret);
     ApiKey key;
-    key.key_id = hex(id);
+    key.key_id = hex_encode(id);
     key.text = std::string(key_prefix) + key.key_id + "_" + base64url(secret);
     key.hash = sha256(key.text);
     return key;

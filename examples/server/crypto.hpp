@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include <collectcall/types/detail/hex.hpp>
 #include <collectcall/types/uuid.hpp>
 
 namespace collectcall::server {
@@ -44,7 +45,8 @@ bool equal_constant_time(std::span<const unsigned char> a, std::span<const unsig
 
 // Unpadded base64url (RFC 4648 section 5): safe in headers, URLs and shells.
 std::string base64url(std::span<const unsigned char> bytes);
-std::string hex(std::span<const unsigned char> bytes);
+// Lower-case hexadecimal (types/detail/hex.hpp).
+using collectcall::detail::hex_encode;
 
 // An API key: "cck_" + 16 hex digits of key id + "_" + 43 base64url characters of secret.
 // The id is looked up, the SHA-256 of the whole key is compared: the secret part is never stored

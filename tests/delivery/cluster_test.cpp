@@ -244,9 +244,11 @@ TEST_CASE("three processes hold Regulation F's seven-day limits as they hold the
     REQUIRE(parser.parse(initialised.out).get(json) == simdjson::SUCCESS);
     const Credentials acme{std::string(json["apiKey"].get_string().value()),
                            std::string(json["agentId"].get_string().value())};
+    // The placed call stays in progress for the whole test (a step of 10 minutes): the checks
+    // below count the refusals it causes, however long the twelve requests take.
     std::vector<std::unique_ptr<ChildServer>> servers;
     for (int i = 0; i < 3; ++i)
-        servers.push_back(std::make_unique<ChildServer>(db, server_args("200")));
+        servers.push_back(std::make_unique<ChildServer>(db, server_args("600000")));
     const auto client = [&](int i) {
         return Client("127.0.0.1", servers[static_cast<std::size_t>(i) % 3]->port(), acme.key);
     };

@@ -105,7 +105,7 @@ Database::Database() {
     }
     std::array<unsigned char, 8> bytes{};
     random_bytes(bytes);
-    schema_ = "test_" + hex(bytes);
+    schema_ = "test_" + hex_encode(bytes);
     const std::string base = test_pg_uri();
     pg::Connection(base).run("CREATE SCHEMA " + schema_);
     uri_ = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +

@@ -42,7 +42,7 @@ httplib::Headers key(const std::string& k) {
 
 TEST_CASE("API keys are stored as their SHA-256 (the same on every thread)", "[auth]") {
     // FIPS 180-2's examples: a database written by any version of the server keeps its keys.
-    const auto digest_of = [](std::string_view text) { return hex(sha256(text)); };
+    const auto digest_of = [](std::string_view text) { return hex_encode(sha256(text)); };
     const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     const std::string empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
     CHECK(digest_of("abc") == abc);

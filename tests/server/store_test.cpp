@@ -1049,3 +1049,43 @@ TEST_CASE(
     CHECK(count("compliance_decisions") == "1");
     CHECK(counted() == "4");
 }
+
+TEST_CASE("postgres: a transaction's BEGIN goes with its first statement, and fails with it",
+          "[store][postgres]") {
+    Database database;
+    if (!database.postgres()) return;  // the connection layer of PostgreSQL alone
+    namespace pg = collectcall::server::pg;
+    (void)database.rows("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+    pg::Pool pool(database.uri(), 1);
+    const auto insert = [](pg::Connection& c, std::int64_t id) {
+        c.params().add(id).add("note");
+        return c.query("INSERT INTO notes (id, text) VALUES ($1::integer, $2) RETURNING id");
+    };
+    // Prepared first (on its own), then BEGIN and the insert in one pipeline: both committed.
+    for (std::int64_t id : {1, 2}) {
+        const std::int64_t stored = pool.transaction([&](pg::Connection& c) {
+            REQUIRE(c.in_transaction());
+            const pg::Result r = insert(c, id);
+            // In the transaction BEGIN opened: the insert's transaction id is still current.
+            c.params();
+            CHECK(c.query("SELECT txid_current_if_assigned() IS NOT NULL").text(0, 0) == "t");
+            return r.integer(0, 0);
+        });
+        CHECK(stored == id);
+    }
+    // A first statement that fails rolls back the transaction it opened; the pool's connection
+    // serves the next one.
+    CHECK_THROWS_AS(pool.transaction([&](pg::Connection& c) {
+        (void)insert(c, 3);
+        (void)insert(c, 1);  // a duplicate
+        return true;
+    }),
+                    pg::UniqueViolation);
+    CHECK_THROWS_AS(pool.transaction([&](pg::Connection& c) { return insert(c, 2); }),
+                    pg::UniqueViolation);
+    // A transaction that runs nothing commits nothing, and sends nothing.
+    CHECK(pool.transaction([](pg::Connection& c) { return c.in_transaction(); }));
+    CHECK(pool.transaction([&](pg::Connection& c) { return insert(c, 4).integer(0, 0); }) == 4);
+    CHECK(database.rows("SELECT string_agg(id::text, ',' ORDER BY id) FROM notes")[0][0] ==
+          "1,2,4");
+}

@@ -106,11 +106,11 @@ Connection::~Connection() {
 }
 
 bool Connection::broken() const {
-    return conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK;
+    return conn_ == nullptr || unusable_ || PQstatus(conn_) != CONNECTION_OK;
 }
 
 bool Connection::in_transaction() const {
-    return conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE;
+    return begin_pending_ || (conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE);
 }
 
 void Connection::fail(pg_result* result, std::string_view what) {
@@ -134,15 +134,65 @@ void Connection::fail(pg_result* result, std::string_view what) {
 }
 
 void Connection::exec(const char* sql) {
+    if (begin_pending_) {
+        // A transaction that ran nothing ends with nothing sent.
+        if (std::strcmp(sql, "COMMIT") == 0 || std::strcmp(sql, "ROLLBACK") == 0) {
+            begin_pending_ = false;
+            return;
+        }
+        send_pending_begin();
+    }
+    exec_now(sql);
+}
+
+void Connection::exec_now(const char* sql) {
     pg_result* result = PQexec(conn_, sql);
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
     PQclear(result);
 }
 
+void Connection::send_pending_begin() {
+    begin_pending_ = false;
+    exec_now("BEGIN");
+}
+
+pg_result* Connection::begin_and_execute(const std::string& name) {
+    begin_pending_ = false;
+    if (PQenterPipelineMode(conn_) != 1) fail(nullptr, "PostgreSQL pipeline");
+    const bool sent =
+        PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1 &&
+        PQsendQueryPrepared(conn_, name.c_str(), static_cast<int>(params_.values_.size()),
+                            params_.values_.data(), nullptr, nullptr, 0) == 1 &&
+        PQpipelineSync(conn_) == 1;
+    // Each query's result, then a null that ends it; then the sync point. A lost connection
+    // gives nulls throughout.
+    const auto next = [this]() -> pg_result* {
+        pg_result* first = PQgetResult(conn_);
+        if (first != nullptr) {
+            while (pg_result* more = PQgetResult(conn_))
+                PQclear(more);
+        }
+        return first;
+    };
+    pg_result* begun = sent ? next() : nullptr;
+    pg_result* result = sent ? next() : nullptr;
+    if (sent) {
+        if (pg_result* sync = PQgetResult(conn_)) PQclear(sync);
+    }
+    if (PQexitPipelineMode(conn_) != 1) unusable_ = true;
+    if (!sent || unusable_ || PQresultStatus(begun) != PGRES_COMMAND_OK) {
+        if (result != nullptr) PQclear(result);
+        fail(begun, "PostgreSQL");
+    }
+    PQclear(begun);
+    return result;
+}
+
 Result Connection::query(const char* sql) {
     auto it = prepared_.find(sql);
     if (it == prepared_.end()) {
+        if (begin_pending_) send_pending_begin();  // prepared first, on its own
         std::string name = "s" + std::to_string(prepared_.size());
         // A statement of the store's dialect (sql/sql.hpp) is translated once, here.
         std::string translated;
@@ -161,8 +211,10 @@ Result Connection::query(const char* sql) {
         params_.values_.push_back(offset < 0 ? nullptr : params_.bytes_.data() + offset);
     }
     pg_result* result =
-        PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(params_.values_.size()),
-                       params_.values_.data(), nullptr, nullptr, 0);
+        begin_pending_
+            ? begin_and_execute(it->second)
+            : PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(params_.values_.size()),
+                             params_.values_.data(), nullptr, nullptr, 0);
     params_.clear();
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
@@ -170,6 +222,7 @@ Result Connection::query(const char* sql) {
 }
 
 Result Connection::run(const std::string& sql) {
+    if (begin_pending_) send_pending_begin();
     pg_result* result = PQexec(conn_, sql.c_str());
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
@@ -184,7 +237,7 @@ Pool::Lease::~Lease() {
 
 Pool::Pinned::Pinned(Pool& pool) {
     lease_.emplace(pool.lease());
-    (*lease_)->exec("BEGIN");
+    (*lease_)->begin();
 }
 
 void Pool::Pinned::commit() {
@@ -281,7 +334,7 @@ class PgCursor final : public sql::Cursor {
     }
     void bind_boolean(int index, bool value) override { slot(index).emplace(value ? "t" : "f"); }
     void bind_bytes(int index, std::span<const unsigned char> bytes) override {
-        slot(index).emplace(hex(bytes));
+        slot(index).emplace(hex_encode(bytes));
     }
     void bind_null(int index) override { slot(index).reset(); }
     bool step() override {
@@ -314,7 +367,7 @@ class PgCursor final : public sql::Cursor {
     }
     [[nodiscard]] bool boolean(int column) const override { return text(column) == "t"; }
     [[nodiscard]] bool bytes(int column, std::span<unsigned char> out) const override {
-        return sql::from_hex_text(text(column), out);
+        return collectcall::detail::lower_hex_decode_exact(text(column), out);
     }
 
   private:

@@ -75,6 +75,7 @@ class PostgresStore final : public SqlStore {
     [[nodiscard]] std::optional<std::string_view> call_owner() const override {
         return process_id_;
     }
+    KnownKeys& known_keys() override { return shared_->known_keys; }
     void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable) override;
 
   private:
@@ -90,6 +91,7 @@ class PostgresStore final : public SqlStore {
         // so that a write holding a connection of `pool` never waits for another.
         sql::RowLeases row_leases;
         pg::Pool counters;
+        KnownKeys known_keys;
         std::string process_id;  // this process's name in leases and heartbeats
         Clock clock;             // set once, before the server serves (Store::set_clock)
     };

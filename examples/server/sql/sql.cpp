@@ -82,20 +82,4 @@ std::string translate(std::string_view sql, Dialect dialect) {
     return out;
 }
 
-bool from_hex_text(std::string_view text, std::span<unsigned char> out) {
-    if (text.size() != out.size() * 2) return false;
-    const auto digit = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        return -1;
-    };
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const int hi = digit(text[2 * i]);
-        const int lo = digit(text[2 * i + 1]);
-        if (hi < 0 || lo < 0) return false;
-        out[i] = static_cast<unsigned char>(hi * 16 + lo);
-    }
-    return true;
-}
-
 }  // namespace collectcall::server::sql

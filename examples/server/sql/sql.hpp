@@ -147,7 +147,4 @@ class Work {
     void (*call_)(void*, Db&);
 };
 
-// Bytes from their hexadecimal text (crypto.hpp's hex()): PostgreSQL keeps byte strings as text.
-[[nodiscard]] bool from_hex_text(std::string_view text, std::span<unsigned char> out);
-
 }  // namespace collectcall::server::sql

@@ -26,8 +26,9 @@
 namespace collectcall::server {
 
 // API keys found in the last second, by key id: a key's requests are authenticated without a read
-// of the database each (a read that reloads its pages after every commit). A key removed from the
-// database is refused a second later at most; keys not found are not kept.
+// of the database each (on SQLite a read that reloads its pages after every commit; on PostgreSQL
+// a round trip). A key removed from the database is refused a second later at most (by every
+// process); keys not found are not kept.
 class KnownKeys {
   public:
     [[nodiscard]] std::optional<KeyRecord> find(std::string_view key_id,
@@ -153,8 +154,9 @@ class SqlStore : public Store {
     // The process that owns the calls it places (PostgreSQL: calls.owner, for take_over_calls);
     // none where one process has the database.
     [[nodiscard]] virtual std::optional<std::string_view> call_owner() const { return {}; }
-    // The API keys kept in memory (KnownKeys), or null to read the database each time.
-    [[nodiscard]] virtual KnownKeys* known_keys() { return nullptr; }
+    // The API keys found in the last second (KnownKeys), shared by the store and its requests'
+    // stores.
+    [[nodiscard]] virtual KnownKeys& known_keys() = 0;
 
     // Counts `rows` stored rows of the account's against its daily budget, for the write of the
     // transaction of `db` (API.md section 17): throws QuotaExceeded, which rolls that transaction

@@ -138,10 +138,8 @@ bool SqlStore::has_accounts() {
 
 std::optional<KeyRecord> SqlStore::find_api_key(std::string_view key_id) {
     const auto now = std::chrono::steady_clock::now();
-    KnownKeys* known = known_keys();
-    if (known != nullptr) {
-        if (auto record = known->find(key_id, now)) return record;
-    }
+    KnownKeys& known = known_keys();
+    if (auto record = known.find(key_id, now)) return record;
     std::optional<KeyRecord> record = reading([&](Db& db) -> std::optional<KeyRecord> {
         Query q(db, "SELECT account_id, key_hash FROM api_keys WHERE key_id = ?");
         q.bind(1, key_id);
@@ -151,7 +149,7 @@ std::optional<KeyRecord> SqlStore::find_api_key(std::string_view key_id) {
         if (!q.bytes(1, found.hash)) corrupt("key hash");
         return found;
     });
-    if (record && known != nullptr) known->keep(key_id, *record, now);
+    if (record) known.keep(key_id, *record, now);
     return record;
 }
 

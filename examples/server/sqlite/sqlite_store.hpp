@@ -74,7 +74,7 @@ class SqliteStore final : public SqlStore {
     std::unique_ptr<Store> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
-    KnownKeys* known_keys() override { return &shared_->known_keys; }
+    KnownKeys& known_keys() override { return shared_->known_keys; }
     // In the write's transaction, as its last statement: SQLite's one writer commits the count
     // with the batch.
     void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable) override {
