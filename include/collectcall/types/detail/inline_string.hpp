@@ -12,6 +12,10 @@
 #include <string_view>
 #include <utility>
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#endif
+
 namespace collectcall::detail {
 
 template <std::size_t N>
@@ -60,6 +64,15 @@ class InlineString {
     // turns into a few loads and stores rather than a call to memcpy. Text of zero bytes may come
     // with a null data(), which memcpy must not be given.
     static void copy(char* to, const char* from, std::size_t n) noexcept {
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+        // Up to 32 bytes in one masked load and store, whatever the length (no branch on it to
+        // mispredict): the bytes outside the mask are neither read nor written.
+        if (n <= 32) {
+            const auto mask = static_cast<__mmask32>((std::uint64_t{1} << n) - 1);
+            _mm256_mask_storeu_epi8(to, mask, _mm256_maskz_loadu_epi8(mask, from));
+            return;
+        }
+#endif
         if (n >= 16 && n <= 32) {
             std::memcpy(to, from, 16);
             std::memcpy(to + n - 16, from + n - 16, 16);
