@@ -134,18 +134,7 @@ void Connection::fail(pg_result* result, std::string_view what) {
 }
 
 void Connection::exec(const char* sql) {
-    if (begin_pending_) {
-        // A transaction that ran nothing ends with nothing sent.
-        if (std::strcmp(sql, "COMMIT") == 0 || std::strcmp(sql, "ROLLBACK") == 0) {
-            begin_pending_ = false;
-            return;
-        }
-        send_pending_begin();
-    }
-    exec_now(sql);
-}
-
-void Connection::exec_now(const char* sql) {
+    if (begin_pending_) send_pending_begin();
     pg_result* result = PQexec(conn_, sql);
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
@@ -154,7 +143,15 @@ void Connection::exec_now(const char* sql) {
 
 void Connection::send_pending_begin() {
     begin_pending_ = false;
-    exec_now("BEGIN");
+    exec("BEGIN");
+}
+
+void Connection::end(const char* sql) {
+    if (begin_pending_) {
+        begin_pending_ = false;
+        return;
+    }
+    exec(sql);
 }
 
 pg_result* Connection::begin_and_execute(const std::string& name) {
@@ -244,7 +241,7 @@ void Pool::Pinned::commit() {
     if (!lease_) return;
     const Lease taken = std::move(*lease_);  // ended whatever COMMIT does
     lease_.reset();
-    taken->exec("COMMIT");
+    taken->commit();
 }
 
 void Pool::Pinned::rollback() noexcept {
@@ -304,7 +301,7 @@ void Pool::give_back(std::unique_ptr<Connection> connection) {
 
 void Pool::rollback(Connection& connection) noexcept {
     try {
-        if (!connection.broken()) connection.exec("ROLLBACK");
+        if (!connection.broken()) connection.rollback();
     } catch (...) {  // NOLINT(bugprone-empty-catch): the connection is dropped when broken
     }
 }

@@ -113,6 +113,9 @@ class Connection {
     // two round trips instead of three, and one that runs nothing (COMMIT or ROLLBACK right
     // after) none.
     void begin() { begin_pending_ = true; }
+    // Ends the transaction begin() opened; nothing is sent for one that ran no statement.
+    void commit() { end("COMMIT"); }
+    void rollback() { end("ROLLBACK"); }
     // Runs statements without parameters (several may be given, separated by ';').
     void exec(const char* sql);
     // The parameters of the next `query`; empty.
@@ -136,7 +139,8 @@ class Connection {
     void send_pending_begin();
     // Runs the pending BEGIN and the prepared statement `name` in one pipeline.
     pg_result* begin_and_execute(const std::string& name);
-    void exec_now(const char* sql);
+    // COMMIT or ROLLBACK, unless the transaction ran nothing (BEGIN still pending).
+    void end(const char* sql);
 
     pg_conn* conn_ = nullptr;
     bool begin_pending_ = false;
@@ -220,7 +224,7 @@ class Pool {
             try {
                 connection->begin();
                 auto result = work(*connection);
-                connection->exec("COMMIT");
+                connection->commit();
                 return result;
             } catch (const Retry&) {
                 rollback(*connection);

@@ -221,8 +221,9 @@ RowGrant take_rows(Db& db, const Uuid& account, std::int64_t need, std::int64_t 
                 .run();
             continue;
         }
-        const std::int64_t counted_day = std::max(q.integer(0), day);
-        const std::int64_t stored = q.integer(0) >= day ? q.integer(1) : 0;
+        const std::int64_t row_day = q.integer(0);
+        const std::int64_t counted_day = std::max(row_day, day);
+        const std::int64_t stored = row_day >= day ? q.integer(1) : 0;
         const std::int64_t budget = q.integer(2);
         const std::int64_t left = budget - stored;
         if (need > left && refusable)
