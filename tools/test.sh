@@ -31,4 +31,6 @@ if [[ -z "${COLLECTCALL_TEST_PG_URI:-}" && -x /usr/lib/postgresql/15/bin/initdb 
   fi
 fi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build" --output-on-failure -j 2
+# The suites over real HTTP mostly wait (timers, child processes, sockets) and run in shards
+# (tests/CMakeLists.txt, collectcall_add_suite): several per core keep the cores busy.
+ctest --test-dir "$build" --output-on-failure -j "$((4 * $(nproc)))"

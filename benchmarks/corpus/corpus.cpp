@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <stdexcept>
@@ -123,9 +124,9 @@ Json Json::string(std::string_view text) {
 // ones as a surrogate pair.
 Json escaped_string(std::string_view text) {
     std::string token = "\"";
-    const auto escape = [&](unsigned unit) {
+    const auto escape = [&](std::uint16_t unit) {
         char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "\\u%04x", unit);
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(unit));
         token += buffer;
     };
     for (std::size_t i = 0; i < text.size();) {
@@ -141,10 +142,10 @@ Json escaped_string(std::string_view text) {
         for (std::size_t k = 1; k < n; ++k)
             code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3Fu);
         if (code >= 0x10000) {
-            escape(0xD800 + ((code - 0x10000) >> 10));
-            escape(0xDC00 + ((code - 0x10000) & 0x3FF));
+            escape(static_cast<std::uint16_t>(0xD800 + ((code - 0x10000) >> 10)));
+            escape(static_cast<std::uint16_t>(0xDC00 + ((code - 0x10000) & 0x3FF)));
         } else {
-            escape(code);
+            escape(static_cast<std::uint16_t>(code));
         }
         i += n;
     }

@@ -13,10 +13,10 @@
 #include <thread>
 #include <vector>
 
-#include <collectcall/api/openapi.hpp>
 #include <collectcall/version.hpp>
 
 #include "command_line.hpp"
+#include "handlers/service.hpp"
 #include "postgres/postgres.hpp"
 #include "postgres/postgres_store.hpp"
 #include "sqlite/sqlite_store.hpp"
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
                 std::cout << "collectcall-server " << COLLECTCALL_VERSION_STRING << "\n";
                 return 0;
             case Command::Kind::openapi:
-                std::cout << collectcall::openapi() << "\n";
+                std::cout << *handlers::openapi_document() << "\n";
                 return 0;
             case Command::Kind::init:
                 return init(command);

@@ -579,8 +579,10 @@ TEST_CASE("an attempt without an answer in time is cut off and retried", "[webho
     }));
     // Delivered by the retry, well before the slow answer came.
     CHECK(std::chrono::steady_clock::now() - started < liveness_bound);
+    // Retried: at least the cut-off attempt and the one that delivered (on a loaded machine a
+    // prompt answer can also miss the 300 ms cut-off once more).
     const auto rows = outbox(server.database());
-    CHECK(rows[0].attempts == 2);
+    CHECK(rows[0].attempts >= 2);
     REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 3; }));
     // The late one arrived too: at least once, and the receiver dedupes on webhook-id.
     const auto deliveries = receiver.deliveries();

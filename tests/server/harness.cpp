@@ -251,16 +251,35 @@ std::string json_string(std::string_view text) {
     return out + '"';
 }
 
+// The file of COLLECTCALL_TEST_RECORD, begun empty when the suite starts (a suite that got no
+// JSON answer leaves it empty, not absent: server.conformance_recorded tells the two apart).
+class Recording {
+public:
+    Recording() : path_(std::getenv("COLLECTCALL_TEST_RECORD")) {
+        if (!enabled()) return;
+        if (!std::ofstream(path_, std::ios::trunc))
+            throw std::runtime_error(std::string("cannot write ") + path_);
+    }
+
+    void write(const std::string& line) {
+        if (!enabled()) return;
+        std::lock_guard lock(mutex_);
+        std::ofstream out(path_, std::ios::app);
+        out << line << '\n';
+        if (!out) throw std::runtime_error(std::string("cannot write ") + path_);
+    }
+
+private:
+    bool enabled() const { return path_ != nullptr && *path_ != '\0'; }
+
+    const char* path_;
+    std::mutex mutex_;
+};
+
+Recording recording;
+
 void record_line(const std::string& line) {
-    static std::mutex mutex;
-    static bool truncated = false;
-    const char* file = std::getenv("COLLECTCALL_TEST_RECORD");
-    if (file == nullptr || *file == '\0') return;
-    std::lock_guard lock(mutex);
-    std::ofstream out(file, truncated ? std::ios::app : std::ios::trunc);
-    truncated = true;
-    out << line << '\n';
-    if (!out) throw std::runtime_error(std::string("cannot write ") + file);
+    recording.write(line);
 }
 
 }  // namespace

@@ -13,11 +13,16 @@ namespace collectcall::server::handlers {
 
 using api::HealthStatus;
 
+const std::shared_ptr<const std::string>& openapi_document() {
+    static const auto document = std::make_shared<const std::string>(collectcall::openapi());
+    return document;
+}
+
 void handle(endpoint<Operation::get_open_api>, Exchange& x, Services&) {
-    // Bare, like healthz: it is a document, not an API call. Built once; every answer refers to
-    // the same bytes until its client has taken them.
+    // Bare, like healthz: it is a document, not an API call. Every answer refers to the same
+    // bytes until its client has taken them.
     static const std::shared_ptr<const http::BodySource> document =
-        http::shared_document(std::make_shared<const std::string>(collectcall::openapi()));
+        http::shared_document(openapi_document());
     x.context.source = http::send_source(x.request, x.response, document, "application/json");
 }
 

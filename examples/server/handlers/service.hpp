@@ -1,6 +1,9 @@
 // The documents that are not API calls: no key, no envelope (API.md section 1).
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include "handlers/handler.hpp"
 
 namespace collectcall::server::handlers {
@@ -9,5 +12,9 @@ void handle(endpoint<Operation::get_health>, Exchange& x, Services& s);
 void handle(endpoint<Operation::get_readiness>, Exchange& x, Services& s);
 void handle(endpoint<Operation::get_metrics>, Exchange& x, Services& s);
 void handle(endpoint<Operation::get_open_api>, Exchange& x, Services& s);
+
+// The OpenAPI document of the API (collectcall::openapi()), built once: GET /api/v1/openapi.json
+// and `collectcall-server openapi` answer the same bytes.
+const std::shared_ptr<const std::string>& openapi_document();
 
 }  // namespace collectcall::server::handlers
