@@ -86,11 +86,11 @@ void check_limit() {
             REQUIRE_FALSE(refused.ok());
             CHECK(refused.problem().code == collectcall::codes::length);
             CHECK(refused.problem().message == too_long(N));
-            T value = T::parse("before").value();
+            T value = T::parse("b").value();
             const auto problem = T::parse_into(past, value);
             REQUIRE(problem.has_value());
             CHECK(problem->message == too_long(N));
-            CHECK(value.view() == "before");
+            CHECK(value.view() == "b");
             REQUIRE_FALSE(T::parse_into(fits, value).has_value());
             CHECK(value == accepted.value());
 
