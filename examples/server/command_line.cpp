@@ -248,8 +248,10 @@ const OptionRow options[] = {
      [](Command& c, Value v) -> Problem {
          const auto client = v ? parse_client(*v) : std::nullopt;
          if (!client) {
-             return "--client needs a name (1 to 200 characters), or NAME=UUID to keep the id "
-                    "the client has at the hosted service";
+             return "--client needs a name (1 to " +
+                    std::to_string(decltype(ClientCreate::name)::max_code_points) +
+                    " characters), or NAME=UUID to keep the id the client has at the hosted "
+                    "service";
          }
          c.clients.push_back(*client);
          return {};

@@ -276,3 +276,21 @@ TEST_CASE("SIGTERM answers the request in flight, then exits 0", "[process]") {
     CHECK(response->status == 200);
     CHECK(server.wait() == 0);
 }
+
+TEST_CASE("init --client takes a name of Text's length and says so when refused", "[process]") {
+    const auto parse = [](const std::string& name) {
+        const std::vector<std::string_view> args{"init", "--account", "acme", "--client", name};
+        return collectcall::server::parse_command_line(args);
+    };
+    const auto longest = parse(std::string(collectcall::Text::max_code_points, 'x'));
+    REQUIRE(longest.command.has_value());
+    REQUIRE(longest.command->clients.size() == 1);
+    CHECK(longest.command->clients[0].name.view().size() == collectcall::Text::max_code_points);
+    for (const std::string& name :
+         {std::string(), std::string(collectcall::Text::max_code_points + 1, 'x')}) {
+        const auto refused = parse(name);
+        CHECK_FALSE(refused.command.has_value());
+        CHECK(refused.error.find("--client needs a name (1 to 200 characters)") !=
+              std::string::npos);
+    }
+}

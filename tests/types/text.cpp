@@ -1,7 +1,12 @@
+#include <collectcall/core/read.hpp>
+#include <collectcall/core/schema.hpp>
 #include <collectcall/types/text.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -17,7 +22,149 @@ std::string repeat(std::string_view piece, std::size_t n) {
     return out;
 }
 
+// A struct with texts of one limit, read as a document: a member and the items of an array, so
+// that an error names its JSON Pointer path.
+template <std::size_t N>
+struct Limited {
+    collectcall::BoundedText<N> name;
+    std::vector<collectcall::BoundedText<N>> lines;
+    BOOST_DESCRIBE_CLASS(Limited, (), (name, lines), (), ())
+};
+
+// The message of a text past N code points, spelt out here rather than taken from the library.
+std::string too_long(std::size_t n) {
+    return "must be at most " + std::to_string(n) + (n == 1 ? " character" : " characters");
+}
+
+// read<T> of {"name":..., "lines":[...]} with the fast pass and without: the same verdict and
+// the same errors either way, which is what is returned.
+template <std::size_t N>
+std::vector<collectcall::Error> read_errors(const std::string& json) {
+    INFO(json);
+    collectcall::ReadOptions fast;
+    collectcall::ReadOptions full;
+    full.fast_pass = false;
+    const auto a = collectcall::read<Limited<N>>(json, fast);
+    const auto b = collectcall::read<Limited<N>>(json, full);
+    REQUIRE(a.ok() == b.ok());
+    CHECK(a.errors() == b.errors());
+    return a.errors();
+}
+
+// Everything BoundedText<N> derives from N, for one N: exactly N code points of every width are
+// accepted (white space around them trimmed first), N + 1 are refused with the message of N, by
+// parse, parse_into, check and read<T> (both passes, each of the reader's scans: printable ASCII,
+// UTF-8, escaped), and the schema's maxLength is N.
+template <std::size_t N>
+void check_limit() {
+    using T = collectcall::BoundedText<N>;
+    STATIC_REQUIRE(T::max_code_points == N);
+    INFO("N = " << N);
+    // 1, 2, 3 and 4 bytes a code point, each as the text and as it is written in the JSON
+    // document (raw, or escaped so that the reader unescapes it).
+    struct Spelling {
+        std::string_view text;
+        std::string_view json;
+    };
+    const Spelling pieces[] = {{"a", "a"},       {"é", "é"}, {"é", "\\u00e9"},       {"李", "李"},
+                               {"☃", "\\u2603"}, {"😀", "😀"}, {"😀", "\\ud83d\\ude00"}};
+    // White space around the text, trimmed before the count.
+    const Spelling pads[] = {
+        {"", ""}, {" ", " "}, {"\u3000\u00A0 ", "\u3000\u00A0 "}, {"\u2003", "\\u2003"}};
+    for (const Spelling& piece : pieces) {
+        for (const Spelling& pad : pads) {
+            INFO("piece " << piece.json << ", padding " << pad.json);
+            const std::string fits =
+                std::string(pad.text) + repeat(piece.text, N) + std::string(pad.text);
+            const std::string past =
+                std::string(pad.text) + repeat(piece.text, N + 1) + std::string(pad.text);
+            const auto accepted = T::parse(fits);
+            REQUIRE(accepted.ok());
+            CHECK(accepted.value().view() == fits);  // stored as sent, padding included
+            CHECK(T::check(fits) == std::nullopt);
+            const auto refused = T::parse(past);
+            REQUIRE_FALSE(refused.ok());
+            CHECK(refused.problem().code == collectcall::codes::length);
+            CHECK(refused.problem().message == too_long(N));
+            T value = T::parse("b").value();
+            const auto problem = T::parse_into(past, value);
+            REQUIRE(problem.has_value());
+            CHECK(problem->message == too_long(N));
+            CHECK(value.view() == "b");
+            REQUIRE_FALSE(T::parse_into(fits, value).has_value());
+            CHECK(value == accepted.value());
+
+            const std::string json_fits =
+                std::string(pad.json) + repeat(piece.json, N) + std::string(pad.json);
+            const std::string json_past =
+                std::string(pad.json) + repeat(piece.json, N + 1) + std::string(pad.json);
+            CHECK(read_errors<N>(R"({"name":")" + json_fits + R"(","lines":[")" + json_fits +
+                                 R"("]})")
+                      .empty());
+            const auto errors = read_errors<N>(R"({"name":")" + json_past + R"(","lines":["x",")" +
+                                               json_fits + R"(",")" + json_past + R"("]})");
+            REQUIRE(errors.size() == 2);
+            CHECK(errors[0] == collectcall::Error{"/name", "length", too_long(N)});
+            CHECK(errors[1] == collectcall::Error{"/lines/2", "length", too_long(N)});
+        }
+    }
+    // Trimming comes before counting: N code points between two that are not white space.
+    if constexpr (N >= 2) {
+        CHECK(T::parse("a" + repeat(" ", N - 2) + "b").ok());
+        CHECK(T::parse("a" + repeat("\u3000", N - 2) + "b").ok());
+        CHECK(T::parse("a" + repeat(" ", N - 1) + "b").problem().message == too_long(N));
+        CHECK(T::parse("a" + repeat("\u3000", N - 1) + "b").problem().message == too_long(N));
+    }
+    CHECK(T::parse(repeat(" ", N + 5)).problem().message == "must not be empty");
+    // A control character is a `format` problem wherever it is, before any length is counted.
+    for (std::size_t at = 0; at <= N && at < 80; ++at) {
+        std::string text = repeat("a", N + 1);
+        text[at] = '\x1f';
+        const auto problem = T::check(text);
+        REQUIRE(problem.has_value());
+        CHECK(problem->code == collectcall::codes::format);
+    }
+    const auto escape = read_errors<N>(R"({"name":")" + repeat("a", N + 1) + R"(\t","lines":[]})");
+    REQUIRE(escape.size() == 1);
+    CHECK(escape[0] == collectcall::Error{"/name", "format", "control characters are not allowed"});
+
+    const collectcall::Json schema = collectcall::json_schema_value<T>();
+    REQUIRE(schema.find("maxLength") != nullptr);
+    CHECK(schema.find("maxLength")->text() == std::to_string(N));
+    CHECK(schema.find("minLength")->text() == "1");
+    const collectcall::Json document = collectcall::json_schema_value<Limited<N>>();
+    const collectcall::Json* name = document.find("properties")->find("name");
+    REQUIRE(name != nullptr);
+    CHECK(name->find("maxLength")->text() == std::to_string(N));
+}
+
 }  // namespace
+
+TEST_CASE("BoundedText<N> takes its limit, message and schema from N", "[types][text]") {
+    check_limit<1>();
+    check_limit<7>();
+    check_limit<8>();
+    check_limit<16>();
+    check_limit<64>();
+    check_limit<65>();
+    check_limit<200>();
+    check_limit<300>();
+}
+
+TEST_CASE("Text is BoundedText<200>, with the message and description it always had",
+          "[types][text]") {
+    STATIC_REQUIRE(std::is_same_v<Text, collectcall::BoundedText<200>>);
+    CHECK(Text::parse(repeat("a", 201)).problem().message == "must be at most 200 characters");
+    const collectcall::Json schema = collectcall::json_schema_value<Text>();
+    CHECK(schema.find("description")->text() ==
+          "1 to 200 characters after trimming white space (stored as sent), no control "
+          "characters");
+    CHECK(
+        collectcall::json_schema_value<collectcall::BoundedText<1>>().find("description")->text() ==
+        "1 character after trimming white space (stored as sent), no control characters");
+    CHECK(collectcall::BoundedText<1>::parse("ab").problem().message ==
+          "must be at most 1 character");
+}
 
 TEST_CASE("Text accepts 1 to 200 code points and keeps the text as sent", "[types][text]") {
     const auto text = GENERATE(as<std::string>{}, "a", "Ann", "José", "李小龙", "Zoë O'Brien-Smith",

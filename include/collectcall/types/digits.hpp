@@ -11,38 +11,9 @@
 #include "collectcall/core/errors.hpp"
 #include "collectcall/core/schema_tag.hpp"
 #include "collectcall/types/detail/ascii.hpp"
+#include "collectcall/types/detail/numbered_message.hpp"
 
 namespace collectcall {
-
-namespace detail {
-
-constexpr std::size_t decimal_width(std::size_t n) noexcept {
-    std::size_t width = 1;
-    for (; n >= 10; n /= 10)
-        ++width;
-    return width;
-}
-
-// "must be exactly N digits" built at compile time, so the Problem keeps a static string.
-template <std::size_t N>
-inline constexpr auto digits_length_message = [] {
-    constexpr std::string_view head = "must be exactly ";
-    constexpr std::string_view tail = N == 1 ? " digit" : " digits";
-    constexpr std::size_t width = decimal_width(N);
-    std::array<char, head.size() + width + tail.size()> out{};
-    std::size_t at = 0;
-    for (char c : head)
-        out[at++] = c;
-    std::size_t n = N;
-    for (std::size_t i = width; i > 0; --i, n /= 10)
-        out[at + i - 1] = static_cast<char>('0' + n % 10);
-    at += width;
-    for (char c : tail)
-        out[at++] = c;
-    return out;
-}();
-
-}  // namespace detail
 
 template <std::size_t N>
 class Digits {
@@ -91,7 +62,11 @@ class Digits {
     }
 
     static constexpr std::string_view length_message() noexcept {
-        return {detail::digits_length_message<N>.data(), detail::digits_length_message<N>.size()};
+        if constexpr (N == 1) {
+            return detail::numbered_message<"must be exactly ", N, " digit">();
+        } else {
+            return detail::numbered_message<"must be exactly ", N, " digits">();
+        }
     }
 
     explicit Digits(std::string_view text) noexcept { text.copy(data_.data(), N); }
