@@ -51,8 +51,11 @@ def targets() -> list[Target]:
                         ">=", x, "read"))
     t.append(Target("read+validate bulk1000: rapidjson / collectcall", "read/bulk1000/rapidjson",
                     "read/bulk1000/collectcall", ">=", 2, "read"))
-    t.append(Target("read+validate customer: collectcall / simdjson DOM parse", cc,
-                    "parse_only/customer/simdjson_dom", "<=", 1.6, "overhead"))
+    # The reader against its floor, the DOM parse of the same bytes (which validates nothing).
+    for doc, x in (("customer", 1.2), ("customer_full", 1.5), ("bulk1000", 1.5), ("mixed", 2.0)):
+        t.append(Target(f"read+validate {doc}: collectcall / simdjson DOM parse",
+                        f"read/{doc}/collectcall", f"parse_only/{doc}/simdjson_dom", "<=", x,
+                        "overhead"))
     t.append(Target("reversed keys: collectcall reversed / in order",
                     "read/customer_reversed/collectcall", cc, "<=", 1.3, "overhead"))
     for doc in ("customer", "bulk_result1000"):
@@ -81,12 +84,8 @@ def informational() -> list[tuple[str, str, str]]:
         for peer in PEERS:
             rows.append((f"read {doc}: {peer} / collectcall", f"read/{doc}/{peer}",
                          f"read/{doc}/collectcall"))
-        rows.append((f"read {doc}: collectcall / simdjson DOM parse", f"read/{doc}/collectcall",
-                     f"parse_only/{doc}/simdjson_dom"))
     rows.append(("read customer from a std::string (a copy) / from padded input",
                  "read/customer/collectcall_copy", "read/customer/collectcall"))
-    rows.append(("read bulk1000: collectcall / simdjson DOM parse", "read/bulk1000/collectcall",
-                 "parse_only/bulk1000/simdjson_dom"))
     for doc in ("customer", "bulk_result1000"):
         rows.append((f"write {doc}: rapidjson / collectcall", f"write/{doc}/rapidjson",
                      f"write/{doc}/collectcall"))
@@ -224,8 +223,13 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
     post = by_name.get("post_customers")
     if ceiling and post:
         share = post["requests_per_second"] / ceiling["requests_per_second"]
-        checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 30%",
-                       "met" if share >= 0.3 else "MISSED"))
+        checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 50%",
+                       "met" if share >= 0.5 else "MISSED"))
+    pg = by_name.get("post_customers_pg")
+    if post and pg:
+        share = pg["requests_per_second"] / post["requests_per_second"]
+        checks.append(("POST /customers req/s: PostgreSQL (one process) vs SQLite", f"{share:.0%}",
+                       ">= 50%", "met" if share >= 0.5 else "MISSED"))
     for s in server.get("scenarios", []):
         if s["name"] == "ceiling":
             continue
