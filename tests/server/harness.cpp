@@ -254,7 +254,7 @@ std::string json_string(std::string_view text) {
 // The file of COLLECTCALL_TEST_RECORD, begun empty when the suite starts (a suite that got no
 // JSON answer leaves it empty, not absent: server.conformance_recorded tells the two apart).
 class Recording {
-public:
+  public:
     Recording() : path_(std::getenv("COLLECTCALL_TEST_RECORD")) {
         if (!enabled()) return;
         if (!std::ofstream(path_, std::ios::trunc))
@@ -269,7 +269,7 @@ public:
         if (!out) throw std::runtime_error(std::string("cannot write ") + path_);
     }
 
-private:
+  private:
     bool enabled() const { return path_ != nullptr && *path_ != '\0'; }
 
     const char* path_;

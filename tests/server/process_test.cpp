@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <collectcall/api/routes.hpp>
+
 #include "command_line.hpp"
 #include "harness.hpp"
 
@@ -129,6 +131,57 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
     CHECK(stated.find("(5 s ... 24 h)") != std::string::npos);  // the retry schedule
     CHECK(stated.find("(default 4 per core, at least 16)") != std::string::npos);
     CHECK(stated.find("(default ./collectcall.db)") != std::string::npos);
+}
+
+TEST_CASE("docs/server.md's table of endpoints has a row for each route of the route table",
+          "[process]") {
+    // A row is "| `METHOD /path?query` | ...": the path under /api/v1 without it (the documents
+    // that are not API calls in full), parameters under any name.
+    std::ifstream file(std::string(COLLECTCALL_SOURCE_DIR) + "/docs/server.md");
+    REQUIRE(file);
+    const std::string docs((std::istreambuf_iterator<char>(file)), {});
+    const std::size_t start = docs.find("| method and path | success | |\n");
+    REQUIRE(start != std::string::npos);
+    const std::size_t end = docs.find("\n\n", start);
+    const auto shape = [](std::string_view method, std::string_view path) {
+        std::string key(method);
+        key += ' ';
+        for (std::size_t i = 0; i < path.size() && path[i] != '?'; ++i) {
+            if (path[i] == '{') {
+                key += "{}";
+                i = path.find('}', i);
+                if (i == std::string_view::npos) break;
+            } else {
+                key += path[i];
+            }
+        }
+        return key;
+    };
+    std::vector<std::string> routes;
+    for (const collectcall::api::Route& route : collectcall::api::routes)
+        routes.push_back(shape(route.method, route.path));
+
+    std::vector<std::string> rows;
+    for (std::size_t at = docs.find("\n| `", start); at < end; at = docs.find("\n| `", at + 1)) {
+        const std::size_t close = docs.find('`', at + 4);
+        const std::string cell = docs.substr(at + 4, close - at - 4);
+        const std::size_t space = cell.find(' ');
+        REQUIRE(space != std::string::npos);
+        const std::string method = cell.substr(0, space);
+        const std::string path = cell.substr(space + 1);
+        std::string key = shape(method, path);
+        if (std::find(routes.begin(), routes.end(), key) == routes.end())
+            key = shape(method, "/api/v1" + path);
+        INFO("docs/server.md: " << cell);
+        CHECK(std::find(routes.begin(), routes.end(), key) != routes.end());
+        rows.push_back(key);
+    }
+    // Each route once.
+    for (const std::string& route : routes) {
+        INFO("route " << route);
+        CHECK(std::count(rows.begin(), rows.end(), route) == 1);
+    }
+    CHECK(rows.size() == routes.size());
 }
 
 TEST_CASE("--help and docs/server.md's table of options come from the table the parser reads",
