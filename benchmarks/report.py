@@ -275,7 +275,7 @@ def markdown(context, medians, server, compile_time, profile, plot_name: str | N
     w("Reproduce with one command (about 13 minutes on two cores, build included):")
     w("")
     w("```sh")
-    w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark")
+    w("COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh   # Google Benchmark, perf")
     w("benchmarks/run.sh")
     w("```")
     w("")
