@@ -457,23 +457,18 @@ def profile_markdown(profile: dict | None, medians) -> str:
 
 # What the profile above says about the design (the tables are measured; this is their reading,
 # and names the lines it rests on by their source text, not by number).
-PROFILE_READING = """What the tables show. The fast pass (`core/read/fast_pass.hpp`) reads a valid document
-straight from its bytes, one token after another, and converts and checks each value as it goes.
-The lines at the top are the steps of that walk that wait for the one before: the look at the
-byte after a string (`if (*stop != '"')`), whose position the string's scan has just computed
-(`scan.hpp`, and the SIMD compares of `emmintrin.h`); the look at the next byte (`skip_space`);
-and the comparison of the next key with the member expected there (`is_key_with_colon`, the
-masked compare of `members.hpp`). Each of them needs the end of the token before it, so the walk
-is a chain of dependent loads and compares, a few per value, whatever the value's rules cost.
-The DOM parse does not walk this way: its first stage finds every quote and structural
-character of 64 bytes at once, with no step waiting for the one before, and its second stage
-follows that index. The rules themselves (`text.hpp`, `money.hpp`, `date.hpp`, `email.hpp`,
-`e164.hpp`, ...) are each a few percent.
-
-So the remaining distance to the floor is the walk, not the validation: a reader that took the
-token positions from a structural index built ahead (as simdjson's first stage builds it) would
-turn the chain into independent work. That is a different design of the fast pass, not a change
-to one of its parts; until then, the ratios above are what this design gives on this machine."""
+PROFILE_READING = """How to read the tables. No single rule dominates: the conversions and checks of the values
+(`text.hpp`, `money.hpp`, `date.hpp`, `email.hpp`, `e164.hpp`, ...) are a few percent each. Most
+of the samples are in the walk through the document itself: `fast_pass.hpp`, `scan.hpp`,
+`members.hpp` and the SIMD compares they inline, at the lines that find where a string ends
+(`scan.hpp`), look at the byte after it (`if (*stop != '"')`, `skip_space`) and match the next
+key with the member expected there (`is_key_with_colon`). The fast pass walks a document one token
+after another, each step starting where the one before ended; the DOM parse first finds every
+quote and structural character, 64 bytes at a time with no step waiting for another, and then
+follows that index. So what separates the reader from its floor is the walk, not the validation:
+closing the distance takes a walk that reads token positions from an index built ahead (as
+simdjson's first stage builds it), which is a different design of the fast pass rather than a
+faster rule."""
 COMPILE_TIME_HEADING = "## Compile time"
 
 # (label, numerator, denominator, target): a compile-time ratio must be at most its target.
