@@ -84,6 +84,11 @@ def informational() -> list[tuple[str, str, str]]:
         for peer in PEERS:
             rows.append((f"read {doc}: {peer} / collectcall", f"read/{doc}/{peer}",
                          f"read/{doc}/collectcall"))
+    for part, what in (("mixed_valid", "the valid 95%"), ("mixed_faulty", "the faulty 5%")):
+        rows.append((f"read mixed, {what} only: collectcall / simdjson DOM parse",
+                     f"read/{part}/collectcall", f"parse_only/{part}/simdjson_dom"))
+    rows.append(("read mixed: time of the faulty 5% / time of all 1000 documents",
+                 "read/mixed_faulty/collectcall", "read/mixed/collectcall"))
     rows.append(("read customer from a std::string (a copy) / from padded input",
                  "read/customer/collectcall_copy", "read/customer/collectcall"))
     for doc in ("customer", "bulk_result1000"):
