@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """Where the reader's time goes: samples each collectcall read benchmark with `perf record` and
 writes, per benchmark, the share of samples by source file and by source line (the header an
-inlined instruction came from, which the benchmark binary's debug information gives).
+inlined instruction came from, which the benchmark binary's debug information gives); and, with
+`--driver`, counts under callgrind the instructions and the mispredicted branches of one read of
+each document, by collectcall and by the DOM parse, in the model of a branch predictor that
+callgrind simulates (the same model for both: a count to compare, not what the processor does).
 
     benchmarks/profile.py --binary build-bench/benchmarks/collectcall_benchmarks \\
+                          --driver build-bench/benchmarks/collectcall_profile_driver \\
                           --out build-bench/benchmarks/results/profile.json
 
 benchmarks/run.sh runs it after the library benchmarks when `perf` can sample (Debian's
-linux-perf; COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh installs it), and report.py turns the
+linux-perf; COLLECTCALL_BENCH_DEPS=1 tools/install-deps.sh installs it, and valgrind), and
+report.py turns the
 JSON into the section of docs/benchmarks.md that says what limits each read target. Samples are
 taken with the cpu-clock software event, which needs no hardware counters (a virtual machine
 often has none): an instruction's share is the time the processor spent at it or just after it.
@@ -110,10 +115,45 @@ def profile(binary: Path, benchmark: str, seconds: float) -> dict:
             "lines": lines}
 
 
+# One read, as each benchmark counts it: (document, repetitions under callgrind).
+SIMULATED = (("customer", 400), ("customer_full", 400), ("bulk1000", 3), ("mixed", 3))
+
+
+def callgrind_counts(driver: Path, reader: str, document: str, repetitions: int) -> list[int]:
+    """Instructions, conditional branches mispredicted, indirect branches mispredicted."""
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--branch-sim=yes",
+                          "--callgrind-out-file=/dev/null", str(driver), reader, document,
+                          str(repetitions)], capture_output=True, text=True, check=True)
+    m = re.search(r"Collected : (\d+) (\d+) (\d+) (\d+) (\d+)", run.stderr)
+    if not m:
+        raise RuntimeError(f"no callgrind summary for {reader} {document}")
+    ir, _, cond_miss, _, indirect_miss = (int(x) for x in m.groups())
+    return [ir, cond_miss, indirect_miss]
+
+
+def simulate(driver: Path) -> dict:
+    """Per read of each document: what collectcall and the DOM parse execute, and how many of
+    their branches callgrind's predictor misses (a run of N reads less a run of none)."""
+    result = {}
+    for document, repetitions in SIMULATED:
+        row = {}
+        for reader in ("collectcall", "dom"):
+            base = callgrind_counts(driver, reader, document, 0)
+            full = callgrind_counts(driver, reader, document, repetitions)
+            ir, cond, indirect = ((f - b) / repetitions for f, b in zip(full, base))
+            row[reader] = {"instructions": round(ir), "mispredicted_conditional": round(cond, 1),
+                           "mispredicted_indirect": round(indirect, 1)}
+        result[document] = row
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--driver", type=Path,
+                        help="collectcall_profile_driver: also count instructions and "
+                             "mispredicted branches under callgrind (needs valgrind)")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="how long each benchmark runs under perf (default 3)")
     args = parser.parse_args()
@@ -127,6 +167,14 @@ def main() -> int:
     for benchmark in BENCHMARKS:
         print(f"profiling {benchmark}", file=sys.stderr)
         result["benchmarks"][benchmark] = profile(args.binary, benchmark, args.seconds)
+    if args.driver:
+        if shutil.which("valgrind") is None:
+            print("valgrind is not installed: no simulated counts", file=sys.stderr)
+        else:
+            print("counting instructions and mispredicted branches (callgrind)", file=sys.stderr)
+            result["simulated"] = simulate(args.driver)
+            result["valgrind"] = subprocess.run(["valgrind", "--version"], capture_output=True,
+                                                text=True).stdout.strip()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     return 0
