@@ -495,11 +495,14 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 #endif
 }
 
-// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7E comes first (0x7F, or any
-// byte of a multi-byte UTF-8 sequence): text without one is printable ASCII throughout. The vector
-// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
-// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p`, or a
+// place at or past `end` when there is none before it (`end` itself, or, for the vector forms, the
+// first such byte of the padding: not clamped, so that no step is added to the walk from one token
+// to the next; the caller compares with `end` instead); `high` is set when a byte above 0x7E comes
+// first (0x7F, or any byte of a multi-byte UTF-8 sequence): text without one is printable ASCII
+// throughout. The vector forms read up to 63 bytes past `end`, which the padding of the document's
+// buffer allows. One form per instruction set, each tested against the scalar one
+// (tests/core/fast_pass.cpp).
 COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
                                                bool& high) noexcept {
     for (; p < end; ++p) {
@@ -525,7 +528,7 @@ COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, boo
         if (stops != 0) {
             const auto at = static_cast<unsigned>(std::countr_zero(stops));
             high = high || (highs & ((1U << at) - 1)) != 0;
-            return p + at < end ? p + at : end;
+            return p + at;  // past `end` when the stop is in the padding: the caller compares
         }
         high = high || highs != 0;
     }
@@ -1369,7 +1372,7 @@ class FastReader {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
-        if (stop == end_) return std::nullopt;
+        if (stop >= end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
             return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
@@ -1447,11 +1450,11 @@ class FastReader {
                     return std::nullopt;
             }
             const char* next = scan_string(at, high);
-            if (next == end_) return std::nullopt;
+            if (next >= end_) return std::nullopt;
             append_raw(at, next, used);
             stop = next;
         }
-        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
+        if (stop >= end_ || *stop != '"') return std::nullopt;  // a control character
         const std::string_view out(scratch_.data(), used);
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;
@@ -1642,24 +1645,33 @@ bool FastReader::object(T& out) {
         // be there, its key and colon at once (a document written from the struct, with members
         // left out or not): no lookup. A key out of that order (or written with white space
         // before its colon) leaves the rest of the object to the loop below, which takes keys in
-        // any order. (A loop rather than code unrolled per member: as fast, and it costs the
-        // compiler nothing per member.)
+        // any order. The steps are unrolled, one per member, each with its own test of whether
+        // the document has that member and a direct call to its reader. (A loop would read every
+        // member through one indirect call, whose target the processor mispredicts whenever the
+        // members a document has change from one object to the next, as a bulk's items do.)
         bool closed = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!Lookup::is_key_with_colon(p_, i)) continue;
+        bool failed = false;
+        bool done = false;  // the object closed, or a step failed
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) COLLECTCALL_HOT_LAMBDA {
+            constexpr std::size_t i = decltype(I)::value;
+            if (done || !Lookup::is_key_with_colon(p_, i)) return;
             p_ += member_names<T>[i].size() + 3;
             const std::uint64_t bit = std::uint64_t{1} << i;
             seen |= bit;
             hint.saw(i);
             skip_space();
             if (peek() == 'n') nulls |= bit;
-            if (!members<T>[i](*this, out)) return false;
+            if (!member<T, i>(*this, out)) {
+                failed = done = true;
+                return;
+            }
             const After after = after_value('}');
-            if (after == After::more) continue;
-            if (after == After::wrong) return false;
-            closed = true;
-            break;
-        }
+            if (after == After::more) return;
+            done = true;
+            closed = after == After::closed;
+            failed = after == After::wrong;
+        });
+        if (failed) return false;
         if (!closed && seen == 0 && peek() == '}') {
             ++p_;  // no member at all
         } else if (!closed) {
