@@ -52,7 +52,7 @@ if [[ $report_only == 0 ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-g++-12}" \
     -DCOLLECTCALL_NATIVE=ON -DCOLLECTCALL_BUILD_BENCHMARKS=ON -DCOLLECTCALL_BUILD_TESTS=ON \
     -DCOLLECTCALL_BUILD_EXAMPLES=$examples >/dev/null
-  targets=(collectcall_benchmarks collectcall_bench_fairness)
+  targets=(collectcall_benchmarks collectcall_bench_fairness collectcall_profile_driver)
   if [[ $examples == ON ]]; then targets+=(collectcall-server collectcall_bench_ceiling); fi
   cmake --build "$build" --target "${targets[@]}" -j "$jobs"
 
@@ -74,6 +74,7 @@ if [[ $report_only == 0 ]]; then
   if [[ $profile == 1 ]]; then
     echo "== where the reader's time goes (perf)"
     "$python" benchmarks/profile.py --binary "$build/benchmarks/collectcall_benchmarks" \
+      --driver "$build/benchmarks/collectcall_profile_driver" \
       --out "$results/profile.json" ${quick:+--seconds 1} ||
       echo "no profile of the reader: docs/benchmarks.md says so" >&2
   fi
