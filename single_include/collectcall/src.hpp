@@ -1133,7 +1133,7 @@ struct member_lookup {
     // allows, and says no wherever keys are not compared this way (without SSE2, or for a name too
     // long for the padding): the caller then reads the key the longer way. Since the byte after
     // the document is NUL or white space, which is in no key, a match lies inside the document.
-    static bool is_key_with_colon(const char* at, std::size_t i) noexcept {
+    COLLECTCALL_HOT static bool is_key_with_colon(const char* at, std::size_t i) noexcept {
 #if defined(__SSE2__)
         if constexpr (16 * key_chunks <= simdjson::SIMDJSON_PADDING) {
             return equal(at, keys_with_colon[i]);
@@ -1147,7 +1147,7 @@ struct member_lookup {
 #if defined(__SSE2__)
     // is() for a name given as its chunks (Chunks, or KeyChunks for is_key_with_colon).
     template <class Name>
-    static bool equal(const char* raw, const Name& name) noexcept {
+    COLLECTCALL_HOT static bool equal(const char* raw, const Name& name) noexcept {
         unsigned differ = 0;
         for (std::size_t c = 0; c < name.bytes.size(); ++c) {
             const __m128i loaded = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + 16 * c));
