@@ -12,7 +12,8 @@ start_server() {
   pid=$!
   port=""
   for _ in $(seq 1 100); do
-    port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/out" | head -1)"
+    # The file may not be there yet: then no port, not a failure.
+    port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/out" 2>/dev/null | head -1 || true)"
     [[ -n "$port" ]] && return 0
     sleep 0.1
   done
