@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The daily row budget of docs/security.md ("The newer surface"), measured: an account made with
-# `init --daily-rows ROWS` (default 10,000) has CUSTOMERS customers (default 100) and floods
-# POST /calls/bulk of all of them at 22:00 in their time zone, so that every item is blocked and
-# stores the record of its decision, CONCURRENT requests at once (default 4), ROWS / 100 + 20
-# requests in all. Prints the statuses, the rows stored (customers, and decisions counted page by
-# page through the API), the flood's rate in rows a second, the refusal's code and Retry-After,
-# and the statuses of the account's reads and of another account's write afterwards.
+# `init --daily-rows ROWS` (default 10,000) has CUSTOMERS customers (default 100, at most 100: a
+# bulk call's limit) and floods POST /calls/bulk of all of them at 22:00 in their time zone, so
+# that every item is blocked and stores the record of its decision, CONCURRENT requests at once
+# (default 4), ROWS / CUSTOMERS + 20 requests in all. Prints the statuses, the rows stored
+# (customers, and decisions counted page by page through the API), the flood's rate in rows a
+# second, the refusal's code and Retry-After, and the statuses of the account's reads and of
+# another account's write afterwards.
 #
 #   tools/attacks/quota.sh                  # COLLECTCALL_SERVER=path uses that binary
 #
@@ -23,7 +24,7 @@ serve --quiet --rate-limit 0 --now 2026-11-20T04:00:00Z  # 22:00 in Chicago: cal
 customers "$key" "$count" a >"$work/ids"
 calls_json "$(jq -r .agentId <<<"$a")" <"$work/ids" >"$work/calls.json"
 t0="$(date +%s.%N)"
-for _ in $(seq 1 $((rows / 100 + 20))); do echo /calls/bulk; done |
+for _ in $(seq 1 $((rows / count + 20))); do echo /calls/bulk; done |
   post_each "$key" "$work/calls.json" "$concurrent" | sort | uniq -c | sed 's/^/bulk calls: /'
 flood_seconds="$(seconds_since "$t0")"
 
