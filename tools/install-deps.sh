@@ -15,7 +15,9 @@ packages=(
   zlib1g-dev libbrotli-dev  # the server's content codings: gzip, deflate and br bodies
 )
 if [[ "${COLLECTCALL_BENCH_DEPS:-0}" == 1 ]]; then
-  packages+=(libbenchmark-dev)  # the plot is SVG written by benchmarks/report.py
+  # linux-perf and valgrind: benchmarks/profile.py; the plot is SVG written by
+  # benchmarks/report.py.
+  packages+=(libbenchmark-dev linux-perf valgrind)
 fi
 packages+=(${COLLECTCALL_EXTRA_PACKAGES:-})
 

@@ -4,7 +4,7 @@
 // the same simdjson::padded_string; the peers, which need no padding, read the std::string.
 // read/customer*/collectcall_copy reads the std::string too.
 // `mixed` reads the corpus's 1000 varied single-customer documents, 5% of them invalid, per
-// iteration: the unhappy path is measured too.
+// iteration: the unhappy path is measured too. `mixed_valid` and `mixed_faulty` are its two parts.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -207,6 +207,22 @@ void register_read_benchmarks() {
                       &c.customer_full);
     RegisterBenchmark("parse_only/bulk1000/simdjson_dom", parse_simdjson_dom, &c.bulk1000);
     RegisterBenchmark("parse_only/mixed/simdjson_dom", parse_simdjson_dom_mixed, &c.mixed);
+
+    // The mixed documents split into the valid ones and the faulty ones (5%), each against the
+    // DOM parse of the same documents: what each part costs the reader (docs/benchmarks.md).
+    const auto part = [&c](bool faulty) {
+        std::vector<corpus::Document> documents;
+        for (const corpus::Document& d : c.mixed) {
+            if ((d.fault != corpus::Fault::none) == faulty) documents.push_back(d);
+        }
+        return documents;
+    };
+    static const std::vector<corpus::Document> valid = part(false);
+    static const std::vector<corpus::Document> faulty = part(true);
+    RegisterBenchmark("read/mixed_valid/collectcall", read_collectcall_mixed, &valid);
+    RegisterBenchmark("parse_only/mixed_valid/simdjson_dom", parse_simdjson_dom_mixed, &valid);
+    RegisterBenchmark("read/mixed_faulty/collectcall", read_collectcall_mixed, &faulty);
+    RegisterBenchmark("parse_only/mixed_faulty/simdjson_dom", parse_simdjson_dom_mixed, &faulty);
 }
 
 }  // namespace bench

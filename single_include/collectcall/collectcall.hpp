@@ -44,16 +44,20 @@
 // member), and what they keep out of line because it runs only off that path, so as not to crowd
 // it. COLLECTCALL_COLD is out of line too and runs only for a document with a problem (an error
 // reported, malformed JSON): compiled for size, and a branch to it is the unlikely one. Without
-// GCC's or clang's attributes all three are plain.
+// GCC's or clang's attributes all three are plain. COLLECTCALL_HOT_LAMBDA, written after a
+// lambda's parameters, inlines the lambda where it is called: a step of a loop unrolled over a
+// struct's members (mp_for_each), which out of line would keep the reader's state in memory.
 
 #if defined(__GNUC__) || defined(__clang__)
 #define COLLECTCALL_HOT [[gnu::always_inline]] inline
 #define COLLECTCALL_OUT_OF_LINE [[gnu::noinline]]
 #define COLLECTCALL_COLD [[gnu::cold, gnu::noinline]]
+#define COLLECTCALL_HOT_LAMBDA __attribute__((always_inline))
 #else
 #define COLLECTCALL_HOT inline
 #define COLLECTCALL_OUT_OF_LINE
 #define COLLECTCALL_COLD
+#define COLLECTCALL_HOT_LAMBDA
 #endif
 // ---- end collectcall/core/inlining.hpp ----
 // ---- begin collectcall/core/value_type.hpp ----
@@ -1340,12 +1344,29 @@ void write_value(Writer& writer, const T& value) {
     }
 }
 
+namespace detail {
+
+// A root value's writing as a plain function of a type-erased pointer, so that what write() and
+// write_to() do around it (the Writer, the thread's buffer) is compiled once, not once per type.
+using WriteRoot = void (*)(Writer&, const void*);
+template <class T>
+void write_root(Writer& writer, const void* value) {
+    write_value(writer, *static_cast<const T*>(value));
+}
+
+COLLECTCALL_OUT_OF_LINE inline void write_to_erased(std::string& out, WriteRoot write,
+                                                    const void* value) {
+    Writer writer(out);
+    write(writer, value);
+    writer.flush();
+}
+
+}  // namespace detail
+
 // Appends the compact JSON of `value` to `out`.
 template <class T>
 void write_to(std::string& out, const T& value) {
-    Writer writer(out);
-    write_value(writer, value);
-    writer.flush();
+    detail::write_to_erased(out, &detail::write_root<T>, &value);
 }
 
 namespace detail {
@@ -1362,19 +1383,15 @@ inline WriteScratch& write_scratch() {
     return scratch;
 }
 
-}  // namespace detail
-
-// The compact JSON of `value`.
-template <class T>
-std::string write(const T& value) {
-    detail::WriteScratch& scratch = detail::write_scratch();
+COLLECTCALL_OUT_OF_LINE inline std::string write_erased(WriteRoot write, const void* value) {
+    WriteScratch& scratch = write_scratch();
     if (scratch.in_use) {
         std::string out;
-        write_to(out, value);
+        write_to_erased(out, write, value);
         return out;
     }
     struct Release {
-        detail::WriteScratch& s;
+        WriteScratch& s;
         ~Release() {
             s.in_use = false;
             // A very large document's buffer is not kept for the life of the thread.
@@ -1383,8 +1400,16 @@ std::string write(const T& value) {
     } release{scratch};
     scratch.in_use = true;
     scratch.buffer.clear();
-    write_to(scratch.buffer, value);
+    write_to_erased(scratch.buffer, write, value);
     return std::string(scratch.buffer);
+}
+
+}  // namespace detail
+
+// The compact JSON of `value`.
+template <class T>
+std::string write(const T& value) {
+    return detail::write_erased(&detail::write_root<T>, &value);
 }
 
 }  // namespace collectcall
@@ -4864,11 +4889,14 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 #endif
 }
 
-// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
-// when there is none before it); `high` is set when a byte above 0x7E comes first (0x7F, or any
-// byte of a multi-byte UTF-8 sequence): text without one is printable ASCII throughout. The vector
-// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
-// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p`, or a
+// place at or past `end` when there is none before it (`end` itself, or, for the vector forms, the
+// first such byte of the padding: not clamped, so that no step is added to the walk from one token
+// to the next; the caller compares with `end` instead); `high` is set when a byte above 0x7E comes
+// first (0x7F, or any byte of a multi-byte UTF-8 sequence): text without one is printable ASCII
+// throughout. The vector forms read up to 63 bytes past `end`, which the padding of the document's
+// buffer allows. One form per instruction set, each tested against the scalar one
+// (tests/core/fast_pass.cpp).
 COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
                                                bool& high) noexcept {
     for (; p < end; ++p) {
@@ -4894,7 +4922,7 @@ COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, boo
         if (stops != 0) {
             const auto at = static_cast<unsigned>(std::countr_zero(stops));
             high = high || (highs & ((1U << at) - 1)) != 0;
-            return p + at < end ? p + at : end;
+            return p + at;  // past `end` when the stop is in the padding: the caller compares
         }
         high = high || highs != 0;
     }
@@ -5738,7 +5766,7 @@ class FastReader {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
-        if (stop == end_) return std::nullopt;
+        if (stop >= end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
             return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
@@ -5749,43 +5777,49 @@ class FastReader {
     }
 
     // The rest of string(): from `text`, stopped at `stop` by a backslash or a control character.
+    // The text is unescaped into scratch_, which is kept at its largest size (never shrunk by a
+    // shorter text, so never cleared or refilled): plain runs are copied sixteen bytes at a time
+    // and an escape's bytes stored in place, with no call per piece (a name with an accent
+    // written as \u00e9 is three or four pieces).
     COLLECTCALL_OUT_OF_LINE std::optional<std::string_view> unescaped(const char* text,
                                                                       const char* stop, bool high,
                                                                       ScannedText& scanned) {
-        std::string& out = scratch_;
         bool control = false;  // an escape wrote a control character
-        out.assign(text, stop);
+        std::size_t used = 0;
+        append_raw(text, stop, used);
         while (stop < end_ && *stop == '\\') {
             if (end_ - stop < 2) return std::nullopt;
             const char* at = stop + 2;
+            // Room for the longest thing one escape writes (four bytes).
+            char* out = room(used, 4);
             switch (stop[1]) {
                 case '"':
-                    out += '"';
+                    out[used++] = '"';
                     break;
                 case '\\':
-                    out += '\\';
+                    out[used++] = '\\';
                     break;
                 case '/':
-                    out += '/';
+                    out[used++] = '/';
                     break;
                 case 'b':
-                    out += '\b';
+                    out[used++] = '\b';
                     control = true;
                     break;
                 case 'f':
-                    out += '\f';
+                    out[used++] = '\f';
                     control = true;
                     break;
                 case 'n':
-                    out += '\n';
+                    out[used++] = '\n';
                     control = true;
                     break;
                 case 'r':
-                    out += '\r';
+                    out[used++] = '\r';
                     control = true;
                     break;
                 case 't':
-                    out += '\t';
+                    out[used++] = '\t';
                     control = true;
                     break;
                 case 'u': {
@@ -5803,23 +5837,43 @@ class FastReader {
                         return std::nullopt;  // a low surrogate alone
                     }
                     control = control || code < 0x20;
-                    append_utf8(out, code);
+                    used += put_utf8(out + used, code);
                     break;
                 }
                 default:
                     return std::nullopt;
             }
             const char* next = scan_string(at, high);
-            if (next == end_) return std::nullopt;
-            out.append(at, next);
+            if (next >= end_) return std::nullopt;
+            append_raw(at, next, used);
             stop = next;
         }
-        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
+        if (stop >= end_ || *stop != '"') return std::nullopt;  // a control character
+        const std::string_view out(scratch_.data(), used);
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;
         scanned = control ? ScannedText::any : ScannedText::utf8;
         p_ = stop + 1;
-        return std::string_view(out);
+        return out;
+    }
+
+    // scratch_'s bytes from `used` on, with room for `more` of them and sixteen beyond (for the
+    // copies below, which write whole chunks).
+    char* room(std::size_t used, std::size_t more) {
+        const std::size_t needed = used + more + 16;
+        if (needed > scratch_.size()) scratch_.resize(std::max(needed, 2 * scratch_.size()));
+        return scratch_.data();
+    }
+
+    // Appends the document's bytes [from, to) to scratch_ at `used`, sixteen at a time: a copy
+    // reads up to fifteen bytes past `to` (in the document's padding, as `to` is at most end_) and
+    // writes them past the text, into the room made for them.
+    void append_raw(const char* from, const char* to, std::size_t& used) {
+        const auto n = static_cast<std::size_t>(to - from);
+        char* out = room(used, n) + used;
+        for (std::size_t i = 0; i < n; i += 16)
+            std::memcpy(out + i, from + i, 16);
+        used += n;
     }
 
     static bool valid_utf8(std::string_view text) noexcept {
@@ -5846,26 +5900,28 @@ class FastReader {
         return true;
     }
 
-    // One append of the code point's bytes, not one per byte.
-    static void append_utf8(std::string& out, std::uint32_t code) {
-        char bytes[4];
-        std::size_t size = 0;
+    // Stores the UTF-8 bytes of `code` at `out`; returns how many (one to four).
+    static std::size_t put_utf8(char* out, std::uint32_t code) noexcept {
         if (code < 0x80) {
-            bytes[size++] = static_cast<char>(code);
-        } else if (code < 0x800) {
-            bytes[size++] = static_cast<char>(0xC0 | code >> 6);
-            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-            bytes[size++] = static_cast<char>(0xE0 | code >> 12);
-            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
-        } else {
-            bytes[size++] = static_cast<char>(0xF0 | code >> 18);
-            bytes[size++] = static_cast<char>(0x80 | (code >> 12 & 0x3F));
-            bytes[size++] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
-            bytes[size++] = static_cast<char>(0x80 | (code & 0x3F));
+            out[0] = static_cast<char>(code);
+            return 1;
         }
-        out.append(bytes, size);
+        if (code < 0x800) {
+            out[0] = static_cast<char>(0xC0 | code >> 6);
+            out[1] = static_cast<char>(0x80 | (code & 0x3F));
+            return 2;
+        }
+        if (code < 0x10000) {
+            out[0] = static_cast<char>(0xE0 | code >> 12);
+            out[1] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+            out[2] = static_cast<char>(0x80 | (code & 0x3F));
+            return 3;
+        }
+        out[0] = static_cast<char>(0xF0 | code >> 18);
+        out[1] = static_cast<char>(0x80 | (code >> 12 & 0x3F));
+        out[2] = static_cast<char>(0x80 | (code >> 6 & 0x3F));
+        out[3] = static_cast<char>(0x80 | (code & 0x3F));
+        return 4;
     }
 
     COLLECTCALL_HOT const char* scan_string(const char* p, bool& high) const noexcept {
@@ -5983,24 +6039,33 @@ bool FastReader::object(T& out) {
         // be there, its key and colon at once (a document written from the struct, with members
         // left out or not): no lookup. A key out of that order (or written with white space
         // before its colon) leaves the rest of the object to the loop below, which takes keys in
-        // any order. (A loop rather than code unrolled per member: as fast, and it costs the
-        // compiler nothing per member.)
+        // any order. The steps are unrolled, one per member, each with its own test of whether
+        // the document has that member and a direct call to its reader. (A loop would read every
+        // member through one indirect call, whose target the processor mispredicts whenever the
+        // members a document has change from one object to the next, as a bulk's items do.)
         bool closed = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!Lookup::is_key_with_colon(p_, i)) continue;
+        bool failed = false;
+        bool done = false;  // the object closed, or a step failed
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) COLLECTCALL_HOT_LAMBDA {
+            constexpr std::size_t i = decltype(I)::value;
+            if (done || !Lookup::is_key_with_colon(p_, i)) return;
             p_ += member_names<T>[i].size() + 3;
             const std::uint64_t bit = std::uint64_t{1} << i;
             seen |= bit;
             hint.saw(i);
             skip_space();
             if (peek() == 'n') nulls |= bit;
-            if (!members<T>[i](*this, out)) return false;
+            if (!member<T, i>(*this, out)) {
+                failed = done = true;
+                return;
+            }
             const After after = after_value('}');
-            if (after == After::more) continue;
-            if (after == After::wrong) return false;
-            closed = true;
-            break;
-        }
+            if (after == After::more) return;
+            done = true;
+            closed = after == After::closed;
+            failed = after == After::wrong;
+        });
+        if (failed) return false;
         if (!closed && seen == 0 && peek() == '}') {
             ++p_;  // no member at all
         } else if (!closed) {
@@ -7046,19 +7111,18 @@ class Json {
   public:
     enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
 
+    // Building a schema is not on any hot path, while its code is compiled into every program
+    // that derives one: what a line such as `s["type"] = "string"` calls (the constructors,
+    // operator[]) is kept out of line, so that each such line compiles to a few calls.
     Json() = default;
-    Json(std::nullptr_t) {}                                                  // NOLINT
-    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
-    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
-    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
-    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
+    Json(std::nullptr_t) {}       // NOLINT
+    Json(bool value);             // NOLINT
+    Json(const char* text);       // NOLINT
+    Json(std::string_view text);  // NOLINT
+    Json(std::string text);       // NOLINT
     template <class Int>
-    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
-        : kind_(Kind::number) {  // NOLINT
-        char digits[24];
-        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-        text_.assign(digits, end);
-    }
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)  // NOLINT
+        : Json(integer_text(value)) {}
 
     static Json object() { return Json(Kind::object); }
     static Json array() { return Json(Kind::array); }
@@ -7093,11 +7157,7 @@ class Json {
 
     // Object access. operator[] turns a null into an empty object, and appends a member that
     // is not there yet (as null).
-    Json& operator[](std::string_view key) {
-        if (kind_ == Kind::null) kind_ = Kind::object;
-        if (Json* found = find(key)) return *found;
-        return append(std::string(key), Json());
-    }
+    Json& operator[](std::string_view key);
     [[nodiscard]] Json* find(std::string_view key) noexcept {
         for (std::size_t i = 0; i < keys_.size(); ++i) {
             if (keys_[i] == key) return &values_[i];
@@ -7193,6 +7253,21 @@ class Json {
 
   private:
     explicit Json(Kind kind) : kind_(kind) {}
+    struct Number {
+        std::string text;
+    };
+    explicit Json(Number number);
+    // Every integer as one of the two widest types, so that one function of each is compiled.
+    template <class Int>
+    static Number integer_text(Int value) {
+        if constexpr (std::is_signed_v<Int>) {
+            return signed_text(value);
+        } else {
+            return unsigned_text(value);
+        }
+    }
+    static Number signed_text(long long value);
+    static Number unsigned_text(unsigned long long value);
 
     Kind kind_ = Kind::null;
     bool boolean_ = false;
@@ -7201,26 +7276,64 @@ class Json {
     std::vector<Json> values_;       // object member values, or array items
 };
 
+COLLECTCALL_OUT_OF_LINE inline Json::Json(bool value) : kind_(Kind::boolean), boolean_(value) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(const char* text) : kind_(Kind::string), text_(text) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(std::string_view text)
+    : kind_(Kind::string), text_(text) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(std::string text)
+    : kind_(Kind::string), text_(std::move(text)) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(Number number)
+    : kind_(Kind::number), text_(std::move(number.text)) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Number Json::signed_text(long long value) {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    return Number{std::string(digits, end)};
+}
+COLLECTCALL_OUT_OF_LINE inline Json::Number Json::unsigned_text(unsigned long long value) {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    return Number{std::string(digits, end)};
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json& Json::operator[](std::string_view key) {
+    if (kind_ == Kind::null) kind_ = Kind::object;
+    if (Json* found = find(key)) return *found;
+    return append(std::string(key), Json());
+}
+
 namespace detail {
 
-// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
-template <class T>
-std::string_view qualified_type_name() {
+// The name of the type argument in the signature of qualified_type_name<T> as the compiler spells
+// it: parsed by one function for every T.
+COLLECTCALL_OUT_OF_LINE inline std::string_view type_in_signature(std::string_view f) {
 #if defined(__clang__) || defined(__GNUC__)
-    std::string_view f = __PRETTY_FUNCTION__;  // "... [with T = NAME; ...]" or "... [T = NAME]"
+    // "... [with T = NAME; ...]" or "... [T = NAME]"
     const std::size_t start = f.find("T = ") + 4;
     std::size_t end = f.find(';', start);
     if (end == std::string_view::npos) end = f.rfind(']');
     return f.substr(start, end - start);
 #elif defined(_MSC_VER)
-    std::string_view f = __FUNCSIG__;  // "... qualified_type_name<struct NAME>(void)"
+    // "... qualified_type_name<struct NAME>(void)"
     std::size_t start = f.find("qualified_type_name<") + 20;
     for (std::string_view prefix : {"struct ", "class "}) {
         if (f.substr(start, prefix.size()) == prefix) start += prefix.size();
     }
     return f.substr(start, f.rfind(">(") - start);
 #else
+    (void)f;
     return "Object";
+#endif
+}
+
+// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
+template <class T>
+std::string_view qualified_type_name() {
+#if defined(__clang__) || defined(__GNUC__)
+    return type_in_signature(__PRETTY_FUNCTION__);
+#elif defined(_MSC_VER)
+    return type_in_signature(__FUNCSIG__);
+#else
+    return type_in_signature({});
 #endif
 }
 
@@ -7379,6 +7492,11 @@ class SchemaBuilder {
     // What define<T> does for every T, given T's key, name and build function.
     std::string define_named(const void* key, std::string (*name_of)(),
                              Json (SchemaBuilder::*build)());
+    // What schema_of<T> does for every described T: {"$ref"} to its definition.
+    Json ref_to_named(const void* key, std::string (*name_of)(), Json (SchemaBuilder::*build)());
+    // What build_other<T> does for every vector, given its items' schema.
+    static Json array_schema(Json items);
+    static Json bounded_array_schema(Json items, std::size_t min_items, std::size_t max_items);
     // {"$ref": ...} to the definition `name`.
     [[nodiscard]] Json ref_schema(std::string_view name) const {
         Json reference = Json::object();
@@ -7386,6 +7504,15 @@ class SchemaBuilder {
         return reference;
     }
     static Json enum_schema(const std::string_view* names, std::size_t count);
+
+    // A type's collectcall_schema overload as a plain function, and what runs it on the schema
+    // it completes: compiled once, not once for each type that has one.
+    using Hook = void (*)(SchemaBuilder&);
+    template <class T>
+    static void call_hook(SchemaBuilder& builder) {
+        collectcall_schema(schema_tag<T>{}, builder);
+    }
+    Json with_hook(Json schema, Hook hook);
 
     template <class T>
     Json build_object();
@@ -7493,8 +7620,8 @@ void SchemaBuilder::patch_of() {
     }
 }
 
-inline std::string SchemaBuilder::define_named(const void* key, std::string (*name_of)(),
-                                               Json (SchemaBuilder::*build)()) {
+COLLECTCALL_OUT_OF_LINE inline std::string SchemaBuilder::define_named(
+    const void* key, std::string (*name_of)(), Json (SchemaBuilder::*build)()) {
     for (const auto& [type, name] : named_) {
         if (type == key) return name;
     }
@@ -7511,6 +7638,12 @@ inline std::string SchemaBuilder::define_named(const void* key, std::string (*na
     return name;
 }
 
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::ref_to_named(const void* key,
+                                                                std::string (*name_of)(),
+                                                                Json (SchemaBuilder::*build)()) {
+    return ref_schema(define_named(key, name_of, build));
+}
+
 template <class T>
 std::string SchemaBuilder::define() {
     return define_named(&detail::type_key<T>, &schema_name<T>, &SchemaBuilder::build_named<T>);
@@ -7519,7 +7652,7 @@ std::string SchemaBuilder::define() {
 template <class T>
 Json SchemaBuilder::schema_of() {
     if constexpr (Described<T> || DescribedEnum<T>) {
-        return ref_schema(define<T>());
+        return ref_to_named(&detail::type_key<T>, &schema_name<T>, &SchemaBuilder::build_named<T>);
     } else {
         return build_other<T>();
     }
@@ -7534,7 +7667,8 @@ Json SchemaBuilder::inline_schema_of() {
     }
 }
 
-inline Json SchemaBuilder::object_schema(const MemberRow* members, std::size_t count) {
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::object_schema(const MemberRow* members,
+                                                                 std::size_t count) {
     Json object = Json::object();
     object["type"] = "object";
     Json properties = Json::object();
@@ -7570,21 +7704,27 @@ inline Json SchemaBuilder::object_schema(const MemberRow* members, std::size_t c
 template <class T>
 Json SchemaBuilder::build_object() {
     static constexpr auto members = member_table<T>(described_members<T>{});
-    Json object = object_schema(members.data(), members.size());
-
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, object);
-        collectcall_schema(schema_tag<T>{}, *this);
+        return with_hook(object_schema(members.data(), members.size()), &call_hook<T>);
     } else {
         static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
+        return object_schema(members.data(), members.size());
     }
-    return object;
 }
 
-inline Json SchemaBuilder::enum_schema(const std::string_view* names, std::size_t count) {
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::with_hook(Json schema, Hook hook) {
+    {
+        Scope scope(*this, schema);
+        hook(*this);
+    }
+    return schema;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::enum_schema(const std::string_view* names,
+                                                               std::size_t count) {
     Json out = Json::object();
     out["type"] = "string";
     Json values = Json::array();
@@ -7596,20 +7736,18 @@ inline Json SchemaBuilder::enum_schema(const std::string_view* names, std::size_
 
 template <class T>
 Json SchemaBuilder::build_enum() {
-    Json out = enum_schema(enum_names<T>.data(), enum_names<T>.size());
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
+        return with_hook(enum_schema(enum_names<T>.data(), enum_names<T>.size()), &call_hook<T>);
+    } else {
+        return enum_schema(enum_names<T>.data(), enum_names<T>.size());
     }
-    return out;
 }
 
 template <class T>
 Json SchemaBuilder::build_other() {
     Json out = Json::object();
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
+        out = with_hook(std::move(out), &call_hook<T>);
     } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
         out = nullable(schema_of<typename T::value_type>());
     } else if constexpr (std::is_same_v<T, NotAllowed>) {
@@ -7625,18 +7763,31 @@ Json SchemaBuilder::build_other() {
     } else if constexpr (std::is_same_v<T, std::string>) {
         out["type"] = "string";
     } else if constexpr (is_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
+        out = array_schema(schema_of<typename T::value_type>());
     } else if constexpr (is_bounded_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
-        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
-        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
+        out = bounded_array_schema(schema_of<typename T::value_type>(), T::min_items,
+                                   T::default_max_items());
     } else {
         static_assert(sizeof(T) == 0,
                       "collectcall has no schema for this type: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
     }
+    return out;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::array_schema(Json items) {
+    Json out = Json::object();
+    out["type"] = "array";
+    out["items"] = std::move(items);
+    return out;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::bounded_array_schema(Json items,
+                                                                        std::size_t min_items,
+                                                                        std::size_t max_items) {
+    Json out = array_schema(std::move(items));
+    if (min_items != 0) out["minItems"] = static_cast<std::int64_t>(min_items);
+    out["maxItems"] = static_cast<std::int64_t>(max_items);
     return out;
 }
 
@@ -7662,19 +7813,40 @@ inline Json schema_document(const SchemaBuilder& builder, Json body, const std::
     return document;
 }
 
+// T's schema built inline by `builder`, as a plain function (json_schema_value_of).
+template <class T>
+Json inline_schema_in(SchemaBuilder& builder) {
+    return builder.inline_schema_of<T>();
+}
+
+// What json_schema_value<T> does for every T, given the function that builds T's schema and,
+// for a named T (a described struct or enum), the one that names it.
+COLLECTCALL_OUT_OF_LINE inline Json json_schema_value_of(Json (*build)(SchemaBuilder&),
+                                                         std::string (*title_of)()) {
+    SchemaBuilder builder("#/$defs/");
+    Json body = build(builder);
+    if (title_of != nullptr) {
+        const std::string title = title_of();
+        return schema_document(builder, std::move(body), &title);
+    }
+    return schema_document(builder, std::move(body), nullptr);
+}
+
+COLLECTCALL_OUT_OF_LINE inline std::string json_schema_text_of(Json (*build)(SchemaBuilder&),
+                                                               std::string (*title_of)()) {
+    return json_schema_value_of(build, title_of).dump();
+}
+
 }  // namespace detail
 
 // The schema of T as a value: for a described struct the object schema itself, with the
 // structs it refers to under $defs.
 template <class T>
 Json json_schema_value() {
-    SchemaBuilder builder("#/$defs/");
-    Json body = builder.inline_schema_of<T>();
     if constexpr (Described<T> || DescribedEnum<T>) {
-        const std::string title = schema_name<T>();
-        return detail::schema_document(builder, std::move(body), &title);
+        return detail::json_schema_value_of(&detail::inline_schema_in<T>, &schema_name<T>);
     } else {
-        return detail::schema_document(builder, std::move(body), nullptr);
+        return detail::json_schema_value_of(&detail::inline_schema_in<T>, nullptr);
     }
 }
 
@@ -7682,7 +7854,11 @@ Json json_schema_value() {
 // same T gives the same bytes.
 template <class T>
 std::string json_schema() {
-    return json_schema_value<T>().dump();
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        return detail::json_schema_text_of(&detail::inline_schema_in<T>, &schema_name<T>);
+    } else {
+        return detail::json_schema_text_of(&detail::inline_schema_in<T>, nullptr);
+    }
 }
 
 }  // namespace collectcall

@@ -52,6 +52,7 @@
 #include "collectcall/core/check.hpp"
 #include "collectcall/core/describe.hpp"
 #include "collectcall/core/enum.hpp"
+#include "collectcall/core/inlining.hpp"
 #include "collectcall/core/presence.hpp"
 #include "collectcall/core/schema_tag.hpp"
 #include "collectcall/core/write.hpp"
@@ -64,19 +65,18 @@ class Json {
   public:
     enum class Kind : unsigned char { null, boolean, number, string, array, object, raw };
 
+    // Building a schema is not on any hot path, while its code is compiled into every program
+    // that derives one: what a line such as `s["type"] = "string"` calls (the constructors,
+    // operator[]) is kept out of line, so that each such line compiles to a few calls.
     Json() = default;
-    Json(std::nullptr_t) {}                                                  // NOLINT
-    Json(bool value) : kind_(Kind::boolean), boolean_(value) {}              // NOLINT
-    Json(const char* text) : kind_(Kind::string), text_(text) {}             // NOLINT
-    Json(std::string_view text) : kind_(Kind::string), text_(text) {}        // NOLINT
-    Json(std::string text) : kind_(Kind::string), text_(std::move(text)) {}  // NOLINT
+    Json(std::nullptr_t) {}       // NOLINT
+    Json(bool value);             // NOLINT
+    Json(const char* text);       // NOLINT
+    Json(std::string_view text);  // NOLINT
+    Json(std::string text);       // NOLINT
     template <class Int>
-    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)
-        : kind_(Kind::number) {  // NOLINT
-        char digits[24];
-        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-        text_.assign(digits, end);
-    }
+    requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) Json(Int value)  // NOLINT
+        : Json(integer_text(value)) {}
 
     static Json object() { return Json(Kind::object); }
     static Json array() { return Json(Kind::array); }
@@ -111,11 +111,7 @@ class Json {
 
     // Object access. operator[] turns a null into an empty object, and appends a member that
     // is not there yet (as null).
-    Json& operator[](std::string_view key) {
-        if (kind_ == Kind::null) kind_ = Kind::object;
-        if (Json* found = find(key)) return *found;
-        return append(std::string(key), Json());
-    }
+    Json& operator[](std::string_view key);
     [[nodiscard]] Json* find(std::string_view key) noexcept {
         for (std::size_t i = 0; i < keys_.size(); ++i) {
             if (keys_[i] == key) return &values_[i];
@@ -211,6 +207,21 @@ class Json {
 
   private:
     explicit Json(Kind kind) : kind_(kind) {}
+    struct Number {
+        std::string text;
+    };
+    explicit Json(Number number);
+    // Every integer as one of the two widest types, so that one function of each is compiled.
+    template <class Int>
+    static Number integer_text(Int value) {
+        if constexpr (std::is_signed_v<Int>) {
+            return signed_text(value);
+        } else {
+            return unsigned_text(value);
+        }
+    }
+    static Number signed_text(long long value);
+    static Number unsigned_text(unsigned long long value);
 
     Kind kind_ = Kind::null;
     bool boolean_ = false;
@@ -219,26 +230,64 @@ class Json {
     std::vector<Json> values_;       // object member values, or array items
 };
 
+COLLECTCALL_OUT_OF_LINE inline Json::Json(bool value) : kind_(Kind::boolean), boolean_(value) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(const char* text) : kind_(Kind::string), text_(text) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(std::string_view text)
+    : kind_(Kind::string), text_(text) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(std::string text)
+    : kind_(Kind::string), text_(std::move(text)) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Json(Number number)
+    : kind_(Kind::number), text_(std::move(number.text)) {}
+COLLECTCALL_OUT_OF_LINE inline Json::Number Json::signed_text(long long value) {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    return Number{std::string(digits, end)};
+}
+COLLECTCALL_OUT_OF_LINE inline Json::Number Json::unsigned_text(unsigned long long value) {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    return Number{std::string(digits, end)};
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json& Json::operator[](std::string_view key) {
+    if (kind_ == Kind::null) kind_ = Kind::object;
+    if (Json* found = find(key)) return *found;
+    return append(std::string(key), Json());
+}
+
 namespace detail {
 
-// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
-template <class T>
-std::string_view qualified_type_name() {
+// The name of the type argument in the signature of qualified_type_name<T> as the compiler spells
+// it: parsed by one function for every T.
+COLLECTCALL_OUT_OF_LINE inline std::string_view type_in_signature(std::string_view f) {
 #if defined(__clang__) || defined(__GNUC__)
-    std::string_view f = __PRETTY_FUNCTION__;  // "... [with T = NAME; ...]" or "... [T = NAME]"
+    // "... [with T = NAME; ...]" or "... [T = NAME]"
     const std::size_t start = f.find("T = ") + 4;
     std::size_t end = f.find(';', start);
     if (end == std::string_view::npos) end = f.rfind(']');
     return f.substr(start, end - start);
 #elif defined(_MSC_VER)
-    std::string_view f = __FUNCSIG__;  // "... qualified_type_name<struct NAME>(void)"
+    // "... qualified_type_name<struct NAME>(void)"
     std::size_t start = f.find("qualified_type_name<") + 20;
     for (std::string_view prefix : {"struct ", "class "}) {
         if (f.substr(start, prefix.size()) == prefix) start += prefix.size();
     }
     return f.substr(start, f.rfind(">(") - start);
 #else
+    (void)f;
     return "Object";
+#endif
+}
+
+// The fully qualified name of T as the compiler spells it, e.g. "collectcall::Envelope<X>".
+template <class T>
+std::string_view qualified_type_name() {
+#if defined(__clang__) || defined(__GNUC__)
+    return type_in_signature(__PRETTY_FUNCTION__);
+#elif defined(_MSC_VER)
+    return type_in_signature(__FUNCSIG__);
+#else
+    return type_in_signature({});
 #endif
 }
 
@@ -397,6 +446,11 @@ class SchemaBuilder {
     // What define<T> does for every T, given T's key, name and build function.
     std::string define_named(const void* key, std::string (*name_of)(),
                              Json (SchemaBuilder::*build)());
+    // What schema_of<T> does for every described T: {"$ref"} to its definition.
+    Json ref_to_named(const void* key, std::string (*name_of)(), Json (SchemaBuilder::*build)());
+    // What build_other<T> does for every vector, given its items' schema.
+    static Json array_schema(Json items);
+    static Json bounded_array_schema(Json items, std::size_t min_items, std::size_t max_items);
     // {"$ref": ...} to the definition `name`.
     [[nodiscard]] Json ref_schema(std::string_view name) const {
         Json reference = Json::object();
@@ -404,6 +458,15 @@ class SchemaBuilder {
         return reference;
     }
     static Json enum_schema(const std::string_view* names, std::size_t count);
+
+    // A type's collectcall_schema overload as a plain function, and what runs it on the schema
+    // it completes: compiled once, not once for each type that has one.
+    using Hook = void (*)(SchemaBuilder&);
+    template <class T>
+    static void call_hook(SchemaBuilder& builder) {
+        collectcall_schema(schema_tag<T>{}, builder);
+    }
+    Json with_hook(Json schema, Hook hook);
 
     template <class T>
     Json build_object();
@@ -511,8 +574,8 @@ void SchemaBuilder::patch_of() {
     }
 }
 
-inline std::string SchemaBuilder::define_named(const void* key, std::string (*name_of)(),
-                                               Json (SchemaBuilder::*build)()) {
+COLLECTCALL_OUT_OF_LINE inline std::string SchemaBuilder::define_named(
+    const void* key, std::string (*name_of)(), Json (SchemaBuilder::*build)()) {
     for (const auto& [type, name] : named_) {
         if (type == key) return name;
     }
@@ -529,6 +592,12 @@ inline std::string SchemaBuilder::define_named(const void* key, std::string (*na
     return name;
 }
 
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::ref_to_named(const void* key,
+                                                                std::string (*name_of)(),
+                                                                Json (SchemaBuilder::*build)()) {
+    return ref_schema(define_named(key, name_of, build));
+}
+
 template <class T>
 std::string SchemaBuilder::define() {
     return define_named(&detail::type_key<T>, &schema_name<T>, &SchemaBuilder::build_named<T>);
@@ -537,7 +606,7 @@ std::string SchemaBuilder::define() {
 template <class T>
 Json SchemaBuilder::schema_of() {
     if constexpr (Described<T> || DescribedEnum<T>) {
-        return ref_schema(define<T>());
+        return ref_to_named(&detail::type_key<T>, &schema_name<T>, &SchemaBuilder::build_named<T>);
     } else {
         return build_other<T>();
     }
@@ -552,7 +621,8 @@ Json SchemaBuilder::inline_schema_of() {
     }
 }
 
-inline Json SchemaBuilder::object_schema(const MemberRow* members, std::size_t count) {
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::object_schema(const MemberRow* members,
+                                                                 std::size_t count) {
     Json object = Json::object();
     object["type"] = "object";
     Json properties = Json::object();
@@ -588,21 +658,27 @@ inline Json SchemaBuilder::object_schema(const MemberRow* members, std::size_t c
 template <class T>
 Json SchemaBuilder::build_object() {
     static constexpr auto members = member_table<T>(described_members<T>{});
-    Json object = object_schema(members.data(), members.size());
-
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, object);
-        collectcall_schema(schema_tag<T>{}, *this);
+        return with_hook(object_schema(members.data(), members.size()), &call_hook<T>);
     } else {
         static_assert(!HasMemberCheck<T> && !has_patch_members_v<T>,
                       "this struct has a cross-field rule (collectcall_check) or Patch members, "
                       "which its descriptions alone do not tell the schema: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
+        return object_schema(members.data(), members.size());
     }
-    return object;
 }
 
-inline Json SchemaBuilder::enum_schema(const std::string_view* names, std::size_t count) {
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::with_hook(Json schema, Hook hook) {
+    {
+        Scope scope(*this, schema);
+        hook(*this);
+    }
+    return schema;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::enum_schema(const std::string_view* names,
+                                                               std::size_t count) {
     Json out = Json::object();
     out["type"] = "string";
     Json values = Json::array();
@@ -614,20 +690,18 @@ inline Json SchemaBuilder::enum_schema(const std::string_view* names, std::size_
 
 template <class T>
 Json SchemaBuilder::build_enum() {
-    Json out = enum_schema(enum_names<T>.data(), enum_names<T>.size());
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
+        return with_hook(enum_schema(enum_names<T>.data(), enum_names<T>.size()), &call_hook<T>);
+    } else {
+        return enum_schema(enum_names<T>.data(), enum_names<T>.size());
     }
-    return out;
 }
 
 template <class T>
 Json SchemaBuilder::build_other() {
     Json out = Json::object();
     if constexpr (HasSchemaHook<T>) {
-        Scope scope(*this, out);
-        collectcall_schema(schema_tag<T>{}, *this);
+        out = with_hook(std::move(out), &call_hook<T>);
     } else if constexpr (is_optional_v<T> || is_patch_v<T>) {
         out = nullable(schema_of<typename T::value_type>());
     } else if constexpr (std::is_same_v<T, NotAllowed>) {
@@ -643,18 +717,31 @@ Json SchemaBuilder::build_other() {
     } else if constexpr (std::is_same_v<T, std::string>) {
         out["type"] = "string";
     } else if constexpr (is_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
+        out = array_schema(schema_of<typename T::value_type>());
     } else if constexpr (is_bounded_vector_v<T>) {
-        out["type"] = "array";
-        out["items"] = schema_of<typename T::value_type>();
-        if (T::min_items != 0) out["minItems"] = static_cast<std::int64_t>(T::min_items);
-        out["maxItems"] = static_cast<std::int64_t>(T::default_max_items());
+        out = bounded_array_schema(schema_of<typename T::value_type>(), T::min_items,
+                                   T::default_max_items());
     } else {
         static_assert(sizeof(T) == 0,
                       "collectcall has no schema for this type: declare "
                       "collectcall_schema(schema_tag<T>, SchemaBuilder&) next to it");
     }
+    return out;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::array_schema(Json items) {
+    Json out = Json::object();
+    out["type"] = "array";
+    out["items"] = std::move(items);
+    return out;
+}
+
+COLLECTCALL_OUT_OF_LINE inline Json SchemaBuilder::bounded_array_schema(Json items,
+                                                                        std::size_t min_items,
+                                                                        std::size_t max_items) {
+    Json out = array_schema(std::move(items));
+    if (min_items != 0) out["minItems"] = static_cast<std::int64_t>(min_items);
+    out["maxItems"] = static_cast<std::int64_t>(max_items);
     return out;
 }
 
@@ -680,19 +767,40 @@ inline Json schema_document(const SchemaBuilder& builder, Json body, const std::
     return document;
 }
 
+// T's schema built inline by `builder`, as a plain function (json_schema_value_of).
+template <class T>
+Json inline_schema_in(SchemaBuilder& builder) {
+    return builder.inline_schema_of<T>();
+}
+
+// What json_schema_value<T> does for every T, given the function that builds T's schema and,
+// for a named T (a described struct or enum), the one that names it.
+COLLECTCALL_OUT_OF_LINE inline Json json_schema_value_of(Json (*build)(SchemaBuilder&),
+                                                         std::string (*title_of)()) {
+    SchemaBuilder builder("#/$defs/");
+    Json body = build(builder);
+    if (title_of != nullptr) {
+        const std::string title = title_of();
+        return schema_document(builder, std::move(body), &title);
+    }
+    return schema_document(builder, std::move(body), nullptr);
+}
+
+COLLECTCALL_OUT_OF_LINE inline std::string json_schema_text_of(Json (*build)(SchemaBuilder&),
+                                                               std::string (*title_of)()) {
+    return json_schema_value_of(build, title_of).dump();
+}
+
 }  // namespace detail
 
 // The schema of T as a value: for a described struct the object schema itself, with the
 // structs it refers to under $defs.
 template <class T>
 Json json_schema_value() {
-    SchemaBuilder builder("#/$defs/");
-    Json body = builder.inline_schema_of<T>();
     if constexpr (Described<T> || DescribedEnum<T>) {
-        const std::string title = schema_name<T>();
-        return detail::schema_document(builder, std::move(body), &title);
+        return detail::json_schema_value_of(&detail::inline_schema_in<T>, &schema_name<T>);
     } else {
-        return detail::schema_document(builder, std::move(body), nullptr);
+        return detail::json_schema_value_of(&detail::inline_schema_in<T>, nullptr);
     }
 }
 
@@ -700,7 +808,11 @@ Json json_schema_value() {
 // same T gives the same bytes.
 template <class T>
 std::string json_schema() {
-    return json_schema_value<T>().dump();
+    if constexpr (Described<T> || DescribedEnum<T>) {
+        return detail::json_schema_text_of(&detail::inline_schema_in<T>, &schema_name<T>);
+    } else {
+        return detail::json_schema_text_of(&detail::inline_schema_in<T>, nullptr);
+    }
 }
 
 }  // namespace collectcall

@@ -354,12 +354,29 @@ void write_value(Writer& writer, const T& value) {
     }
 }
 
+namespace detail {
+
+// A root value's writing as a plain function of a type-erased pointer, so that what write() and
+// write_to() do around it (the Writer, the thread's buffer) is compiled once, not once per type.
+using WriteRoot = void (*)(Writer&, const void*);
+template <class T>
+void write_root(Writer& writer, const void* value) {
+    write_value(writer, *static_cast<const T*>(value));
+}
+
+COLLECTCALL_OUT_OF_LINE inline void write_to_erased(std::string& out, WriteRoot write,
+                                                    const void* value) {
+    Writer writer(out);
+    write(writer, value);
+    writer.flush();
+}
+
+}  // namespace detail
+
 // Appends the compact JSON of `value` to `out`.
 template <class T>
 void write_to(std::string& out, const T& value) {
-    Writer writer(out);
-    write_value(writer, value);
-    writer.flush();
+    detail::write_to_erased(out, &detail::write_root<T>, &value);
 }
 
 namespace detail {
@@ -376,19 +393,15 @@ inline WriteScratch& write_scratch() {
     return scratch;
 }
 
-}  // namespace detail
-
-// The compact JSON of `value`.
-template <class T>
-std::string write(const T& value) {
-    detail::WriteScratch& scratch = detail::write_scratch();
+COLLECTCALL_OUT_OF_LINE inline std::string write_erased(WriteRoot write, const void* value) {
+    WriteScratch& scratch = write_scratch();
     if (scratch.in_use) {
         std::string out;
-        write_to(out, value);
+        write_to_erased(out, write, value);
         return out;
     }
     struct Release {
-        detail::WriteScratch& s;
+        WriteScratch& s;
         ~Release() {
             s.in_use = false;
             // A very large document's buffer is not kept for the life of the thread.
@@ -397,8 +410,16 @@ std::string write(const T& value) {
     } release{scratch};
     scratch.in_use = true;
     scratch.buffer.clear();
-    write_to(scratch.buffer, value);
+    write_to_erased(scratch.buffer, write, value);
     return std::string(scratch.buffer);
+}
+
+}  // namespace detail
+
+// The compact JSON of `value`.
+template <class T>
+std::string write(const T& value) {
+    return detail::write_erased(&detail::write_root<T>, &value);
 }
 
 }  // namespace collectcall
