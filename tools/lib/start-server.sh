@@ -8,6 +8,9 @@
 start_server() {
   local label="$1" server="$2" dir="$3"
   shift 3
+  # A server started before in DIR left its port in DIR/out: gone before this one starts, which
+  # creates the file anew in the background.
+  rm -f "$dir/out" "$dir/err"
   "$server" serve --listen 127.0.0.1:0 "$@" >"$dir/out" 2>"$dir/err" &
   pid=$!
   port=""
