@@ -4889,14 +4889,11 @@ COLLECTCALL_HOT std::size_t find_in_document(const char* p, std::size_t n, char 
 #endif
 }
 
-// Where a JSON string's text stops: the first '"', '\\' or control character from `p`, or a
-// place at or past `end` when there is none before it (`end` itself, or, for the vector forms, the
-// first such byte of the padding: not clamped, so that no step is added to the walk from one token
-// to the next; the caller compares with `end` instead); `high` is set when a byte above 0x7E comes
-// first (0x7F, or any byte of a multi-byte UTF-8 sequence): text without one is printable ASCII
-// throughout. The vector forms read up to 63 bytes past `end`, which the padding of the document's
-// buffer allows. One form per instruction set, each tested against the scalar one
-// (tests/core/fast_pass.cpp).
+// Where a JSON string's text stops: the first '"', '\\' or control character from `p` (`end`
+// when there is none before it); `high` is set when a byte above 0x7E comes first (0x7F, or any
+// byte of a multi-byte UTF-8 sequence): text without one is printable ASCII throughout. The vector
+// forms read up to 63 bytes past `end`, which the padding of the document's buffer allows. One
+// form per instruction set, each tested against the scalar one (tests/core/fast_pass.cpp).
 COLLECTCALL_HOT const char* scan_string_scalar(const char* p, const char* end,
                                                bool& high) noexcept {
     for (; p < end; ++p) {
@@ -4922,7 +4919,7 @@ COLLECTCALL_HOT const char* scan_string_sse2(const char* p, const char* end, boo
         if (stops != 0) {
             const auto at = static_cast<unsigned>(std::countr_zero(stops));
             high = high || (highs & ((1U << at) - 1)) != 0;
-            return p + at;  // past `end` when the stop is in the padding: the caller compares
+            return p + at < end ? p + at : end;
         }
         high = high || highs != 0;
     }
@@ -5766,7 +5763,7 @@ class FastReader {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
-        if (stop >= end_) return std::nullopt;
+        if (stop == end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
             return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
@@ -5844,11 +5841,11 @@ class FastReader {
                     return std::nullopt;
             }
             const char* next = scan_string(at, high);
-            if (next >= end_) return std::nullopt;
+            if (next == end_) return std::nullopt;
             append_raw(at, next, used);
             stop = next;
         }
-        if (stop >= end_ || *stop != '"') return std::nullopt;  // a control character
+        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
         const std::string_view out(scratch_.data(), used);
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;

@@ -3,7 +3,6 @@
 // scanner agrees with the scalar one in every instruction set it is compiled for.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -216,8 +215,7 @@ TEST_CASE("The fast pass's string scanner agrees with the scalar one") {
             const char* scalar = detail::scan_string_scalar(begin + from, end, scalar_high);
 #if defined(__SSE2__)
             bool sse2_high = false;
-            // Past the end means "none before it", as the scalar form's `end` does.
-            CHECK(std::min(detail::scan_string_sse2(begin + from, end, sse2_high), end) == scalar);
+            CHECK(detail::scan_string_sse2(begin + from, end, sse2_high) == scalar);
             CHECK(sse2_high == scalar_high);
 #endif
         }

@@ -186,7 +186,7 @@ class FastReader {
         const char* text = p_ + 1;
         bool high = false;
         const char* stop = scan_string(text, high);
-        if (stop >= end_) return std::nullopt;
+        if (stop == end_) return std::nullopt;
         if (*stop != '"') [[unlikely]]
             return unescaped(text, stop, high, scanned);
         const std::string_view content(text, static_cast<std::size_t>(stop - text));
@@ -264,11 +264,11 @@ class FastReader {
                     return std::nullopt;
             }
             const char* next = scan_string(at, high);
-            if (next >= end_) return std::nullopt;
+            if (next == end_) return std::nullopt;
             append_raw(at, next, used);
             stop = next;
         }
-        if (stop >= end_ || *stop != '"') return std::nullopt;  // a control character
+        if (stop == end_ || *stop != '"') return std::nullopt;  // a control character
         const std::string_view out(scratch_.data(), used);
         // The bytes above 0x7F are the text's own (an escape writes valid UTF-8).
         if (high && !valid_utf8(out)) return std::nullopt;
