@@ -98,8 +98,6 @@ def profile(binary: Path, benchmark: str, seconds: float) -> dict:
     for where, share in by_line.items():
         m = re.match(r"(.+):(\d+)$", where)
         file = m.group(1) if m and m.group(1) != "??" else "(no source line: libraries, kernel)"
-        if "+" in where and not m:
-            file = "(no source line: libraries, kernel)"
         files[file] = files.get(file, 0.0) + share
     top_files = sorted(files.items(), key=lambda kv: -kv[1])[:TOP_FILES]
     lines = []

@@ -464,11 +464,10 @@ bool FastReader::object(T& out) {
         // member through one indirect call, whose target the processor mispredicts whenever the
         // members a document has change from one object to the next, as a bulk's items do.)
         bool closed = false;
-        bool failed = false;
-        bool done = false;  // the object closed, or a step failed
+        bool failed = false;  // a step failed: the fast pass gives up
         boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto I) COLLECTCALL_HOT_LAMBDA {
             constexpr std::size_t i = decltype(I)::value;
-            if (done || !Lookup::is_key_with_colon(p_, i)) return;
+            if (closed || failed || !Lookup::is_key_with_colon(p_, i)) return;
             p_ += member_names<T>[i].size() + 3;
             const std::uint64_t bit = std::uint64_t{1} << i;
             seen |= bit;
@@ -476,12 +475,11 @@ bool FastReader::object(T& out) {
             skip_space();
             if (peek() == 'n') nulls |= bit;
             if (!member<T, i>(*this, out)) {
-                failed = done = true;
+                failed = true;
                 return;
             }
             const After after = after_value('}');
             if (after == After::more) return;
-            done = true;
             closed = after == After::closed;
             failed = after == After::wrong;
         });
