@@ -182,10 +182,7 @@ void SqliteWriter::write(const Work& work, RequestTransaction* request) {
     }
     // The writer waits only on an empty queue; behind other writes, it will find this one.
     if (first) queued_.notify_one();
-    {
-        std::unique_lock lock(pending.mutex);
-        pending.changed.wait(lock, [&] { return pending.done; });
-    }
+    pending.done.wait();
     if (pending.error) std::rethrow_exception(pending.error);
     // A request's: the batch has lent it the connection, in its savepoint.
     if (request != nullptr) write_held(*request->held_, work);

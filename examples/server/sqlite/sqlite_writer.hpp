@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "baton.hpp"
 #include "sqlite.hpp"
 #include "store.hpp"
 
@@ -90,24 +91,17 @@ class SqliteWriter {
 
   private:
     // A write waiting for its batch: its work, and once run, whether it failed. Each waits on a
-    // condition of its own, so that a commit wakes exactly the threads whose writes it made
-    // durable, instead of every writer waiting.
+    // baton of its own, so that a commit wakes exactly the threads whose writes it made
+    // durable, instead of every writer waiting, and each once (baton.hpp).
     struct PendingWrite {
         const Work* run = nullptr;
         // A request's first write: the request's part of the batch, which goes on after it (the
         // request's thread runs the write itself once the batch lends it the connection).
         std::shared_ptr<Held> held;
-        std::exception_ptr error;
-        std::mutex mutex;
-        std::condition_variable changed;
-        bool done = false;  // guarded by `mutex`
-        // Wakes the write's thread. The notification is made under the lock: the waiting thread,
-        // which owns this object, cannot return (and destroy it) before.
-        void wake() {
-            std::lock_guard lock(mutex);
-            done = true;
-            changed.notify_one();
-        }
+        std::exception_ptr error;  // written before `done` is posted
+        Baton done;
+        // Wakes the write's thread, which owns this object and may destroy it at once.
+        void wake() noexcept { done.post(); }
     };
 
     void write_batches();
