@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -326,6 +327,13 @@ class Store {
     // returns true; a store whose every write is a commit of its own returns false.
     using CommitObserver = std::function<void(std::size_t writes, std::chrono::nanoseconds)>;
     virtual bool observe_commits(CommitObserver /*observer*/) { return false; }
+    // A store that times its writes reports each to `observer` (the items it stored: the
+    // customers of a bulk, the messages of an import, else 1; the time its caller waited for it to
+    // be durable, or in an Idempotency-Key request's store to be part of the request's
+    // transaction, which the request's stores report too) and returns true. Both observers are
+    // set before the store is shared between threads.
+    using WriteObserver = std::function<void(std::size_t items, std::chrono::nanoseconds)>;
+    virtual bool observe_writes(WriteObserver /*observer*/) { return false; }
 
     // The clock whose UTC day the daily budget of stored rows counts (API.md section 17); the
     // system clock's until the server gives its own.

@@ -531,6 +531,57 @@ TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or
     CHECK(inserts == 3);
 }
 
+TEST_CASE("store: every write is reported to the write observer, with its items; reads are not",
+          "[store][metrics]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    std::mutex mutex;
+    std::vector<std::size_t> writes;  // the items of each write reported
+    REQUIRE(store->observe_writes([&](std::size_t items, std::chrono::nanoseconds duration) {
+        CHECK(duration.count() >= 0);
+        std::lock_guard lock(mutex);
+        writes.push_back(items);
+    }));
+    const auto reported = [&] {
+        std::lock_guard lock(mutex);
+        return std::exchange(writes, {});
+    };
+    const Credentials cred = account(*store, "a");
+    const Uuid a = cred.accountId;
+    CHECK(reported() == std::vector<std::size_t>{1});
+
+    const StoredCustomer one = customer("one");
+    CHECK(store->insert_customer(a, one));
+    CHECK(reported() == std::vector<std::size_t>{1});
+    const std::vector<StoredCustomer> bulk{customer("b-1"), customer("b-2"), customer("b-3")};
+    CHECK(store->insert_customers(a, bulk).size() == 3);
+    CHECK(reported() == std::vector<std::size_t>{3});
+    const std::vector<InteractionRecord> texts{sms(one, "one", "2026-11-20T03:00:00Z"),
+                                               sms(one, "two", "2026-11-20T03:01:00Z")};
+    store->insert_interactions(a, one.customer.id, texts);
+    CHECK(reported() == std::vector<std::size_t>{2});
+
+    // A write the metrics once had to name to time: timed as every other.
+    (void)store->server_key("observed", "candidate");
+    CHECK(reported() == std::vector<std::size_t>{1});
+
+    // Reads report nothing.
+    CHECK(store->find_customer(a, one.customer.id));
+    CHECK(store->account(a).name == "a");
+    CHECK(reported().empty());
+
+    // An Idempotency-Key request's store reports its writes to the store's observer, and its
+    // answer with the request's commit as one write.
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+    IdempotencyBegin begun = store->begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(begun.store);
+    CHECK(reported() == std::vector<std::size_t>{1});
+    CHECK(begun.store->insert_customer(a, customer("keyed")));
+    CHECK(reported() == std::vector<std::size_t>{1});
+    begun.store->finish_idempotent(a, "k", StoredResponse{200, "{}", "request-1"});
+    CHECK(reported() == std::vector<std::size_t>{1});
+}
+
 namespace {
 
 // Each commit of a group-commit store (SQLite's writer): how many writes it made durable.

@@ -479,8 +479,8 @@ void PostgresStore::count_rows(sql::Db& db, const Uuid& account, std::int64_t ro
         }));
 }
 
-std::unique_ptr<Store> PostgresStore::begin_request() {
-    return std::unique_ptr<Store>(
+std::unique_ptr<SqlStore> PostgresStore::begin_request() {
+    return std::unique_ptr<SqlStore>(
         new PostgresStore(shared_, std::make_unique<pg::Pool::Pinned>(shared_->pool)));
 }
 

@@ -69,7 +69,7 @@ class PostgresStore final : public SqlStore {
     void run_read(sql::Work work) override;
     void run_write(sql::Work work) override;
     void run_transaction(sql::Work work) override;
-    std::unique_ptr<Store> begin_request() override;
+    std::unique_ptr<SqlStore> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
     [[nodiscard]] std::optional<std::string_view> call_owner() const override {

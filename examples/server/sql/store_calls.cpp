@@ -196,7 +196,7 @@ std::optional<std::string> SqlStore::find_call_transcript(const Uuid& account, c
 void SqlStore::insert_interactions(const Uuid& account, const Uuid& customer,
                                    std::span<const InteractionRecord> records,
                                    const StandingChanger& standing) {
-    transacting([&](Db& db) {
+    transacting(records.size(), [&](Db& db) {
         for (const InteractionRecord& record : records)
             sql::insert_interaction(db, account, customer, record);
         bool recorded = false;

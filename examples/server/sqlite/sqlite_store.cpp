@@ -373,8 +373,8 @@ void SqliteStore::run_transaction(sql::Work work) {
     });
 }
 
-std::unique_ptr<Store> SqliteStore::begin_request() {
-    return std::unique_ptr<Store>(new SqliteStore(shared_, writer_->begin_request()));
+std::unique_ptr<SqlStore> SqliteStore::begin_request() {
+    return std::unique_ptr<SqlStore>(new SqliteStore(shared_, writer_->begin_request()));
 }
 
 void SqliteStore::commit_request() {

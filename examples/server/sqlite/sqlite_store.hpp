@@ -71,7 +71,7 @@ class SqliteStore final : public SqlStore {
     void run_read(sql::Work work) override;
     void run_write(sql::Work work) override;
     void run_transaction(sql::Work work) override;
-    std::unique_ptr<Store> begin_request() override;
+    std::unique_ptr<SqlStore> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
     KnownKeys& known_keys() override { return shared_->known_keys; }
