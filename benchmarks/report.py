@@ -558,6 +558,40 @@ COMPILE_TIME_ONE_MORE = [
 ]
 
 
+# (part, what it is): the parts of the every-model program (COMPILE_TIME_PART).
+EVERY_MODEL_PARTS = [
+    ("schema", "deriving the JSON Schemas"),
+    ("write", "writing"),
+    ("read", "reading (`read<T>`: both passes and what joins them)"),
+    ("fast_pass", "of which the fast pass alone (`FastReader::document<T>`)"),
+    ("full_pass", "of which the full pass alone (`read_root<T>`)"),
+]
+
+
+def every_model_parts_markdown(ct: dict) -> list[str]:
+    """What limits the every-model program: the CPU time of each part of it."""
+    medians = ct["medians_s"]
+    if "every_model/headers" not in medians or "every_model/collectcall" not in medians:
+        return []
+    rounds = len(ct.get("samples_s", {}).get("every_model/headers", []))
+    headers = medians["every_model/headers"]
+    whole = medians["every_model/collectcall"]
+    lines = ["", "What the every-model program's time goes to: the same file compiled with only "
+             "one part of it (`COMPILE_TIME_PART`), each minus the file with none (the headers, "
+             f"the list of models and the dispatch: {headers:.2f} s); medians of {rounds} "
+             f"round{'s' if rounds != 1 else ''}. Parts share some instantiations, so they add up to a little more than the "
+             f"whole ({whole:.2f} s).", "",
+             "| part | CPU time beyond the headers | share of the whole beyond the headers |",
+             "|---|---:|---:|"]
+    beyond = whole - headers
+    for part, label in EVERY_MODEL_PARTS:
+        name = f"every_model/{part}"
+        if name in medians:
+            cost = medians[name] - headers
+            lines.append(f"| {label} | {cost:.2f} s | {100 * cost / beyond:.0f}% |")
+    return lines
+
+
 def compile_time_markdown(ct: dict | None) -> str:
     if not ct:
         return ("Not measured in this run: `benchmarks/compile_time/run.py --out FILE`, then "
@@ -599,6 +633,7 @@ def compile_time_markdown(ct: dict | None) -> str:
                   "without it.", "", "| one more model | CPU time added |", "|---|---:|"]
         for label, name in one_more:
             lines.append(f"| {label} | {medians[f'{name}+1'] - medians[name]:+.2f} s |")
+    lines += every_model_parts_markdown(ct)
     lines += ["", "| program | CPU time (median) | fastest | slowest |", "|---|---:|---:|---:|"]
     samples = ct.get("samples_s", {})
     for name, description in COMPILE_TIME_PROGRAMS:
