@@ -137,11 +137,21 @@ struct CallPlan {
     bool charged = false;
 };
 
+// What the dialer sets on a call when it ends it. Each member is the member of CallDetails of its
+// name, as the API shows it (call_from_row copies it there by name, and does not compile for one
+// CallDetails lacks), and the column of calls of its name in snake case (durationMs:
+// duration_ms), which end_call sets and CallRow selects, both from this description. While the
+// call is in progress, its row holds that status and NULLs.
+struct CallEnd {
+    CallStatus status = CallStatus::completed;  // completed or canceled
+    std::optional<EndedReason> endedReason;
+    std::optional<std::int64_t> durationMs;
+};
+BOOST_DESCRIBE_STRUCT(CallEnd, (), (status, endedReason, durationMs))
+
 // How a call in progress ended, as the dialer reports it (Store::end_call).
 struct EndedCall {
-    CallStatus status = CallStatus::completed;  // completed or canceled
-    EndedReason reason = EndedReason::customer_ended_call;
-    std::int64_t duration_ms = 0;
+    CallEnd call;
     // The call's transcript: a JSON array of TranscriptMessage, as write() makes it.
     std::string transcript;
     Time at{};  // the instant of its call-ended event

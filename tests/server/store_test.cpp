@@ -34,9 +34,24 @@ namespace api = collectcall::api;
 
 namespace {
 
-// Takes away what schema version 9 added (the daily row budget and the index of a thread's
-// customers), for a test of an older version's migration.
+// Takes away what the versions after 9 added (their `down`, sql/migrations.hpp, the newest first)
+// and what schema version 9 added (the daily row budget and the index of a thread's customers),
+// for a test of an older version's migration.
 void undo_version_9(const Database& database) {
+    namespace shared = collectcall::server::sql;
+    const shared::Dialect dialect =
+        database.postgres() ? shared::Dialect::postgres : shared::Dialect::sqlite;
+    for (auto m = shared::migrations.end(); m != shared::migrations.begin();) {
+        --m;
+        const std::string down = shared::translate(m->down, dialect);
+        for (std::size_t start = 0; start < down.size();) {
+            std::size_t end = down.find(';', start);
+            if (end == std::string::npos) end = down.size();
+            if (down.find_first_not_of(" \n", start) < end)
+                (void)database.rows(down.substr(start, end - start));
+            start = end + 1;
+        }
+    }
     for (const char* sql :
          {"DROP INDEX interactions_by_thread_customer", "DROP TABLE daily_row_counts",
           "ALTER TABLE accounts DROP COLUMN daily_rows"})
@@ -385,10 +400,9 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     const Time since = frozen_time() - std::chrono::hours(48);
     const Uuid call = place(*store, cred, c, frozen_time());
     CHECK_FALSE(store->find_call_transcript(cred.accountId, call));
-    REQUIRE(store->end_call(
-        cred.accountId, call,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
-         "[]", frozen_time()}));
+    REQUIRE(store->end_call(cred.accountId, call,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 1000,
+                                             "[]", frozen_time())));
     CHECK(store->find_call_transcript(cred.accountId, call) == std::optional<std::string>("[]"));
     const Uuid other = account(*store, "b").accountId;
     CHECK_FALSE(store->find_call_transcript(other, call));
@@ -400,10 +414,9 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     // A turn of the customer's: a conversation, from the call's end on.
     const Uuid talked = place(*store, cred, c, frozen_time() + std::chrono::minutes(1));
     CHECK(history_of(*store, cred.accountId, c, since).conversations.empty());
-    REQUIRE(store->end_call(
-        cred.accountId, talked,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
-         conversation_transcript(), frozen_time()}));
+    REQUIRE(store->end_call(cred.accountId, talked,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 1000,
+                                             conversation_transcript(), frozen_time())));
     history = history_of(*store, cred.accountId, c, since);
     CHECK(history.placed.size() == 2);
     CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
@@ -420,10 +433,9 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
         a = cred.accountId;
         REQUIRE(store->insert_customer(a, c));
         // A conversation ended under version 4: version 6 finds it in the transcript.
-        REQUIRE(store->end_call(
-            a, place(*store, cred, c, frozen_time()),
-            {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call,
-             1000, conversation_transcript(), frozen_time()}));
+        REQUIRE(store->end_call(a, place(*store, cred, c, frozen_time()),
+                                test::ended_call(collectcall::EndedReason::customer_ended_call,
+                                                 1000, conversation_transcript(), frozen_time())));
     }
     undo_version_9(database);
     // Back to version 4: what versions 5 to 7 added is taken away again (the outbox's
@@ -888,10 +900,9 @@ TEST_CASE(
     REQUIRE(store->insert_customer(a, gone));
     const Uuid call = place(*store, cred, gone, t);
     const Time gone_last = t + std::chrono::minutes(1);
-    REQUIRE(store->end_call(
-        a, call,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 60'000,
-         conversation_transcript(), gone_last}));
+    REQUIRE(store->end_call(a, call,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 60'000,
+                                             conversation_transcript(), gone_last)));
     refuse(*store, cred, gone, t);
     const SmsInteractionData text = sms(gone, "Can I pay later?", "2026-11-20T14:00:00Z");
     store->insert_interactions(a, gone.customer.id, std::vector<InteractionRecord>{text});

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "postgres.hpp"
+#include "sql/migrations.hpp"
 #include "sql/row_leases.hpp"
 #include "sql/sql_store.hpp"
 
@@ -56,7 +57,7 @@ class PostgresStore final : public SqlStore {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 9;
+    static constexpr int schema_version = sql::schema_version;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
