@@ -89,6 +89,9 @@ def informational() -> list[tuple[str, str, str]]:
                      f"read/{part}/collectcall", f"parse_only/{part}/simdjson_dom"))
     rows.append(("read mixed: time of the faulty 5% / time of all 1000 documents",
                  "read/mixed_faulty/collectcall", "read/mixed/collectcall"))
+    rows.append(("read mixed: the 1000 documents in one stream / the valid 95% and the faulty 5% "
+                 "each read in a stream of their own", "read/mixed/collectcall",
+                 "read/mixed_valid/collectcall + read/mixed_faulty/collectcall"))
     rows.append(("read customer from a std::string (a copy) / from padded input",
                  "read/customer/collectcall_copy", "read/customer/collectcall"))
     for doc in ("customer", "bulk_result1000"):
@@ -118,9 +121,11 @@ def ns(b: dict, key: str = "cpu_time") -> float:
 
 
 def ratio(medians: dict[str, dict], numerator: str, denominator: str) -> float | None:
-    if numerator not in medians or denominator not in medians:
+    """numerator / denominator, medians; a denominator "a + b" is the sum of both."""
+    names = denominator.split(" + ")
+    if numerator not in medians or any(name not in medians for name in names):
         return None
-    return ns(medians[numerator]) / ns(medians[denominator])
+    return ns(medians[numerator]) / sum(ns(medians[name]) for name in names)
 
 
 def met(value: float, op: str, target: float) -> bool:
@@ -497,6 +502,11 @@ branches that do not depend on what the values say, and then follows that index.
 why the reader is closest to the floor on `customer`, one document read again and again, whose
 branches the processor learns, and furthest on `mixed`, a thousand different documents, of which
 the faulty 5% also take the full pass (the `mixed_valid` and `mixed_faulty` ratios above).
+On `mixed`, the documents also cost more in one stream than its two parts cost each in a stream
+of its own (the ratio "in one stream / each read in a stream of their own" above): each faulty
+document runs the fast pass up to its fault and then the full pass, code that the valid
+documents around it do not run, and the valid documents after it find the fast pass's code and
+branch history partly displaced. A smaller full pass would displace less.
 Closing the distance takes a walk whose steps depend less on the document: token positions read
 from an index built ahead (as simdjson's first stage builds it), a different design of the fast
 pass rather than a faster rule."""
@@ -558,6 +568,40 @@ COMPILE_TIME_ONE_MORE = [
 ]
 
 
+# (part, what it is): the parts of the every-model program (COMPILE_TIME_PART).
+EVERY_MODEL_PARTS = [
+    ("schema", "deriving the JSON Schemas"),
+    ("write", "writing"),
+    ("read", "reading (`read<T>`: both passes and what joins them)"),
+    ("fast_pass", "of which the fast pass alone (`FastReader::document<T>`)"),
+    ("full_pass", "of which the full pass alone (`read_root<T>`)"),
+]
+
+
+def every_model_parts_markdown(ct: dict) -> list[str]:
+    """What limits the every-model program: the CPU time of each part of it."""
+    medians = ct["medians_s"]
+    if "every_model/headers" not in medians or "every_model/collectcall" not in medians:
+        return []
+    rounds = len(ct.get("samples_s", {}).get("every_model/headers", []))
+    headers = medians["every_model/headers"]
+    whole = medians["every_model/collectcall"]
+    lines = ["", "What the every-model program's time goes to: the same file compiled with only "
+             "one part of it (`COMPILE_TIME_PART`), each minus the file with none (the headers, "
+             f"the list of models and the dispatch: {headers:.2f} s); medians of {rounds} "
+             f"round{'s' if rounds != 1 else ''}. Parts share some instantiations, so they add up to a little more than the "
+             f"whole ({whole:.2f} s).", "",
+             "| part | CPU time beyond the headers | share of the whole beyond the headers |",
+             "|---|---:|---:|"]
+    beyond = whole - headers
+    for part, label in EVERY_MODEL_PARTS:
+        name = f"every_model/{part}"
+        if name in medians:
+            cost = medians[name] - headers
+            lines.append(f"| {label} | {cost:.2f} s | {100 * cost / beyond:.0f}% |")
+    return lines
+
+
 def compile_time_markdown(ct: dict | None) -> str:
     if not ct:
         return ("Not measured in this run: `benchmarks/compile_time/run.py --out FILE`, then "
@@ -599,6 +643,7 @@ def compile_time_markdown(ct: dict | None) -> str:
                   "without it.", "", "| one more model | CPU time added |", "|---|---:|"]
         for label, name in one_more:
             lines.append(f"| {label} | {medians[f'{name}+1'] - medians[name]:+.2f} s |")
+    lines += every_model_parts_markdown(ct)
     lines += ["", "| program | CPU time (median) | fastest | slowest |", "|---|---:|---:|---:|"]
     samples = ct.get("samples_s", {})
     for name, description in COMPILE_TIME_PROGRAMS:

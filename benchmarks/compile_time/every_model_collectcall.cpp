@@ -5,6 +5,10 @@
 //
 // With COMPILE_TIME_ONE_MORE the program has one more model, a copy of CustomerCreate under
 // another name (one_more_model.hpp), for the cost of one more model.
+//
+// COMPILE_TIME_PART keeps one part of the program, for what each part costs (run.py's split):
+// 0 the headers and the dispatch alone, 1 the JSON Schemas, 2 writing, 3 reading (both passes),
+// 4 the fast pass alone, 5 the full pass alone. Without it, the whole program.
 #include <cstddef>
 #include <iostream>
 #include <iterator>
@@ -47,6 +51,39 @@ using Models =
 #endif
                                                         >>>;
 
+#if defined(COMPILE_TIME_PART)
+// Makes the compiler emit what `p` points to, as a call would (GCC and clang).
+inline void escape(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+template <class T>
+int run(const std::string& text) {
+#if COMPILE_TIME_PART == 0
+    return static_cast<int>(text.size() % 2);
+#elif COMPILE_TIME_PART == 1
+    std::cout << collectcall::json_schema<T>() << '\n';
+    return static_cast<int>(text.size() % 2);
+#elif COMPILE_TIME_PART == 2
+    std::cout << collectcall::write(T{}) << '\n';
+    return static_cast<int>(text.size() % 2);
+#elif COMPILE_TIME_PART == 3
+    return collectcall::read<T>(text) ? 0 : 1;
+#elif COMPILE_TIME_PART == 4
+    // What read<T> instantiates of the fast pass (detail names: this program measures them).
+    bool (collectcall::detail::FastReader::*pass)(T&) =
+        &collectcall::detail::FastReader::document<T>;
+    escape(&pass);
+    return static_cast<int>(text.size() % 2);
+#elif COMPILE_TIME_PART == 5
+    // What read<T> instantiates of the full pass.
+    bool (*pass)(collectcall::Reader&, simdjson::ondemand::value&, void*) =
+        &collectcall::detail::read_root<T>;
+    escape(&pass);
+    return static_cast<int>(text.size() % 2);
+#else
+#error "COMPILE_TIME_PART is 0 to 5"
+#endif
+}
+#else
 template <class T>
 int run(const std::string& text) {
     std::cout << collectcall::json_schema<T>() << '\n';
@@ -59,6 +96,7 @@ int run(const std::string& text) {
     std::cout << collectcall::write(value.value()) << '\n';
     return 0;
 }
+#endif
 
 }  // namespace program
 

@@ -32,6 +32,13 @@ rounds; the ratios are between medians of the same run.
                                    (one_more_model.hpp); NAME+1 minus NAME is what one more
                                    model costs
 
+  every_model/PART                 every_model_collectcall.cpp with COMPILE_TIME_PART: the
+                                   headers and the dispatch alone (headers), the JSON Schemas
+                                   (schema), writing (write), reading (read), the fast pass
+                                   alone (fast_pass), the full pass alone (full_pass); each
+                                   minus the headers alone is what that part costs. They are
+                                   compiled in the first --split-runs rounds only (default 3)
+
 --quick leaves out the every-model and OpenAPI programs (the longest to compile).
 
 With --baseline DIR, the collectcall programs are also built against the headers under DIR (an
@@ -54,6 +61,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 FLAGS = ["-std=c++20", "-O2"]
+# The parts of the every-model program, as COMPILE_TIME_PART numbers them
+# (every_model_collectcall.cpp).
+EVERY_MODEL_PARTS = ["headers", "schema", "write", "read", "fast_pass", "full_pass"]
 
 
 def programs(include_dir: Path, scratch: Path, quick: bool = False) -> dict[str, list[str]]:
@@ -82,15 +92,23 @@ def programs(include_dir: Path, scratch: Path, quick: bool = False) -> dict[str,
                                                 str(HERE / "every_model_collectcall.cpp")],
             "openapi/collectcall": inc + [str(HERE / "openapi_collectcall.cpp")],
         })
+        for number, part in enumerate(EVERY_MODEL_PARTS):
+            result[f"every_model/{part}"] = inc + [f"-DCOMPILE_TIME_PART={number}",
+                                                   str(HERE / "every_model_collectcall.cpp")]
     if not (include_dir / "collectcall" / "api" / "endpoints.hpp").is_file():
         # Headers from before the API's endpoints were described (--baseline of an older tree).
         for name in ("every_model/collectcall", "every_model/collectcall+1",
-                     "openapi/collectcall"):
+                     "openapi/collectcall", *(f"every_model/{p}" for p in EVERY_MODEL_PARTS)):
             result.pop(name, None)
     if not (include_dir / "collectcall" / "src.hpp").is_file():
         # Headers from before the separately compiled mode (--include of an older tree).
         del result["read_write/collectcall_separate"], result["src/collectcall"]
     return result
+
+
+def is_part(name: str) -> bool:
+    """Whether `name` is one part of the every-model program."""
+    return name.startswith("every_model/") and name.split("/", 1)[1] in EVERY_MODEL_PARTS
 
 
 def timed(command: list[str]) -> float:
@@ -118,6 +136,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--quick", action="store_true",
                         help="leave out the every-model and OpenAPI programs")
+    parser.add_argument("--split-runs", type=int, default=3,
+                        help="rounds that also compile the every-model program's parts "
+                             "(default 3)")
     args = parser.parse_args()
     if shutil.which(args.cxx) is None:
         raise SystemExit(f"{args.cxx} not found")
@@ -129,7 +150,7 @@ def main() -> int:
                                                args.quick).items()}
         if args.baseline:
             for name, rest in programs(args.baseline.resolve(), scratch, args.quick).items():
-                if "collectcall" in name and name != "src/collectcall":
+                if "collectcall" in name and name != "src/collectcall" and not is_part(name):
                     commands[f"{name}@baseline"] = [args.cxx, *FLAGS, *rest, "-c", "-o",
                                                     str(scratch / "out.o")]
         load_before = os.getloadavg()
@@ -141,14 +162,16 @@ def main() -> int:
         for run in range(args.runs):
             # A different program first in each round, so that none always follows another.
             shift = run % len(rotating)
-            for name in rotating[shift:] + rotating[:shift]:
+            this_round = [name for name in rotating[shift:] + rotating[:shift]
+                          if run < args.split_runs or not is_part(name)]
+            for name in this_round:
                 samples[name].append(timed(commands[name]))
-            line = ", ".join(f"{n} {samples[n][-1]:.2f}" for n in rotating)
+            line = ", ".join(f"{n} {samples[n][-1]:.2f}" for n in rotating if n in this_round)
             print(f"round {run + 1}/{args.runs}: {line}", flush=True)
         load_after = os.getloadavg()
 
     version = subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout
-    medians = {name: statistics.median(values) for name, values in samples.items()}
+    medians = {name: statistics.median(values) for name, values in samples.items() if values}
     nlohmann = medians["read_write/nlohmann"]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -174,6 +197,11 @@ def main() -> int:
         name: medians[f"{name}+1"] - medians[name]
         for name in ("read_write/collectcall", "read_write/nlohmann", "every_model/collectcall")
         if name in medians and f"{name}+1" in medians}
+    # What each part of the every-model program costs: the part minus the headers alone.
+    if "every_model/headers" in medians:
+        result["every_model_parts_s"] = {
+            part: medians[f"every_model/{part}"] - medians["every_model/headers"]
+            for part in EVERY_MODEL_PARTS[1:] if f"every_model/{part}" in medians}
     if "read_write/collectcall_separate" in medians:
         result["ratios"]["separate_vs_nlohmann"] = (medians["read_write/collectcall_separate"] /
                                                     nlohmann)
@@ -183,6 +211,8 @@ def main() -> int:
         print(f"{name:42} {value:5.2f}x")
     for name, value in result["one_more_model_s"].items():
         print(f"one more model, {name:27} {value:+6.2f} s")
+    for name, value in result.get("every_model_parts_s", {}).items():
+        print(f"every model, {name:30} {value:+6.2f} s")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2) + "\n")
