@@ -83,6 +83,7 @@ class HookedStore final : public SqlStore {
     void run_read(sql::Work work) override { inner_->run_read(work); }
     void run_write(sql::Work work) override { inner_->run_write(work); }
     void run_transaction(sql::Work work) override { inner_->run_transaction(work); }
+    void run_blind(sql::Work work) override { inner_->run_blind(work); }
     std::unique_ptr<SqlStore> begin_request() override {
         return std::make_unique<HookedStore>(inner_->begin_request(), *hooks_);
     }

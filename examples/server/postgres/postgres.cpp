@@ -55,6 +55,11 @@ std::int64_t Result::integer(int row, int column) const {
     return value;
 }
 
+bool Result::ok() const {
+    const auto status = result_ == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result_);
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
 std::int64_t Result::affected() const {
     const char* n = result_ == nullptr ? "" : PQcmdTuples(result_);
     std::int64_t value = 0;
@@ -111,6 +116,10 @@ bool Connection::broken() const {
 
 bool Connection::in_transaction() const {
     return begin_pending_ || (conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE);
+}
+
+bool Connection::transaction_sent() const {
+    return conn_ != nullptr && PQtransactionStatus(conn_) != PQTRANS_IDLE;
 }
 
 void Connection::fail(pg_result* result, std::string_view what) {
@@ -186,27 +195,35 @@ pg_result* Connection::begin_and_execute(const std::string& name) {
     return result;
 }
 
-Result Connection::query(const char* sql) {
-    auto it = prepared_.find(sql);
-    if (it == prepared_.end()) {
-        if (begin_pending_) send_pending_begin();  // prepared first, on its own
-        std::string name = "s" + std::to_string(prepared_.size());
-        // A statement of the store's dialect (sql/sql.hpp) is translated once, here.
-        std::string translated;
-        const char* text = sql;
-        if (sql::needs_translation(sql, sql::Dialect::postgres)) {
-            translated = sql::translate(sql, sql::Dialect::postgres);
-            text = translated.c_str();
-        }
-        pg_result* prepared = PQprepare(conn_, name.c_str(), text, 0, nullptr);
-        if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail(prepared, "PostgreSQL prepare");
-        PQclear(prepared);
-        it = prepared_.emplace(sql, std::move(name)).first;
-    }
+std::pair<std::string, std::string> Connection::name_statement(const char* sql) {
+    // A name never given before on this connection: a preparation queued in a pipeline that
+    // failed may have been made all the same.
+    std::string name = "s" + std::to_string(statements_named_++);
+    // A statement of the store's dialect (sql/sql.hpp) is translated once, here.
+    std::string text = sql::needs_translation(sql, sql::Dialect::postgres)
+                           ? sql::translate(sql, sql::Dialect::postgres)
+                           : std::string(sql);
+    return {std::move(name), std::move(text)};
+}
+
+void Connection::bind_params() {
     params_.values_.clear();
     for (const std::ptrdiff_t offset : params_.offsets_) {
         params_.values_.push_back(offset < 0 ? nullptr : params_.bytes_.data() + offset);
     }
+}
+
+Result Connection::query(const char* sql) {
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end()) {
+        if (begin_pending_) send_pending_begin();  // prepared first, on its own
+        auto [name, text] = name_statement(sql);
+        pg_result* prepared = PQprepare(conn_, name.c_str(), text.c_str(), 0, nullptr);
+        if (PQresultStatus(prepared) != PGRES_COMMAND_OK) fail(prepared, "PostgreSQL prepare");
+        PQclear(prepared);
+        it = prepared_.emplace(sql, std::move(name)).first;
+    }
+    bind_params();
     pg_result* result =
         begin_pending_
             ? begin_and_execute(it->second)
@@ -216,6 +233,53 @@ Result Connection::query(const char* sql) {
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(result, "PostgreSQL");
     return Result(result);
+}
+
+void Connection::pipeline_begin() {
+    if (PQenterPipelineMode(conn_) != 1) fail(nullptr, "PostgreSQL pipeline");
+}
+
+void Connection::pipeline_command(const char* sql) {
+    if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+        unusable_ = true;
+}
+
+int Connection::pipeline_statement(const char* sql) {
+    int results = 1;
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end()) {
+        auto [name, text] = name_statement(sql);
+        if (PQsendPrepare(conn_, name.c_str(), text.c_str(), 0, nullptr) != 1) unusable_ = true;
+        it = prepared_.emplace(sql, std::move(name)).first;
+        results = 2;
+    }
+    bind_params();
+    if (PQsendQueryPrepared(conn_, it->second.c_str(), static_cast<int>(params_.values_.size()),
+                            params_.values_.data(), nullptr, nullptr, 0) != 1)
+        unusable_ = true;
+    params_.clear();
+    return results;
+}
+
+void Connection::pipeline_sync() {
+    if (PQpipelineSync(conn_) != 1) unusable_ = true;
+}
+
+Result Connection::pipeline_result() {
+    if (unusable_) return Result();
+    pg_result* first = PQgetResult(conn_);
+    if (first != nullptr) {
+        while (pg_result* more = PQgetResult(conn_))  // the null that ends the query's results
+            PQclear(more);
+    }
+    return Result(first);
+}
+
+void Connection::pipeline_end() {
+    if (!unusable_) {
+        if (pg_result* sync = PQgetResult(conn_)) PQclear(sync);
+    }
+    if (PQexitPipelineMode(conn_) != 1) unusable_ = true;
 }
 
 Result Connection::run(const std::string& sql) {

@@ -58,6 +58,9 @@ class Result {
     [[nodiscard]] std::int64_t integer(int row, int column) const;
     // The number of rows an INSERT, UPDATE or DELETE touched.
     [[nodiscard]] std::int64_t affected() const;
+    // The statement ran (a command, or a query with its rows); false for an error, a query not
+    // run because one before it in a pipeline failed, or no result.
+    [[nodiscard]] bool ok() const;
 
     // One row, with the accessors rows.hpp maps a row through.
     class Row {
@@ -132,6 +135,29 @@ class Connection {
 
     [[nodiscard]] bool broken() const;
     [[nodiscard]] bool in_transaction() const;
+    // A transaction was begun on the server (its BEGIN sent).
+    [[nodiscard]] bool transaction_sent() const;
+
+    // --- Statements sent without waiting for their results (libpq's pipeline mode), for the
+    // group commit of postgres_writer.hpp. Between pipeline_begin() and pipeline_end(), only
+    // these are used.
+    void pipeline_begin();
+    // Queues the command `sql` (one statement without parameters): one result.
+    void pipeline_command(const char* sql);
+    // Queues `sql` (as query() takes it) with the parameters last set through params(): one
+    // result, or two when its preparation is queued before it (its first use on this
+    // connection; the first of the two is the preparation's).
+    int pipeline_statement(const char* sql);
+    // Sends what is queued, with a sync point: the server runs it. Then the results in order,
+    // each once (a Result without one when the connection is lost).
+    void pipeline_sync();
+    Result pipeline_result();
+    // Reads the sync point's result and leaves pipeline mode.
+    void pipeline_end();
+    // The connection is not to be used again (a pipeline left unfinished).
+    void abandon() noexcept { unusable_ = true; }
+    // The preparation of `sql` queued in a pipeline did not run: prepared again on its next use.
+    void forget_prepared(const char* sql) { prepared_.erase(sql); }
 
   private:
     [[noreturn]] void fail(pg_result* result, std::string_view what);
@@ -148,6 +174,10 @@ class Connection {
     bool unusable_ = false;
     Params params_;
     std::unordered_map<const char*, std::string> prepared_;
+    std::size_t statements_named_ = 0;  // the next prepared statement's name: s0, s1, ...
+    // Translates `sql` for PostgreSQL (sql/sql.hpp) and names it: its name and text.
+    std::pair<std::string, std::string> name_statement(const char* sql);
+    void bind_params();
 };
 
 // Connections for the threads of one process: at most `size` open at once, a thread waits for

@@ -300,9 +300,11 @@ PostgresStore::Shared::Shared(PostgresOptions o)
     : options(std::move(o)),
       pool(options.uri, std::max<std::size_t>(2, options.pool_size)),
       counters(options.uri, 1),
-      process_id(std::string(new_uuid().view())) {}
+      process_id(std::string(new_uuid().view())),
+      writer(std::make_unique<PostgresWriter>(options.uri)) {}
 
 PostgresStore::Shared::~Shared() {
+    writer.reset();  // its writes count rows from the leases
     try {
         for (const sql::RowLeases::Charge& rest : row_leases.release()) {
             counters.transaction([&](Connection& connection) {
@@ -420,7 +422,13 @@ void PostgresStore::run_read(sql::Work work) {
 
 void PostgresStore::run_write(sql::Work work) {
     // One statement commits by itself (or is part of the request's transaction).
+    const auto start = std::chrono::steady_clock::now();
     run_read(work);
+    if (!request_) committed(start);
+}
+
+void PostgresStore::committed(std::chrono::steady_clock::time_point start) const {
+    if (shared_->observer) shared_->observer(1, std::chrono::steady_clock::now() - start);
 }
 
 namespace {
@@ -429,8 +437,8 @@ namespace {
 // the transaction does not commit.
 class CountingDb final : public sql::Db {
   public:
-    CountingDb(Connection& connection, std::vector<sql::RowLeases::Charge>& charges)
-        : charges(charges), db_(connection) {}
+    CountingDb(sql::Db& db, std::vector<sql::RowLeases::Charge>& charges)
+        : charges(charges), db_(db) {}
     [[nodiscard]] std::unique_ptr<sql::Cursor> open(const char* sql) override {
         return db_.open(sql);
     }
@@ -438,7 +446,7 @@ class CountingDb final : public sql::Db {
     std::vector<sql::RowLeases::Charge>& charges;
 
   private:
-    pg::Db db_;
+    sql::Db& db_;
 };
 
 void refund(sql::RowLeases& leases, std::vector<sql::RowLeases::Charge>& charges) noexcept {
@@ -450,12 +458,14 @@ void refund(sql::RowLeases& leases, std::vector<sql::RowLeases::Charge>& charges
 }  // namespace
 
 void PostgresStore::run_transaction(sql::Work work) {
+    const auto start = std::chrono::steady_clock::now();
     std::vector<sql::RowLeases::Charge> charges;
     try {
         pool_.transaction([&](Connection& connection) {
             refund(shared_->row_leases, charges);  // an attempt run again after a deadlock
-            CountingDb db(connection, charges);
-            work(db);
+            pg::Db db(connection);
+            CountingDb counting(db, charges);
+            work(counting);
             return true;
         });
     } catch (...) {
@@ -463,9 +473,42 @@ void PostgresStore::run_transaction(sql::Work work) {
         throw;
     }
     // In a request's store, counted once the request's transaction commits.
-    if (request_)
+    if (request_) {
         request_charges_.insert(request_charges_.end(), std::make_move_iterator(charges.begin()),
                                 std::make_move_iterator(charges.end()));
+    } else {
+        committed(start);
+    }
+}
+
+void PostgresStore::run_blind(sql::Work work) {
+    // In a request's store, part of the request's transaction.
+    if (request_) return run_transaction(work);
+    std::vector<sql::RowLeases::Charge> charges;
+    auto attempt = [&](sql::Db& db) {
+        refund(shared_->row_leases, charges);
+        CountingDb counting(db, charges);
+        work(counting);
+    };
+    bool durable = false;
+    try {
+        durable = shared_->writer->write(sql::Work(attempt));
+    } catch (...) {
+        refund(shared_->row_leases, charges);
+        throw;
+    }
+    // The batch kept nothing: a transaction of its own, which gives back what the batch's
+    // attempt counted.
+    if (!durable) {
+        refund(shared_->row_leases, charges);
+        run_transaction(work);
+    }
+}
+
+bool PostgresStore::observe_commits(CommitObserver observer) {
+    shared_->observer = observer;
+    shared_->writer->observe_commits(std::move(observer));
+    return true;
 }
 
 void PostgresStore::count_rows(sql::Db& db, const Uuid& account, std::int64_t rows,
@@ -490,8 +533,12 @@ std::unique_ptr<SqlStore> PostgresStore::begin_request() {
 
 void PostgresStore::commit_request() {
     if (!request_) return;
+    const auto start = std::chrono::steady_clock::now();
+    const bool wrote =
+        request_->connection() != nullptr && request_->connection()->transaction_sent();
     request_->commit();
     request_charges_.clear();
+    if (wrote) committed(start);
 }
 
 void PostgresStore::rollback_request() {

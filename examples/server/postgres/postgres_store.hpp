@@ -21,7 +21,9 @@
 // - rate limits: each process adds its count of each key's requests to a shared table once a
 //   second and charges its own buckets with the others' (SharedRateLimits,
 //   postgres_rate_limits.hpp).
-// - writes are acknowledged after COMMIT with synchronous_commit on.
+// - writes are acknowledged after COMMIT with synchronous_commit on; concurrent blind writes
+//   (POST /customers) share a transaction and its commit, each in a savepoint of its own
+//   (postgres_writer.hpp).
 // - the schema is created and migrated under pg_advisory_lock, safe when several processes
 //   start at once.
 #pragma once
@@ -37,6 +39,7 @@
 #include <vector>
 
 #include "postgres.hpp"
+#include "postgres_writer.hpp"
 #include "sql/migrations.hpp"
 #include "sql/row_leases.hpp"
 #include "sql/sql_store.hpp"
@@ -63,6 +66,7 @@ class PostgresStore final : public SqlStore {
     void start_heartbeat();
 
     void set_clock(const Clock& clock) override { shared_->clock = clock; }
+    bool observe_commits(CommitObserver observer) override;
     std::vector<CallInProgress> calls_in_progress() override;
     std::vector<CallInProgress> take_over_calls() override;
 
@@ -70,6 +74,7 @@ class PostgresStore final : public SqlStore {
     void run_read(sql::Work work) override;
     void run_write(sql::Work work) override;
     void run_transaction(sql::Work work) override;
+    void run_blind(sql::Work work) override;
     std::unique_ptr<SqlStore> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
@@ -93,8 +98,12 @@ class PostgresStore final : public SqlStore {
         sql::RowLeases row_leases;
         pg::Pool counters;
         KnownKeys known_keys;
-        std::string process_id;  // this process's name in leases and heartbeats
-        Clock clock;             // set once, before the server serves (Store::set_clock)
+        std::string process_id;   // this process's name in leases and heartbeats
+        Clock clock;              // set once, before the server serves (Store::set_clock)
+        CommitObserver observer;  // set once, before the server serves (observe_commits)
+        // Group commit of blind writes (run_blind); stopped first, before the leases its
+        // writes count rows from.
+        std::unique_ptr<PostgresWriter> writer;
     };
     // An Idempotency-Key request's store (begin_idempotent): the same database, with its
     // operations in the request's transaction.
@@ -102,6 +111,9 @@ class PostgresStore final : public SqlStore {
 
     void migrate();
     void beat();
+    // Reports a commit of one write, begun at `start`, to the commit observer (observe_commits):
+    // a transaction on the pool, beside the writer's batches.
+    void committed(std::chrono::steady_clock::time_point start) const;
 
     // The database's pool, shared by the store and its requests' stores.
     std::shared_ptr<Shared> shared_;

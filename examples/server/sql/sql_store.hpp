@@ -153,6 +153,12 @@ class SqlStore : public Store {
     // throws; a backend may run it again after a deadlock. In a request's store, a savepoint of the
     // request's transaction.
     virtual void run_transaction(sql::Work work) = 0;
+    // Runs `work`, a blind write: each of its statements changes one row (when it does not, or
+    // fails, what the work did is not kept) and returns none, and nothing it decides depends on
+    // a row it reads. A backend may run it in one transaction with other requests' blind writes,
+    // and then run it again in a transaction of its own (PostgreSQL's group commit,
+    // postgres/postgres_writer.hpp). By default, run_transaction().
+    virtual void run_blind(sql::Work work) { run_transaction(work); }
     // A store for an Idempotency-Key request: the same database, its writes in one transaction
     // (store.hpp, IdempotencyBegin::store; on SQLite, a savepoint of one of the writer's batches).
     virtual std::unique_ptr<SqlStore> begin_request() = 0;
@@ -198,6 +204,10 @@ class SqlStore : public Store {
     template <class F>
     auto transacting(F&& f) {
         return transacting(1, f);
+    }
+    template <class F>
+    auto writing_blind(F&& f) {
+        return timed(1, [&] { return with(f, [this](sql::Work w) { run_blind(w); }); });
     }
     template <class F>
     auto transacting(std::size_t items, F&& f) {

@@ -92,7 +92,8 @@ const char* insert_customers_sql(std::size_t rows) {
 
 bool SqlStore::insert_customer(const Uuid& account, const StoredCustomer& customer) {
     CustomerBodies& bodies = CustomerBodies::write(std::span(&customer, 1));
-    return transacting([&](Db& db) {
+    // Blind: one INSERT, which changes one row unless the externalId is taken.
+    return writing_blind([&](Db& db) {
         Query q(db, insert_customers_sql(1));
         bind_customer_insert(q, 0, account, customer, bodies[0]);
         const bool inserted = q.run() == 1;

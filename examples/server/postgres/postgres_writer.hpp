@@ -1,0 +1,83 @@
+// Group commit on PostgreSQL (postgres_store.hpp) for blind writes (SqlStore::run_blind: a
+// write whose statements each change one row and return none, such as POST /customers'
+// INSERT ... ON CONFLICT DO NOTHING): the writes of concurrent requests are run by one thread on
+// one connection in one transaction, each in a SAVEPOINT of its own, and made durable by one
+// COMMIT (one WAL flush, synchronous_commit on), as SQLite's writer shares one commit.
+//
+// Nothing waits for a statement's result: the writer runs each write's work, which sends its
+// statements into libpq's pipeline (and is told, ahead, that each changed its one row), then
+// sends the sync point; the batch is one round trip, and its COMMIT a second. The results are
+// checked before the COMMIT is sent:
+// - every statement ran and changed one row: the batch commits; a write that threw (a refusal
+//   of its own, such as the daily budget's) was rolled back to its savepoint in the same
+//   pipeline and fails alone;
+// - a statement failed, or changed no row (a duplicate externalId): what the writes were told was
+//   not so. The transaction is rolled back, nothing of it kept, and each write of the batch runs
+//   again in a transaction of its own (PostgresStore's pool), as every write did without group
+//   commit; each is then answered as it would have been.
+// Each write returns only after the commit that made it durable, or after its own transaction.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "baton.hpp"
+#include "postgres.hpp"
+#include "sql/sql.hpp"
+#include "store.hpp"
+
+namespace collectcall::server {
+
+class PostgresWriter {
+  public:
+    // Writes through a connection to `uri` of its own (reopened after a failure), from a thread
+    // of its own started here.
+    explicit PostgresWriter(const std::string& uri);
+    // Runs the writes still queued and stops the thread.
+    ~PostgresWriter();
+    PostgresWriter(const PostgresWriter&) = delete;
+    PostgresWriter& operator=(const PostgresWriter&) = delete;
+
+    // Runs `work` in the next batch and returns true once it is durable (rethrowing what the work
+    // threw, its savepoint rolled back); false when the batch kept nothing and the caller is to
+    // run `work` again in a transaction of its own.
+    bool write(sql::Work work);
+
+    // Counts each commit: the writes it made durable and how long its transaction took. Set
+    // before any write.
+    void observe_commits(Store::CommitObserver observer) { observer_ = std::move(observer); }
+
+  private:
+    struct PendingWrite {
+        explicit PendingWrite(sql::Work w) : work(w) {}
+        sql::Work work;
+        std::exception_ptr error;  // these two are written before `done` is posted
+        bool again = false;
+        Baton done;
+    };
+
+    // At most this many writes in a transaction: a transaction with more than 64 subtransactions
+    // that wrote (PGPROC_MAX_CACHED_SUBXIDS) makes every other backend's snapshot look its
+    // subtransactions up in pg_subtrans.
+    static constexpr std::size_t max_batch = 48;
+
+    void write_batches();
+    void run_batch(const std::vector<PendingWrite*>& batch);
+
+    pg::Pool connection_;  // one connection, used by the writer's thread only
+
+    std::mutex mutex_;
+    std::condition_variable queued_;    // a write joins an empty queue, or the writer stops
+    std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
+    bool stopping_ = false;             // guarded by mutex_
+    Store::CommitObserver observer_;
+
+    std::thread thread_;  // runs the batches; stopped first, by the destructor
+};
+
+}  // namespace collectcall::server
