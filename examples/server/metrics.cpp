@@ -7,8 +7,6 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
-#include "forwarding_store.hpp"
-
 namespace collectcall::server {
 
 namespace {
@@ -80,7 +78,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
              .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128});
     write_seconds_ = &BuildHistogram()
                           .Name("collectcall_store_write_seconds")
-                          .Help("Time a request waited for its write to be durable")
+                          .Help("Time the caller of each store write waited for it to be durable")
                           .Register(*registry_)
                           .Add({}, latency_buckets());
     write_items_ = &BuildHistogram()
@@ -198,120 +196,6 @@ std::string Metrics::text() {
 
 namespace {
 
-// Each write method of a store is one write; without group commit, also one commit.
-template <class Work>
-auto timed(Metrics& metrics, bool batched, std::size_t items, const Work& work) {
-    const auto start = std::chrono::steady_clock::now();
-    auto result = work();
-    const auto duration = std::chrono::steady_clock::now() - start;
-    metrics.write(items, duration);
-    if (!batched) metrics.commit(1, duration);
-    return result;
-}
-
-class MeteredStore final : public ForwardingStore {
-  public:
-    MeteredStore(std::unique_ptr<Store> inner, Metrics& metrics)
-        : ForwardingStore(std::move(inner)),
-          metrics_(metrics),
-          batched_(ForwardingStore::observe_commits(
-              [&metrics](std::size_t writes, std::chrono::nanoseconds duration) {
-                  metrics.commit(writes, duration);
-              })) {}
-
-    // The writes, timed.
-    Credentials create_credentials(const AccountSetup& setup, Time now) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::create_credentials(setup, now); });
-    }
-    bool insert_customer(const Uuid& account, const StoredCustomer& customer) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::insert_customer(account, customer); });
-    }
-    std::vector<bool> insert_customers(const Uuid& account,
-                                       std::span<const StoredCustomer> customers) override {
-        return timed(metrics_, batched_, customers.size(),
-                     [&] { return ForwardingStore::insert_customers(account, customers); });
-    }
-    std::optional<StoredCustomer> update_customer(
-        const Uuid& account, const Uuid& id,
-        const std::function<bool(StoredCustomer&)>& change) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::update_customer(account, id, change); });
-    }
-    std::optional<StoredCustomer> change_standing(const Uuid& account, const Uuid& id,
-                                                  const StandingChanger& change) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::change_standing(account, id, change); });
-    }
-    std::optional<CallPlan> place_call(const Uuid& account, const Uuid& customer, Time since,
-                                       const CallDecider& decide) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::place_call(account, customer, since, decide); });
-    }
-    bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::end_call(account, id, ending); });
-    }
-    ClientInsert insert_client(const Uuid& account, const Client& client, Time now) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::insert_client(account, client, now); });
-    }
-    void insert_interactions(const Uuid& account, const Uuid& customer,
-                             std::span<const InteractionRecord> records,
-                             const StandingChanger& standing = {}) override {
-        timed(metrics_, batched_, records.size(), [&] {
-            ForwardingStore::insert_interactions(account, customer, records, standing);
-            return 0;
-        });
-    }
-    std::optional<InteractionPlan> record_interaction(const Uuid& account, const Uuid& customer,
-                                                      Time since,
-                                                      const InteractionDecider& decide) override {
-        return timed(metrics_, batched_, 1, [&] {
-            return ForwardingStore::record_interaction(account, customer, since, decide);
-        });
-    }
-    StoredAnalysis save_analysis(const Uuid& account, const StoredAnalysis& analysis,
-                                 const OutcomeApplier& apply) override {
-        return timed(metrics_, batched_, 1,
-                     [&] { return ForwardingStore::save_analysis(account, analysis, apply); });
-    }
-    SecretInsert insert_webhook_secret(const Uuid& account, const Uuid& id, std::string_view secret,
-                                       Time now) override {
-        return timed(metrics_, batched_, 1, [&] {
-            return ForwardingStore::insert_webhook_secret(account, id, secret, now);
-        });
-    }
-    IdempotencyBegin begin_idempotent(const Uuid& account, std::string_view key,
-                                      const Sha256& fingerprint, Time now) override {
-        return timed(metrics_, batched_, 1, [&] {
-            return ForwardingStore::begin_idempotent(account, key, fingerprint, now);
-        });
-    }
-    void finish_idempotent(const Uuid& account, std::string_view key,
-                           const StoredResponse& response) override {
-        timed(metrics_, batched_, 1, [&] {
-            ForwardingStore::finish_idempotent(account, key, response);
-            return 0;
-        });
-    }
-
-  protected:
-    std::unique_ptr<Store> decorate(std::unique_ptr<Store> request_store) override {
-        return std::unique_ptr<Store>(
-            new MeteredStore(std::move(request_store), metrics_, batched_));
-    }
-
-  private:
-    // Over a request's store, whose commits the store's observer already counts.
-    MeteredStore(std::unique_ptr<Store> request_store, Metrics& metrics, bool batched)
-        : ForwardingStore(std::move(request_store)), metrics_(metrics), batched_(batched) {}
-
-    Metrics& metrics_;
-    bool batched_;
-};
-
 class MeteredOutbox final : public WebhookOutbox {
   public:
     MeteredOutbox(std::unique_ptr<WebhookOutbox> inner, Metrics& metrics)
@@ -355,7 +239,17 @@ class MeteredOutbox final : public WebhookOutbox {
 }  // namespace
 
 std::unique_ptr<Store> metered(std::unique_ptr<Store> store, Metrics& metrics) {
-    return std::make_unique<MeteredStore>(std::move(store), metrics);
+    const bool batched =
+        store->observe_commits([&metrics](std::size_t writes, std::chrono::nanoseconds duration) {
+            metrics.commit(writes, duration);
+        });
+    // Without group commit, each write is a commit of its own.
+    store->observe_writes(
+        [&metrics, batched](std::size_t items, std::chrono::nanoseconds duration) {
+            metrics.write(items, duration);
+            if (!batched) metrics.commit(1, duration);
+        });
+    return store;
 }
 
 std::unique_ptr<WebhookOutbox> metered(std::unique_ptr<WebhookOutbox> outbox, Metrics& metrics) {

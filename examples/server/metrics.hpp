@@ -13,9 +13,10 @@
 //   collectcall_connection_memory_bytes                      what connections hold of the
 //                                                            memory budget
 //   collectcall_store_write_seconds, collectcall_store_write_items
-//                                                            each write of a request, as its
-//                                                            request waited for it (items: the
-//                                                            customers of a bulk, 1 otherwise)
+//                                                            each write of the store, as its
+//                                                            caller waited for it (items: the
+//                                                            customers of a bulk, the messages
+//                                                            of an import, 1 otherwise)
 //   collectcall_store_commits_total, collectcall_store_commit_seconds,
 //   collectcall_store_commit_writes                          each commit: its duration and the
 //                                                            writes it made durable (more than 1
@@ -104,7 +105,8 @@ class Metrics {
     std::function<std::size_t()> connection_memory_bytes_;
 };
 
-// A Store that times each write of another one into `metrics`.
+// The store, its writes (Store::observe_writes) and commits (Store::observe_commits) reported to
+// `metrics`.
 std::unique_ptr<Store> metered(std::unique_ptr<Store> store, Metrics& metrics);
 // An outbox that counts delivery outcomes and reports its depth to `metrics`.
 std::unique_ptr<WebhookOutbox> metered(std::unique_ptr<WebhookOutbox> outbox, Metrics& metrics);

@@ -386,8 +386,9 @@ InteractionRecord interaction_from_row(const Row& selected) {
     corrupt("interaction channel");
 }
 
-// A call's row as it is selected (its events are another table's).
-struct CallRow {
+// A call's row as it is selected (its events are another table's): the columns of the call as
+// placed, after those the dialer sets when it ends it (CallEnd's).
+struct CallRow : CallEnd {
     Uuid id;
     Uuid thread_id;
     E164 to_number;
@@ -395,13 +396,9 @@ struct CallRow {
     std::string compliance;  // compliance_column
     Timestamp created_at;
     Uuid customer_id;
-    CallStatus status = CallStatus::in_progress;
-    std::optional<EndedReason> ended_reason;
-    std::optional<std::int64_t> duration_ms;
 };
-BOOST_DESCRIBE_STRUCT(CallRow, (),
-                      (id, thread_id, to_number, from_number, compliance, created_at, customer_id,
-                       status, ended_reason, duration_ms))
+BOOST_DESCRIBE_STRUCT(CallRow, (CallEnd),
+                      (id, thread_id, to_number, from_number, compliance, created_at, customer_id))
 
 // A call from its row; the caller adds the call's events.
 inline CallDetails call_from_row(CallRow row) {
@@ -413,9 +410,7 @@ inline CallDetails call_from_row(CallRow row) {
     call.compliance = compliance_from_column(row.compliance);
     call.createdAt = std::move(row.created_at);
     call.customerId = row.customer_id;
-    call.status = row.status;
-    if (row.ended_reason) call.endedReason = *row.ended_reason;
-    if (row.duration_ms) call.durationMs = *row.duration_ms;
+    sql::assign_members(static_cast<const CallEnd&>(row), call);
     return call;
 }
 

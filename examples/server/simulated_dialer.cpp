@@ -233,11 +233,13 @@ void SimulatedDialer::finish(const Pending& pending) {
         if (!call) return;  // not this account's, or gone: nothing to end
         const SimulatedOutcome outcome =
             simulated_outcome(pending.call, call->toPhoneNumber.view());
-        const std::string transcript = write(simulated_transcript(
-            outcome.ended_reason, outcome.duration_ms, call->createdAt.time(), outcome.script));
-        if (store_.end_call(pending.account, pending.call,
-                            EndedCall{CallStatus::completed, outcome.ended_reason,
-                                      outcome.duration_ms, transcript, clock_.now()})) {
+        EndedCall ended;
+        ended.call.endedReason = outcome.ended_reason;
+        ended.call.durationMs = outcome.duration_ms;
+        ended.transcript = write(simulated_transcript(outcome.ended_reason, outcome.duration_ms,
+                                                      call->createdAt.time(), outcome.script));
+        ended.at = clock_.now();
+        if (store_.end_call(pending.account, pending.call, ended)) {
             if (on_event_) on_event_();
         }
     } catch (const std::exception& e) {

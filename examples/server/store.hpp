@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -136,11 +137,21 @@ struct CallPlan {
     bool charged = false;
 };
 
+// What the dialer sets on a call when it ends it. Each member is the member of CallDetails of its
+// name, as the API shows it (call_from_row copies it there by name, and does not compile for one
+// CallDetails lacks), and the column of calls of its name in snake case (durationMs:
+// duration_ms), which end_call sets and CallRow selects, both from this description. While the
+// call is in progress, its row holds that status and NULLs.
+struct CallEnd {
+    CallStatus status = CallStatus::completed;  // completed or canceled
+    std::optional<EndedReason> endedReason;
+    std::optional<std::int64_t> durationMs;
+};
+BOOST_DESCRIBE_STRUCT(CallEnd, (), (status, endedReason, durationMs))
+
 // How a call in progress ended, as the dialer reports it (Store::end_call).
 struct EndedCall {
-    CallStatus status = CallStatus::completed;  // completed or canceled
-    EndedReason reason = EndedReason::customer_ended_call;
-    std::int64_t duration_ms = 0;
+    CallEnd call;
     // The call's transcript: a JSON array of TranscriptMessage, as write() makes it.
     std::string transcript;
     Time at{};  // the instant of its call-ended event
@@ -326,6 +337,13 @@ class Store {
     // returns true; a store whose every write is a commit of its own returns false.
     using CommitObserver = std::function<void(std::size_t writes, std::chrono::nanoseconds)>;
     virtual bool observe_commits(CommitObserver /*observer*/) { return false; }
+    // A store that times its writes reports each to `observer` (the items it stored: the
+    // customers of a bulk, the messages of an import, else 1; the time its caller waited for it to
+    // be durable, or in an Idempotency-Key request's store to be part of the request's
+    // transaction, which the request's stores report too) and returns true. Both observers are
+    // set before the store is shared between threads.
+    using WriteObserver = std::function<void(std::size_t items, std::chrono::nanoseconds)>;
+    virtual bool observe_writes(WriteObserver /*observer*/) { return false; }
 
     // The clock whose UTC day the daily budget of stored rows counts (API.md section 17); the
     // system clock's until the server gives its own.

@@ -68,8 +68,8 @@ std::string webhook_body(const StoredEvent& event, std::optional<std::string_vie
 
     CallEnding ending;
     ending.status = row.status;
-    if (row.ended_reason) ending.endedReason = *row.ended_reason;
-    ending.durationMs = row.duration_ms.value_or(0);
+    if (row.endedReason) ending.endedReason = *row.endedReason;
+    ending.durationMs = row.durationMs.value_or(0);
     ending.endedAt = at;
     if (event.transcript) {
         auto messages = read<std::vector<TranscriptMessage>>(*event.transcript);

@@ -208,10 +208,9 @@ TEST_CASE("get-signed-url: the recording link of an answered call, 404 otherwise
         return client.post("/api/v1/calls/get-signed-url", R"({"callId":")" + call + "\"}");
     };
     const auto end = [&](const std::string& call, collectcall::EndedReason reason) {
-        REQUIRE(server.store().end_call(collectcall::Uuid::parse(acme.id).value(),
-                                        collectcall::Uuid::parse(call).value(),
-                                        {collectcall::CallStatus::completed, reason, 42'000, "[]",
-                                         frozen_time("2026-11-20T15:01:00Z")}));
+        REQUIRE(server.store().end_call(
+            collectcall::Uuid::parse(acme.id).value(), collectcall::Uuid::parse(call).value(),
+            test::ended_call(reason, 42'000, "[]", frozen_time("2026-11-20T15:01:00Z"))));
     };
 
     const std::string answered = place();

@@ -63,8 +63,8 @@ void seed_call(LocalServer& server, const Account& account, const std::string& c
     if (!conversation) {
         REQUIRE(
             server.store().end_call(account_id, plan->call.id,
-                                    {CallStatus::completed, EndedReason::customer_did_not_answer,
-                                     30000, "[]", t + std::chrono::minutes(1)}));
+                                    test::ended_call(EndedReason::customer_did_not_answer, 30000,
+                                                     "[]", t + std::chrono::minutes(1))));
         return;
     }
     TranscriptMessage turn;
@@ -73,10 +73,10 @@ void seed_call(LocalServer& server, const Account& account, const std::string& c
     turn.startedAt = Timestamp::from_time(t + std::chrono::seconds(5));
     turn.endedAt = Timestamp::from_time(t + std::chrono::seconds(9));
     turn.endTime = turn.endedAt;
-    REQUIRE(server.store().end_call(
-        account_id, plan->call.id,
-        {CallStatus::completed, EndedReason::customer_ended_call, 60000,
-         write(std::vector<TranscriptMessage>{turn}), t + std::chrono::minutes(1)}));
+    REQUIRE(server.store().end_call(account_id, plan->call.id,
+                                    test::ended_call(EndedReason::customer_ended_call, 60000,
+                                                     write(std::vector<TranscriptMessage>{turn}),
+                                                     t + std::chrono::minutes(1))));
 }
 
 // The ids of the failed checks of a blocked call.
@@ -433,8 +433,8 @@ TEST_CASE("one call at a time: a second call during the first is refused under r
         // Once it has ended unanswered (no conversation), the next call is placed.
         REQUIRE(server.store().end_call(
             Uuid::parse(acme.id).value(), Uuid::parse(first_id).value(),
-            {collectcall::CallStatus::completed, collectcall::EndedReason::customer_did_not_answer,
-             30'000, "[]", instant("2026-01-06T15:00:30Z")}));
+            test::ended_call(collectcall::EndedReason::customer_did_not_answer, 30'000, "[]",
+                             instant("2026-01-06T15:00:30Z"))));
         const Reply third = client.post(calls, call_body(acme));
         CHECK(third.status == 200);
         CHECK_FALSE(third.has("/data/blockedByCallId"));

@@ -21,6 +21,19 @@
 
 namespace test {
 
+// A call ended as the simulated dialer ends one: completed, with `reason`, its duration, its
+// transcript (a JSON array of TranscriptMessage) and the instant of its end.
+inline collectcall::server::EndedCall ended_call(collectcall::EndedReason reason,
+                                                 std::int64_t duration_ms, std::string transcript,
+                                                 collectcall::server::Time at) {
+    collectcall::server::EndedCall ended;
+    ended.call.endedReason = reason;
+    ended.call.durationMs = duration_ms;
+    ended.transcript = std::move(transcript);
+    ended.at = at;
+    return ended;
+}
+
 // The build runs under AddressSanitizer, whose memory use and speed some tests allow for.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool address_sanitizer = true;

@@ -1,5 +1,5 @@
-// A Store that forwards to a test's store (SQLite or PostgreSQL), with hooks a test can use to
-// hold, slow or break an operation.
+// A test's store (SQLite or PostgreSQL), with hooks a test can use to hold, slow or break an
+// operation.
 #pragma once
 
 #include <atomic>
@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "forwarding_store.hpp"
 #include "postgres/postgres.hpp"
 #include "postgres/postgres_store.hpp"
+#include "sql/sql_store.hpp"
 #include "sqlite/sqlite.hpp"
 #include "sqlite/sqlite_store.hpp"
 
@@ -19,7 +19,7 @@ namespace test {
 
 using namespace collectcall::server;
 
-inline std::unique_ptr<Store> open_store(const std::string& db) {
+inline std::unique_ptr<SqlStore> open_sql_store(const std::string& db) {
     if (pg::is_uri(db)) {
         PostgresOptions options;
         options.uri = db;
@@ -28,12 +28,19 @@ inline std::unique_ptr<Store> open_store(const std::string& db) {
     return std::make_unique<SqliteStore>(SqliteOptions{db, 5000});
 }
 
-class HookedStore final : public ForwardingStore {
+inline std::unique_ptr<Store> open_store(const std::string& db) {
+    return open_sql_store(db);
+}
+
+// A SqlStore over another's backend: every Store method is SqlStore's own, run through the
+// backend's seam, so only the methods with a hook are written here, and the writes are timed as
+// any SqlStore's.
+class HookedStore final : public SqlStore {
   public:
-    explicit HookedStore(const std::string& db) : ForwardingStore(open_store(db)) {}
+    explicit HookedStore(const std::string& db) : inner_(open_sql_store(db)) {}
     // Over a request's store: the hooks and counts of `root`.
-    HookedStore(std::unique_ptr<Store> request_store, HookedStore& root)
-        : ForwardingStore(std::move(request_store)), hooks_(&root) {}
+    HookedStore(std::unique_ptr<SqlStore> request_store, HookedStore& root)
+        : inner_(std::move(request_store)), hooks_(&root) {}
 
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
@@ -43,33 +50,55 @@ class HookedStore final : public ForwardingStore {
 
     void check() override {
         if (hooks_->before_check) hooks_->before_check();
-        ForwardingStore::check();
+        SqlStore::check();
     }
     std::optional<KeyRecord> find_api_key(std::string_view key_id) override {
         ++hooks_->key_lookups;
-        return ForwardingStore::find_api_key(key_id);
+        return SqlStore::find_api_key(key_id);
     }
     std::optional<InteractionRecord> last_inbound_interaction(
         const collectcall::Uuid& a, const collectcall::Uuid& thread) override {
         ++hooks_->inbound_reads;
-        return ForwardingStore::last_inbound_interaction(a, thread);
+        return SqlStore::last_inbound_interaction(a, thread);
     }
     bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
         if (hooks_->before_insert_customer) hooks_->before_insert_customer();
-        return ForwardingStore::insert_customer(a, c);
+        return SqlStore::insert_customer(a, c);
     }
     std::optional<StoredCustomer> find_customer(const collectcall::Uuid& a,
                                                 const collectcall::Uuid& id) override {
         if (hooks_->before_find_customer) hooks_->before_find_customer();
-        return ForwardingStore::find_customer(a, id);
+        return SqlStore::find_customer(a, id);
     }
 
-  protected:
-    std::unique_ptr<Store> decorate(std::unique_ptr<Store> request_store) override {
-        return std::make_unique<HookedStore>(std::move(request_store), *hooks_);
+    // The backend's own Store methods.
+    bool observe_commits(CommitObserver observer) override {
+        return inner_->observe_commits(std::move(observer));
+    }
+    void set_clock(const Clock& clock) override { inner_->set_clock(clock); }
+    std::vector<CallInProgress> calls_in_progress() override { return inner_->calls_in_progress(); }
+    std::vector<CallInProgress> take_over_calls() override { return inner_->take_over_calls(); }
+
+    // The backend's seam.
+    void run_read(sql::Work work) override { inner_->run_read(work); }
+    void run_write(sql::Work work) override { inner_->run_write(work); }
+    void run_transaction(sql::Work work) override { inner_->run_transaction(work); }
+    std::unique_ptr<SqlStore> begin_request() override {
+        return std::make_unique<HookedStore>(inner_->begin_request(), *hooks_);
+    }
+    void commit_request() override { inner_->commit_request(); }
+    void rollback_request() override { inner_->rollback_request(); }
+    [[nodiscard]] std::optional<std::string_view> call_owner() const override {
+        return inner_->call_owner();
+    }
+    [[nodiscard]] KnownKeys& known_keys() override { return inner_->known_keys(); }
+    void count_rows(sql::Db& db, const collectcall::Uuid& account, std::int64_t rows,
+                    bool refusable) override {
+        inner_->count_rows(db, account, rows, refusable);
     }
 
   private:
+    std::unique_ptr<SqlStore> inner_;
     HookedStore* hooks_ = this;
 };
 

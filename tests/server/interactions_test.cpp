@@ -255,11 +255,12 @@ TEST_CASE("GET /customers/{id}/interactions: calls, SMS and e-mail, newest first
     const auto account = collectcall::Uuid::parse(f.account.id).value();
     REQUIRE(f.server.store().end_call(
         account, call,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 30'000,
-         R"([{"role":"user","message":"Hello?","startedAt":"2026-11-20T15:00:01.000Z",)"
-         R"("endedAt":"2026-11-20T15:00:02.000Z","endTime":"2026-11-20T15:00:02.000Z",)"
-         R"("secondsFromStart":1,"duration":1000}])",
-         frozen_time(morning)}));
+        test::ended_call(
+            collectcall::EndedReason::customer_ended_call, 30'000,
+            R"([{"role":"user","message":"Hello?","startedAt":"2026-11-20T15:00:01.000Z",)"
+            R"("endedAt":"2026-11-20T15:00:02.000Z","endTime":"2026-11-20T15:00:02.000Z",)"
+            R"("secondsFromStart":1,"duration":1000}])",
+            frozen_time(morning))));
     CHECK(f.client.get(f.base + "/interactions").str("/data/interactions/0/transcript/0/message") ==
           "Hello?");
     CHECK(f.client.get("/api/v1/customers/0f8fad5b-d9cb-469f-a165-70867728950e/interactions")
@@ -445,14 +446,15 @@ TEST_CASE("analyze: a call's customer turns; a stop request there restricts call
     const auto account = collectcall::Uuid::parse(f.account.id).value();
     REQUIRE(f.server.store().end_call(
         account, collectcall::Uuid::parse(id).value(),
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 30'000,
-         R"([{"role":"agent","message":"Please stop calling is what you said?","startedAt":)"
-         R"("2026-11-20T15:00:01.000Z","endedAt":"2026-11-20T15:00:02.000Z","endTime":)"
-         R"("2026-11-20T15:00:02.000Z","secondsFromStart":1,"duration":1000},)"
-         R"({"role":"user","message":"Yes. Stop calling me.","startedAt":)"
-         R"("2026-11-20T15:00:03.000Z","endedAt":"2026-11-20T15:00:04.000Z","endTime":)"
-         R"("2026-11-20T15:00:04.000Z","secondsFromStart":3,"duration":1000}])",
-         frozen_time(morning)}));
+        test::ended_call(
+            collectcall::EndedReason::customer_ended_call, 30'000,
+            R"([{"role":"agent","message":"Please stop calling is what you said?","startedAt":)"
+            R"("2026-11-20T15:00:01.000Z","endedAt":"2026-11-20T15:00:02.000Z","endTime":)"
+            R"("2026-11-20T15:00:02.000Z","secondsFromStart":1,"duration":1000},)"
+            R"({"role":"user","message":"Yes. Stop calling me.","startedAt":)"
+            R"("2026-11-20T15:00:03.000Z","endedAt":"2026-11-20T15:00:04.000Z","endTime":)"
+            R"("2026-11-20T15:00:04.000Z","secondsFromStart":3,"duration":1000}])",
+            frozen_time(morning))));
     const Reply analysed = f.client.post(path, "{}");
     REQUIRE(analysed.status == 200);
     CHECK(analysed.str("/data/channel") == "voice");

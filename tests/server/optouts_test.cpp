@@ -251,12 +251,12 @@ TEST_CASE("stop requests by medium: what the analysis applies", "[optouts][analy
         const auto account = collectcall::Uuid::parse(f.account.id).value();
         REQUIRE(f.server.store().end_call(
             account, collectcall::Uuid::parse(id).value(),
-            {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call,
-             30'000,
-             R"([{"role":"user","message":"Stop calling me. Do not contact me again.",)"
-             R"("startedAt":"2026-11-20T15:00:03.000Z","endedAt":"2026-11-20T15:00:04.000Z",)"
-             R"("endTime":"2026-11-20T15:00:04.000Z","secondsFromStart":3,"duration":1000}])",
-             frozen_time(morning)}));
+            test::ended_call(
+                collectcall::EndedReason::customer_ended_call, 30'000,
+                R"([{"role":"user","message":"Stop calling me. Do not contact me again.",)"
+                R"("startedAt":"2026-11-20T15:00:03.000Z","endedAt":"2026-11-20T15:00:04.000Z",)"
+                R"("endTime":"2026-11-20T15:00:04.000Z","secondsFromStart":3,"duration":1000}])",
+                frozen_time(morning))));
         f.analyse(id);
         CHECK(f.media() == R"(["call","sms","email"])");
         CHECK(f.standing_records() ==

@@ -34,9 +34,24 @@ namespace api = collectcall::api;
 
 namespace {
 
-// Takes away what schema version 9 added (the daily row budget and the index of a thread's
-// customers), for a test of an older version's migration.
+// Takes away what the versions after 9 added (their `down`, sql/migrations.hpp, the newest first)
+// and what schema version 9 added (the daily row budget and the index of a thread's customers),
+// for a test of an older version's migration.
 void undo_version_9(const Database& database) {
+    namespace shared = collectcall::server::sql;
+    const shared::Dialect dialect =
+        database.postgres() ? shared::Dialect::postgres : shared::Dialect::sqlite;
+    for (auto m = shared::migrations.end(); m != shared::migrations.begin();) {
+        --m;
+        const std::string down = shared::translate(m->down, dialect);
+        for (std::size_t start = 0; start < down.size();) {
+            std::size_t end = down.find(';', start);
+            if (end == std::string::npos) end = down.size();
+            if (down.find_first_not_of(" \n", start) < end)
+                (void)database.rows(down.substr(start, end - start));
+            start = end + 1;
+        }
+    }
     for (const char* sql :
          {"DROP INDEX interactions_by_thread_customer", "DROP TABLE daily_row_counts",
           "ALTER TABLE accounts DROP COLUMN daily_rows"})
@@ -385,10 +400,9 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     const Time since = frozen_time() - std::chrono::hours(48);
     const Uuid call = place(*store, cred, c, frozen_time());
     CHECK_FALSE(store->find_call_transcript(cred.accountId, call));
-    REQUIRE(store->end_call(
-        cred.accountId, call,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
-         "[]", frozen_time()}));
+    REQUIRE(store->end_call(cred.accountId, call,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 1000,
+                                             "[]", frozen_time())));
     CHECK(store->find_call_transcript(cred.accountId, call) == std::optional<std::string>("[]"));
     const Uuid other = account(*store, "b").accountId;
     CHECK_FALSE(store->find_call_transcript(other, call));
@@ -400,10 +414,9 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     // A turn of the customer's: a conversation, from the call's end on.
     const Uuid talked = place(*store, cred, c, frozen_time() + std::chrono::minutes(1));
     CHECK(history_of(*store, cred.accountId, c, since).conversations.empty());
-    REQUIRE(store->end_call(
-        cred.accountId, talked,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 1000,
-         conversation_transcript(), frozen_time()}));
+    REQUIRE(store->end_call(cred.accountId, talked,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 1000,
+                                             conversation_transcript(), frozen_time())));
     history = history_of(*store, cred.accountId, c, since);
     CHECK(history.placed.size() == 2);
     CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
@@ -420,10 +433,9 @@ TEST_CASE("store: a version 4 database migrates to the current version and keeps
         a = cred.accountId;
         REQUIRE(store->insert_customer(a, c));
         // A conversation ended under version 4: version 6 finds it in the transcript.
-        REQUIRE(store->end_call(
-            a, place(*store, cred, c, frozen_time()),
-            {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call,
-             1000, conversation_transcript(), frozen_time()}));
+        REQUIRE(store->end_call(a, place(*store, cred, c, frozen_time()),
+                                test::ended_call(collectcall::EndedReason::customer_ended_call,
+                                                 1000, conversation_transcript(), frozen_time())));
     }
     undo_version_9(database);
     // Back to version 4: what versions 5 to 7 added is taken away again (the outbox's
@@ -529,6 +541,57 @@ TEST_CASE("store: an Idempotency-Key request's writes commit with its answer, or
 
     // The decorator saw the writes made through the requests' stores.
     CHECK(inserts == 3);
+}
+
+TEST_CASE("store: every write is reported to the write observer, with its items; reads are not",
+          "[store][metrics]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    std::mutex mutex;
+    std::vector<std::size_t> writes;  // the items of each write reported
+    REQUIRE(store->observe_writes([&](std::size_t items, std::chrono::nanoseconds duration) {
+        CHECK(duration.count() >= 0);
+        std::lock_guard lock(mutex);
+        writes.push_back(items);
+    }));
+    const auto reported = [&] {
+        std::lock_guard lock(mutex);
+        return std::exchange(writes, {});
+    };
+    const Credentials cred = account(*store, "a");
+    const Uuid a = cred.accountId;
+    CHECK(reported() == std::vector<std::size_t>{1});
+
+    const StoredCustomer one = customer("one");
+    CHECK(store->insert_customer(a, one));
+    CHECK(reported() == std::vector<std::size_t>{1});
+    const std::vector<StoredCustomer> bulk{customer("b-1"), customer("b-2"), customer("b-3")};
+    CHECK(store->insert_customers(a, bulk).size() == 3);
+    CHECK(reported() == std::vector<std::size_t>{3});
+    const std::vector<InteractionRecord> texts{sms(one, "one", "2026-11-20T03:00:00Z"),
+                                               sms(one, "two", "2026-11-20T03:01:00Z")};
+    store->insert_interactions(a, one.customer.id, texts);
+    CHECK(reported() == std::vector<std::size_t>{2});
+
+    // A write the metrics once had to name to time: timed as every other.
+    (void)store->server_key("observed", "candidate");
+    CHECK(reported() == std::vector<std::size_t>{1});
+
+    // Reads report nothing.
+    CHECK(store->find_customer(a, one.customer.id));
+    CHECK(store->account(a).name == "a");
+    CHECK(reported().empty());
+
+    // An Idempotency-Key request's store reports its writes to the store's observer, and its
+    // answer with the request's commit as one write.
+    const Sha256 print = sha256("POST /api/v1/customers\n{}");
+    IdempotencyBegin begun = store->begin_idempotent(a, "k", print, frozen_time());
+    REQUIRE(begun.store);
+    CHECK(reported() == std::vector<std::size_t>{1});
+    CHECK(begun.store->insert_customer(a, customer("keyed")));
+    CHECK(reported() == std::vector<std::size_t>{1});
+    begun.store->finish_idempotent(a, "k", StoredResponse{200, "{}", "request-1"});
+    CHECK(reported() == std::vector<std::size_t>{1});
 }
 
 namespace {
@@ -837,10 +900,9 @@ TEST_CASE(
     REQUIRE(store->insert_customer(a, gone));
     const Uuid call = place(*store, cred, gone, t);
     const Time gone_last = t + std::chrono::minutes(1);
-    REQUIRE(store->end_call(
-        a, call,
-        {collectcall::CallStatus::completed, collectcall::EndedReason::customer_ended_call, 60'000,
-         conversation_transcript(), gone_last}));
+    REQUIRE(store->end_call(a, call,
+                            test::ended_call(collectcall::EndedReason::customer_ended_call, 60'000,
+                                             conversation_transcript(), gone_last)));
     refuse(*store, cred, gone, t);
     const SmsInteractionData text = sms(gone, "Can I pay later?", "2026-11-20T14:00:00Z");
     store->insert_interactions(a, gone.customer.id, std::vector<InteractionRecord>{text});

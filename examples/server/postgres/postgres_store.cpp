@@ -15,7 +15,8 @@ namespace {
 using pg::Connection;
 using pg::Result;
 
-// Each entry moves the schema from version i to i + 1. Append only.
+// Each entry moves the schema from version i to i + 1: versions 1 to 9, as released. A new version
+// is an entry of sql/migrations.hpp, written once for both backends.
 constexpr const char* migrations[] = {
     R"sql(
 CREATE TABLE accounts (
@@ -291,8 +292,7 @@ CREATE INDEX interactions_by_thread_customer ON interactions (account_id, thread
 )sql",
 };
 
-constexpr int migration_count = static_cast<int>(std::size(migrations));
-static_assert(migration_count == PostgresStore::schema_version);
+static_assert(std::size(migrations) == sql::backend_migrations);
 
 }  // namespace
 
@@ -366,7 +366,11 @@ void PostgresStore::migrate() {
         }
         for (auto v = version; v < schema_version; ++v) {
             db->exec("BEGIN");
-            db->exec(migrations[v]);
+            if (v < sql::backend_migrations) {
+                db->exec(migrations[v]);
+            } else {
+                db->exec(sql::shared_migration(v, sql::Dialect::postgres).c_str());
+            }
             db->params().add(v + 1);
             db->query("INSERT INTO schema_version (version) VALUES ($1::integer)");
             db->exec("COMMIT");
@@ -479,8 +483,8 @@ void PostgresStore::count_rows(sql::Db& db, const Uuid& account, std::int64_t ro
         }));
 }
 
-std::unique_ptr<Store> PostgresStore::begin_request() {
-    return std::unique_ptr<Store>(
+std::unique_ptr<SqlStore> PostgresStore::begin_request() {
+    return std::unique_ptr<SqlStore>(
         new PostgresStore(shared_, std::make_unique<pg::Pool::Pinned>(shared_->pool)));
 }
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "postgres.hpp"
+#include "sql/migrations.hpp"
 #include "sql/row_leases.hpp"
 #include "sql/sql_store.hpp"
 
@@ -56,7 +57,7 @@ class PostgresStore final : public SqlStore {
     explicit PostgresStore(PostgresOptions options);
     ~PostgresStore() override;
 
-    static constexpr int schema_version = 9;
+    static constexpr int schema_version = sql::schema_version;
 
     // Starts the heartbeat that keeps this process's calls in progress its own (serve only).
     void start_heartbeat();
@@ -69,7 +70,7 @@ class PostgresStore final : public SqlStore {
     void run_read(sql::Work work) override;
     void run_write(sql::Work work) override;
     void run_transaction(sql::Work work) override;
-    std::unique_ptr<Store> begin_request() override;
+    std::unique_ptr<SqlStore> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
     [[nodiscard]] std::optional<std::string_view> call_owner() const override {

@@ -8,6 +8,9 @@
 //   static const std::string sql = select<ClientRow>("FROM clients WHERE account_id = ?");
 //   Query q(db, sql.c_str());  ...  read_row<ClientRow>(q)
 //
+// A member named in camel case, as a model's are, is the column of its name in snake case
+// (durationMs: duration_ms); a row may take a base's members (CallRow, CallEnd's), first.
+//
 // A member's type says how its column is kept: text (std::string, or std::string_view in a row
 // that is only bound, read where it lies), an integer, a boolean, a value type with parse() and
 // view() (Uuid, E164, Timestamp, ...), a described enum by its name, or std::optional of one of
@@ -24,6 +27,7 @@
 #include <boost/describe/members.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include <collectcall/core/describe.hpp>
 #include <collectcall/core/enum.hpp>
 
 #include "columns.hpp"
@@ -36,9 +40,24 @@ inline constexpr bool is_optional_v = false;
 template <class T>
 inline constexpr bool is_optional_v<std::optional<T>> = true;
 
-// The members of a described row, in order.
+// The members of a described row, in order, its bases' first; a member missing from its
+// BOOST_DESCRIBE_STRUCT does not compile (collectcall::described_members).
 template <class R>
-using row_members = boost::describe::describe_members<R, boost::describe::mod_public>;
+using row_members = collectcall::described_members<R>;
+
+// The column of a member: its name in snake case.
+inline std::string column_name(std::string_view member) {
+    std::string out;
+    for (const char c : member) {
+        if (c >= 'A' && c <= 'Z') {
+            out += '_';
+            out += static_cast<char>(c - 'A' + 'a');
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
 
 // How many columns a row has.
 template <class R>
@@ -51,7 +70,18 @@ std::string column_list(std::string_view prefix = {}) {
     boost::mp11::mp_for_each<row_members<R>>([&](auto member) {
         if (!out.empty()) out += ", ";
         out += prefix;
-        out += member.name;
+        out += column_name(member.name);
+    });
+    return out;
+}
+
+// "a = ?, b = ?, c = ?": an UPDATE's SET of the row's columns, bound by bind_row from 1.
+template <class R>
+std::string assignments() {
+    std::string out;
+    boost::mp11::mp_for_each<row_members<R>>([&](auto member) {
+        if (!out.empty()) out += ", ";
+        out += column_name(member.name) + " = ?";
     });
     return out;
 }
@@ -124,6 +154,39 @@ void bind_row(Query& q, const R& row, int first = 1) {
     int index = first;
     boost::mp11::mp_for_each<row_members<R>>(
         [&](auto member) { bind_value(q, index++, row.*member.pointer); });
+}
+
+namespace detail {
+constexpr bool same_name(const char* a, const char* b) {
+    while (*a != 0 && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+template <class D>
+struct named_as {
+    template <class E>
+    using fn = boost::mp11::mp_bool<same_name(D::name, E::name)>;
+};
+}  // namespace detail
+
+// Sets each member of `to` (a model) named as a member of `from` (a row) to that member's value:
+// a member of `from` that `to` does not have, of the same type, does not compile.
+template <class From, class To>
+void assign_members(const From& from, To& to) {
+    using Targets = collectcall::described_members<To>;
+    boost::mp11::mp_for_each<row_members<From>>([&](auto member) {
+        using D = decltype(member);
+        using I = boost::mp11::mp_find_if_q<Targets, detail::named_as<D>>;
+        static_assert(I::value < boost::mp11::mp_size<Targets>::value,
+                      "a member of the row that the model does not have");
+        using Target = boost::mp11::mp_at<Targets, I>;
+        static_assert(std::is_same_v<std::remove_cvref_t<decltype(to.*Target::pointer)>,
+                                     std::remove_cvref_t<decltype(from.*D::pointer)>>,
+                      "a member of the row of another type than the model's");
+        to.*Target::pointer = from.*D::pointer;
+    });
 }
 
 // "INSERT INTO <table> (<the row's columns>) VALUES (?, ...)" and `rest`.

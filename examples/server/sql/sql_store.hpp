@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -56,6 +57,12 @@ class KnownKeys {
 class SqlStore : public Store {
   public:
     void check() override;
+    // Every write below goes through writing() or transacting(), which time it: a new method is
+    // timed without naming it anywhere else. Set before the store is shared between threads.
+    bool observe_writes(WriteObserver observer) override {
+        write_observer_ = std::move(observer);
+        return true;
+    }
 
     void charge_rows(const Uuid& account, std::int64_t rows) override;
     Credentials create_credentials(const AccountSetup& setup, Time now) override;
@@ -132,8 +139,10 @@ class SqlStore : public Store {
     void abandon_idempotent(const Uuid& account, std::string_view key) override;
     std::int64_t sweep(Time now) override;
 
-  protected:
     // --- What a backend gives ---
+    // Public so that a store can run over another's backend, overriding only the Store methods
+    // it intercepts (the tests' fault hooks, tests/server/hooked_store.hpp); the handlers see
+    // only Store.
     // Runs `work` on a connection for reads (in a request's store, PostgreSQL's request
     // transaction; SQLite's readers never see a write before its commit).
     virtual void run_read(sql::Work work) = 0;
@@ -146,7 +155,7 @@ class SqlStore : public Store {
     virtual void run_transaction(sql::Work work) = 0;
     // A store for an Idempotency-Key request: the same database, its writes in one transaction
     // (store.hpp, IdempotencyBegin::store; on SQLite, a savepoint of one of the writer's batches).
-    virtual std::unique_ptr<Store> begin_request() = 0;
+    virtual std::unique_ptr<SqlStore> begin_request() = 0;
     // In a request's store: commits the request's transaction (finish_idempotent), or rolls it
     // back (abandon_idempotent). Nothing in the store itself.
     virtual void commit_request() = 0;
@@ -158,6 +167,11 @@ class SqlStore : public Store {
     // stores.
     [[nodiscard]] virtual KnownKeys& known_keys() = 0;
 
+    // Counts rows against the account's daily budget (charge(), below).
+    virtual void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows,
+                            bool refusable) = 0;
+
+  protected:
     // Counts `rows` stored rows of the account's against its daily budget, for the write of the
     // transaction of `db` (API.md section 17): throws QuotaExceeded, which rolls that transaction
     // back, when they would pass the budget and the write is `refusable`. SQLite counts in that
@@ -165,24 +179,55 @@ class SqlStore : public Store {
     void charge(sql::Db& db, const Uuid& account, std::int64_t rows, bool refusable = true) {
         if (rows > 0) count_rows(db, account, rows, refusable);
     }
-    virtual void count_rows(sql::Db& db, const Uuid& account, std::int64_t rows,
-                            bool refusable) = 0;
 
-    // The policies with a result.
+    // The policies with a result. A write (writing(), transacting()) is one write for the write
+    // observer, of `items` items when it stores several (the customers of a bulk, the messages of
+    // an import), else of 1.
     template <class F>
     auto reading(F&& f) {
         return with(f, [this](sql::Work w) { run_read(w); });
     }
     template <class F>
     auto writing(F&& f) {
-        return with(f, [this](sql::Work w) { run_write(w); });
+        return writing(1, f);
+    }
+    template <class F>
+    auto writing(std::size_t items, F&& f) {
+        return timed(items, [&] { return with(f, [this](sql::Work w) { run_write(w); }); });
     }
     template <class F>
     auto transacting(F&& f) {
-        return with(f, [this](sql::Work w) { run_transaction(w); });
+        return transacting(1, f);
+    }
+    template <class F>
+    auto transacting(std::size_t items, F&& f) {
+        return timed(items, [&] { return with(f, [this](sql::Work w) { run_transaction(w); }); });
+    }
+
+    // Runs `work` as one write of `items` items, and reports how long it took to the write
+    // observer (observe_writes) when it returns. writing() and transacting() are timed by it; a
+    // write that is more than one of them (an answer and its request's commit) calls it itself.
+    template <class Work>
+    auto timed(std::size_t items, const Work& work) {
+        const auto start = std::chrono::steady_clock::now();
+        if constexpr (std::is_void_v<decltype(work())>) {
+            work();
+            wrote(items, start);
+        } else {
+            auto result = work();
+            wrote(items, start);
+            return result;
+        }
     }
 
   private:
+    void wrote(std::size_t items, std::chrono::steady_clock::time_point start) const {
+        if (write_observer_) write_observer_(items, std::chrono::steady_clock::now() - start);
+    }
+
+    // observe_writes(); a request's store has its store's (begin_idempotent).
+    WriteObserver write_observer_;
+
     template <class F, class Run>
     static auto with(F& f, const Run& run) {
         using Result = decltype(f(std::declval<sql::Db&>()));

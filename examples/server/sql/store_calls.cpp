@@ -164,19 +164,18 @@ bool SqlStore::end_call(const Uuid& account, const Uuid& id, const EndedCall& en
             .bind(2, id.view())
             .bind(3, account.view())
             .run();
-        if (Query(db,
-                  "UPDATE calls SET status = ?, ended_reason = ?, duration_ms = ?, "
-                  "transcript = ?, conversation = ? WHERE id = ? AND account_id = ? AND "
-                  "status = 'in-progress'")
-                .bind(1, enum_name(ending.status))
-                .bind(2, enum_name(ending.reason))
-                .bind(3, ending.duration_ms)
-                .bind(4, ending.transcript)
-                .bind(5, conversation_from_column(ending.transcript))
-                .bind(6, id.view())
-                .bind(7, account.view())
-                .run() != 1)
-            return false;
+        static const std::string set =
+            "UPDATE calls SET " + sql::assignments<CallEnd>() +
+            ", transcript = ?, conversation = ? WHERE id = ? AND account_id = ? AND "
+            "status = 'in-progress'";
+        Query q(db, set.c_str());
+        sql::bind_row(q, ending.call);
+        constexpr int next = sql::column_count<CallEnd> + 1;
+        q.bind(next, ending.transcript)
+            .bind(next + 1, conversation_from_column(ending.transcript))
+            .bind(next + 2, id.view())
+            .bind(next + 3, account.view());
+        if (q.run() != 1) return false;
         sql::insert_event(db, id.view(), CallEventType::call_ended, at);
         return true;
     });
@@ -196,7 +195,7 @@ std::optional<std::string> SqlStore::find_call_transcript(const Uuid& account, c
 void SqlStore::insert_interactions(const Uuid& account, const Uuid& customer,
                                    std::span<const InteractionRecord> records,
                                    const StandingChanger& standing) {
-    transacting([&](Db& db) {
+    transacting(records.size(), [&](Db& db) {
         for (const InteractionRecord& record : records)
             sql::insert_interaction(db, account, customer, record);
         bool recorded = false;

@@ -104,7 +104,7 @@ bool SqlStore::insert_customer(const Uuid& account, const StoredCustomer& custom
 std::vector<bool> SqlStore::insert_customers(const Uuid& account,
                                              std::span<const StoredCustomer> customers) {
     CustomerBodies& bodies = CustomerBodies::write(customers);
-    std::vector<bool> created = transacting([&](Db& db) {
+    std::vector<bool> created = transacting(customers.size(), [&](Db& db) {
         std::vector<bool> inserted;
         inserted.reserve(customers.size());
         // Several rows per INSERT (max_rows_per_insert). When a statement inserts fewer rows than

@@ -73,24 +73,33 @@ IdempotencyBegin SqlStore::begin_idempotent(const Uuid& account, std::string_vie
         return IdempotencyBegin{IdempotencyState::started, {}, {}};
     });
     // From here the request's writes and the recording of its answer are one transaction.
-    if (begun.state == IdempotencyState::started) begun.store = begin_request();
+    if (begun.state == IdempotencyState::started) {
+        std::unique_ptr<SqlStore> request = begin_request();
+        request->write_observer_ = write_observer_;  // its writes are timed as the store's
+        begun.store = std::move(request);
+    }
     return begun;
 }
 
 void SqlStore::finish_idempotent(const Uuid& account, std::string_view key,
                                  const StoredResponse& response) {
-    writing([&](Db& db) {
-        Query(db,
-              "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
-              "WHERE account_id = ? AND key = ?")
-            .bind(1, std::int64_t{response.status})
-            .bind(2, response.body)
-            .bind(3, response.request_id)
-            .bind(4, account.view())
-            .bind(5, key)
-            .run();
+    // The answer and the commit of the request's transaction are one write: the request waits
+    // for both.
+    timed(1, [&] {
+        auto answer = [&](Db& db) {
+            Query(db,
+                  "UPDATE idempotency_keys SET status = ?, response = ?, request_id = ? "
+                  "WHERE account_id = ? AND key = ?")
+                .bind(1, std::int64_t{response.status})
+                .bind(2, response.body)
+                .bind(3, response.request_id)
+                .bind(4, account.view())
+                .bind(5, key)
+                .run();
+        };
+        run_write(sql::Work(answer));
+        commit_request();
     });
-    commit_request();
 }
 
 void SqlStore::abandon_idempotent(const Uuid& account, std::string_view key) {

@@ -22,8 +22,8 @@ using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
 
-// Each entry moves the schema from version i to i + 1. Append only: a released entry never
-// changes, a new version adds one.
+// Each entry moves the schema from version i to i + 1: versions 1 to 9, as released. A new version
+// is an entry of sql/migrations.hpp, written once for both backends.
 constexpr const char* migrations[] = {
     R"sql(
 CREATE TABLE accounts (
@@ -321,8 +321,7 @@ CREATE INDEX interactions_by_thread_customer ON interactions (account_id, thread
 )sql",
 };
 
-constexpr int migration_count = static_cast<int>(std::size(migrations));
-static_assert(migration_count == SqliteStore::schema_version);
+static_assert(std::size(migrations) == sql::backend_migrations);
 
 }  // namespace
 
@@ -373,8 +372,8 @@ void SqliteStore::run_transaction(sql::Work work) {
     });
 }
 
-std::unique_ptr<Store> SqliteStore::begin_request() {
-    return std::unique_ptr<Store>(new SqliteStore(shared_, writer_->begin_request()));
+std::unique_ptr<SqlStore> SqliteStore::begin_request() {
+    return std::unique_ptr<SqlStore>(new SqliteStore(shared_, writer_->begin_request()));
 }
 
 void SqliteStore::commit_request() {
@@ -470,7 +469,11 @@ void SqliteStore::migrate(Connection& db) {
                          false);
     }
     for (auto v = version; v < schema_version; ++v) {
-        db.exec(migrations[v]);
+        if (v < sql::backend_migrations) {
+            db.exec(migrations[v]);
+        } else {
+            db.exec(sql::shared_migration(v, sql::Dialect::sqlite).c_str());
+        }
     }
     if (version != schema_version) {
         // PRAGMA takes no parameters; the value is a compile-time constant.

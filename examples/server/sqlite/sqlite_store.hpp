@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sql/migrations.hpp"
 #include "sql/sql_store.hpp"
 #include "sqlite.hpp"
 #include "sqlite_writer.hpp"
@@ -54,7 +55,7 @@ class SqliteStore final : public SqlStore {
     explicit SqliteStore(SqliteOptions options);
     ~SqliteStore() override;
 
-    static constexpr int schema_version = 9;
+    static constexpr int schema_version = sql::schema_version;
 
     // For a server starting on the file: requests that were in flight when the previous
     // process stopped will never be answered, and their Idempotency-Keys must not answer
@@ -71,7 +72,7 @@ class SqliteStore final : public SqlStore {
     void run_read(sql::Work work) override;
     void run_write(sql::Work work) override;
     void run_transaction(sql::Work work) override;
-    std::unique_ptr<Store> begin_request() override;
+    std::unique_ptr<SqlStore> begin_request() override;
     void commit_request() override;
     void rollback_request() override;
     KnownKeys& known_keys() override { return shared_->known_keys; }
