@@ -135,12 +135,18 @@ TEST_CASE("init prints one JSON line; init again adds a key and an agent", "[pro
 
 TEST_CASE("docs/server.md's table of endpoints has a row for each route of the route table",
           "[process]") {
-    // A row is "| `METHOD /path?query` | ...": the path under /api/v1 without it (the documents
-    // that are not API calls in full), parameters under any name.
-    std::ifstream file(std::string(COLLECTCALL_SOURCE_DIR) + "/docs/server.md");
+    // A row is "| `METHOD /path?query` | success | notes |": the path under /api/v1 without it (the
+    // documents that are not API calls in full), parameters under any name. The rows are written
+    // by hand, in the order the docs tell them. COLLECTCALL_WRITE_DOCS=1 writes the table instead
+    // of comparing: the rows as they are, less those of routes that no longer exist, then a row
+    // for each route without one (its method, path and query, and its summary), for the author
+    // to complete.
+    const std::string path = std::string(COLLECTCALL_SOURCE_DIR) + "/docs/server.md";
+    std::ifstream file(path);
     REQUIRE(file);
     const std::string docs((std::istreambuf_iterator<char>(file)), {});
-    const std::size_t start = docs.find("| method and path | success | |\n");
+    const std::string header = "| method and path | success | |\n|---|---|---|\n";
+    const std::size_t start = docs.find(header);
     REQUIRE(start != std::string::npos);
     const std::size_t end = docs.find("\n\n", start);
     const auto shape = [](std::string_view method, std::string_view path) {
@@ -161,24 +167,47 @@ TEST_CASE("docs/server.md's table of endpoints has a row for each route of the r
     for (const collectcall::api::Route& route : collectcall::api::routes)
         routes.push_back(shape(route.method, route.path));
 
-    std::vector<std::string> rows;
+    std::vector<std::string> rows;  // the key of each row, in order
+    std::string kept;               // the rows of routes that exist, as written
     for (std::size_t at = docs.find("\n| `", start); at < end; at = docs.find("\n| `", at + 1)) {
         const std::size_t close = docs.find('`', at + 4);
         const std::string cell = docs.substr(at + 4, close - at - 4);
         const std::size_t space = cell.find(' ');
         REQUIRE(space != std::string::npos);
         const std::string method = cell.substr(0, space);
-        const std::string path = cell.substr(space + 1);
-        std::string key = shape(method, path);
+        const std::string row_path = cell.substr(space + 1);
+        std::string key = shape(method, row_path);
         if (std::find(routes.begin(), routes.end(), key) == routes.end())
-            key = shape(method, "/api/v1" + path);
+            key = shape(method, "/api/v1" + row_path);
         INFO("docs/server.md: " << cell);
         CHECK(std::find(routes.begin(), routes.end(), key) != routes.end());
+        if (std::find(routes.begin(), routes.end(), key) != routes.end() &&
+            std::find(rows.begin(), rows.end(), key) == rows.end()) {
+            kept += docs.substr(at + 1, std::min(docs.find('\n', at + 1), end) - at);
+        }
         rows.push_back(key);
+    }
+
+    if (const char* write = std::getenv("COLLECTCALL_WRITE_DOCS"); write && *write == '1') {
+        std::string table = header + kept;
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            if (std::find(rows.begin(), rows.end(), routes[i]) != rows.end()) continue;
+            const collectcall::api::Route& route = collectcall::api::routes[i];
+            std::string_view shown = route.path;
+            if (route.access == collectcall::api::Access::api_key && shown.starts_with("/api/v1"))
+                shown.remove_prefix(std::string_view("/api/v1").size());
+            std::string query;
+            if (route.query == collectcall::api::Query::external_id) query = "?externalId=X";
+            if (route.query == collectcall::api::Query::page) query = "?limit&cursor";
+            table += "| `" + std::string(route.method) + ' ' + std::string(shown) + query +
+                     "` | 200 | " + std::string(route.summary) + " |\n";
+        }
+        std::ofstream(path) << docs.substr(0, start) << table << docs.substr(end + 1);
+        return;
     }
     // Each route once.
     for (const std::string& route : routes) {
-        INFO("route " << route);
+        INFO("route " << route << " (COLLECTCALL_WRITE_DOCS=1 adds its row)");
         CHECK(std::count(rows.begin(), rows.end(), route) == 1);
     }
     CHECK(rows.size() == routes.size());

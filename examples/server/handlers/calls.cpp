@@ -275,4 +275,8 @@ void handle(endpoint<Operation::get_call_recording>, Exchange& x, Services& s) {
         x.request, x.response, std::make_shared<const RecordingSource>(duration_ms), "audio/wav");
 }
 
+void Calls::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -11,12 +11,11 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::create_call>, Exchange& x, Services& s);
-void handle(endpoint<Operation::list_calls>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_call>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_call_recording>, Exchange& x, Services& s);
-void handle(endpoint<Operation::create_calls>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_signed_url>, Exchange& x, Services& s);
+// The handlers of the routes tagged "calls", run by serve() (the end of handlers/calls.cpp).
+struct Calls {
+    static constexpr ResourceTag tag = "calls";
+    static void serve(Exchange& x, Services& s);
+};
 
 // The contact gate (compliance/gate.hpp) asked about `request` to `stored` at `now`, from the
 // customer, its contacts and the account's settings as the store has them: a call, a bulk item,

@@ -33,4 +33,8 @@ void handle(endpoint<Operation::create_client>, Exchange& x, Services& s) {
     x.reply(200, std::move(client));
 }
 
+void Clients::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

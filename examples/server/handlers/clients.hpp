@@ -5,7 +5,10 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::list_clients>, Exchange& x, Services& s);
-void handle(endpoint<Operation::create_client>, Exchange& x, Services& s);
+// The handlers of the routes tagged "clients", run by serve() (the end of handlers/clients.cpp).
+struct Clients {
+    static constexpr ResourceTag tag = "clients";
+    static void serve(Exchange& x, Services& s);
+};
 
 }  // namespace collectcall::server::handlers

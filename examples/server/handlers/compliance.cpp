@@ -18,4 +18,8 @@ void handle(endpoint<Operation::list_compliance_decisions>, Exchange& x, Service
         });
 }
 
+void Compliance::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -7,7 +7,11 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::get_account>, Exchange& x, Services& s);
-void handle(endpoint<Operation::list_compliance_decisions>, Exchange& x, Services& s);
+// The handlers of the routes tagged "compliance", run by serve() (the end of
+// handlers/compliance.cpp).
+struct Compliance {
+    static constexpr ResourceTag tag = "compliance";
+    static void serve(Exchange& x, Services& s);
+};
 
 }  // namespace collectcall::server::handlers

@@ -253,4 +253,8 @@ void handle(endpoint<Operation::set_restricted_media>, Exchange& x, Services& s)
                   [&](Standing& standing) { standing.restrictedMedia = media; });
 }
 
+void Customers::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -6,15 +6,11 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::create_customer>, Exchange& x, Services& s);
-void handle(endpoint<Operation::find_customers>, Exchange& x, Services& s);
-void handle(endpoint<Operation::create_customers>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_customer>, Exchange& x, Services& s);
-void handle(endpoint<Operation::update_customer>, Exchange& x, Services& s);
-void handle(endpoint<Operation::cease_and_desist>, Exchange& x, Services& s);
-void handle(endpoint<Operation::deactivate_customer>, Exchange& x, Services& s);
-void handle(endpoint<Operation::activate_customer>, Exchange& x, Services& s);
-void handle(endpoint<Operation::do_not_call>, Exchange& x, Services& s);
-void handle(endpoint<Operation::set_restricted_media>, Exchange& x, Services& s);
+// The handlers of the routes tagged "customers", run by serve() (the end of
+// handlers/customers.cpp).
+struct Customers {
+    static constexpr ResourceTag tag = "customers";
+    static void serve(Exchange& x, Services& s);
+};
 
 }  // namespace collectcall::server::handlers

@@ -1,6 +1,8 @@
+#include <array>
 #include <cstddef>
 
 #include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <collectcall/api/routes.hpp>
 
@@ -10,22 +12,29 @@ namespace collectcall::server::handlers {
 
 namespace {
 
-template <Operation operation>
-concept has_handler = requires(Exchange& x, Services& s) {
-    handle(endpoint<operation>{}, x, s);
-};
+// Every resource: its handlers' file serves the routes of its tag.
+using Resources = boost::mp11::mp_list<Service, Customers, Calls, Webhooks, Clients, Interactions,
+                                       Compliance, DripCampaigns>;
+
+using Serve = void (*)(Exchange&, Services&);
+
+// The resource of each operation, by the tag of its route; the build fails for a route whose
+// tag no resource has.
+constexpr std::array<Serve, api::routes.size()> serve_by_operation = [] {
+    std::array<Serve, api::routes.size()> serve{};
+    for (std::size_t i = 0; i < api::routes.size(); ++i) {
+        boost::mp11::mp_for_each<Resources>([&]<HandlerResource Resource>(Resource) {
+            if (api::routes[i].tag == Resource::tag.view()) serve[i] = &Resource::serve;
+        });
+        if (serve[i] == nullptr) throw "a route's tag is the tag of a resource of handlers.hpp";
+    }
+    return serve;
+}();
 
 }  // namespace
 
 void dispatch(Exchange& x, Services& s) {
-    boost::mp11::mp_with_index<api::routes.size()>(
-        static_cast<std::size_t>(x.route.operation), [&](auto index) {
-            constexpr auto operation = static_cast<Operation>(index());
-            static_assert(has_handler<operation>,
-                          "every endpoint of collectcall/api/endpoints.hpp has its handle() in "
-                          "examples/server/handlers/, declared in handlers.hpp's headers");
-            handle(endpoint<operation>{}, x, s);
-        });
+    serve_by_operation[static_cast<std::size_t>(x.route.operation)](x, s);
 }
 
 }  // namespace collectcall::server::handlers

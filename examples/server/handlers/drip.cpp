@@ -229,4 +229,8 @@ std::size_t run_due_drip_steps(Services& s, std::size_t limit) {
     return due.size();
 }
 
+void DripCampaigns::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

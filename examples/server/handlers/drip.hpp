@@ -8,9 +8,12 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::enrol_drip_campaign>, Exchange& x, Services& s);
-void handle(endpoint<Operation::list_drip_campaigns>, Exchange& x, Services& s);
-void handle(endpoint<Operation::cancel_drip_campaign>, Exchange& x, Services& s);
+// The handlers of the routes tagged "drip-campaigns", run by serve() (the end of
+// handlers/drip.cpp).
+struct DripCampaigns {
+    static constexpr ResourceTag tag = "drip-campaigns";
+    static void serve(Exchange& x, Services& s);
+};
 
 // Runs the steps due at the clock's now, at most `limit` (a step whose compliance does not pass
 // now is moved to its next eligible time; an enrolment whose customer can never be contacted

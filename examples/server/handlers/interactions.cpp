@@ -331,4 +331,8 @@ void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s) 
     x.reply(200, AnalyzeInteractionResult{stored.interaction_id, stored.channel, stored.variables});
 }
 
+void Interactions::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -9,14 +9,12 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::import_sms>, Exchange& x, Services& s);
-void handle(endpoint<Operation::import_sms_bulk>, Exchange& x, Services& s);
-void handle(endpoint<Operation::import_email>, Exchange& x, Services& s);
-void handle(endpoint<Operation::import_email_bulk>, Exchange& x, Services& s);
-void handle(endpoint<Operation::generate_sms>, Exchange& x, Services& s);
-void handle(endpoint<Operation::generate_email>, Exchange& x, Services& s);
-void handle(endpoint<Operation::list_interactions>, Exchange& x, Services& s);
-void handle(endpoint<Operation::analyze_interaction>, Exchange& x, Services& s);
+// The handlers of the routes tagged "interactions", run by serve() (the end of
+// handlers/interactions.cpp).
+struct Interactions {
+    static constexpr ResourceTag tag = "interactions";
+    static void serve(Exchange& x, Services& s);
+};
 
 // The next SMS the sandbox writes to a customer (docs/interactions.md): its first name and an
 // answer to the last inbound message of `thread`.

@@ -50,4 +50,8 @@ void handle(endpoint<Operation::get_metrics>, Exchange& x, Services& s) {
     x.response.set_content(s.config.metrics->text(), "text/plain; version=0.0.4; charset=utf-8");
 }
 
+void Service::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -8,10 +8,11 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::get_health>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_readiness>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_metrics>, Exchange& x, Services& s);
-void handle(endpoint<Operation::get_open_api>, Exchange& x, Services& s);
+// The handlers of the routes tagged "service", run by serve() (the end of handlers/service.cpp).
+struct Service {
+    static constexpr ResourceTag tag = "service";
+    static void serve(Exchange& x, Services& s);
+};
 
 // The OpenAPI document of the API (collectcall::openapi()), built once: GET /api/v1/openapi.json
 // and `collectcall-server openapi` answer the same bytes.

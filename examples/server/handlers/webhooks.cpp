@@ -49,4 +49,8 @@ void handle(endpoint<Operation::create_webhook_secret>, Exchange& x, Services& s
     answer(std::move(secret));
 }
 
+void Webhooks::serve(Exchange& x, Services& s) {
+    serve_resource<tag>(x, [&](auto e) -> decltype(handle(e, x, s)) { handle(e, x, s); });
+}
+
 }  // namespace collectcall::server::handlers

@@ -5,6 +5,10 @@
 
 namespace collectcall::server::handlers {
 
-void handle(endpoint<Operation::create_webhook_secret>, Exchange& x, Services& s);
+// The handlers of the routes tagged "webhooks", run by serve() (the end of handlers/webhooks.cpp).
+struct Webhooks {
+    static constexpr ResourceTag tag = "webhooks";
+    static void serve(Exchange& x, Services& s);
+};
 
 }  // namespace collectcall::server::handlers

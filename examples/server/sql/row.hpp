@@ -172,7 +172,7 @@ struct named_as {
 }  // namespace detail
 
 // Sets each member of `to` (a model) named as a member of `from` (a row) to that member's value:
-// a member of `from` that `to` does not have, of the same type, does not compile.
+// a member of `from` that `to` lacks, or has with another type, does not compile.
 template <class From, class To>
 void assign_members(const From& from, To& to) {
     using Targets = collectcall::described_members<To>;

@@ -662,7 +662,7 @@ struct endpoint<Operation::do_not_call> {
     static constexpr Route route{
         .method = "POST",
         .path = "/api/v1/customers/{customerId}/do-not-call",
-        .tag = "compliance",
+        .tag = "customers",
         .summary = "Record the customer's request not to be called (idempotent)",
         .body = Body::empty_or_json,
         .errors = {&errors::not_found}};
@@ -682,7 +682,7 @@ struct endpoint<Operation::set_restricted_media> {
     static constexpr Route route{
         .method = "PUT",
         .path = "/api/v1/customers/{customerId}/restricted-media",
-        .tag = "compliance",
+        .tag = "customers",
         .summary = "Set the media the customer asked not to be contacted by",
         .body = Body::json,
         .errors = {&errors::not_found}};
