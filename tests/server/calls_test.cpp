@@ -203,6 +203,17 @@ TEST_CASE("checks before compliance: customer 404, then body 400, then agent 403
     const std::string path = "/api/v1/customers/" + customer + "/calls";
 
     CHECK(client.post(unknown, R"({"agent":1})").status == 404);
+    // The customer first whichever later check the request would fail or pass: another account's
+    // agent, an unknown webhook secret, nothing wrong but the customer; nor is another account's
+    // customer found.
+    CHECK(client.post(unknown, call_body(globex)).status == 404);
+    CHECK(client
+              .post(unknown, R"({"agentId":")" + acme.agent +
+                                 R"(","webhook":{"url":"https://example.com/hook","secretId":)"
+                                 R"("00000000-0000-4000-8000-000000000001"}})")
+              .status == 404);
+    CHECK(client.post(unknown, call_body(acme)).status == 404);
+    CHECK(server.client(globex).post(path, call_body(globex)).status == 404);
     const Reply bad_body = client.post(path, R"({"agentId":"","extra":1})");
     REQUIRE(bad_body.status == 400);
     CHECK(bad_body.str("/error/details/0/path") == "/agentId");
