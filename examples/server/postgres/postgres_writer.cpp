@@ -194,7 +194,10 @@ void PostgresWriter::run_batch(const std::vector<PendingWrite*>& batch) {
             const pg::Result result = db.pipeline_result();
             const bool ran = result.ok();
             if (e.kind == Sent::preparation && !ran) db.forget_prepared(e.sql);
-            if (!ran || (e.kind == Sent::statement && result.affected() != 1)) as_told = false;
+            // A statement that changed another number of rows, or returned rows (a work that
+            // was not blind), was not what its work was told.
+            if (!ran || (e.kind == Sent::statement && (result.affected() != 1 || !result.empty())))
+                as_told = false;
         }
         db.pipeline_end();
         pipeline.open = false;

@@ -11,10 +11,10 @@
 // - every statement ran and changed one row: the batch commits; a write that threw (a refusal
 //   of its own, such as the daily budget's) was rolled back to its savepoint in the same
 //   pipeline and fails alone;
-// - a statement failed, or changed no row (a duplicate externalId): what the writes were told was
-//   not so. The transaction is rolled back, nothing of it kept, and each write of the batch runs
-//   again in a transaction of its own (PostgresStore's pool), as every write did without group
-//   commit; each is then answered as it would have been.
+// - a statement failed, changed no row (a duplicate externalId) or returned rows: what the writes
+//   were told was not so. The transaction is rolled back, nothing of it kept, and each write of the
+//   batch runs again in a transaction of its own (PostgresStore's pool), as every write did without
+//   group commit; each is then answered as it would have been.
 // Each write returns only after the commit that made it durable, or after its own transaction.
 #pragma once
 
