@@ -235,6 +235,14 @@ def server_checks(server: dict) -> list[tuple[str, str, str, str]]:
         share = post["requests_per_second"] / ceiling["requests_per_second"]
         checks.append(("POST /customers req/s vs minimal server", f"{share:.0%}", ">= 50%",
                        "met" if share >= 0.5 else "MISSED"))
+    calls = by_name.get("post_calls")
+    if ceiling and calls:
+        # The share POST calls had before every compliance evaluation was recorded (11,258 req/s
+        # against the minimal server's 39,091 in the same run): recording them must not cost it.
+        share = calls["requests_per_second"] / ceiling["requests_per_second"]
+        checks.append(("POST /customers/{id}/calls req/s vs minimal server (29% before the "
+                       "record of decisions)", f"{share:.0%}", ">= 29%",
+                       "met" if share >= 0.29 else "MISSED"))
     pg = by_name.get("post_customers_pg")
     if post and pg:
         share = pg["requests_per_second"] / post["requests_per_second"]
@@ -412,7 +420,8 @@ DURABILITY_NOTE = """What the example server does that the ceiling does not: eve
 (SQLite in WAL mode with `synchronous = FULL`: each commit waits for `fdatasync` of the WAL;
 PostgreSQL with `synchronous_commit = on`). On SQLite the writes of concurrent requests share
 one transaction and one commit (group commit, `examples/server/sqlite/sqlite_writer.hpp`), each in a
-savepoint of its own. The PostgreSQL rows run a local PostgreSQL 15 cluster with its default
+savepoint of its own; on PostgreSQL the creates of concurrent requests do too, their statements
+sent in one pipeline (`examples/server/postgres/postgres_writer.hpp`). The PostgreSQL rows run a local PostgreSQL 15 cluster with its default
 settings on the same two cores as the server processes and wrk; with two server processes,
 wrk's connections are split between them and the figures add up their requests."""
 
