@@ -1,6 +1,7 @@
 // collectcall-server: see command_line.cpp for the command line and docs/server.md for the API.
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 
@@ -142,6 +143,17 @@ int serve(const Command& command) {
     // them again, zero-filled page by page, for the next. An arena now keeps up to 8 MiB free;
     // after a request of more than 1 MiB the server trims every arena anyway (server.cpp).
     mallopt(M_TRIM_THRESHOLD, 8 << 20);
+    // Each request is handed from thread to thread (the event loop, a worker, the store's
+    // writer, the worker again), and each hand-off wakes a thread. Under the default policy a
+    // woken thread preempts the one running, so the store's writer, which every write waits
+    // for, was interrupted by each thread its own commit woke. As SCHED_BATCH (set here, before
+    // the first thread, and inherited by all), the server's threads wake without preempting one
+    // another: a running thread goes on until it blocks or its time slice ends. A policy the
+    // operator chose (chrt) is kept. docs/server.md has what it is worth.
+    if (sched_getscheduler(0) == SCHED_OTHER) {
+        const sched_param normal{};
+        sched_setscheduler(0, SCHED_BATCH, &normal);
+    }
 
     ServerOptions options = command.server;
     if (const char* key = std::getenv("COLLECTCALL_TEST_KILL_AFTER_COMMIT")) {
