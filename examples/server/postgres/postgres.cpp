@@ -382,32 +382,34 @@ void append_array_element(std::string& out, std::string_view value) {
 
 // --- The store's interface (sql/sql.hpp) ----------------------------------------------------
 
+void BoundCursor::bind_bytes(int index, std::span<const unsigned char> bytes) {
+    slot(index).emplace(hex_encode(bytes));
+}
+
+void BoundCursor::add_to(Params& params) const {
+    for (const std::optional<std::string>& value : values_) {
+        if (value) {
+            params.add(*value);
+        } else {
+            params.add_null();
+        }
+    }
+}
+
+std::optional<std::string>& BoundCursor::slot(int index) {
+    const auto at = static_cast<std::size_t>(index - 1);
+    if (values_.size() <= at) values_.resize(at + 1);
+    return values_[at];
+}
+
 namespace {
 
-class PgCursor final : public sql::Cursor {
+class PgCursor final : public BoundCursor {
   public:
     PgCursor(Connection& connection, const char* sql) : connection_(connection), sql_(sql) {}
-    void bind_text(int index, std::string_view text, bool /*stable*/) override {
-        slot(index).emplace(text);
-    }
-    void bind_integer(int index, std::int64_t value) override {
-        slot(index).emplace(std::to_string(value));
-    }
-    void bind_boolean(int index, bool value) override { slot(index).emplace(value ? "t" : "f"); }
-    void bind_bytes(int index, std::span<const unsigned char> bytes) override {
-        slot(index).emplace(hex_encode(bytes));
-    }
-    void bind_null(int index) override { slot(index).reset(); }
     bool step() override {
         if (!run_) {
-            Params& params = connection_.params();
-            for (const std::optional<std::string>& value : values_) {
-                if (value) {
-                    params.add(*value);
-                } else {
-                    params.add_null();
-                }
-            }
+            add_to(connection_.params());
             result_ = connection_.query(sql_);
             run_ = true;
         }
@@ -432,14 +434,8 @@ class PgCursor final : public sql::Cursor {
     }
 
   private:
-    std::optional<std::string>& slot(int index) {
-        const auto at = static_cast<std::size_t>(index - 1);
-        if (values_.size() <= at) values_.resize(at + 1);
-        return values_[at];
-    }
     Connection& connection_;
     const char* sql_;
-    std::vector<std::optional<std::string>> values_;
     Result result_;
     bool run_ = false;
     int row_ = -1;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -101,6 +102,30 @@ class Params {
     std::string bytes_;
     std::vector<std::ptrdiff_t> offsets_;  // -1: NULL
     std::vector<const char*> values_;
+};
+
+// A cursor's bound parameters (sql::Cursor), each kept as text (none: NULL) until its statement
+// is sent: the binding of the cursor that runs its statement (postgres.cpp) and of the one that
+// pipelines a blind write (postgres_writer.cpp).
+class BoundCursor : public sql::Cursor {
+  public:
+    void bind_text(int index, std::string_view text, bool /*stable*/) override {
+        slot(index).emplace(text);
+    }
+    void bind_integer(int index, std::int64_t value) override {
+        slot(index).emplace(std::to_string(value));
+    }
+    void bind_boolean(int index, bool value) override { slot(index).emplace(value ? "t" : "f"); }
+    void bind_bytes(int index, std::span<const unsigned char> bytes) override;
+    void bind_null(int index) override { slot(index).reset(); }
+
+  protected:
+    // Adds the bound values to `params`, in the order of their indexes.
+    void add_to(Params& params) const;
+
+  private:
+    std::optional<std::string>& slot(int index);
+    std::vector<std::optional<std::string>> values_;
 };
 
 // One connection. Not thread-safe: used by one thread at a time (see Pool).

@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "crypto.hpp"
 #include "store_error.hpp"
 
 namespace collectcall::server {
@@ -27,32 +26,14 @@ struct Expected {
 
 // A statement of a blind write, sent into the pipeline when it is run. It is taken to have
 // changed one row, which the batch checks before it commits.
-class PipelinedCursor final : public sql::Cursor {
+class PipelinedCursor final : public pg::BoundCursor {
   public:
     PipelinedCursor(pg::Connection& connection, std::vector<Expected>& expected, const char* sql)
         : connection_(connection), expected_(expected), sql_(sql) {}
-    void bind_text(int index, std::string_view text, bool /*stable*/) override {
-        slot(index).emplace(text);
-    }
-    void bind_integer(int index, std::int64_t value) override {
-        slot(index).emplace(std::to_string(value));
-    }
-    void bind_boolean(int index, bool value) override { slot(index).emplace(value ? "t" : "f"); }
-    void bind_bytes(int index, std::span<const unsigned char> bytes) override {
-        slot(index).emplace(hex_encode(bytes));
-    }
-    void bind_null(int index) override { slot(index).reset(); }
     bool step() override {
         if (sent_) return false;
         sent_ = true;
-        pg::Params& params = connection_.params();
-        for (const std::optional<std::string>& value : values_) {
-            if (value) {
-                params.add(*value);
-            } else {
-                params.add_null();
-            }
-        }
+        add_to(connection_.params());
         if (connection_.pipeline_statement(sql_) == 2)
             expected_.push_back(Expected{Sent::preparation, sql_});
         expected_.push_back(Expected{Sent::statement});
@@ -71,15 +52,9 @@ class PipelinedCursor final : public sql::Cursor {
     [[noreturn]] static void no_rows() {
         throw std::logic_error("a blind write read a row (SqlStore::run_blind)");
     }
-    std::optional<std::string>& slot(int index) {
-        const auto at = static_cast<std::size_t>(index - 1);
-        if (values_.size() <= at) values_.resize(at + 1);
-        return values_[at];
-    }
     pg::Connection& connection_;
     std::vector<Expected>& expected_;
     const char* sql_;
-    std::vector<std::optional<std::string>> values_;
     bool sent_ = false;
 };
 
