@@ -1,7 +1,8 @@
 // Every read costs time linear in its bytes: for each family of hostile input, the CPU time of
 // reading it through the public read<T> of the real models at four sizes, each twice the one
-// before, must grow by at most ~2.5x per doubling (a quadratic cost gives 4x). The times are this
-// thread's CPU time, the least of a few runs, compared only with each other within one run.
+// before, must grow by at most ~2.5x per doubling over the three doublings together, and by less
+// than 3.5x at any one of them (a quadratic cost gives 4x at each). The times are this thread's
+// CPU time, the least of a few runs, compared only with each other within one run.
 #include <catch2/catch.hpp>
 
 #include <time.h>
@@ -59,8 +60,15 @@ double least_time(const std::function<void()>& work, int reads, int trials = 5) 
     return best;
 }
 
-// Reads `make(n)` for n = base, 2 base, 4 base, 8 base with `read` and checks that each doubling
-// costs at most `limit` times the step before. The smallest input is read often enough to take a
+// A cost quadratic in the input grows 4x per doubling; no doubling of a read may cost this much.
+constexpr double step_limit = 3.5;
+
+// Reads `make(n)` for n = base, 2 base, 4 base, 8 base with `read` and checks that the three
+// doublings together cost at most `limit` times the size before each (the largest size at most
+// limit^3 times the smallest), and each less than step_limit. One doubling alone may cost more
+// than `limit`: where the larger input leaves a cache level that other work on the machine shares
+// (a bulk of 1.7 MB after one of 0.9 MB measured 2.7x on a loaded machine), while a cost that grows
+// faster than linear does so at every doubling. The smallest input is read often enough to take a
 // few milliseconds, and every size as often. `read` also checks what it read, so that each size
 // takes the path the family is about.
 void check_linear(const std::string& family, std::size_t base,
@@ -80,13 +88,17 @@ void check_linear(const std::string& family, std::size_t base,
         for (std::size_t i = 0; i < docs.size(); ++i)
             times[i] = least_time([&] { read(docs[i]); }, reads);
     };
+    const double overall_limit = limit * limit * limit;
+    const auto within = [&] {
+        for (std::size_t i = 1; i < docs.size(); ++i) {
+            if (times[i] >= step_limit * times[i - 1]) return false;
+        }
+        return times.back() <= overall_limit * times.front();
+    };
     measure();
-    // A shared machine now and then slows every trial of one size (about one run in ten here);
-    // a cost that grows faster than linear exceeds the limit again when measured anew.
-    bool within = true;
-    for (std::size_t i = 1; i < docs.size(); ++i)
-        within = within && times[i] <= limit * times[i - 1];
-    if (!within) measure();
+    // A shared machine now and then slows every trial of one size; a cost that grows faster than
+    // linear exceeds the limits again when measured anew.
+    if (!within()) measure();
     for (std::size_t i = 1; i < docs.size(); ++i) {
         INFO(family << ": " << docs[i - 1].size() << " bytes " << times[i - 1] * 1e3 << " ms, "
                     << docs[i].size() << " bytes " << times[i] * 1e3 << " ms (" << reads
@@ -96,8 +108,12 @@ void check_linear(const std::string& family, std::size_t base,
                         docs[i - 1].size(), docs[i].size(), times[i - 1] * 1e3, times[i] * 1e3,
                         times[i] / times[i - 1]);
         }
-        CHECK(times[i] <= limit * times[i - 1]);
+        CHECK(times[i] < step_limit * times[i - 1]);
     }
+    INFO(family << ": " << docs.front().size() << " bytes " << times.front() * 1e3 << " ms, "
+                << docs.back().size() << " bytes " << times.back() * 1e3 << " ms, at most "
+                << overall_limit << " times as long");
+    CHECK(times.back() <= overall_limit * times.front());
 }
 
 // Finding duplicates in a tree and merging by a sorted index cost n log n: a doubling costs
