@@ -84,24 +84,13 @@ PostgresWriter::PostgresWriter(const std::string& uri)
     : connection_(uri, 1), thread_([this] { write_batches(); }) {}
 
 PostgresWriter::~PostgresWriter() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    queued_.notify_one();
+    queue_.stop();
     thread_.join();
 }
 
 bool PostgresWriter::write(sql::Work work) {
     PendingWrite pending(work);
-    bool first = false;
-    {
-        std::lock_guard lock(mutex_);
-        first = queue_.empty();
-        queue_.push_back(&pending);
-    }
-    // The writer waits only on an empty queue; behind other writes, it will find this one.
-    if (first) queued_.notify_one();
+    queue_.push(&pending);
     pending.done.wait();
     if (pending.again) return false;
     if (pending.error) std::rethrow_exception(pending.error);
@@ -113,19 +102,10 @@ bool PostgresWriter::write(sql::Work work) {
 // meanwhile.
 void PostgresWriter::write_batches() {
     std::vector<PendingWrite*> batch;
-    std::unique_lock lock(mutex_);
-    while (true) {
-        queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, and every write is done
-        const auto taken =
-            queue_.begin() + static_cast<std::ptrdiff_t>(std::min(max_batch, queue_.size()));
-        batch.assign(queue_.begin(), taken);
-        queue_.erase(queue_.begin(), taken);
-        lock.unlock();
+    while (queue_.take(batch, max_batch)) {  // false: stopping, and every write is done
         run_batch(batch);
         for (PendingWrite* write : batch)
             write->done.post();
-        lock.lock();
     }
 }
 

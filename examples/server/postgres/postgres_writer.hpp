@@ -18,10 +18,8 @@
 // Each write returns only after the commit that made it durable, or after its own transaction.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <exception>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,6 +28,7 @@
 #include "postgres.hpp"
 #include "sql/sql.hpp"
 #include "store.hpp"
+#include "write_queue.hpp"
 
 namespace collectcall::server {
 
@@ -71,10 +70,7 @@ class PostgresWriter {
 
     pg::Pool connection_;  // one connection, used by the writer's thread only
 
-    std::mutex mutex_;
-    std::condition_variable queued_;    // a write joins an empty queue, or the writer stops
-    std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
-    bool stopping_ = false;             // guarded by mutex_
+    WriteQueue<PendingWrite> queue_;  // writes waiting for the next batch
     Store::CommitObserver observer_;
 
     std::thread thread_;  // runs the batches; stopped first, by the destructor

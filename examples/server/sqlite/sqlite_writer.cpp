@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <utility>
 
 #include "store_error.hpp"
@@ -96,11 +98,7 @@ SqliteWriter::SqliteWriter(std::unique_ptr<Connection> connection,
       thread_([this] { write_batches(); }) {}
 
 SqliteWriter::~SqliteWriter() {
-    {
-        std::lock_guard lock(batch_mutex_);
-        stopping_ = true;
-    }
-    queued_.notify_one();
+    queue_.stop();
     thread_.join();
     sqlite3_wal_hook(connection_->handle(), nullptr, nullptr);  // before its owner goes
 }
@@ -161,7 +159,6 @@ void SqliteWriter::write_held(Held& held, const Work& work) {
 }
 
 std::size_t SqliteWriter::queued() {
-    std::lock_guard lock(batch_mutex_);
     return queue_.size();
 }
 
@@ -174,14 +171,7 @@ void SqliteWriter::write(const Work& work, RequestTransaction* request) {
         request->held_ = std::make_shared<Held>();
         pending.held = request->held_;
     }
-    bool first = false;
-    {
-        std::lock_guard lock(batch_mutex_);
-        first = queue_.empty();
-        queue_.push_back(&pending);
-    }
-    // The writer waits only on an empty queue; behind other writes, it will find this one.
-    if (first) queued_.notify_one();
+    queue_.push(&pending);
     pending.done.wait();
     if (pending.error) std::rethrow_exception(pending.error);
     // A request's: the batch has lent it the connection, in its savepoint.
@@ -198,27 +188,12 @@ void SqliteWriter::observe_commits(Store::CommitObserver observer) {
 // waiting for it has been woken to lead it (on busy cores, the longest part of the wait).
 void SqliteWriter::write_batches() {
     std::vector<PendingWrite*> batch;
-    std::unique_lock lock(batch_mutex_);
-    while (true) {
-        queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, and every write is done
-        batch.swap(queue_);
-        lock.unlock();
+    while (queue_.take(batch)) {  // false: stopping, and every write is done
         run_batch(batch);
         for (PendingWrite* write : batch) {
             if (write != nullptr) write->wake();  // a request's was woken when it began
         }
-        batch.clear();
-        lock.lock();
     }
-}
-
-void SqliteWriter::take_queued_writes(std::vector<PendingWrite*>& batch) {
-    std::lock_guard lock(batch_mutex_);
-    std::vector<PendingWrite*> later;
-    for (PendingWrite* write : queue_)
-        (write->held ? later : batch).push_back(write);
-    queue_.swap(later);
 }
 
 std::exception_ptr SqliteWriter::hold(PendingWrite*& slot, Connection& db) {
@@ -265,7 +240,10 @@ void SqliteWriter::run_batch(std::vector<PendingWrite*>& batch) {
         for (std::size_t i = 0; i < batch.size(); ++i) {
             if (batch[i]->held) {
                 if (auto lost = hold(batch[i], db)) return settle(lost);
-                take_queued_writes(batch);
+                // The writes queued while the request held the batch join it; another
+                // request's first write waits for the next batch (a batch holds only the
+                // requests it began with).
+                queue_.take_now(batch, [](const PendingWrite& w) { return !w.held; });
             } else if (!run_item(*batch[i]->run, db, batch[i]->error)) {
                 return settle(batch[i]->error);
             }

@@ -24,18 +24,17 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "baton.hpp"
 #include "sqlite.hpp"
 #include "store.hpp"
+#include "write_queue.hpp"
 
 namespace collectcall::server {
 
@@ -110,9 +109,6 @@ class SqliteWriter {
     // limit passes; sets `*slot` to null once its thread has it. The error that lost the batch's
     // transaction, or null.
     std::exception_ptr hold(PendingWrite*& slot, sqlite::Connection& db);
-    // The writes queued while a request held the batch join it; another request's first write
-    // waits for the next batch (a batch holds only the requests it began with).
-    void take_queued_writes(std::vector<PendingWrite*>& batch);
     // A write of a request, run by the request's thread in the request's savepoint.
     static void write_held(Held& held, const Work& work);
     static void rollback(Held& held);
@@ -120,11 +116,8 @@ class SqliteWriter {
     std::unique_ptr<sqlite::Connection> connection_;  // used by the writer's thread only
     const std::chrono::milliseconds hold_limit_;
 
-    std::mutex batch_mutex_;
-    std::condition_variable queued_;    // a write joins an empty queue, or the writer stops
-    std::vector<PendingWrite*> queue_;  // writes waiting for the next batch
-    bool stopping_ = false;             // guarded by batch_mutex_
-    Store::CommitObserver observer_;    // set before any write
+    WriteQueue<PendingWrite> queue_;  // writes waiting for the next batch
+    Store::CommitObserver observer_;  // set before any write
 
     // Runs the batches (write_batches); stopped first, by the destructor.
     std::thread thread_;
