@@ -16,15 +16,26 @@ if [[ $(id -u) -eq 0 ]]; then as_owner=(runuser -u postgres --); fi
 
 case "$command" in
   start)
-    port=${3:-$((20000 + RANDOM % 20000))}
+    # A port below Linux's ephemeral range (32768-60999), where the system puts clients' own
+    # ends of their connections; when one is taken anyway, the next try takes another.
+    pick_port() { echo $((20000 + RANDOM % 12000)); }
+    port=${3:-$(pick_port)}
     [[ -x "$bin/initdb" ]] || { echo "pg-cluster: no PostgreSQL binaries in $bin" >&2; exit 3; }
     mkdir -p "$dir"
     if [[ $(id -u) -eq 0 ]]; then chown postgres:postgres "$dir"; fi
     "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; exit 1; }
-    "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >/dev/null ||
-      { cat "$dir/server.log" >&2; exit 1; }
+    for try in 1 2 3 4 5; do
+      if "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >/dev/null; then
+        break
+      fi
+      if [[ -n "${3:-}" || $try -eq 5 ]] || ! grep -q "Address already in use" "$dir/server.log"; then
+        cat "$dir/server.log" >&2
+        exit 1
+      fi
+      port=$(pick_port)
+    done
     "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres \
       -c "CREATE DATABASE collectcall" >/dev/null
     echo "postgresql://postgres@127.0.0.1:$port/collectcall"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The example server under load: starts collectcall-server on a fresh database and drives it with
-# wrk on loopback (POST /customers, POST /customers/bulk with 500 items, PATCH, POST calls), and,
+# wrk on loopback (POST /customers, POST /customers/bulk with 500 items, GET, PATCH, POST calls), and,
 # in the same run, the minimal cpp-httplib server of ceiling.cpp as the ceiling of this HTTP
 # stack. When PostgreSQL 15 is installed, POST /customers again on a throwaway PostgreSQL cluster
 # (tools/pg-cluster.sh), with one server process and with two side by side on the same database.
@@ -135,6 +135,7 @@ kill "$ceiling_pid" 2>/dev/null || true
 
 run_scenario post_customers post_customers.lua "$base" "$run_id" "$api_key"
 run_scenario post_bulk post_bulk.lua "$base" "$run_id" "$api_key" 500
+run_scenario get get.lua "$base" "$run_id" "$api_key" "$work/ids"
 run_scenario patch patch.lua "$base" "$run_id" "$api_key" "$work/ids"
 run_scenario post_calls post_calls.lua "$base" "$run_id" "$api_key" "$work/ids" "$agent_id" "$wrk_threads"
 # The SQLite server stops before the PostgreSQL runs: its simulated dialer would go on moving the
@@ -188,6 +189,7 @@ scenarios = [
     # Creates answer 200, as the hosted service does (API.md section 2).
     ("post_customers", "POST /customers (new externalId each)", {200}, 1),
     ("post_bulk", "POST /customers/bulk, 500 new customers", {200}, 500),
+    ("get", "GET /customers/{id}", {200}, 1),
     ("patch", "PATCH /customers/{id} (merge patch)", {200}, 1),
     ("post_calls", "POST /customers/{id}/calls (422 once a customer had 4)", {200, 422}, 1),
     ("post_customers_pg", "PostgreSQL: POST /customers, one server process", {200}, 1),

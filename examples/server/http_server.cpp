@@ -362,7 +362,13 @@ void HttpServer::advance(Connection& connection) {
         case http::RequestReader::Step::request:
             connection.state = Connection::State::working;
             connection.phase = Connection::Phase::none;
-            workers_->enqueue([this, c = &connection] { work(*c); });
+            waiting_.fetch_add(1, std::memory_order_relaxed);
+            workers_->enqueue([this, c = &connection] {
+                waiting_.fetch_sub(1, std::memory_order_relaxed);
+                busy_.fetch_add(1, std::memory_order_relaxed);
+                work(*c);
+                busy_.fetch_sub(1, std::memory_order_relaxed);
+            });
             return;
         case http::RequestReader::Step::more:
             break;
@@ -543,6 +549,8 @@ bool HttpServer::answer(http::RequestReader& reader, const Peer& peer, std::size
 
 void HttpServer::work(Connection& connection) {
     http::RequestReader& reader = connection.reader;
+    // The request in the reader was read by this thread just now, not queued for a worker.
+    bool just_read = false;
     while (true) {
         switch (reader.next()) {
             case http::RequestReader::Step::more:
@@ -593,7 +601,8 @@ void HttpServer::work(Connection& connection) {
         }
         // A request whose client has gone is not processed (a handler that has begun finishes);
         // a head the parser refused is still answered, which costs nothing.
-        if (reader.refusal().status == 0 && (reader.ended() || peer_gone(connection.sock))) {
+        if (reader.refusal().status == 0 &&
+            (reader.ended() || (!just_read && peer_gone(connection.sock)))) {
             if (options_.abandoned) options_.abandoned();
             return give_back(connection, Outcome::drop);
         }
@@ -616,7 +625,34 @@ void HttpServer::work(Connection& connection) {
                 break;
         }
         if (!goes_on) return give_back(connection, Outcome::close);
+        just_read = reader.idle() && keep_reading(connection);
+        if (!just_read) return give_back(connection, Outcome::read_more);
     }
+}
+
+// A client that sends its next request as soon as it has the answer (most keep-alive clients
+// under load) would otherwise cost three thread wake-ups per request: the event loop's twice, to
+// arm the connection again and to read the request, and a worker's, to answer it. Waiting here
+// costs one. The wait is short and only taken while no connection waits for a worker and
+// another worker is free: a connection kept this way never holds back another's.
+bool HttpServer::keep_reading(Connection& connection) {
+    if (options_.next_request_wait.count() <= 0 || stopping_ ||
+        waiting_.load(std::memory_order_relaxed) > 0 ||
+        busy_.load(std::memory_order_relaxed) >= options_.threads)
+        return false;
+    pollfd ready{connection.sock, POLLIN, 0};
+    if (::poll(&ready, 1, static_cast<int>(options_.next_request_wait.count())) <= 0) return false;
+    // What a head and a small body take; the event loop reads the rest of a larger request.
+    std::array<char, std::size_t{16} << 10> buffer;
+    const ssize_t got = ::recv(connection.sock, buffer.data(), buffer.size(), 0);
+    if (got > 0)
+        connection.reader.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+    else if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+        connection.reader.end_of_input();  // closed, or reset
+    else
+        return false;
+    charge(connection);
+    return true;
 }
 
 std::vector<collectcall::server::Server::Exchange> HttpServer::serve_input(

@@ -49,6 +49,10 @@ class HttpServer final {
         // The most requests one connection may send; the last is answered with
         // `Connection: close`.
         std::size_t max_requests = 1000;
+        // After an answer is sent whole, how long the worker waits for the connection's next
+        // request before handing the connection back to the event loop (0: at once). Only while
+        // no connection waits for a worker and another worker is free (HttpServer::keep_reading).
+        std::chrono::milliseconds next_request_wait{1};
         std::function<std::optional<Api::Admission>(const httplib::Request&)> admit;
         // Answers a request (Api::handle), and is told when its answer is written (Api::finish).
         std::function<void(RequestContext&, httplib::Request&, httplib::Response&)> handle;
@@ -132,6 +136,9 @@ class HttpServer final {
     // On a worker thread: admits and answers the connection's requests while they are whole.
     void work(Connection& connection);
     void give_back(Connection& connection, Outcome outcome);
+    // On a worker thread, after an answer sent whole with nothing more buffered: waits up to
+    // next_request_wait for the connection's next bytes and reads them; false when none came.
+    bool keep_reading(Connection& connection);
     // Answers the reader's request into `output` (its head, its body, and a body sent by
     // reference after them); false when the connection ends after it. The last of
     // `max_requests` is answered with Connection: close. `admitted`: the key the request's head
@@ -157,6 +164,9 @@ class HttpServer final {
     std::chrono::steady_clock::time_point listen_paused_until_{};
     std::unordered_map<Connection*, std::unique_ptr<Connection>> connections_;
     std::unique_ptr<httplib::ThreadPool> workers_;
+    // Connections waiting for a worker; workers that have a connection.
+    std::atomic<std::size_t> waiting_{0};
+    std::atomic<std::size_t> busy_{0};
     std::mutex returns_mutex_;
     std::vector<std::pair<Connection*, Outcome>> returns_;
     char listen_tag_ = 0;

@@ -232,6 +232,54 @@ TEST_CASE("the same bytes get the same answer however they are split", "[http][f
     }
 }
 
+// After an answer, a worker reads the connection's next request itself when it comes at once
+// (HttpServer::keep_reading), else the event loop does: the same answers either way, whatever
+// comes next and however it is split.
+TEST_CASE("what follows an answer at once is read like what follows it later", "[http][framing]") {
+    LocalServer server;
+    const Account acme = server.create_account("acme");
+    RawConnection connection(server.port());
+    const std::string health = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    const auto answered = [&](std::string_view bytes) {
+        REQUIRE(connection.send(bytes));
+        const auto response = connection.receive();
+        REQUIRE(response);
+        return *response;
+    };
+    CHECK(answered(health).status == 200);
+    // A head in two parts, the second after the worker's wait is over.
+    REQUIRE(connection.send(health.substr(0, 20)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(answered(health.substr(20)).status == 200);
+    // A body larger than one read of the worker's: the event loop reads the rest.
+    std::string bulk = R"({"customers":[)";
+    constexpr int items = 150;
+    for (int i = 0; i < items; ++i)
+        bulk += (i == 0 ? "" : ",") + customer_json("follow-" + std::to_string(i));
+    bulk += "]}";
+    REQUIRE(bulk.size() > std::size_t{16} << 10);
+    const RawResponse stored = answered(post("/api/v1/customers/bulk", acme.key, bulk));
+    CHECK(stored.status == 200);
+    const Reply results = parse(stored.body);
+    REQUIRE(results.size("/data/results") == items);
+    for (int i = 0; i < items; ++i)
+        CHECK(results.boolean("/data/results/" + std::to_string(i) + "/success"));
+    // A body that waits for 100 Continue.
+    const std::string body = customer_json("follow-continue");
+    const std::string head = post("/api/v1/customers", acme.key, "", "Expect: 100-continue\r\n");
+    const std::string expecting =
+        head.substr(0, head.find("Content-Length")) +
+        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    CHECK(answered(expecting).status == 100);
+    CHECK(answered(body).status == 200);
+    // The client's end of input, right after an answer: the server closes too.
+    CHECK(answered(health).status == 200);
+    connection.finish_sending();
+    CHECK(connection.closed_by_peer());
+    CHECK(server.client(acme).get("/api/v1/customers?externalId=follow-continue").size(
+              "/data/customers") == 1);
+}
+
 TEST_CASE("every request of the fuzz corpus gets the same statuses whole and split",
           "[http][framing]") {
     // Two servers set up alike (the fuzz target's fixture: a frozen clock at noon in New York,

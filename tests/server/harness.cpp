@@ -701,6 +701,10 @@ std::optional<RawResponse> RawConnection::receive(std::chrono::milliseconds time
     return response;
 }
 
+void RawConnection::finish_sending() {
+    ::shutdown(fd_, SHUT_WR);
+}
+
 bool RawConnection::closed_by_peer(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (true) {

@@ -286,6 +286,8 @@ class RawConnection {
     // Reads one response (Content-Length framed); nullopt when the connection ends first.
     std::optional<RawResponse> receive(
         std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    // Ends the client's sending side (a FIN): the server reads the end of its input.
+    void finish_sending();
     // True when the server closed the connection (read returns 0) within the timeout.
     bool closed_by_peer(std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
