@@ -267,17 +267,17 @@ TEST_CASE("what follows an answer at once is read like what follows it later", "
     // A body that waits for 100 Continue.
     const std::string body = customer_json("follow-continue");
     const std::string head = post("/api/v1/customers", acme.key, "", "Expect: 100-continue\r\n");
-    const std::string expecting =
-        head.substr(0, head.find("Content-Length")) +
-        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    const std::string expecting = head.substr(0, head.find("Content-Length")) +
+                                  "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
     CHECK(answered(expecting).status == 100);
     CHECK(answered(body).status == 200);
     // The client's end of input, right after an answer: the server closes too.
     CHECK(answered(health).status == 200);
     connection.finish_sending();
     CHECK(connection.closed_by_peer());
-    CHECK(server.client(acme).get("/api/v1/customers?externalId=follow-continue").size(
-              "/data/customers") == 1);
+    CHECK(server.client(acme)
+              .get("/api/v1/customers?externalId=follow-continue")
+              .size("/data/customers") == 1);
 }
 
 TEST_CASE("every request of the fuzz corpus gets the same statuses whole and split",
