@@ -305,8 +305,38 @@ void HttpServer::on_writable(Connection& connection) {
     advance(connection);
 }
 
-void HttpServer::on_readable(Connection& connection) {
+// A body admitted with a Content-Length is received into the room reserved for it (a read past
+// it would double the buffer for its last bytes); anything else is received into `scratch` and
+// only what arrived is kept, so that a connection holds the bytes it was sent, not the room a
+// read offered.
+void HttpServer::receive(Connection& connection, std::span<char> scratch, int reads) {
     constexpr std::size_t chunk = std::size_t{64} << 10;
+    http::RequestReader& reader = connection.reader;
+    for (int i = 0; i < reads && !reader.ended(); ++i) {
+        const std::size_t room = reader.reading_body() && reader.capacity() > reader.buffered()
+                                     ? std::min(chunk, reader.capacity() - reader.buffered())
+                                     : 0;
+        const std::size_t want = room > 0 ? room : scratch.size();
+        ssize_t n = 0;
+        if (room > 0) {
+            char* into = reader.prepare(want);
+            n = ::recv(connection.sock, into, want, 0);
+            reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
+        } else {
+            n = ::recv(connection.sock, scratch.data(), want, 0);
+            if (n > 0) reader.append(std::string_view(scratch.data(), static_cast<std::size_t>(n)));
+        }
+        if (n > 0) {
+            if (static_cast<std::size_t>(n) < want) break;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        reader.end_of_input();  // closed, or reset
+    }
+}
+
+void HttpServer::on_readable(Connection& connection) {
     if (connection.state == Connection::State::lingering) {
         // Thrown away: the answer is sent, the client's side is only drained until it closes.
         std::array<char, 16384> sink{};
@@ -319,35 +349,8 @@ void HttpServer::on_readable(Connection& connection) {
         }
         return arm(connection);
     }
-    // At most a few reads per turn: one busy connection does not hold the loop. A body admitted
-    // with a Content-Length is received into the room reserved for it (a read past it would
-    // double the buffer for its last bytes); anything else is received into the loop's scratch
-    // buffer and only what arrived is kept, so that a connection holds the bytes it was sent,
-    // not the room a read offered.
-    for (int i = 0; i < 4 && !connection.reader.ended(); ++i) {
-        http::RequestReader& reader = connection.reader;
-        const std::size_t room = reader.reading_body() && reader.capacity() > reader.buffered()
-                                     ? std::min(chunk, reader.capacity() - reader.buffered())
-                                     : 0;
-        const std::size_t want = room > 0 ? room : scratch_.size();
-        ssize_t n = 0;
-        if (room > 0) {
-            char* into = reader.prepare(want);
-            n = ::recv(connection.sock, into, want, 0);
-            reader.commit(n > 0 ? static_cast<std::size_t>(n) : 0);
-        } else {
-            n = ::recv(connection.sock, scratch_.data(), want, 0);
-            if (n > 0)
-                reader.append(std::string_view(scratch_.data(), static_cast<std::size_t>(n)));
-        }
-        if (n > 0) {
-            if (static_cast<std::size_t>(n) < want) break;
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-        reader.end_of_input();  // closed, or reset
-    }
+    // At most a few reads per turn: one busy connection does not hold the loop.
+    receive(connection, scratch_, 4);
     charge(connection);
     advance(connection);
 }
@@ -643,14 +646,8 @@ bool HttpServer::keep_reading(Connection& connection) {
     pollfd ready{connection.sock, POLLIN, 0};
     if (::poll(&ready, 1, static_cast<int>(options_.next_request_wait.count())) <= 0) return false;
     // What a head and a small body take; the event loop reads the rest of a larger request.
-    std::array<char, std::size_t{16} << 10> buffer;
-    const ssize_t got = ::recv(connection.sock, buffer.data(), buffer.size(), 0);
-    if (got > 0)
-        connection.reader.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-    else if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-        connection.reader.end_of_input();  // closed, or reset
-    else
-        return false;
+    std::array<char, std::size_t{16} << 10> scratch;
+    receive(connection, scratch, 1);
     charge(connection);
     return true;
 }

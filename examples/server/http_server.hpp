@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -117,6 +118,10 @@ class HttpServer final {
 
     void accept_all();
     void on_readable(Connection& connection);
+    // Receives what the connection's socket has into its reader, in at most `reads` calls
+    // (through `scratch` unless into a body's reserved room); the end of input when the client
+    // closed or reset it. By whoever has the connection.
+    static void receive(Connection& connection, std::span<char> scratch, int reads);
     void advance(Connection& connection);
     void arm(Connection& connection) const;
     void arm_for_writing(Connection& connection) const;
