@@ -215,42 +215,57 @@ void SimulatedDialer::run() {
             next_takeover = std::chrono::steady_clock::now() + takeover_interval;
         }
         const auto now = std::chrono::steady_clock::now();
-        std::optional<Pending> next = pending_.pop_due(now);
-        if (!next) {
+        std::vector<Pending> due;
+        while (due.size() < max_endings) {
+            std::optional<Pending> next = pending_.pop_due(now);
+            if (!next) break;
+            due.push_back(std::move(*next));
+        }
+        if (due.empty()) {
             const auto soonest = pending_.next_due();
             wake_.wait_until(lock, soonest ? std::min(next_takeover, *soonest) : next_takeover);
             continue;
         }
         lock.unlock();
-        finish(*next);
+        finish(due);
         lock.lock();
     }
 }
 
-void SimulatedDialer::finish(const Pending& pending) {
+void SimulatedDialer::finish(const std::vector<Pending>& due) {
     try {
-        const auto call = store_.find_call(pending.account, pending.call);
-        if (!call) return;  // not this account's, or gone: nothing to end
-        const SimulatedOutcome outcome =
-            simulated_outcome(pending.call, call->toPhoneNumber.view());
-        EndedCall ended;
-        ended.call.endedReason = outcome.ended_reason;
-        ended.call.durationMs = outcome.duration_ms;
-        ended.transcript = write(simulated_transcript(outcome.ended_reason, outcome.duration_ms,
-                                                      call->createdAt.time(), outcome.script));
-        ended.at = clock_.now();
-        if (store_.end_call(pending.account, pending.call, ended)) {
-            if (on_event_) on_event_();
+        std::vector<CallToEnd> endings;
+        endings.reserve(due.size());
+        const Time at = clock_.now();
+        for (const Pending& pending : due) {
+            const auto call = store_.find_call(pending.account, pending.call);
+            if (!call) continue;  // not this account's, or gone: nothing to end
+            const SimulatedOutcome outcome =
+                simulated_outcome(pending.call, call->toPhoneNumber.view());
+            CallToEnd& ending = endings.emplace_back();
+            ending.account = pending.account;
+            ending.id = pending.call;
+            ending.ending.call.endedReason = outcome.ended_reason;
+            ending.ending.call.durationMs = outcome.duration_ms;
+            ending.ending.transcript = write(simulated_transcript(
+                outcome.ended_reason, outcome.duration_ms, call->createdAt.time(), outcome.script));
+            ending.ending.at = at;
         }
+        if (endings.empty()) return;
+        const std::vector<bool> ended = store_.end_calls(endings);
+        if (on_event_ && std::find(ended.begin(), ended.end(), true) != ended.end()) on_event_();
     } catch (const std::exception& e) {
-        // The storage is busy or failing: the call stays in progress, and ending it is tried
-        // again a step later (and by the next start of the server, at the latest).
+        // The storage is busy or failing: the calls stay in progress, and ending them is tried
+        // again a step later (and by the next start of the server, at the latest). Ending again a
+        // call that did end is nothing.
         if (log_) {
-            std::cerr << "collectcall-server: ending call " << pending.call.view()
-                      << " failed, retrying: " << e.what() << std::endl;
+            std::cerr << "collectcall-server: ending " << due.size()
+                      << " calls failed, retrying: " << e.what() << std::endl;
         }
         std::lock_guard lock(mutex_);
-        if (!stopping_) enqueue(pending.account, pending.call, step_);
+        if (stopping_) return;
+        for (const Pending& pending : due)
+            enqueue(pending.account, pending.call, step_);
     }
 }
 

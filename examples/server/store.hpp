@@ -149,12 +149,19 @@ struct CallEnd {
 };
 BOOST_DESCRIBE_STRUCT(CallEnd, (), (status, endedReason, durationMs))
 
-// How a call in progress ended, as the dialer reports it (Store::end_call).
+// How a call in progress ended, as the dialer reports it (Store::end_calls).
 struct EndedCall {
     CallEnd call;
     // The call's transcript: a JSON array of TranscriptMessage, as write() makes it.
     std::string transcript;
     Time at{};  // the instant of its call-ended event
+};
+
+// An in-progress call of an account's and how it ended (Store::end_calls).
+struct CallToEnd {
+    Uuid account;
+    Uuid id;
+    EndedCall ending;
 };
 
 // A call still in progress, as a dialer resuming after a restart needs it.
@@ -399,9 +406,15 @@ class Store {
     // A page of the customer's calls, newest first (by created time).
     [[nodiscard]] virtual Page<CallDetails> list_calls(const Uuid& account, const Uuid& customer,
                                                        const api::PageRequest& page) = 0;
-    // Moves an in-progress call to the ending's status with a call-ended event and its
-    // transcript. False when the call is unknown or already ended. The seam for the dialer.
-    virtual bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) = 0;
+    // Moves in-progress calls to their endings' status, each with a call-ended event and its
+    // transcript, in one write: for each, whether it ended (false: the call is unknown or already
+    // ended). The seam for the dialer, which ends the calls due together at once.
+    virtual std::vector<bool> end_calls(std::span<const CallToEnd> endings) = 0;
+    // One call, as end_calls ends it.
+    bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) {
+        const CallToEnd one{account, id, ending};
+        return end_calls({&one, 1}).front();
+    }
     // Every account's calls still in progress, oldest first: a dialer picks them up when the
     // server starts. A store that keeps no calls across restarts has none.
     [[nodiscard]] virtual std::vector<CallInProgress> calls_in_progress() { return {}; }

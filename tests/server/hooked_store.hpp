@@ -6,8 +6,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "postgres/postgres.hpp"
 #include "postgres/postgres_store.hpp"
@@ -46,7 +48,9 @@ class HookedStore final : public SqlStore {
     std::function<void()> before_find_customer;
     std::function<void()> before_check;
     std::atomic<int> key_lookups{0};
-    std::atomic<int> inbound_reads{0};  // last_inbound_interaction: a message's text read
+    std::atomic<int> inbound_reads{0};   // last_inbound_interaction: a message's text read
+    std::atomic<int> end_calls_made{0};  // end_calls: writes that end calls
+    std::atomic<int> calls_ended{0};     // and the calls they were given
 
     void check() override {
         if (hooks_->before_check) hooks_->before_check();
@@ -60,6 +64,11 @@ class HookedStore final : public SqlStore {
         const collectcall::Uuid& a, const collectcall::Uuid& thread) override {
         ++hooks_->inbound_reads;
         return SqlStore::last_inbound_interaction(a, thread);
+    }
+    std::vector<bool> end_calls(std::span<const CallToEnd> endings) override {
+        ++hooks_->end_calls_made;
+        hooks_->calls_ended += static_cast<int>(endings.size());
+        return SqlStore::end_calls(endings);
     }
     bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
         if (hooks_->before_insert_customer) hooks_->before_insert_customer();

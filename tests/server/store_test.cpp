@@ -18,6 +18,7 @@
 #include "hooked_store.hpp"
 #include "postgres/postgres_store.hpp"
 #include "rows.hpp"
+#include "simulated_dialer.hpp"
 #include "sqlite/sqlite_store.hpp"
 #include "store_error.hpp"
 
@@ -420,6 +421,82 @@ TEST_CASE("store: a call's transcript once it has ended", "[store]") {
     history = history_of(*store, cred.accountId, c, since);
     CHECK(history.placed.size() == 2);
     CHECK(history.conversations == std::vector<Time>{frozen_time() + std::chrono::minutes(1)});
+}
+
+TEST_CASE("store: end_calls ends the calls in progress it is given, in one write", "[store]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    const Credentials cred = account(*store, "a");
+    std::vector<Uuid> calls;
+    for (const char* name : {"c-1", "c-2", "c-3"}) {
+        const StoredCustomer c = customer(name);
+        REQUIRE(store->insert_customer(cred.accountId, c));
+        calls.push_back(place(*store, cred, c, frozen_time()));
+    }
+    const auto ending = [&](const Uuid& account, const Uuid& call, std::int64_t duration_ms) {
+        return CallToEnd{account, call,
+                         test::ended_call(collectcall::EndedReason::customer_ended_call,
+                                          duration_ms, "[]", frozen_time())};
+    };
+    REQUIRE(
+        store->end_call(cred.accountId, calls[0], ending(cred.accountId, calls[0], 1000).ending));
+
+    std::size_t writes = 0;
+    std::size_t items = 0;
+    store->observe_writes([&](std::size_t n, auto) {
+        ++writes;
+        items += n;
+    });
+    const Uuid other = account(*store, "b").accountId;
+    const std::vector<CallToEnd> endings{
+        ending(cred.accountId, calls[0], 1),  // ended already
+        ending(cred.accountId, calls[1], 2000),
+        ending(other, calls[2], 3),  // another account's call
+        ending(cred.accountId, calls[2], 3000),
+        ending(cred.accountId, new_uuid(), 4),  // no such call
+    };
+    writes = items = 0;
+    CHECK(store->end_calls(endings) == std::vector<bool>{false, true, false, true, false});
+    CHECK(writes == 1);
+    CHECK(items == endings.size());
+    const std::int64_t durations[] = {1000, 2000, 3000};
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const auto call = store->find_call(cred.accountId, calls[i]);
+        REQUIRE(call);
+        CHECK(call->status == collectcall::CallStatus::completed);
+        CHECK(call->durationMs == durations[i]);
+        CHECK(call->events.size() == 2);  // created, ended: once
+    }
+}
+
+TEST_CASE("the simulated dialer ends the calls due together in writes of at most max_endings",
+          "[store][dialer]") {
+    Database database;
+    test::HookedStore store(database.uri());
+    const Credentials cred = account(store, "a");
+    constexpr std::size_t count = 2 * SimulatedDialer::max_endings + 6;
+    std::vector<CallInProgress> resumed;
+    for (std::size_t i = 0; i < count; ++i) {
+        const StoredCustomer c = customer("c-" + std::to_string(i));
+        REQUIRE(store.insert_customer(cred.accountId, c));
+        resumed.push_back(CallInProgress{cred.accountId, place(store, cred, c, frozen_time())});
+    }
+    const Clock clock(frozen_time());
+    // A step of 0: every call is due when the dialer's thread starts.
+    SimulatedDialer dialer(store, clock, std::chrono::milliseconds{0}, nullptr, false);
+    dialer.start(resumed);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (store.calls_ended < static_cast<int>(count) &&
+           std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    dialer.stop();
+    CHECK(store.calls_ended == static_cast<int>(count));
+    CHECK(store.end_calls_made == 3);  // 32, 32 and 6
+    for (const CallInProgress& call : resumed) {
+        const auto found = store.find_call(cred.accountId, call.id);
+        REQUIRE(found);
+        CHECK(found->status != collectcall::CallStatus::in_progress);
+    }
 }
 
 TEST_CASE("store: a version 4 database migrates to the current version and keeps its customers",

@@ -89,7 +89,7 @@ class SqlStore : public Store {
     std::optional<CallDetails> find_call(const Uuid& account, const Uuid& id) override;
     Page<CallDetails> list_calls(const Uuid& account, const Uuid& customer,
                                  const api::PageRequest& page) override;
-    bool end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) override;
+    std::vector<bool> end_calls(std::span<const CallToEnd> endings) override;
 
     Page<ComplianceDecision> list_compliance_decisions(const Uuid& account, const Uuid& customer,
                                                        const api::PageRequest& page) override;

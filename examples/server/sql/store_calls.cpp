@@ -151,33 +151,48 @@ Page<CallDetails> SqlStore::list_calls(const Uuid& account, const Uuid& customer
     });
 }
 
-bool SqlStore::end_call(const Uuid& account, const Uuid& id, const EndedCall& ending) {
-    const Time at = ending.at;
-    return transacting([&](Db& db) {
-        // The customer's row first, as every write of its records takes it.
-        Query(db,
-              "UPDATE customers SET last_activity_ms = "
-              "{sqlite:max}{pg:GREATEST}(coalesce(last_activity_ms, ?1), ?1) "
-              "WHERE id = (SELECT customer_id FROM calls WHERE id = ?2 AND account_id = ?3 AND "
-              "status = 'in-progress')")
-            .bind(1, to_ms(at))
-            .bind(2, id.view())
-            .bind(3, account.view())
-            .run();
-        static const std::string set =
-            "UPDATE calls SET " + sql::assignments<CallEnd>() +
-            ", transcript = ?, conversation = ? WHERE id = ? AND account_id = ? AND "
-            "status = 'in-progress'";
-        Query q(db, set.c_str());
-        sql::bind_row(q, ending.call);
-        constexpr int next = sql::column_count<CallEnd> + 1;
-        q.bind(next, ending.transcript)
-            .bind(next + 1, conversation_from_column(ending.transcript))
-            .bind(next + 2, id.view())
-            .bind(next + 3, account.view());
-        if (q.run() != 1) return false;
-        sql::insert_event(db, id.view(), CallEventType::call_ended, at);
-        return true;
+namespace {
+
+// end_calls' statements for one call.
+bool end_call_in(Db& db, const CallToEnd& ended) {
+    const Uuid& id = ended.id;
+    const Uuid& account = ended.account;
+    const EndedCall& ending = ended.ending;
+    // The customer's row first, as every write of its records takes it.
+    Query(db,
+          "UPDATE customers SET last_activity_ms = "
+          "{sqlite:max}{pg:GREATEST}(coalesce(last_activity_ms, ?1), ?1) "
+          "WHERE id = (SELECT customer_id FROM calls WHERE id = ?2 AND account_id = ?3 AND "
+          "status = 'in-progress')")
+        .bind(1, to_ms(ending.at))
+        .bind(2, id.view())
+        .bind(3, account.view())
+        .run();
+    static const std::string set =
+        "UPDATE calls SET " + sql::assignments<CallEnd>() +
+        ", transcript = ?, conversation = ? WHERE id = ? AND account_id = ? AND "
+        "status = 'in-progress'";
+    Query q(db, set.c_str());
+    sql::bind_row(q, ending.call);
+    constexpr int next = sql::column_count<CallEnd> + 1;
+    q.bind(next, ending.transcript)
+        .bind(next + 1, conversation_from_column(ending.transcript))
+        .bind(next + 2, id.view())
+        .bind(next + 3, account.view());
+    if (q.run() != 1) return false;
+    sql::insert_event(db, id.view(), CallEventType::call_ended, ending.at);
+    return true;
+}
+
+}  // namespace
+
+std::vector<bool> SqlStore::end_calls(std::span<const CallToEnd> endings) {
+    return transacting(endings.size(), [&](Db& db) {
+        std::vector<bool> ended;
+        ended.reserve(endings.size());
+        for (const CallToEnd& ending : endings)
+            ended.push_back(end_call_in(db, ending));
+        return ended;
     });
 }
 
