@@ -1189,6 +1189,59 @@ TEST_CASE(
     CHECK(counted() == "4");
 }
 
+TEST_CASE(
+    "store: concurrent creates once the daily budget is spent: a duplicate is not stored and "
+    "not refused, a new customer is refused",
+    "[store][quota]") {
+    Database database;
+    const std::unique_ptr<Store> store = open_store(database.uri());
+    AccountSetup setup;
+    setup.name = "a";
+    setup.fallback_caller_number = E164::parse("+12025550100").value();
+    setup.daily_rows = 20;
+    const Uuid a = store->create_credentials(setup, frozen_time()).accountId;
+    std::vector<StoredCustomer> first;
+    for (int i = 0; i < 20; ++i)
+        first.push_back(customer("c-" + std::to_string(i)));
+    REQUIRE(store->insert_customers(a, first) == std::vector<bool>(20, true));
+
+    // 8 threads, 6 creates each: every fourth a new externalId, the others the 20 stored ones,
+    // many of them sharing a batch (on PostgreSQL, concurrent creates share one transaction).
+    enum class Outcome { stored, duplicate, over_budget, failed };
+    constexpr int threads = 8;
+    constexpr int each = 6;
+    const auto is_new = [](int t, int i) { return (t * each + i) % 4 == 3; };
+    std::vector<std::vector<Outcome>> outcomes(threads, std::vector<Outcome>(each));
+    std::vector<std::thread> running;
+    for (int t = 0; t < threads; ++t) {
+        running.emplace_back([&, t] {
+            for (int i = 0; i < each; ++i) {
+                const int n = t * each + i;
+                const StoredCustomer c = customer(is_new(t, i) ? "new-" + std::to_string(n)
+                                                               : "c-" + std::to_string(n % 20));
+                try {
+                    outcomes[t][i] =
+                        store->insert_customer(a, c) ? Outcome::stored : Outcome::duplicate;
+                } catch (const collectcall::server::QuotaExceeded&) {
+                    outcomes[t][i] = Outcome::over_budget;
+                } catch (...) {
+                    outcomes[t][i] = Outcome::failed;
+                }
+            }
+        });
+    }
+    for (std::thread& thread : running)
+        thread.join();
+    for (int t = 0; t < threads; ++t) {
+        for (int i = 0; i < each; ++i) {
+            CAPTURE(t, i);
+            CHECK(outcomes[t][i] == (is_new(t, i) ? Outcome::over_budget : Outcome::duplicate));
+        }
+    }
+    CHECK(database.rows("SELECT count(*) FROM customers WHERE account_id = '" +
+                        std::string(a.view()) + "'")[0][0] == "20");
+}
+
 TEST_CASE("postgres: a transaction's BEGIN goes with its first statement, and fails with it",
           "[store][postgres]") {
     Database database;

@@ -386,8 +386,8 @@ void BoundCursor::bind_bytes(int index, std::span<const unsigned char> bytes) {
     slot(index).emplace(hex_encode(bytes));
 }
 
-void BoundCursor::add_to(Params& params) const {
-    for (const std::optional<std::string>& value : values_) {
+void add_values(Params& params, const BoundValues& values) {
+    for (const std::optional<std::string>& value : values) {
         if (value) {
             params.add(*value);
         } else {

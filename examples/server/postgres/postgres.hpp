@@ -104,6 +104,12 @@ class Params {
     std::vector<const char*> values_;
 };
 
+// A statement's bound parameters, in the order of their indexes: each a text, or none for NULL.
+using BoundValues = std::vector<std::optional<std::string>>;
+
+// Adds `values` to `params`, in order.
+void add_values(Params& params, const BoundValues& values);
+
 // A cursor's bound parameters (sql::Cursor), each kept as text (none: NULL) until its statement
 // is sent: the binding of the cursor that runs its statement (postgres.cpp) and of the one that
 // pipelines a blind write (postgres_writer.cpp).
@@ -121,11 +127,13 @@ class BoundCursor : public sql::Cursor {
 
   protected:
     // Adds the bound values to `params`, in the order of their indexes.
-    void add_to(Params& params) const;
+    void add_to(Params& params) const { add_values(params, values_); }
+    // The bound values, taken: none are left bound.
+    BoundValues take_values() { return std::move(values_); }
 
   private:
     std::optional<std::string>& slot(int index);
-    std::vector<std::optional<std::string>> values_;
+    BoundValues values_;
 };
 
 // One connection. Not thread-safe: used by one thread at a time (see Pool).

@@ -22,8 +22,7 @@
 //   second and charges its own buckets with the others' (SharedRateLimits,
 //   postgres_rate_limits.hpp).
 // - writes are acknowledged after COMMIT with synchronous_commit on; concurrent blind writes
-//   (POST /customers) share a transaction and its commit, each in a savepoint of its own
-//   (postgres_writer.hpp).
+//   (POST /customers) share a transaction and its commit (postgres_writer.hpp).
 // - the schema is created and migrated under pg_advisory_lock, safe when several processes
 //   start at once.
 #pragma once

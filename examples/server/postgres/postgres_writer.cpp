@@ -15,7 +15,7 @@ namespace {
 
 // What the batch's pipeline holds, in order: what each result is checked for.
 enum class Sent {
-    command,      // BEGIN, SAVEPOINT, RELEASE, ROLLBACK TO: ran
+    command,      // BEGIN: ran
     preparation,  // a statement's preparation: forgotten when it did not run
     statement,    // a write's statement: ran and changed one row
 };
@@ -24,19 +24,23 @@ struct Expected {
     const char* sql = nullptr;  // a preparation's statement
 };
 
-// A statement of a blind write, sent into the pipeline when it is run. It is taken to have
-// changed one row, which the batch checks before it commits.
-class PipelinedCursor final : public pg::BoundCursor {
+// A statement of a blind write, kept until the write's work has returned: the statements of a
+// work that throws are never sent, so that no savepoint has to undo them.
+struct Deferred {
+    const char* sql;
+    pg::BoundValues values;
+};
+
+// A statement of a blind write, taken to have changed one row, which the batch checks before it
+// commits.
+class DeferredCursor final : public pg::BoundCursor {
   public:
-    PipelinedCursor(pg::Connection& connection, std::vector<Expected>& expected, const char* sql)
-        : connection_(connection), expected_(expected), sql_(sql) {}
+    DeferredCursor(std::vector<Deferred>& deferred, const char* sql)
+        : deferred_(deferred), sql_(sql) {}
     bool step() override {
-        if (sent_) return false;
-        sent_ = true;
-        add_to(connection_.params());
-        if (connection_.pipeline_statement(sql_) == 2)
-            expected_.push_back(Expected{Sent::preparation, sql_});
-        expected_.push_back(Expected{Sent::statement});
+        if (taken_) return false;
+        taken_ = true;
+        deferred_.push_back(Deferred{sql_, take_values()});
         return false;  // a blind write's statement returns no rows
     }
     [[nodiscard]] std::int64_t affected() const override { return 1; }
@@ -52,31 +56,25 @@ class PipelinedCursor final : public pg::BoundCursor {
     [[noreturn]] static void no_rows() {
         throw std::logic_error("a blind write read a row (SqlStore::run_blind)");
     }
-    pg::Connection& connection_;
-    std::vector<Expected>& expected_;
+    std::vector<Deferred>& deferred_;
     const char* sql_;
-    bool sent_ = false;
+    bool taken_ = false;
 };
 
-class PipelinedDb final : public sql::Db {
+class DeferringDb final : public sql::Db {
   public:
-    PipelinedDb(pg::Connection& connection, std::vector<Expected>& expected)
-        : connection_(connection), expected_(expected) {}
+    explicit DeferringDb(std::vector<Deferred>& deferred) : deferred_(deferred) {}
     [[nodiscard]] std::unique_ptr<sql::Cursor> open(const char* sql) override {
-        return std::make_unique<PipelinedCursor>(connection_, expected_, sql);
+        return std::make_unique<DeferredCursor>(deferred_, sql);
     }
     [[nodiscard]] sql::Dialect dialect() const override { return sql::Dialect::postgres; }
 
   private:
-    pg::Connection& connection_;
-    std::vector<Expected>& expected_;
+    std::vector<Deferred>& deferred_;
 };
 
 // The texts live as long as the process.
 const char* const begin = "BEGIN";
-const char* const savepoint = "SAVEPOINT write";
-const char* const release = "RELEASE write";
-const char* const rollback_to = "ROLLBACK TO SAVEPOINT write";
 
 }  // namespace
 
@@ -131,16 +129,27 @@ void PostgresWriter::run_batch(const std::vector<PendingWrite*>& batch) {
             }
         } pipeline{db};
         command(begin);
-        PipelinedDb pipelined(db, expected);
+        std::vector<Deferred> statements;
+        DeferringDb deferring(statements);
         for (PendingWrite* write : batch) {
-            command(savepoint);
+            statements.clear();
             try {
-                write->work(pipelined);
-                command(release);
+                write->work(deferring);
+            } catch (const std::logic_error&) {
+                write->error = std::current_exception();  // a work that was not blind: a bug
+                continue;
             } catch (...) {
-                write->error = std::current_exception();
-                command(rollback_to);
-                command(release);
+                // Nothing of it is sent. Its throw rests on what it was told of its statements
+                // (a refusal of the daily budget for a row that may be a duplicate), so it runs
+                // again on its own, where it is told what they did.
+                write->again = true;
+                continue;
+            }
+            for (Deferred& statement : statements) {
+                pg::add_values(db.params(), statement.values);
+                if (db.pipeline_statement(statement.sql) == 2)
+                    expected.push_back(Expected{Sent::preparation, statement.sql});
+                expected.push_back(Expected{Sent::statement});
             }
         }
         db.pipeline_sync();
@@ -159,8 +168,9 @@ void PostgresWriter::run_batch(const std::vector<PendingWrite*>& batch) {
         if (as_told) {
             kept = true;  // from here on, a failure is the batch's: the COMMIT may have been made
             db.exec("COMMIT");
-            const auto durable = static_cast<std::size_t>(std::count_if(
-                batch.begin(), batch.end(), [](const PendingWrite* w) { return !w->error; }));
+            const auto durable = static_cast<std::size_t>(
+                std::count_if(batch.begin(), batch.end(),
+                              [](const PendingWrite* w) { return !w->again && !w->error; }));
             if (observer_ && durable > 0)
                 observer_(durable, std::chrono::steady_clock::now() - start);
         } else if (db.transaction_sent()) {

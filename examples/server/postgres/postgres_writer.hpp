@@ -1,16 +1,16 @@
 // Group commit on PostgreSQL (postgres_store.hpp) for blind writes (SqlStore::run_blind: a
 // write whose statements each change one row and return none, such as POST /customers'
 // INSERT ... ON CONFLICT DO NOTHING): the writes of concurrent requests are run by one thread on
-// one connection in one transaction, each in a SAVEPOINT of its own, and made durable by one
-// COMMIT (one WAL flush, synchronous_commit on), as SQLite's writer shares one commit.
+// one connection in one transaction, and made durable by one COMMIT (one WAL flush,
+// synchronous_commit on), as SQLite's writer shares one commit.
 //
-// Nothing waits for a statement's result: the writer runs each write's work, which sends its
-// statements into libpq's pipeline (and is told, ahead, that each changed its one row), then
-// sends the sync point; the batch is one round trip, and its COMMIT a second. The results are
-// checked before the COMMIT is sent:
-// - every statement ran and changed one row: the batch commits; a write that threw (a refusal
-//   of its own, such as the daily budget's) was rolled back to its savepoint in the same
-//   pipeline and fails alone;
+// Nothing waits for a statement's result: the writer runs each write's work, told ahead that
+// each of its statements changed its one row; once the work has returned, its statements go
+// into libpq's pipeline. Then the sync point: the batch is one round trip, and its COMMIT a
+// second. A work that threw (a refusal of its own, such as the daily budget's, which rests on
+// what it was told) sent nothing, needs no savepoint, and runs again in a transaction of its own.
+// The results are checked before the COMMIT is sent:
+// - every statement ran and changed one row: the batch commits;
 // - a statement failed, changed no row (a duplicate externalId) or returned rows: what the writes
 //   were told was not so. The transaction is rolled back, nothing of it kept, and each write of the
 //   batch runs again in a transaction of its own (PostgresStore's pool), as every write did without
@@ -42,9 +42,10 @@ class PostgresWriter {
     PostgresWriter(const PostgresWriter&) = delete;
     PostgresWriter& operator=(const PostgresWriter&) = delete;
 
-    // Runs `work` in the next batch and returns true once it is durable (rethrowing what the work
-    // threw, its savepoint rolled back); false when the batch kept nothing and the caller is to
-    // run `work` again in a transaction of its own.
+    // Runs `work` in the next batch and returns true once it is durable (rethrowing a
+    // std::logic_error the work threw: a work that was not blind); false when the batch did not
+    // keep it (it threw, or the batch kept nothing) and the caller is to run `work` again in a
+    // transaction of its own.
     bool write(sql::Work work);
 
     // Counts each commit: the writes it made durable and how long its transaction took. Set
@@ -60,9 +61,8 @@ class PostgresWriter {
         Baton done;
     };
 
-    // At most this many writes in a transaction: a transaction with more than 64 subtransactions
-    // that wrote (PGPROC_MAX_CACHED_SUBXIDS) makes every other backend's snapshot look its
-    // subtransactions up in pg_subtrans.
+    // At most this many writes in a transaction: a batch that did not go as its writes were told
+    // runs each of them again on its own, and the first of them waits for all.
     static constexpr std::size_t max_batch = 48;
 
     void write_batches();
