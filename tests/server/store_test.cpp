@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -59,10 +60,13 @@ void undo_version_9(const Database& database) {
         (void)database.rows(sql);
 }
 
-Credentials account(Store& store, const std::string& name) {
+// An account, with a daily row budget of `daily_rows` when one is given.
+Credentials account(Store& store, const std::string& name,
+                    std::optional<std::int64_t> daily_rows = std::nullopt) {
     AccountSetup setup;
     setup.name = name;
     setup.fallback_caller_number = E164::parse("+12025550100").value();
+    setup.daily_rows = daily_rows;
     return store.create_credentials(setup, frozen_time());
 }
 
@@ -1138,11 +1142,7 @@ TEST_CASE(
     "[store][quota]") {
     Database database;
     const std::unique_ptr<Store> store = open_store(database.uri());
-    AccountSetup setup;
-    setup.name = "a";
-    setup.fallback_caller_number = E164::parse("+12025550100").value();
-    setup.daily_rows = 3;
-    const Uuid a = store->create_credentials(setup, frozen_time()).accountId;
+    const Uuid a = account(*store, "a", 3).accountId;
     const std::string id(a.view());
     const auto count = [&](const std::string& table) {
         return database.rows("SELECT count(*) FROM " + table + " WHERE account_id = '" + id +
@@ -1195,11 +1195,7 @@ TEST_CASE(
     "[store][quota]") {
     Database database;
     const std::unique_ptr<Store> store = open_store(database.uri());
-    AccountSetup setup;
-    setup.name = "a";
-    setup.fallback_caller_number = E164::parse("+12025550100").value();
-    setup.daily_rows = 20;
-    const Uuid a = store->create_credentials(setup, frozen_time()).accountId;
+    const Uuid a = account(*store, "a", 20).accountId;
     std::vector<StoredCustomer> first;
     for (int i = 0; i < 20; ++i)
         first.push_back(customer("c-" + std::to_string(i)));
