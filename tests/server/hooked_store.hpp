@@ -47,10 +47,11 @@ class HookedStore final : public SqlStore {
     std::function<void()> before_insert_customer;
     std::function<void()> before_find_customer;
     std::function<void()> before_check;
+    std::function<void()> before_end_calls;
     std::atomic<int> key_lookups{0};
     std::atomic<int> inbound_reads{0};   // last_inbound_interaction: a message's text read
     std::atomic<int> end_calls_made{0};  // end_calls: writes that end calls
-    std::atomic<int> calls_ended{0};     // and the calls they were given
+    std::atomic<int> calls_ended{0};     // and the calls given to those that returned
 
     void check() override {
         if (hooks_->before_check) hooks_->before_check();
@@ -67,8 +68,10 @@ class HookedStore final : public SqlStore {
     }
     std::vector<bool> end_calls(std::span<const CallToEnd> endings) override {
         ++hooks_->end_calls_made;
+        if (hooks_->before_end_calls) hooks_->before_end_calls();
+        std::vector<bool> ended = SqlStore::end_calls(endings);
         hooks_->calls_ended += static_cast<int>(endings.size());
-        return SqlStore::end_calls(endings);
+        return ended;
     }
     bool insert_customer(const collectcall::Uuid& a, const StoredCustomer& c) override {
         if (hooks_->before_insert_customer) hooks_->before_insert_customer();

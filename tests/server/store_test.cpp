@@ -2,6 +2,7 @@
 // (SQLite, or PostgreSQL when the suite runs there), and the migration from version 4.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -500,6 +501,38 @@ TEST_CASE("the simulated dialer ends the calls due together in writes of at most
         const auto found = store.find_call(cred.accountId, call.id);
         REQUIRE(found);
         CHECK(found->status != collectcall::CallStatus::in_progress);
+    }
+}
+
+TEST_CASE("the simulated dialer ends again a step later the calls whose write failed",
+          "[store][dialer]") {
+    Database database;
+    test::HookedStore store(database.uri());
+    const Credentials cred = account(store, "a");
+    std::vector<CallInProgress> resumed;
+    for (int i = 0; i < 3; ++i) {
+        const StoredCustomer c = customer("c-" + std::to_string(i));
+        REQUIRE(store.insert_customer(cred.accountId, c));
+        resumed.push_back(CallInProgress{cred.accountId, place(store, cred, c, frozen_time())});
+    }
+    std::atomic<bool> failed{false};
+    store.before_end_calls = [&] {
+        if (!failed.exchange(true)) throw StoreError("the database is busy", true);
+    };
+    const Clock clock(frozen_time());
+    SimulatedDialer dialer(store, clock, std::chrono::milliseconds{0}, nullptr, false);
+    dialer.start(resumed);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (store.calls_ended < 3 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    dialer.stop();
+    CHECK(failed);
+    CHECK(store.end_calls_made == 2);  // the failed write, then the three again in one
+    for (const CallInProgress& call : resumed) {
+        const auto found = store.find_call(cred.accountId, call.id);
+        REQUIRE(found);
+        CHECK(found->status == collectcall::CallStatus::completed);
+        CHECK(found->events.size() == 2);
     }
 }
 
