@@ -1,5 +1,5 @@
 // Where a placed call goes after it is stored. This server places no real calls: a dialer
-// decides how a call moves from in-progress to its end (Store::end_call), and that is where
+// decides how a call moves from in-progress to its end (Store::end_calls), and that is where
 // webhook events are produced. The server runs the simulated dialer (simulated_dialer.hpp),
 // which ends each call after --call-step-ms; a telephony provider's adapter would replace it.
 #pragma once

@@ -4,7 +4,7 @@
 // the test numbers (test_numbers below, API.md section 16) ends the way its entry says.
 //
 // It stands where a telephony provider's adapter would: it sees a call once it is stored
-// (Dialer::placed) and reports the end through Store::end_call, whose call-ended event feeds
+// (Dialer::placed) and reports the end through Store::end_calls, whose call-ended event feeds
 // the webhook outbox. Calls found in progress when the server starts (the previous process
 // stopped or was killed first) are picked up and end one step later. Calls due together end
 // account by account in turn (FairQueue), up to `max_endings` of them in one write of the store

@@ -140,7 +140,7 @@ struct CallPlan {
 // What the dialer sets on a call when it ends it. Each member is the member of CallDetails of its
 // name, as the API shows it (call_from_row copies it there by name, and does not compile for one
 // CallDetails lacks), and the column of calls of its name in snake case (durationMs:
-// duration_ms), which end_call sets and CallRow selects, both from this description. While the
+// duration_ms), which end_calls sets and CallRow selects, both from this description. While the
 // call is in progress, its row holds that status and NULLs.
 struct CallEnd {
     CallStatus status = CallStatus::completed;  // completed or canceled
