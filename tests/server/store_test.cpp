@@ -474,27 +474,43 @@ TEST_CASE("store: end_calls ends the calls in progress it is given, in one write
     }
 }
 
+namespace {
+
+// `count` customers of the account's, each with a call in progress.
+std::vector<CallInProgress> calls_in_progress(Store& store, const Credentials& cred,
+                                              std::size_t count) {
+    std::vector<CallInProgress> calls;
+    for (std::size_t i = 0; i < count; ++i) {
+        const StoredCustomer c = customer("c-" + std::to_string(i));
+        REQUIRE(store.insert_customer(cred.accountId, c));
+        calls.push_back(CallInProgress{cred.accountId, place(store, cred, c, frozen_time())});
+    }
+    return calls;
+}
+
+// Runs a simulated dialer with a step of 0 (every call is due when its thread starts) over
+// `calls` until the store was given all of them to end (or a minute passed), then stops it.
+void end_by_dialer(test::HookedStore& store, const std::vector<CallInProgress>& calls) {
+    const Clock clock(frozen_time());
+    SimulatedDialer dialer(store, clock, std::chrono::milliseconds{0}, nullptr, false);
+    dialer.start(calls);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (store.calls_ended < static_cast<int>(calls.size()) &&
+           std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    dialer.stop();
+}
+
+}  // namespace
+
 TEST_CASE("the simulated dialer ends the calls due together in writes of at most max_endings",
           "[store][dialer]") {
     Database database;
     test::HookedStore store(database.uri());
     const Credentials cred = account(store, "a");
     constexpr std::size_t count = 2 * SimulatedDialer::max_endings + 6;
-    std::vector<CallInProgress> resumed;
-    for (std::size_t i = 0; i < count; ++i) {
-        const StoredCustomer c = customer("c-" + std::to_string(i));
-        REQUIRE(store.insert_customer(cred.accountId, c));
-        resumed.push_back(CallInProgress{cred.accountId, place(store, cred, c, frozen_time())});
-    }
-    const Clock clock(frozen_time());
-    // A step of 0: every call is due when the dialer's thread starts.
-    SimulatedDialer dialer(store, clock, std::chrono::milliseconds{0}, nullptr, false);
-    dialer.start(resumed);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (store.calls_ended < static_cast<int>(count) &&
-           std::chrono::steady_clock::now() < give_up)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    dialer.stop();
+    const std::vector<CallInProgress> resumed = calls_in_progress(store, cred, count);
+    end_by_dialer(store, resumed);
     CHECK(store.calls_ended == static_cast<int>(count));
     CHECK(store.end_calls_made == 3);  // 32, 32 and 6
     for (const CallInProgress& call : resumed) {
@@ -509,23 +525,12 @@ TEST_CASE("the simulated dialer ends again a step later the calls whose write fa
     Database database;
     test::HookedStore store(database.uri());
     const Credentials cred = account(store, "a");
-    std::vector<CallInProgress> resumed;
-    for (int i = 0; i < 3; ++i) {
-        const StoredCustomer c = customer("c-" + std::to_string(i));
-        REQUIRE(store.insert_customer(cred.accountId, c));
-        resumed.push_back(CallInProgress{cred.accountId, place(store, cred, c, frozen_time())});
-    }
+    const std::vector<CallInProgress> resumed = calls_in_progress(store, cred, 3);
     std::atomic<bool> failed{false};
     store.before_end_calls = [&] {
         if (!failed.exchange(true)) throw StoreError("the database is busy", true);
     };
-    const Clock clock(frozen_time());
-    SimulatedDialer dialer(store, clock, std::chrono::milliseconds{0}, nullptr, false);
-    dialer.start(resumed);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (store.calls_ended < 3 && std::chrono::steady_clock::now() < give_up)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    dialer.stop();
+    end_by_dialer(store, resumed);
     CHECK(failed);
     CHECK(store.end_calls_made == 2);  // the failed write, then the three again in one
     for (const CallInProgress& call : resumed) {

@@ -497,8 +497,8 @@ void PostgresStore::run_blind(sql::Work work) {
         refund(shared_->row_leases, charges);
         throw;
     }
-    // The batch kept nothing: a transaction of its own, which gives back what the batch's
-    // attempt counted.
+    // The batch did not keep it (its work threw, or the batch kept nothing): a transaction of its
+    // own, which gives back what the batch's attempt counted.
     if (!durable) {
         refund(shared_->row_leases, charges);
         run_transaction(work);
