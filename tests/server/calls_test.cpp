@@ -1,4 +1,10 @@
 // Calls and compliance (API.md section 8), webhook secrets and the webhook member (section 9).
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
@@ -44,7 +50,7 @@ TEST_CASE("a call is placed: numbers, thread, compliance, createdAt", "[calls]")
 
     const Reply first = client.post("/api/v1/customers/" + chicago + "/calls", call_body(acme));
     REQUIRE(first.status == 200);
-    CHECK(is_uuid_v4(first.str("/data/id")));
+    CHECK(is_recent_uuid_v7(first.str("/data/id")));
     CHECK(first.str("/data/toPhoneNumber") == "+13125550123");
     CHECK(first.str("/data/fromPhoneNumber") == "+13125550100");  // same area code
     CHECK(first.str("/data/createdAt") == "2026-11-20T15:00:00.000Z");
@@ -69,6 +75,28 @@ TEST_CASE("a call is placed: numbers, thread, compliance, createdAt", "[calls]")
     REQUIRE(other.status == 200);
     CHECK(other.str("/data/fromPhoneNumber") == "+12125550100");  // no 415 number: the first
     CHECK(other.str("/data/threadId") != first.str("/data/threadId"));
+}
+
+TEST_CASE("call ids are time-ordered: a later call's id sorts after", "[calls]") {
+    LocalServer server(at("2026-11-20T15:00:00Z"));
+    const Account acme = server.create_account("acme");
+    Client client = server.client(acme);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        // A customer each: the calls are placed, whatever the daily count allows.
+        const std::string customer =
+            client.post("/api/v1/customers", customer_json("order-" + std::to_string(i)))
+                .str("/data/id");
+        const Reply placed =
+            client.post("/api/v1/customers/" + customer + "/calls", call_body(acme));
+        REQUIRE(placed.status == 200);
+        ids.push_back(placed.str("/data/id"));
+        CHECK(is_recent_uuid_v7(ids.back()));
+    }
+    CHECK(std::is_sorted(ids.begin(), ids.end()));
+    CHECK(ids[0] != ids[1]);
+    CHECK(ids[1] != ids[2]);
 }
 
 TEST_CASE("GET /calls/{id} and the customer's call list, newest first", "[calls]") {

@@ -71,7 +71,7 @@ CallPlan plan_call(const StoredCustomer& stored, const ContactHistory& history,
                    std::string_view agent_id, const std::optional<Webhook>& webhook) {
     CallPlan plan;
     plan.decision = ask_gate(stored, history, settings, {ContactChannel::call, operation}, now);
-    plan.call.id = new_uuid();
+    plan.call.id = new_time_ordered_uuid();
     plan.call.threadId = stored.thread_id;
     plan.call.toPhoneNumber = stored.customer.primaryPhone;
     plan.call.fromPhoneNumber = caller_number_for(stored, settings);
