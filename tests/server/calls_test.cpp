@@ -1,5 +1,4 @@
 // Calls and compliance (API.md section 8), webhook secrets and the webhook member (section 9).
-#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -92,11 +91,8 @@ TEST_CASE("call ids are time-ordered: a later call's id sorts after", "[calls]")
             client.post("/api/v1/customers/" + customer + "/calls", call_body(acme));
         REQUIRE(placed.status == 200);
         ids.push_back(placed.str("/data/id"));
-        CHECK(is_recent_uuid_v7(ids.back()));
     }
-    CHECK(std::is_sorted(ids.begin(), ids.end()));
-    CHECK(ids[0] != ids[1]);
-    CHECK(ids[1] != ids[2]);
+    CHECK(is_time_ordered(ids));
 }
 
 TEST_CASE("GET /calls/{id} and the customer's call list, newest first", "[calls]") {

@@ -618,6 +618,12 @@ bool is_recent_uuid_v7(std::string_view text) {
     return ms <= now && now - ms < 60'000;
 }
 
+bool is_time_ordered(const std::vector<std::string>& ids) {
+    return std::all_of(ids.begin(), ids.end(),
+                       [](const std::string& id) { return is_recent_uuid_v7(id); }) &&
+           std::adjacent_find(ids.begin(), ids.end(), std::greater_equal<>()) == ids.end();
+}
+
 // --- Raw connections ---------------------------------------------------------------------------
 
 RawConnection::RawConnection(int port, int receive_buffer) {

@@ -257,6 +257,9 @@ bool is_uuid_v4(std::string_view text);
 // A version 7 UUID (time-ordered, RFC 9562) whose Unix milliseconds are within a minute of this
 // machine's clock.
 bool is_recent_uuid_v7(std::string_view text);
+// Whether the ids, made one after the other a few milliseconds apart, are each a recent
+// time-ordered UUID (is_recent_uuid_v7) and sort strictly in the order they were made.
+bool is_time_ordered(const std::vector<std::string>& ids);
 
 // A response read off a raw socket: status, headers (names lowercased) and body.
 struct RawResponse {
