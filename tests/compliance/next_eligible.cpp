@@ -71,6 +71,26 @@ TEST_CASE("next eligible: an eligible customer now, a closed window, a full day"
     CHECK_FALSE(next_eligible(in));
 }
 
+TEST_CASE("next eligible: days away, past the search's first stretches") {
+    // Seven calls in three days under regulation-f: the customer is next eligible once the
+    // first day's calls leave the seven-day window, days later, in the third stretch of the
+    // search (after a day, then two more).
+    auto in = customer("NY", "10001", local("America/New_York", 2026, 1, 15, 10, 0));
+    in.policy = CompliancePolicy::regulation_f;
+    const std::vector<CallTime> calls{local("America/New_York", 2026, 1, 13, 9, 0),
+                                      local("America/New_York", 2026, 1, 13, 12, 0),
+                                      local("America/New_York", 2026, 1, 13, 15, 0),
+                                      local("America/New_York", 2026, 1, 14, 9, 0),
+                                      local("America/New_York", 2026, 1, 14, 12, 0),
+                                      local("America/New_York", 2026, 1, 15, 9, 0),
+                                      local("America/New_York", 2026, 1, 15, 9, 30)};
+    in.placed_calls = calls;
+    const std::optional<CallTime> next = next_eligible(in);
+    REQUIRE(next);
+    CHECK(*next > in.now + date::days{3});
+    CHECK(next == oracle(in));
+}
+
 TEST_CASE("next eligible: across daylight saving time changes") {
     // Spring forward, New York, 2026-03-08: the window opens at 08:00 EDT, 12:00 UTC.
     auto in = customer("NY", "10001", utc(2026, 3, 8, 5, 0));  // 00:00 EST

@@ -71,8 +71,9 @@ inline constexpr std::chrono::days next_eligible_horizon = search_horizon(state_
 
 namespace detail {
 
-// `now` and every boundary in (now, end], sorted, each once.
-[[nodiscard]] inline std::vector<CallTime> boundaries(const ComplianceInput& in, CallTime end) {
+// Every boundary in (from, to], sorted, each once.
+[[nodiscard]] inline std::vector<CallTime> boundaries(const ComplianceInput& in, CallTime from,
+                                                      CallTime to) {
     using std::chrono::minutes;
     std::vector<minutes> clock{minutes{0}, in.window.start, in.window.end};
     const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
@@ -87,25 +88,35 @@ namespace detail {
     std::sort(clock.begin(), clock.end());
     clock.erase(std::unique(clock.begin(), clock.end()), clock.end());
 
-    std::vector<CallTime> out{in.now};
+    std::vector<CallTime> out;
     const auto add = [&](CallTime t) {
-        if (t > in.now && t <= end) out.push_back(t);
+        if (t > from && t <= to) out.push_back(t);
     };
     for (Zone zone : candidate_zones(in)) {
         const date::time_zone& tz = *locate(zone);
         // Offset changes. get_info's `end` is the first instant of the next period.
-        auto info = tz.get_info(std::chrono::floor<std::chrono::seconds>(in.now));
-        while (info.end <= end) {
+        auto info = tz.get_info(std::chrono::floor<std::chrono::seconds>(from));
+        while (info.end <= to) {
             add(CallTime{info.end});
             info = tz.get_info(info.end);
         }
-        const date::local_days last = local_date(tz, end) + date::days{1};
-        for (date::local_days day = local_date(tz, in.now) - date::days{1}; day <= last;
+        const date::local_days last = local_date(tz, to) + date::days{1};
+        for (date::local_days day = local_date(tz, from) - date::days{1}; day <= last;
              day += date::days{1}) {
             for (minutes at : clock) {
+                // The instants tz.to_sys(wall, choose::earliest) and (wall, choose::latest)
+                // give, from one lookup: a wall time that does not exist maps to the instant
+                // its gap ends; one that exists twice, to each of its two instants.
                 const date::local_time<minutes> wall = day + at;
-                add(CallTime{tz.to_sys(wall, date::choose::earliest)});
-                add(CallTime{tz.to_sys(wall, date::choose::latest)});
+                const date::local_info local = tz.get_info(wall);
+                const date::sys_seconds utc{wall.time_since_epoch()};
+                if (local.result == date::local_info::nonexistent) {
+                    add(CallTime{local.first.end});
+                    continue;
+                }
+                add(CallTime{utc - local.first.offset});
+                if (local.result == date::local_info::ambiguous)
+                    add(CallTime{utc - local.second.offset});
             }
         }
     }
@@ -124,6 +135,11 @@ namespace detail {
 // unchanged; nullopt when no instant will: permanently_ineligible(in), or none within the
 // horizon (see above). At the instant returned evaluate passes; at any earlier instant from
 // in.now on it fails.
+//
+// The boundaries are found a stretch of time at a time, each twice as long as the one before
+// (a day, two, four...), and evaluated in order as they come: the instant is most often found
+// within the first day, and then the rest of the horizon is never resolved; when it is not,
+// the stretches together cost at most about twice the horizon's days.
 [[nodiscard]] inline std::optional<CallTime> next_eligible(const ComplianceInput& in) {
     if (permanently_ineligible(in)) return std::nullopt;
     const std::chrono::days horizon = search_horizon(in.state_rules);
@@ -133,10 +149,15 @@ namespace detail {
         for (CallTime t : times)
             latest = std::max(latest, std::min(t, cap));
     }
+    if (evaluate(in).passed) return in.now;
+    const CallTime end = latest + horizon;
     ComplianceInput at = in;
-    for (CallTime candidate : detail::boundaries(in, latest + horizon)) {
-        at.now = candidate;
-        if (evaluate(at).passed) return candidate;
+    std::chrono::days stretch{1};
+    for (CallTime from = in.now; from < end; from = std::min(from + stretch, end), stretch *= 2) {
+        for (CallTime candidate : detail::boundaries(in, from, std::min(from + stretch, end))) {
+            at.now = candidate;
+            if (evaluate(at).passed) return candidate;
+        }
     }
     return std::nullopt;
 }
