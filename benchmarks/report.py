@@ -99,6 +99,9 @@ def informational() -> list[tuple[str, str, str]]:
                      f"write/{doc}/collectcall"))
     rows.append(("validate e164: libphonenumber / collectcall", "validate/e164/libphonenumber",
                  "validate/e164/collectcall"))
+    for case in ("daily_limit", "days_away"):
+        rows.append((f"compliance {case}: a refusal's next eligible time / one evaluation",
+                     f"compliance/next_eligible/{case}", f"compliance/evaluate/{case}"))
     return rows
 
 

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
     bench::register_read_benchmarks();
     bench::register_write_benchmarks();
     bench::register_validate_benchmarks();
+#ifdef COLLECTCALL_BENCH_COMPLIANCE
+    bench::register_compliance_benchmarks();
+#endif
 
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
