@@ -71,28 +71,41 @@ inline constexpr std::chrono::days next_eligible_horizon = search_horizon(state_
 
 namespace detail {
 
-// Every boundary in (from, to], sorted, each once.
-[[nodiscard]] inline std::vector<CallTime> boundaries(const ComplianceInput& in, CallTime from,
-                                                      CallTime to) {
-    using std::chrono::minutes;
-    std::vector<minutes> clock{minutes{0}, in.window.start, in.window.end};
-    const bool regulation_f = in.policy == CompliancePolicy::regulation_f;
-    if (regulation_f) {
-        clock.push_back(convenient_start);
-        clock.push_back(convenient_end);
-        for (const InconvenientTime& period : in.inconvenient_times) {
-            clock.push_back(period.from.minutes());
-            clock.push_back(period.to.minutes());
+// The boundaries of one input's search, from what is derived once for it: the times of day the
+// checks compare against (sorted, each once) and the candidate zones.
+class Boundaries {
+  public:
+    explicit Boundaries(const ComplianceInput& in) : in_(in), zones_(candidate_zones(in)) {
+        using std::chrono::minutes;
+        clock_ = {minutes{0}, in.window.start, in.window.end};
+        if (in.policy == CompliancePolicy::regulation_f) {
+            clock_.push_back(convenient_start);
+            clock_.push_back(convenient_end);
+            for (const InconvenientTime& period : in.inconvenient_times) {
+                clock_.push_back(period.from.minutes());
+                clock_.push_back(period.to.minutes());
+            }
         }
+        std::sort(clock_.begin(), clock_.end());
+        clock_.erase(std::unique(clock_.begin(), clock_.end()), clock_.end());
     }
-    std::sort(clock.begin(), clock.end());
-    clock.erase(std::unique(clock.begin(), clock.end()), clock.end());
 
+    // Every boundary in (from, to], sorted, each once.
+    [[nodiscard]] std::vector<CallTime> between(CallTime from, CallTime to) const;
+
+  private:
+    const ComplianceInput& in_;
+    ZoneSet zones_;
+    std::vector<std::chrono::minutes> clock_;
+};
+
+inline std::vector<CallTime> Boundaries::between(CallTime from, CallTime to) const {
+    using std::chrono::minutes;
     std::vector<CallTime> out;
     const auto add = [&](CallTime t) {
         if (t > from && t <= to) out.push_back(t);
     };
-    for (Zone zone : candidate_zones(in)) {
+    for (Zone zone : zones_) {
         const date::time_zone& tz = *locate(zone);
         // Offset changes. get_info's `end` is the first instant of the next period.
         auto info = tz.get_info(std::chrono::floor<std::chrono::seconds>(from));
@@ -103,7 +116,7 @@ namespace detail {
         const date::local_days last = local_date(tz, to) + date::days{1};
         for (date::local_days day = local_date(tz, from) - date::days{1}; day <= last;
              day += date::days{1}) {
-            for (minutes at : clock) {
+            for (minutes at : clock_) {
                 // The instants tz.to_sys(wall, choose::earliest) and (wall, choose::latest)
                 // give, from one lookup: a wall time that does not exist maps to the instant
                 // its gap ends; one that exists twice, to each of its two instants.
@@ -120,8 +133,8 @@ namespace detail {
             }
         }
     }
-    if (regulation_f) {
-        for (CallTime conversation : in.conversations)
+    if (in_.policy == CompliancePolicy::regulation_f) {
+        for (CallTime conversation : in_.conversations)
             add(conversation);
     }
     std::sort(out.begin(), out.end());
@@ -151,10 +164,11 @@ namespace detail {
     }
     if (evaluate(in).passed) return in.now;
     const CallTime end = latest + horizon;
+    const detail::Boundaries boundaries(in);
     ComplianceInput at = in;
     std::chrono::days stretch{1};
     for (CallTime from = in.now; from < end; from = std::min(from + stretch, end), stretch *= 2) {
-        for (CallTime candidate : detail::boundaries(in, from, std::min(from + stretch, end))) {
+        for (CallTime candidate : boundaries.between(from, std::min(from + stretch, end))) {
             at.now = candidate;
             if (evaluate(at).passed) return candidate;
         }
