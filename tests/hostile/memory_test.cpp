@@ -54,6 +54,17 @@ double metric(int port, const std::string& name) {
     return std::stod(r.body.substr(at + name.size() + 2));
 }
 
+// Waits until connections hold at least `bytes` of the memory budget (a body's share is taken
+// when a worker admits its head, a moment after the head arrived); false after 10 s.
+bool holding(int port, double bytes) {
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (metric(port, "collectcall_connection_memory_bytes") < bytes) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
+
 std::string request_head(const std::string& method, const std::string& target,
                          const std::string& key, const std::string& extra = {}) {
     std::string text = method + " " + target + " HTTP/1.1\r\nHost: x\r\n";
@@ -246,6 +257,8 @@ TEST_CASE("memory: no account holds more than its share of the budget", "[budget
     };
     const auto first = start_bulk(a);
     CHECK_FALSE(first->receive(300ms));  // read on: the account's share has room
+    // Admitted before the second comes, which would otherwise take the share first.
+    REQUIRE(holding(server.port(), 16 << 20));
     const auto second = start_bulk(a);
     const auto refused = second->receive(5s);
     REQUIRE(refused);
@@ -258,7 +271,7 @@ TEST_CASE("memory: no account holds more than its share of the budget", "[budget
     CHECK(server.client(a).get("/api/v1/customers?externalId=x").status == 200);
     CHECK(probe(server.port()) < liveness_bound);
     CHECK(metric(server.port(), "collectcall_memory_refused_total") == 1);
-    CHECK(metric(server.port(), "collectcall_connection_memory_bytes") >= 2 * (16 << 20));
+    CHECK(holding(server.port(), 2 * (16 << 20)));
 }
 
 TEST_CASE("memory: a compressed body is charged as it is decoded", "[budget]") {
@@ -268,6 +281,7 @@ TEST_CASE("memory: a compressed body is charged as it is decoded", "[budget]") {
     std::vector<Account> accounts;
     for (const char* name : {"a", "b", "c", "d", "e"})
         accounts.push_back(server.create_account(name));
+    std::size_t stalled = 0;  // the bodies the stalled connections announced
     const auto stall = [&](const Account& account, std::size_t announced) {
         auto connection = std::make_unique<RawConnection>(server.port());
         REQUIRE(connection->send(request_head("POST", "/api/v1/customers/bulk", account.key,
@@ -276,6 +290,9 @@ TEST_CASE("memory: a compressed body is charged as it is decoded", "[budget]") {
                                                   std::to_string(announced) + "\r\n") +
                                  std::string(std::size_t{1} << 20, ' ')));
         CHECK_FALSE(connection->receive(300ms));  // admitted: its body is read on
+        // Its share taken before what follows asks for memory.
+        stalled += announced;
+        REQUIRE(holding(server.port(), static_cast<double>(stalled)));
         return connection;
     };
     // A bulk of no items padded to 10 MiB with white space: 400 once read, whatever its coding;
