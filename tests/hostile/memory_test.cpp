@@ -444,8 +444,13 @@ TEST_CASE("memory: comes back after a burst of 3,000 unfinished heads", "[memory
         clients.push_back(std::make_unique<RawConnection>(port));
         REQUIRE(clients.back()->send(head));
     }
-    std::this_thread::sleep_for(500ms);
-    const long during = status_kib(server.pid(), "VmRSS");
+    // The server reads the heads as they arrive (the kernel holds some of each meanwhile).
+    long during = status_kib(server.pid(), "VmRSS");
+    const auto until = std::chrono::steady_clock::now() + 5s;
+    while (during - before <= 100 * mib && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(100ms);
+        during = std::max(during, status_kib(server.pid(), "VmRSS"));
+    }
     clients.clear();
     const auto closed = std::chrono::steady_clock::now();
     // Within a few MiB: the heads' buffers go back; what stays is the allocator's own bookkeeping
