@@ -213,6 +213,13 @@ TEST_CASE("three processes on one database behave as one server", "[postgres][pr
         }
         // Each call: call-created and call-ended, 18 messages in all.
         REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 18; }, 20s));
+        // The receiver has a message a moment before its process records the answer: wait for
+        // the outbox to say all were delivered.
+        const auto delivered = [&] {
+            return count(database, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'delivered'");
+        };
+        for (int i = 0; i < 500 && delivered() < 18; ++i)
+            std::this_thread::sleep_for(20ms);
         std::this_thread::sleep_for(1500ms);  // a duplicate would arrive within a poll or two
         const auto deliveries = receiver.deliveries();
         std::map<std::string, int> times;
