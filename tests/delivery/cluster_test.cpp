@@ -451,9 +451,15 @@ TEST_CASE("a key's rate limit holds across processes", "[postgres][process][limi
     // both processes spend their own burst before they see the other's (10 more), and each
     // allows up to a second's rate before it sees the other's requests (about 10 more): ~50.
     // Counted per process alone it would be 2 x (10 + 30) = 80.
-    INFO("allowed " << allowed << ", refused " << refused);
+    // A loaded machine stretches the 6 s (a request late makes the next ones go at once): each
+    // second more refills 5 tokens more; per process alone it would be 10.
+    const double late =
+        std::max(0.0, std::chrono::duration<double>(std::chrono::steady_clock::now() - start -
+                                                    std::chrono::seconds(6))
+                          .count());
+    INFO("allowed " << allowed << ", refused " << refused << ", " << late << " s late");
     CHECK(allowed >= 25);  // loose: a slow (sanitized) build sends fewer in the 6 s
-    CHECK(allowed <= 62);
+    CHECK(allowed <= 62 + 5 * late);
 }
 
 TEST_CASE("several processes creating and migrating one new database at once",
