@@ -491,7 +491,8 @@ TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[w
     const Account acme = server.create_account("acme");
     Client client = server.client(acme);
     const Secret secret = create_secret(client);
-    const int port = unused_port();
+    UnusedPort down;
+    const int port = down.port();
     const std::string customer = create_customer(client, "c-1");
     const std::string call =
         place_call(client, customer, acme.agent, hook_url(port), secret.id).str("/data/id");
@@ -507,6 +508,7 @@ TEST_CASE("a receiver that is down, then up, gets the events after a retry", "[w
     CHECK(pending[0].last_error.find("127.0.0.1") != std::string::npos);
     CHECK(pending[1].attempts == 0);
 
+    down.release();
     Receiver receiver(secret.text, port);
     REQUIRE(receiver.wait_for([](const auto& d) { return d.size() >= 2; }));
     const auto deliveries = receiver.deliveries();
@@ -626,7 +628,8 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
     const std::string key(credentials["apiKey"].get_string().value());
     const std::string agent(credentials["agentId"].get_string().value());
 
-    const int port = unused_port();
+    UnusedPort down;
+    const int port = down.port();
     const auto options = [](const char* step_ms) {
         std::vector<std::string> args{
             "--allow-private-webhooks", "--now", frozen,   "--call-step-ms", step_ms,
@@ -668,6 +671,7 @@ TEST_CASE("pending events survive SIGKILL and go out after the restart", "[webho
     for (const OutboxRow& row : before)
         CHECK(row.state == "pending");
 
+    down.release();
     Receiver receiver(secret.text, port);
     ChildServer second(db, options("50"));
     REQUIRE(receiver.wait_for([](const auto& d) { return first_arrivals(d).size() >= 6; }));

@@ -200,18 +200,22 @@ bool Receiver::wait_for(const std::function<bool(const std::vector<Delivery>&)>&
     return changed_.wait_for(lock, timeout, [&] { return done(deliveries_); });
 }
 
-int unused_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+UnusedPort::UnusedPort() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t length = sizeof address;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        release();
         throw std::runtime_error("cannot find a free port");
     }
-    ::close(fd);
-    return ntohs(address.sin_port);
+    port_ = ntohs(address.sin_port);
+}
+
+void UnusedPort::release() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
 }
 
 }  // namespace test

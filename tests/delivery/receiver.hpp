@@ -87,7 +87,22 @@ class Receiver {
     std::vector<Delivery> deliveries_;
 };
 
-// A port nothing listens on now (bound once, then released).
-int unused_port();
+// A loopback port nothing listens on: bound, never listening (a connection to it is refused),
+// so that no other server or connection of the tests that run beside this one takes it while
+// it stands for a receiver that is down. release() frees it for the receiver to bind at once.
+class UnusedPort {
+  public:
+    UnusedPort();
+    ~UnusedPort() { release(); }
+    UnusedPort(const UnusedPort&) = delete;
+    UnusedPort& operator=(const UnusedPort&) = delete;
+
+    [[nodiscard]] int port() const { return port_; }
+    void release();
+
+  private:
+    int fd_ = -1;
+    int port_ = 0;
+};
 
 }  // namespace test
