@@ -38,6 +38,11 @@ namespace {
 constexpr std::string_view evening = "2026-11-20T04:00:00Z";
 // A clock that runs a day in under a second: a campaign of four days runs in about four.
 constexpr int fast = 100'000;
+// How late a step may run on that clock: the scheduler's turns are 10 ms of real time (under 17
+// minutes of it), but a step's writes and webhooks on a loaded machine can take a few hundred
+// milliseconds more; twelve hours of it are 432 ms of real time, and a step run a day late (a
+// wrong day, a wrong spacing) is still caught.
+constexpr auto late_by_at_most = std::chrono::hours(12);
 
 Time instant(std::string_view when) {
     return Timestamp::parse(when).value().time();
@@ -354,9 +359,8 @@ TEST_CASE("drip: the steps run in order at their first compliant instants, with 
     const Reply r = wait_for(client, customer, finished);
     REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
     // The first step at 08:00 Chicago time, each later one two days after the one before it ran
-    // (its spacing), never before 08:00 on its day: each within the scheduler's turns of that
-    // instant (10 ms of real time each, under 17 minutes of this clock; six hours of it are over
-    // 200 ms of real time).
+    // (its spacing), never before 08:00 on its day: each soon after that instant
+    // (late_by_at_most).
     const char* mornings[] = {"2026-11-20T14:00:00Z", "2026-11-22T14:00:00Z",
                               "2026-11-24T14:00:00Z"};
     std::vector<std::string> made;
@@ -368,7 +372,7 @@ TEST_CASE("drip: the steps run in order at their first compliant instants, with 
         const Time due = i == 0 ? instant(mornings[i])
                                 : std::max(instant(mornings[i]), previous + std::chrono::hours(48));
         CHECK(ran >= due);
-        CHECK(ran - due < std::chrono::hours(6));
+        CHECK(ran - due < late_by_at_most);
         previous = ran;
         made.push_back(r.str(step + "/interactionId"));
     }
@@ -608,9 +612,8 @@ TEST_CASE(
     // About ten days of this clock: ten seconds.
     const Reply r = wait_for(client, customer, finished, std::chrono::seconds(120));
     REQUIRE(r.str("/data/dripCampaigns/0/status") == "completed");
-    // Each step at the instant shown, within the scheduler's turns (10 ms of real time each:
-    // under 17 minutes of this clock; six hours of it is over 200 ms of real time), never early;
-    // each at least the two days of its spacing after the one before it.
+    // Each step at the instant shown or soon after (late_by_at_most), never early; each at least
+    // the two days of its spacing after the one before it.
     Time ran[3];
     for (int i = 0; i < 3; ++i) {
         INFO("step " << i);
@@ -620,9 +623,9 @@ TEST_CASE(
         CHECK(ran[i] >= shown[i]);
         if (i > 0) {
             CHECK(ran[i] >= ran[i - 1] + std::chrono::hours(48));
-            CHECK(ran[i] - (ran[i - 1] + std::chrono::hours(48)) < std::chrono::hours(6));
+            CHECK(ran[i] - (ran[i - 1] + std::chrono::hours(48)) < late_by_at_most);
         } else {
-            CHECK(ran[i] - shown[i] < std::chrono::hours(6));
+            CHECK(ran[i] - shown[i] < late_by_at_most);
         }
     }
     // The second call was placed after the first had ended.
