@@ -1,11 +1,14 @@
 // read/{customer,customer_reversed,customer_shuffled,customer_full,bulk1000,mixed}/
 // {collectcall,nlohmann,boost_json,rapidjson} and the floor,
-// parse_only/{customer,customer_full,bulk1000,mixed}/simdjson_dom. collectcall and the floor read
+// parse_only/{customer,customer_full,bulk1000,mixed}/simdjson_dom (and .../simdjson_dom_haswell on
+// a machine where simdjson picks a wider kernel than AVX2's). collectcall and the floor read
 // the same simdjson::padded_string; the peers, which need no padding, read the std::string.
 // read/customer*/collectcall_copy reads the std::string too.
 // `mixed` reads the corpus's 1000 varied single-customer documents, 5% of them invalid, per
 // iteration: the unhappy path is measured too. `mixed_valid` and `mixed_faulty` are its two parts.
+#include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,8 +126,42 @@ void read_peer_mixed(benchmark::State& state, const std::vector<corpus::Document
     finish(state, allocs, total_bytes(*docs));
 }
 
-void parse_simdjson_dom_mixed(benchmark::State& state, const std::vector<corpus::Document>* docs) {
+// The kernel of simdjson's AVX2 machines. Where the machine has a wider one (icelake: AVX-512),
+// the DOM parse is also measured on this one (parse_only/.../simdjson_dom_haswell), which says how
+// much of the reader's distance to the floor is the floor's wider vectors.
+constexpr const char* avx2_kernel = "haswell";
+
+// The AVX2 kernel when the machine runs it and simdjson picked a different one; else nullptr.
+const simdjson::implementation* other_avx2_kernel() {
+    const simdjson::implementation* kernel = simdjson::get_available_implementations()[avx2_kernel];
+    if (kernel == nullptr || !kernel->supported_by_runtime_system() ||
+        kernel ==
+            static_cast<const simdjson::implementation*>(simdjson::get_active_implementation())) {
+        return nullptr;
+    }
+    return kernel;
+}
+
+// A DOM parser with room for `capacity` bytes, on `kernel` (nullptr: the one simdjson picked). A
+// parser keeps the kernel it was allocated on; simdjson's choice is restored at once.
+simdjson::dom::parser dom_parser(const simdjson::implementation* kernel, std::size_t capacity) {
     simdjson::dom::parser parser;
+    if (kernel == nullptr) return parser;
+    const simdjson::implementation* picked =
+        static_cast<const simdjson::implementation*>(simdjson::get_active_implementation());
+    simdjson::get_active_implementation() = kernel;
+    const simdjson::error_code error = parser.allocate(capacity);
+    simdjson::get_active_implementation() = picked;
+    if (error != simdjson::SUCCESS) throw std::runtime_error("simdjson cannot allocate a parser");
+    return parser;
+}
+
+void parse_simdjson_dom_mixed(benchmark::State& state, const std::vector<corpus::Document>* docs,
+                              const simdjson::implementation* kernel) {
+    std::size_t largest = 0;
+    for (const corpus::Document& d : *docs)
+        largest = std::max(largest, d.json.size());
+    simdjson::dom::parser parser = dom_parser(kernel, largest);
     const std::vector<simdjson::padded_string> padded = padded_copies(*docs);
     const AllocationCounter allocs;
     for (auto _ : state) {
@@ -138,8 +175,9 @@ void parse_simdjson_dom_mixed(benchmark::State& state, const std::vector<corpus:
     finish(state, allocs, total_bytes(*docs));
 }
 
-void parse_simdjson_dom(benchmark::State& state, const std::string* json) {
-    simdjson::dom::parser parser;
+void parse_simdjson_dom(benchmark::State& state, const std::string* json,
+                        const simdjson::implementation* kernel) {
+    simdjson::dom::parser parser = dom_parser(kernel, json->size());
     const simdjson::padded_string padded(*json);
     simdjson::dom::element warm;
     if (parser.parse(padded).get(warm) != simdjson::SUCCESS) {
@@ -202,11 +240,17 @@ void register_read_benchmarks() {
     peer(peers::nlohmann_json::name, &peers::nlohmann_json::read);
     peer(peers::boost_json::name, &peers::boost_json::read);
     peer(peers::rapidjson_dom::name, &peers::rapidjson_dom::read);
-    RegisterBenchmark("parse_only/customer/simdjson_dom", parse_simdjson_dom, &c.customer);
-    RegisterBenchmark("parse_only/customer_full/simdjson_dom", parse_simdjson_dom,
-                      &c.customer_full);
-    RegisterBenchmark("parse_only/bulk1000/simdjson_dom", parse_simdjson_dom, &c.bulk1000);
-    RegisterBenchmark("parse_only/mixed/simdjson_dom", parse_simdjson_dom_mixed, &c.mixed);
+    const auto dom_floor = [](const std::string& doc, auto parse, const auto* input) {
+        RegisterBenchmark(("parse_only/" + doc + "/simdjson_dom").c_str(), parse, input, nullptr);
+        if (const simdjson::implementation* avx2 = other_avx2_kernel()) {
+            RegisterBenchmark(("parse_only/" + doc + "/simdjson_dom_" + avx2_kernel).c_str(), parse,
+                              input, avx2);
+        }
+    };
+    dom_floor("customer", &parse_simdjson_dom, &c.customer);
+    dom_floor("customer_full", &parse_simdjson_dom, &c.customer_full);
+    dom_floor("bulk1000", &parse_simdjson_dom, &c.bulk1000);
+    dom_floor("mixed", &parse_simdjson_dom_mixed, &c.mixed);
 
     // The mixed documents split into the valid ones and the faulty ones (5%), each against the
     // DOM parse of the same documents: what each part costs the reader (docs/benchmarks.md).
@@ -220,9 +264,11 @@ void register_read_benchmarks() {
     static const std::vector<corpus::Document> valid = part(false);
     static const std::vector<corpus::Document> faulty = part(true);
     RegisterBenchmark("read/mixed_valid/collectcall", read_collectcall_mixed, &valid);
-    RegisterBenchmark("parse_only/mixed_valid/simdjson_dom", parse_simdjson_dom_mixed, &valid);
+    RegisterBenchmark("parse_only/mixed_valid/simdjson_dom", parse_simdjson_dom_mixed, &valid,
+                      nullptr);
     RegisterBenchmark("read/mixed_faulty/collectcall", read_collectcall_mixed, &faulty);
-    RegisterBenchmark("parse_only/mixed_faulty/simdjson_dom", parse_simdjson_dom_mixed, &faulty);
+    RegisterBenchmark("parse_only/mixed_faulty/simdjson_dom", parse_simdjson_dom_mixed, &faulty,
+                      nullptr);
 }
 
 }  // namespace bench
