@@ -532,14 +532,14 @@ Closing the distance takes a walk whose steps depend less on the document: token
 from an index built ahead (as simdjson's first stage builds it), a different design of the fast
 pass rather than a faster rule.
 The floor itself is faster on some machines than on others. simdjson picks its kernel when the
-program starts: where the processor has AVX-512 it takes `icelake`, whose first stage classifies
-64 bytes per instruction, and the DOM parse then takes less time than on the AVX2 kernel
-(`haswell`) of the same machine (15-25% less on the Xeon this was written on). The ratios "on its AVX2 kernel" under *Other ratios* (measured
-only where simdjson picked a wider kernel) say how much of the reader's distance is that. The
-reader's own scans gain little from the wider vectors: a scan of a string 32 bytes at a time with
-AVX-512 masks, in place of 16 with SSE2, measured no faster on `customer`, `customer_full`,
-`bulk1000` or `mixed` on that Xeon (an immediate stop follows nearly every scan; the time is in what the
-walk does after it)."""
+program starts: where the processor has AVX-512 it takes `icelake`, whose first stage classifies 64
+bytes per instruction, and the DOM parse then takes less time than on the AVX2 kernel (`haswell`) of
+the same machine (15-25% less on the Xeon this was written on). The ratios "on its AVX2 kernel"
+under *Other ratios* (measured only where simdjson picked a wider kernel) say how much of the
+reader's distance is that. The reader's own scans gain little from the wider vectors: a scan of a
+string 32 bytes at a time with AVX-512 masks, in place of 16 with SSE2, measured no faster on
+`customer`, `customer_full`, `bulk1000` or `mixed` on that Xeon (an immediate stop follows nearly
+every scan; the time is in what the walk does after it)."""
 COMPILE_TIME_HEADING = "## Compile time"
 
 # (label, numerator, denominator, target): a compile-time ratio must be at most its target.
