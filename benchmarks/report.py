@@ -534,7 +534,7 @@ pass rather than a faster rule.
 The floor itself is faster on some machines than on others. simdjson picks its kernel when the
 program starts: where the processor has AVX-512 it takes `icelake`, whose first stage classifies 64
 bytes per instruction, and the DOM parse then takes less time than on the AVX2 kernel (`haswell`) of
-the same machine (15-25% less on the Xeon this was written on). The ratios "on its AVX2 kernel"
+the same machine (16-33% less on the Xeon this was written on). The ratios "on its AVX2 kernel"
 under *Other ratios* (measured only where simdjson picked a wider kernel) say how much of the
 reader's distance is that. The reader's own scans gain little from the wider vectors: a scan of a
 string 32 bytes at a time with AVX-512 masks, in place of 16 with SSE2, measured no faster on
