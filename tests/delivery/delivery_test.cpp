@@ -15,6 +15,7 @@
 
 #include <simdjson.h>
 
+#include "eventually.hpp"
 #include "harness.hpp"
 #include "receiver.hpp"
 #include "simulated_dialer.hpp"
@@ -98,16 +99,6 @@ std::vector<OutboxRow> outbox(const Database& database) {
         rows.push_back(OutboxRow{row[0], row[1], row[2], row[3], std::stoll(row[4]), row[5]});
     }
     return rows;
-}
-
-template <class Predicate>
-bool eventually(Predicate done, std::chrono::milliseconds timeout = 15s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(10ms);
-    }
-    return true;
 }
 
 // A delivery's body, parsed.

@@ -24,6 +24,7 @@
 
 #include <simdjson.h>
 
+#include "eventually.hpp"
 #include "harness.hpp"
 #include "receiver.hpp"
 
@@ -175,16 +176,6 @@ std::string call_body(const std::string& agent, const std::string& url, const st
 
 std::int64_t count(const Database& database, const std::string& sql) {
     return std::stoll(database.rows(sql).at(0).at(0));
-}
-
-template <class Predicate>
-bool eventually(Predicate done, std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(20ms);
-    }
-    return true;
 }
 
 bool alive(int pid) {

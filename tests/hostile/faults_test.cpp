@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "eventually.hpp"
 #include "harness.hpp"
 #include "sqlite/sqlite.hpp"
 
@@ -118,14 +119,12 @@ TEST_CASE("faults: SIGKILL during concurrent creates keeps every acknowledged on
         // Killed with the stream under way: after 700 ms and once 50 creates were acknowledged
         // (a loaded machine may take longer to get there).
         std::this_thread::sleep_for(std::chrono::milliseconds(700));
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-        while (std::chrono::steady_clock::now() < give_up) {
-            {
+        (void)eventually(
+            [&] {
                 std::lock_guard lock(mutex);
-                if (acknowledged.size() > 50) break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
+                return acknowledged.size() > 50;
+            },
+            std::chrono::seconds(30));
         server.signal(SIGKILL);
         CHECK(server.wait() == 128 + SIGKILL);
         stop = true;

@@ -25,6 +25,7 @@
 
 #include <collectcall/webhook/recording.hpp>
 
+#include "eventually.hpp"
 #include "harness.hpp"
 #include "hooked_store.hpp"
 
@@ -57,12 +58,8 @@ double metric(int port, const std::string& name) {
 // Waits until connections hold at least `bytes` of the memory budget (a body's share is taken
 // when a worker admits its head, a moment after the head arrived); false after 10 s.
 bool holding(int port, double bytes) {
-    const auto until = std::chrono::steady_clock::now() + 10s;
-    while (metric(port, "collectcall_connection_memory_bytes") < bytes) {
-        if (std::chrono::steady_clock::now() > until) return false;
-        std::this_thread::sleep_for(20ms);
-    }
-    return true;
+    return eventually([&] { return metric(port, "collectcall_connection_memory_bytes") >= bytes; },
+                      10s, 20ms);
 }
 
 std::string request_head(const std::string& method, const std::string& target,
@@ -143,10 +140,9 @@ TEST_CASE("memory: requests whose clients closed before a worker took them are n
     const auto abandoned = [&] {
         return metric(server.port(), "collectcall_requests_abandoned_total");
     };
-    const auto until = std::chrono::steady_clock::now() + 10s;
-    while ((abandoned() + inserts.load() < 16 || stored() < inserts.load()) &&
-           std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(50ms);
+    (void)eventually(
+        [&] { return abandoned() + inserts.load() >= 16 && stored() >= inserts.load(); }, 10s,
+        50ms);
 
     // At most what the four workers had taken before the clients closed was processed, and what
     // was processed is stored (durable, and found).
@@ -445,12 +441,13 @@ TEST_CASE("memory: comes back after a burst of 3,000 unfinished heads", "[memory
         REQUIRE(clients.back()->send(head));
     }
     // The server reads the heads as they arrive (the kernel holds some of each meanwhile).
-    long during = status_kib(server.pid(), "VmRSS");
-    const auto until = std::chrono::steady_clock::now() + 5s;
-    while (during - before <= 100 * mib && std::chrono::steady_clock::now() < until) {
-        std::this_thread::sleep_for(100ms);
-        during = std::max(during, status_kib(server.pid(), "VmRSS"));
-    }
+    long during = 0;
+    (void)eventually(
+        [&] {
+            during = std::max(during, status_kib(server.pid(), "VmRSS"));
+            return during - before > 100 * mib;
+        },
+        5s, 100ms);
     clients.clear();
     const auto closed = std::chrono::steady_clock::now();
     // Within a few MiB: the heads' buffers go back; what stays is the allocator's own bookkeeping

@@ -15,6 +15,7 @@
 #include <collectcall/api/routes.hpp>
 
 #include "command_line.hpp"
+#include "eventually.hpp"
 #include "harness.hpp"
 
 using namespace test;
@@ -351,17 +352,16 @@ TEST_CASE("SIGTERM answers the request in flight, then exits 0", "[process]") {
     server.signal(SIGTERM);
     // New connections are refused while the request in flight is finished: once the server has
     // handled the signal, which a loaded machine may take a while to schedule.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    bool refused = false;
-    while (!refused && std::chrono::steady_clock::now() < deadline) {
-        try {
-            (void)Client("127.0.0.1", server.port()).get("/healthz");
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        } catch (const std::exception&) {
-            refused = true;
-        }
-    }
-    CHECK(refused);
+    CHECK(eventually(
+        [&] {
+            try {
+                (void)Client("127.0.0.1", server.port()).get("/healthz");
+                return false;
+            } catch (const std::exception&) {
+                return true;
+            }
+        },
+        std::chrono::seconds(10), std::chrono::milliseconds(20)));
     REQUIRE(raw.send(body.substr(20)));
     const auto response = raw.receive();
     REQUIRE(response);
