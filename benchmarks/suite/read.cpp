@@ -131,12 +131,15 @@ void read_peer_mixed(benchmark::State& state, const std::vector<corpus::Document
 // much of the reader's distance to the floor is the floor's wider vectors.
 constexpr const char* avx2_kernel = "haswell";
 
+// The kernel simdjson picked for this machine.
+const simdjson::implementation* picked_kernel() {
+    return simdjson::get_active_implementation();
+}
+
 // The AVX2 kernel when the machine runs it and simdjson picked a different one; else nullptr.
 const simdjson::implementation* other_avx2_kernel() {
     const simdjson::implementation* kernel = simdjson::get_available_implementations()[avx2_kernel];
-    if (kernel == nullptr || !kernel->supported_by_runtime_system() ||
-        kernel ==
-            static_cast<const simdjson::implementation*>(simdjson::get_active_implementation())) {
+    if (kernel == nullptr || !kernel->supported_by_runtime_system() || kernel == picked_kernel()) {
         return nullptr;
     }
     return kernel;
@@ -147,8 +150,7 @@ const simdjson::implementation* other_avx2_kernel() {
 simdjson::dom::parser dom_parser(const simdjson::implementation* kernel, std::size_t capacity) {
     simdjson::dom::parser parser;
     if (kernel == nullptr) return parser;
-    const simdjson::implementation* picked =
-        static_cast<const simdjson::implementation*>(simdjson::get_active_implementation());
+    const simdjson::implementation* picked = picked_kernel();
     simdjson::get_active_implementation() = kernel;
     const simdjson::error_code error = parser.allocate(capacity);
     simdjson::get_active_implementation() = picked;
